@@ -1,0 +1,99 @@
+// config.ts: the `inductorLs.*` settings, and how they become the server's
+// command line and `initializationOptions`. Changing any of them restarts the
+// client (see extension.ts); `inductorLs.trace.server` is read by
+// vscode-languageclient itself because the client id is `inductorLs`.
+
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+
+export const section = 'inductorLs';
+
+export interface PathMapping {
+  from: string;
+  to: string;
+}
+
+// Wire shape of `initializationOptions` (pinned server interface). A field that
+// is absent lets the server choose: no `traceDirs` means "discover under the
+// workspace folders".
+export interface InitializationOptions {
+  traceDirs?: string[];
+  pathMappings?: PathMapping[];
+}
+
+// Expands `~` and `${workspaceFolder}` and makes relative paths absolute against
+// the first workspace folder, as users expect from VS Code settings.
+export function substitute(value: string): string {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  let out = value.replace(/\$\{workspaceFolder\}/g, folder ?? '');
+  out = out.replace(/\$\{userHome\}/g, os.homedir());
+  if (out === '~' || out.startsWith('~/')) out = path.join(os.homedir(), out.slice(1));
+  return out;
+}
+
+function absolute(p: string): string {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  return path.isAbsolute(p) || !folder ? p : path.join(folder, p);
+}
+
+export function initializationOptions(): InitializationOptions {
+  const cfg = vscode.workspace.getConfiguration(section);
+  const options: InitializationOptions = {};
+  const traceDirs = cfg.get<string[]>('traceDirs', []).filter((d) => d.trim() !== '');
+  if (traceDirs.length > 0) options.traceDirs = traceDirs.map((d) => absolute(substitute(d)));
+  const mappings = cfg
+    .get<PathMapping[]>('pathMappings', [])
+    .filter((m) => typeof m?.from === 'string' && typeof m?.to === 'string');
+  if (mappings.length > 0)
+    options.pathMappings = mappings.map((m) => ({ from: m.from, to: substitute(m.to) }));
+  return options;
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function onPath(name: string): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    if (dir === '') continue;
+    const candidate = path.join(dir, name);
+    if (isExecutable(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+// The binary to start: `inductorLs.serverPath` if set; else `inductor-ls` on
+// PATH; else the one shipped in the extension at `server/inductor-ls`.
+// Returns an error message instead when none is usable.
+export function serverPath(extensionPath: string): { path: string } | { error: string } {
+  const configured = vscode.workspace.getConfiguration(section).get<string>('serverPath', '').trim();
+  if (configured !== '') {
+    const resolved = substitute(configured);
+    if (resolved.includes(path.sep)) {
+      const file = absolute(resolved);
+      return isExecutable(file)
+        ? { path: file }
+        : { error: `inductorLs.serverPath is "${configured}", but ${file} is not an executable file.` };
+    }
+    const found = onPath(resolved);
+    return found
+      ? { path: found }
+      : { error: `inductorLs.serverPath is "${configured}", which is not on PATH.` };
+  }
+  const found = onPath(process.platform === 'win32' ? 'inductor-ls.exe' : 'inductor-ls');
+  if (found) return { path: found };
+  const shipped = path.join(extensionPath, 'server', 'inductor-ls');
+  if (isExecutable(shipped)) return { path: shipped };
+  return {
+    error:
+      'The inductor-ls binary was not found: it is not on PATH and the extension ships none. ' +
+      'Set inductorLs.serverPath to its location.',
+  };
+}

@@ -1,0 +1,60 @@
+// protocol.ts: wire types of inductor-ls's custom LSP methods, as the server
+// sends them (see the server interface in README.md). Nothing here is a VS Code
+// type; the features convert at their edge.
+
+import { NotificationType, RequestType } from 'vscode-languageclient';
+
+// `inductor/status` request `{}` → StatusResult; the server also sends it as a
+// notification whenever the index changes.
+export interface StatusResult {
+  indexing: boolean;
+  traces: number;
+  compiles: number;
+  kernels: number;
+  launches: number;
+  errors: number;
+}
+export const statusRequest = new RequestType<object, StatusResult, void>('inductor/status');
+export const statusNotification = new NotificationType<Partial<StatusResult>>('inductor/status');
+
+// `inductor/artifactContent` `{uri}` → text of an artifact that exists only
+// inside a trace log (URI scheme `inductor-trace:`).
+export interface ArtifactContentParams {
+  uri: string;
+}
+export interface ArtifactContentResult {
+  text: string;
+  languageId: 'python' | 'cpp' | string;
+}
+export const artifactContentRequest = new RequestType<
+  ArtifactContentParams,
+  ArtifactContentResult | null,
+  void
+>('inductor/artifactContent');
+
+// `inductor/listArtifacts` `{}` → every artifact of the index.
+export type ArtifactKind = 'outputCode' | 'wrapperCode' | 'kernel' | 'graph';
+export interface Artifact {
+  uri: string;
+  title: string;
+  compileId: string;
+  rank?: number | null;
+  graphKind?: string | null;
+  kind: ArtifactKind;
+  languageId: string;
+}
+export const listArtifactsRequest = new RequestType<object, Artifact[], void>(
+  'inductor/listArtifacts',
+);
+
+// Server command (workspace/executeCommand) that rebuilds the index.
+export const reindexCommand = 'inductor.reindex';
+
+// Client command carried by every code lens: arguments are
+// [uri: string, position: lsp.Position, locations: lsp.Location[]],
+// the shape of `editor.action.showReferences`. The client implements it.
+export const showLocationsCommand = 'inductor.showLocations';
+
+// URI scheme of artifacts that exist only inside a trace log.
+export const traceScheme = 'inductor-trace';
+
