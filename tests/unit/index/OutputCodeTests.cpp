@@ -1,0 +1,543 @@
+#include "index/OutputCode.h"
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+using namespace inductor::index;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string readFile(const fs::path &p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+fs::path fixtures() {
+  return fs::path(INDUCTOR_FIXTURES_DIR);
+}
+
+// The only file under `dir` (recursively) whose name is `name`; empty if there is none.
+fs::path findUnder(const fs::path &dir, std::string_view name) {
+  for (const auto &e : fs::recursive_directory_iterator(dir))
+    if (e.is_regular_file() && e.path().filename() == name) return e.path();
+  return {};
+}
+
+fs::path findDir(const fs::path &dir, std::string_view name) {
+  for (const auto &e : fs::recursive_directory_iterator(dir))
+    if (e.is_directory() && e.path().filename() == name) return e.path();
+  return {};
+}
+
+std::vector<int> handles(const OutputCodeAnalysis &a) {
+  std::vector<int> out;
+  for (const KernelLaunch &l : a.launches)
+    out.push_back(l.debugHandle.value_or(-1));
+  return out;
+}
+
+const KernelLaunch *findLaunch(const OutputCodeAnalysis &a, std::string_view key) {
+  for (const KernelLaunch &l : a.launches)
+    if (l.key() == key) return &l;
+  return nullptr;
+}
+
+// A small Python wrapper in the format of torch/_inductor/codegen/wrapper.py (PyTorch 2.11).
+constexpr std::string_view kPythonWrapper = R"py(# AOT ID: ['3_backward']
+import torch
+async_compile = AsyncCompile()
+
+
+# kernel path: /tmp/cache/ab/cabc.py
+# Topologically Sorted Source Nodes: [x, , h_1], Original ATen: [aten.add, aten.gelu]
+# Source node to ATen node mapping:
+#   h_1 => add_2, erf
+#    => add_tensor
+# Graph fragment:
+#   %addmm : Tensor "f32[64, 1024][1024, 1]cuda:0" = PlaceHolder[target=addmm]
+#   return %mul_4
+triton_red_fused_add_0 = async_compile.triton('triton_red_fused_add_0', '''
+import triton
+
+@triton_heuristics.reduction(
+    size_hints={'x': 64, 'r0_': 256},
+    inductor_meta={'kernel_name': 'triton_red_fused_add_0'},
+)
+@triton.jit
+def triton_red_fused_add_0(in_ptr0, out_ptr0, xnumel, r0_numel, XBLOCK : tl.constexpr):
+    xnumel = 64
+''', device_str='cuda')
+
+
+cpp_fused_relu_1 = async_compile.cpp_pybinding(['float*'], r'''
+#include <torch/csrc/inductor/cpp_prefix.h>
+extern "C"  void  kernel(float* in_out_ptr0)
+{
+}
+''')
+
+
+async_compile.wait(globals())
+del async_compile
+
+class Runner:
+    def call(self, args):
+        primals_1, = args
+        with torch.cuda._DeviceGuard(0):
+            # Topologically Sorted Source Nodes: [x], Original ATen: [aten.add]
+            # [Provenance debug handles] triton_red_fused_add_0:1
+            stream0 = get_raw_stream(0)
+            triton_red_fused_add_0.run(buf0, 64, stream=stream0)
+            # [Provenance debug handles] extern_kernels.mm:2
+            extern_kernels.mm(buf0, primals_1, out=buf1)
+            # [Provenance debug handles] triton_red_fused_add_0:3
+            stream0 = get_raw_stream(0)
+            triton_red_fused_add_0.run(buf1, 64, stream=stream0)
+            # [Provenance debug handles] torch.ops.aten._scaled_mm.default:4
+            buf2 = torch.ops.aten._scaled_mm.default(buf1, buf0)
+            # [Provenance debug handles] mystery_kernel:5
+            buf3 = something_else(buf2)
+            cpp_fused_relu_1(buf3)
+            buf4 = extern_kernels.convolution(buf3, primals_1, stride=(1, 1))
+        return (buf4, )
+)py";
+
+} // namespace
+
+TEST_CASE("OutputCode: kind names") {
+  CHECK(kindFromName("triton_poi_fused_gelu_1") == KernelKind::Pointwise);
+  CHECK(kindFromName("triton_red_fused_sum_0:7") == KernelKind::Reduction);
+  CHECK(kindFromName("triton_per_fused_native_layer_norm_0") == KernelKind::PersistentReduction);
+  CHECK(kindFromName("triton_tem_fused_mm_0") == KernelKind::Template);
+  CHECK(kindFromName("triton_for_fused_0") == KernelKind::Foreach);
+  CHECK(kindFromName("cpp_fused_mul_relu_sigmoid_0") == KernelKind::Cpp);
+  CHECK(kindFromName("extern_kernels.addmm:2") == KernelKind::Extern);
+  CHECK(kindFromName("aoti_torch_cuda_convolution") == KernelKind::Extern);
+  CHECK(kindFromName("torch.ops.aten.mm.default") == KernelKind::Extern);
+  CHECK(kindFromName("call_triton_poi_fused_convolution_0") == KernelKind::Pointwise);
+  CHECK(kindFromName("my_kernel") == KernelKind::Unknown);
+  CHECK(displayName(KernelKind::PersistentReduction) == "persistent reduction");
+  CHECK(displayName(KernelKind::Cpp) == "C++");
+  CHECK(displayName(KernelKind::Extern) == "extern");
+  CHECK(displayName(KernelKind::Combo) == "combo");
+}
+
+TEST_CASE("OutputCode: Python wrapper, inline") {
+  std::string text(kPythonWrapper);
+  TextLines lines = splitLines(text);
+  OutputCodeAnalysis a = analyzePythonWrapper(lines);
+  CHECK(a.language == OutputCodeAnalysis::Language::Python);
+  CHECK(a.aotId == "3_backward");
+  CHECK(a.graphKind == GraphKind::Backward);
+
+  REQUIRE(a.kernels.size() == 2);
+  const KernelDefinition &red = a.kernels[0];
+  CHECK(red.name == "triton_red_fused_add_0");
+  CHECK(red.nameLine == 13);
+  CHECK(red.nameColumn == 0);
+  CHECK(red.firstLine == 5);
+  CHECK(red.lastLine == 23);
+  CHECK(red.sourceFirstLine == 14);
+  CHECK(red.sourceLastLine == 22);
+  CHECK(red.kind == KernelKind::Reduction);
+  CHECK(red.defLine == 21u);
+  CHECK(red.defColumn == 4u);
+  CHECK(red.kernelPath == "/tmp/cache/ab/cabc.py");
+  CHECK(red.sourceNodes == std::vector<std::string>{"x", "", "h_1"});
+  CHECK(red.atenOps == std::vector<std::string>{"aten.add", "aten.gelu"});
+  REQUIRE(red.sourceToAten.size() == 2);
+  CHECK(red.sourceToAten[0].first == "h_1");
+  CHECK(red.sourceToAten[0].second == std::vector<std::string>{"add_2", "erf"});
+  CHECK(red.sourceToAten[1].first == "");
+  CHECK(red.sourceToAten[1].second == std::vector<std::string>{"add_tensor"});
+
+  const KernelDefinition &cpp = a.kernels[1];
+  CHECK(cpp.name == "cpp_fused_relu_1");
+  CHECK(cpp.kind == KernelKind::Cpp);
+  CHECK(cpp.firstLine == 26);
+  CHECK(cpp.lastLine == 31);
+  CHECK_FALSE(cpp.defLine);
+  CHECK(a.findKernel("cpp_fused_relu_1:9") == &cpp);
+  CHECK(a.findKernel("nope") == nullptr);
+
+  REQUIRE(a.entries.size() == 1);
+  CHECK(a.entries[0].name == "call");
+  CHECK(a.entries[0].line == 38);
+  CHECK(a.entries[0].column == 8);
+
+  REQUIRE(a.launches.size() == 7);
+  CHECK(handles(a) == std::vector<int>{1, 2, 3, 4, 5, -1, -1});
+  const KernelLaunch &first = a.launches[0];
+  CHECK(first.kernel == "triton_red_fused_add_0");
+  CHECK(first.line == 44);
+  CHECK(first.column == 12);
+  CHECK(first.endColumn == 12 + 22);
+  CHECK(first.sourceNodes == std::vector<std::string>{"x"});
+  CHECK(first.atenOps == std::vector<std::string>{"aten.add"});
+  CHECK(a.launches[1].key() == "extern_kernels.mm:2");
+  CHECK(a.launches[1].line == 46);
+  CHECK(a.launches[1].sourceNodes.empty());
+  CHECK(a.launches[2].line == 49);
+  // A torch.ops call found through its provenance comment: NAME is on the line.
+  CHECK(a.launches[3].kernel == "torch.ops.aten._scaled_mm.default");
+  CHECK(a.launches[3].line == 51);
+  CHECK(a.launches[3].column == 19);
+  // NAME absent from the line: the first non-space character, an empty range.
+  CHECK(a.launches[4].kernel == "mystery_kernel");
+  CHECK(a.launches[4].line == 53);
+  CHECK(a.launches[4].column == 12);
+  CHECK(a.launches[4].endColumn == 12);
+  // Launches recognised by pattern, without handles.
+  CHECK(a.launches[5].kernel == "cpp_fused_relu_1");
+  CHECK(a.launches[5].line == 54);
+  CHECK(a.launches[6].kernel == "extern_kernels.convolution");
+  CHECK(a.launches[6].column == 19);
+}
+
+TEST_CASE("OutputCode: older Python wrapper without debug handles") {
+  // PyTorch 2.7 style: top-level `def call(args):`, no provenance comments, `'''` without r.
+  std::string text = R"py(# AOT ID: ['0_inference']
+cpp_fused_gelu_1 = async_compile.cpp_pybinding(['float*'], '''
+extern "C"  void kernel(float* in_out_ptr0)
+{
+}
+''')
+
+
+def call(args):
+    arg0_1, = args
+    # Topologically Sorted Source Nodes: [x], Original ATen: [aten.addmm]
+    extern_kernels.addmm(arg1_1, arg2_1, arg0_1, alpha=1, beta=1, out=buf0)
+    buf1 = buf0; del buf0  # reuse
+    cpp_fused_gelu_1(buf1)
+    # Topologically Sorted Source Nodes: [add, x_1], Original ATen: [aten.addmm, aten.relu]
+    stream0 = get_raw_stream(0)
+    triton_poi_fused_addmm_relu_0.run(buf1, arg1_1, 128, stream=stream0)
+    return (buf1, )
+)py";
+  TextLines lines = splitLines(text);
+  OutputCodeAnalysis a = analyzePythonWrapper(lines);
+  CHECK(a.graphKind == GraphKind::Inference);
+  REQUIRE(a.entries.size() == 1);
+  CHECK(a.entries[0].line == 8);
+  CHECK(a.entries[0].column == 4);
+  REQUIRE(a.launches.size() == 3);
+  CHECK(a.launches[0].kernel == "extern_kernels.addmm");
+  CHECK_FALSE(a.launches[0].debugHandle);
+  CHECK(a.launches[0].sourceNodes == std::vector<std::string>{"x"});
+  CHECK(a.launches[1].kernel == "cpp_fused_gelu_1");
+  CHECK(a.launches[1].line == 13);
+  CHECK(a.launches[1].sourceNodes.empty());
+  CHECK(a.launches[2].kernel == "triton_poi_fused_addmm_relu_0");
+  CHECK(a.launches[2].sourceNodes == std::vector<std::string>{"add", "x_1"});
+}
+
+TEST_CASE("OutputCode: truncated and malformed input") {
+  std::string text =
+      "x = async_compile.triton('x', '''\n@triton_heuristics.pointwise(\n@triton.jit\ndef x(a):\n";
+  TextLines lines = splitLines(text);
+  OutputCodeAnalysis a = analyzePythonWrapper(lines);
+  REQUIRE(a.kernels.size() == 1);
+  CHECK(a.kernels[0].kind == KernelKind::Pointwise);
+  CHECK(a.kernels[0].lastLine == 3);
+  CHECK(a.kernels[0].defLine == 3u);
+  CHECK(analyzePythonWrapper({}).kernels.empty());
+  CHECK(analyzeCppWrapper({}).launches.empty());
+  // A provenance comment at the very end, or with no handle, yields nothing or a launch without a handle.
+  std::string tail = "    # [Provenance debug handles] k:1\n    # [Provenance debug handles]\n";
+  TextLines tailLines = splitLines(tail);
+  CHECK(analyzePythonWrapper(tailLines).launches.empty());
+  std::string noHandle = "    # [Provenance debug handles] k\n    k.run(x)\n";
+  TextLines noHandleLines = splitLines(noHandle);
+  OutputCodeAnalysis b = analyzePythonWrapper(noHandleLines);
+  REQUIRE(b.launches.size() == 1);
+  CHECK(b.launches[0].kernel == "k");
+  CHECK_FALSE(b.launches[0].debugHandle);
+}
+
+TEST_CASE("OutputCode: AOTI C++ wrapper, inline") {
+  std::string text = R"cpp(namespace torch::aot_inductor {
+template <typename in_ptr0_type_, typename kernels_type_>
+static inline void call_triton_poi_fused_convolution_0(
+    const in_ptr0_type_& in_ptr0,
+    kernels_type_& kernels_
+){
+    /*
+    async_compile.triton('triton_poi_fused_convolution_0', '''
+    import triton
+
+    @triton_heuristics.pointwise(
+        size_hints={'y': 16, 'x': 1024},
+    )
+    @triton.jit
+    def triton_poi_fused_convolution_0(in_ptr0, out_ptr0, ynumel, xnumel, YBLOCK : tl.constexpr):
+        ynumel = 12
+    ''', device_str='cuda')
+    */
+    if (kernels_.triton_poi_fused_convolution_0 == nullptr) {
+    }
+    launchKernel(kernels_.triton_poi_fused_convolution_0, grid_0, grid_1, grid_2, 4, 4096, kernel_args_, stream_);
+}
+
+void AOTInductorModel::run_impl(
+    AtenTensorHandle*
+        input_handles, // array of input AtenTensorHandle; handles
+    AOTIProxyExecutorHandle proxy_executor
+) {
+    AOTI_TORCH_ERROR_CODE_CHECK(aoti_torch_empty_strided(4, int_array_0, int_array_1, &buf0_handle));
+    // Topologically Sorted Source Nodes: [conv2d], Original ATen: [aten.convolution]
+    // [Provenance debug handles] triton_poi_fused_convolution_0:1
+    call_triton_poi_fused_convolution_0(arg11_1, buf0, 12L, 1024L, this->device_idx_, stream, kernels);
+    // [Provenance debug handles] aoti_torch_cuda_addmm_out:2
+    static constexpr int64_t int_array_12[] = {4L, 32L};
+    AOTI_TORCH_ERROR_CODE_CHECK(aoti_torch_cuda_addmm_out(buf9, fc_bias, buf8, 1L, 1L));
+    AOTI_TORCH_ERROR_CODE_CHECK(aoti_torch_cpu_mm_out(buf3, buf2, arg4_1));
+    cpp_fused_gelu_1((float*)(buf4.data_ptr()));
+} // AOTInductorModel::run_impl
+}
+)cpp";
+  TextLines lines = splitLines(text);
+  OutputCodeAnalysis a = analyzeCppWrapper(lines);
+  CHECK(a.language == OutputCodeAnalysis::Language::Cpp);
+  REQUIRE(a.kernels.size() == 1);
+  const KernelDefinition &k = a.kernels[0];
+  CHECK(k.name == "triton_poi_fused_convolution_0");
+  CHECK(k.nameLine == 2);
+  CHECK(k.nameColumn == 24);
+  CHECK(k.firstLine == 1);
+  CHECK(k.lastLine == 21);
+  CHECK(k.kind == KernelKind::Pointwise);
+  CHECK(k.defLine == 14u);
+  CHECK(k.defColumn == 8u);
+  CHECK(k.sourceFirstLine == 8);
+  CHECK(k.sourceLastLine == 15);
+  REQUIRE(a.entries.size() == 1);
+  CHECK(a.entries[0].name == "run_impl");
+  CHECK(a.entries[0].line == 23);
+  CHECK(a.entries[0].column == 23);
+  REQUIRE(a.launches.size() == 4);
+  CHECK(a.launches[0].key() == "triton_poi_fused_convolution_0:1");
+  CHECK(a.launches[0].line == 31);
+  CHECK(a.launches[0].column == 9);
+  CHECK(a.launches[0].sourceNodes == std::vector<std::string>{"conv2d"});
+  CHECK(a.launches[1].key() == "aoti_torch_cuda_addmm_out:2");
+  CHECK(a.launches[1].line == 34);
+  CHECK(a.launches[1].column == 32);
+  CHECK(a.launches[2].key() == "aoti_torch_cpu_mm_out");
+  CHECK(a.launches[3].key() == "cpp_fused_gelu_1");
+  CHECK(a.launches[3].column == 4);
+}
+
+TEST_CASE("OutputCode: kernel source files and wrapper detection") {
+  std::string kernel = R"py(import triton
+
+@triton.jit
+def helper(x):
+    return x
+
+@triton_heuristics.persistent_reduction(
+    size_hints={'x': 64, 'r0_': 256},
+    inductor_meta={'grid_type': 'Grid1D', 'kernel_name': 'triton_per_fused_0'},
+)
+@triton.jit
+def triton_per_fused_0(in_ptr0, xnumel):
+    pass
+)py";
+  TextLines lines = splitLines(kernel);
+  auto k = analyzeKernelSource(lines);
+  REQUIRE(k);
+  CHECK(k->name == "triton_per_fused_0");
+  CHECK(k->line == 11);
+  CHECK(k->column == 4);
+  CHECK(k->kind == KernelKind::PersistentReduction);
+  CHECK_FALSE(looksLikeWrapperCode(lines));
+
+  std::string metaOnly =
+      "@triton_heuristics.template(\n    inductor_meta={'kernel_name': 'triton_tem_fused_mm_0'},\n)\n";
+  TextLines metaLines = splitLines(metaOnly);
+  auto m = analyzeKernelSource(metaLines);
+  REQUIRE(m);
+  CHECK(m->name == "triton_tem_fused_mm_0");
+  CHECK(m->line == 1);
+  CHECK(m->column == 35);
+  CHECK(m->kind == KernelKind::Template);
+  std::string none = "import os\n";
+  TextLines noneLines = splitLines(none);
+  CHECK_FALSE(analyzeKernelSource(noneLines));
+
+  std::string wrapper(kPythonWrapper);
+  TextLines wrapperLines = splitLines(wrapper);
+  CHECK(looksLikeWrapperCode(wrapperLines));
+}
+
+TEST_CASE("OutputCode: mlp_train forward output code") {
+  fs::path dir = findDir(fixtures() / "traces/mlp_train/torch_compile_debug", "model__0_forward_1.0");
+  REQUIRE(!dir.empty());
+  std::string text = readFile(dir / "output_code.py");
+  TextLines lines = splitLines(text);
+  OutputCodeAnalysis a = analyzePythonWrapper(lines);
+  CHECK(a.aotId == "0_forward");
+  CHECK(a.graphKind == GraphKind::Forward);
+  CHECK(handles(a) == std::vector<int>{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11});
+
+  REQUIRE(a.kernels.size() == 5);
+  CHECK(a.kernels[0].name == "triton_per_fused_native_layer_norm_0");
+  CHECK(a.kernels[0].kind == KernelKind::PersistentReduction);
+  CHECK(a.kernels[1].name == "triton_poi_fused_gelu_1");
+  CHECK(a.kernels[1].kind == KernelKind::Pointwise);
+  CHECK(a.kernels[2].kind == KernelKind::PersistentReduction);
+  CHECK(a.kernels[3].name == "triton_poi_fused_add_addmm_3");
+  CHECK(a.kernels[3].kind == KernelKind::Pointwise);
+  CHECK(a.kernels[4].kind == KernelKind::PersistentReduction);
+  // grep -n: 'triton_poi_fused_gelu_1 = async_compile' is line 133, 'def triton_poi_fused_gelu_1' line 150.
+  const KernelDefinition *gelu = a.findKernel("triton_poi_fused_gelu_1:3");
+  REQUIRE(gelu);
+  CHECK(gelu->nameLine == 132);
+  CHECK(gelu->firstLine == 120);
+  CHECK(gelu->lastLine == 165);
+  CHECK(gelu->defLine == 149u);
+  CHECK(gelu->defColumn == 4u);
+  CHECK(gelu->kernelPath ==
+        "/tmp/work/mlp_train/inductor_cache/5x/c5xv5wqme3dzbmmdhlaaj3ixunonsuv7roftbpc5jx7ybmqfhejl.py");
+  CHECK(gelu->sourceNodes == std::vector<std::string>{"h_1"});
+  CHECK(gelu->atenOps == std::vector<std::string>{"aten.gelu"});
+  REQUIRE(gelu->sourceToAten.size() == 1);
+  CHECK(gelu->sourceToAten[0].second == std::vector<std::string>{"add_2", "erf", "mul_2", "mul_3", "mul_4"});
+
+  // grep -n 'triton_poi_fused_gelu_1.run' output_code.py: lines 424 and 448.
+  const KernelLaunch *l3 = findLaunch(a, "triton_poi_fused_gelu_1:3");
+  REQUIRE(l3);
+  CHECK(l3->line == 423);
+  CHECK(l3->column == 12);
+  CHECK(l3->endColumn == 12 + 23);
+  CHECK(l3->sourceNodes == std::vector<std::string>{"h_1"});
+  const KernelLaunch *l7 = findLaunch(a, "triton_poi_fused_gelu_1:7");
+  REQUIRE(l7);
+  CHECK(l7->line == 447);
+  const KernelLaunch *mm = findLaunch(a, "extern_kernels.mm:8");
+  REQUIRE(mm);
+  CHECK(mm->sourceNodes == std::vector<std::string>{"h_5", ""});
+  REQUIRE(a.entries.size() == 1);
+  CHECK(a.entries[0].line == 384);
+  CHECK(a.entries[0].column == 8);
+}
+
+TEST_CASE("OutputCode: cpu_inductor output code (C++ kernels)") {
+  fs::path p = findUnder(fixtures() / "traces/cpu_inductor/torch_compile_debug", "output_code.py");
+  REQUIRE(!p.empty());
+  std::string text = readFile(p);
+  TextLines lines = splitLines(text);
+  OutputCodeAnalysis a = analyzePythonWrapper(lines);
+  REQUIRE(a.kernels.size() == 2);
+  CHECK(a.kernels[0].name == "cpp_fused_mul_relu_sigmoid_0");
+  CHECK(a.kernels[0].kind == KernelKind::Cpp);
+  CHECK(a.kernels[0].firstLine == 32); // No comment block above it.
+  CHECK(a.kernels[1].kind == KernelKind::Cpp);
+  REQUIRE(a.launches.size() == 4);
+  CHECK(a.launches[1].key() == "cpp_fused_mul_relu_sigmoid_0:2");
+  CHECK(a.launches[3].key() == "cpp_fused__softmax_add_mean_1:4");
+  CHECK(a.launches[3].column == 8);
+}
+
+TEST_CASE("OutputCode: aoti_conv C++ wrapper") {
+  fs::path p;
+  for (const auto &e : fs::recursive_directory_iterator(fixtures() / "traces/aoti_conv/inductor_cache"))
+    if (e.path().string().ends_with(".wrapper.cpp")) p = e.path();
+  REQUIRE(!p.empty());
+  std::string text = readFile(p);
+  TextLines lines = splitLines(text);
+  OutputCodeAnalysis a = analyzeCppWrapper(lines);
+  CHECK(handles(a) == std::vector<int>{1, 2, 3, 4, 5, 6, 7, 8, 9, 10});
+  // grep -n: line 1403 is `AOTI_TORCH_ERROR_CODE_CHECK(aoti_torch_cuda_convolution(`.
+  const KernelLaunch *conv = findLaunch(a, "aoti_torch_cuda_convolution:3");
+  REQUIRE(conv);
+  CHECK(conv->line == 1402);
+  CHECK(conv->column == 32);
+  CHECK(conv->sourceNodes == std::vector<std::string>{"conv2d"});
+  const KernelLaunch *addmm = findLaunch(a, "aoti_torch_cuda_addmm_out:9");
+  REQUIRE(addmm);
+  CHECK(addmm->line == 1455);
+  // `call_triton_poi_fused_convolution_0(` at line 1390: the range covers the kernel name after `call_`.
+  const KernelLaunch *first = findLaunch(a, "triton_poi_fused_convolution_0:1");
+  REQUIRE(first);
+  CHECK(first->line == 1389);
+  CHECK(first->column == 9);
+  REQUIRE(a.kernels.size() == 7);
+  const KernelDefinition *k0 = a.findKernel("triton_poi_fused_convolution_0");
+  REQUIRE(k0);
+  CHECK(k0->nameLine == 726);
+  CHECK(k0->firstLine == 725);
+  CHECK(k0->lastLine == 786);
+  CHECK(k0->defLine == 754u);
+  CHECK(k0->defColumn == 8u);
+  CHECK(k0->kind == KernelKind::Pointwise);
+  const KernelDefinition *red =
+      a.findKernel("triton_red_fused__native_batch_norm_legit_no_training_convolution_mean_relu_silu_4");
+  REQUIRE(red);
+  CHECK(red->kind == KernelKind::Reduction);
+  REQUIRE(a.entries.size() == 1);
+  CHECK(a.entries[0].line == 1346);
+  // The debug dump's output_code.cpp is the same wrapper.
+  fs::path dump = findUnder(fixtures() / "traces/aoti_conv/torch_compile_debug", "output_code.cpp");
+  REQUIRE(!dump.empty());
+  std::string dumpText = readFile(dump);
+  TextLines dumpLines = splitLines(dumpText);
+  CHECK(handles(analyzeCppWrapper(dumpLines)) == handles(a));
+}
+
+TEST_CASE("OutputCode: every fixture file") {
+  size_t wrappers = 0, kernelFiles = 0, cppWrappers = 0, launches = 0;
+  for (const auto &e : fs::recursive_directory_iterator(fixtures() / "traces")) {
+    if (!e.is_regular_file()) continue;
+    std::string name = e.path().filename().string();
+    bool cachePy = name.size() > 3 && name[0] == 'c' && name.ends_with(".py") &&
+                   e.path().string().find("inductor_cache") != std::string::npos &&
+                   e.path().parent_path().filename().string().find(".debug") == std::string::npos;
+    bool outputPy = name == "output_code.py";
+    bool cppWrapper = name == "output_code.cpp" || name.ends_with(".wrapper.cpp");
+    if (!cachePy && !outputPy && !cppWrapper) continue;
+    std::string text = readFile(e.path());
+    TextLines lines = splitLines(text);
+    CAPTURE(e.path().string());
+    if (cppWrapper) {
+      OutputCodeAnalysis a = analyzeCppWrapper(lines);
+      CHECK(!a.launches.empty());
+      CHECK(a.entries.size() == 1);
+      ++cppWrappers;
+      launches += a.launches.size();
+    } else if (outputPy || looksLikeWrapperCode(lines)) {
+      OutputCodeAnalysis a = analyzePythonWrapper(lines);
+      CHECK(!a.aotId.empty());
+      CHECK(a.graphKind != GraphKind::Unknown);
+      CHECK(!a.launches.empty());
+      CHECK(a.entries.size() == 1);
+      for (const KernelLaunch &l : a.launches) {
+        CHECK(l.debugHandle); // All fixtures were recorded with provenance tracking on.
+        CHECK(l.endColumn > l.column);
+      }
+      for (const KernelDefinition &k : a.kernels) {
+        CHECK(k.kind != KernelKind::Unknown);
+        CHECK(k.firstLine <= k.nameLine);
+        CHECK(k.nameLine < k.lastLine);
+      }
+      ++wrappers;
+      launches += a.launches.size();
+    } else {
+      auto k = analyzeKernelSource(lines);
+      REQUIRE(k);
+      CHECK(k->kind != KernelKind::Unknown);
+      CHECK(lines[k->line].substr(k->column, k->name.size()) == k->name);
+      ++kernelFiles;
+    }
+  }
+  CHECK(wrappers >= 20);
+  CHECK(kernelFiles >= 20);
+  CHECK(cppWrappers == 2);
+  CHECK(launches > 100);
+}
