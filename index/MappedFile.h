@@ -1,0 +1,69 @@
+// index/MappedFile.h: a read-only memory mapping of a whole file, the storage under TraceLog (TORCH_TRACE
+// logs are hundreds of MB to GBs; records keep byte offsets into this mapping instead of copies).
+//
+// The mapping is PROT_READ + MAP_PRIVATE: the process never writes to it, and a writer appending to the file
+// (a running torch.compile job) is fine. A writer that truncates the file while it is mapped makes reads
+// past the new end fault with SIGBUS; PyTorch's log handlers only append, so this is accepted, not handled.
+// Empty files are not mapped (mmap of length 0 fails); text() is then empty.
+//
+// Ownership: move-only; text() views die with the object or at the next successful remap() that changed
+// the size. Thread-safety: const members may be called concurrently; remap() and the advice calls may not
+// run concurrently with readers of text().
+#pragma once
+
+#include "index/Expected.h"
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace inductor::index {
+
+class MappedFile {
+public:
+  /// Opens and maps `path`. Errors: the file cannot be opened, is not a regular file, or cannot be mapped.
+  static Expected<MappedFile> open(const std::string &path);
+  /// A MappedFile over an owned in-memory copy of `text` (no file): for tests and virtual documents.
+  /// remap() is a no-op on it.
+  static MappedFile fromString(std::string text, std::string path = "");
+
+  MappedFile(MappedFile &&other) noexcept;
+  MappedFile &operator=(MappedFile &&other) noexcept;
+  MappedFile(const MappedFile &) = delete;
+  MappedFile &operator=(const MappedFile &) = delete;
+  ~MappedFile();
+
+  /// The mapped bytes: exactly the file size at the time of open()/remap().
+  std::string_view text() const { return {data_, size_}; }
+  size_t size() const { return size_; }
+  const std::string &path() const { return path_; }
+
+  /// Looks at the file's current size (through the descriptor kept open since open(), so a file renamed or
+  /// replaced under the same path is not picked up) and maps it again if it changed. Returns whether the
+  /// size changed; when it did, earlier text() views are invalid. Errors: fstat or mmap failed (the old
+  /// mapping stays valid).
+  Expected<bool> remap();
+
+  /// Access-pattern advice (madvise); failures are ignored because advice is only a hint.
+  void adviseSequential() const;
+  /// Back to the default read-ahead (MADV_NORMAL), for random access to payloads after a scan.
+  void adviseNormal() const;
+  /// Drops the pages of [offset, offset + length) from this process (MADV_DONTNEED); they stay in the page
+  /// cache and fault back in transparently on the next access. Keeps the resident set of a sequential scan
+  /// small: without it, every page of a multi-GB log counts towards RSS until unmapped. The range is
+  /// shrunk to whole pages.
+  void dropPages(size_t offset, size_t length) const;
+
+private:
+  MappedFile() = default;
+  void unmap();
+
+  std::string path_;
+  int fd_ = -1;
+  const char *data_ = nullptr;
+  size_t size_ = 0;
+  bool mapped_ = false; // data_ came from mmap (not from owned_, not empty).
+  std::string owned_;   // Backing store of fromString().
+};
+
+} // namespace inductor::index

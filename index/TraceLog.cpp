@@ -1,0 +1,617 @@
+// index/TraceLog.cpp: the TORCH_TRACE scanner. The hot loop is readUnit(): one memchr per line, one byte
+// compare to tell payload lines from envelopes. Everything else runs once per record.
+#include "index/TraceLog.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstring>
+
+namespace inductor::index {
+namespace {
+
+using nlohmann::json;
+
+// Pages behind the scan position are dropped from the process every this many bytes (see dropPages()).
+constexpr uint64_t kDropWindow = 32u << 20;
+
+bool isDigit(char c) {
+  return c >= '0' && c <= '9';
+}
+
+std::string_view stripCr(std::string_view line) {
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  return line;
+}
+
+// A run of lines that belong together: an envelope (or a garbage line) plus the payload lines after it.
+struct Unit {
+  uint64_t begin = 0;        // First byte of the first line.
+  uint64_t firstLineEnd = 0; // End of the first line's content (its '\n' or the limit).
+  uint64_t end = 0;          // Past the last line consumed.
+  uint64_t payloadBegin = 0, payloadEnd = 0;
+  uint64_t lines = 0;            // Lines consumed.
+  uint32_t payloadLineCount = 0; // Lines from the first to the last payload line.
+};
+
+const char *findNewline(const char *p, const char *end) {
+  const void *nl = std::memchr(p, '\n', size_t(end - p));
+  return nl ? static_cast<const char *>(nl) : end;
+}
+
+// Reads the unit that starts at `pos` (a non-blank line) within [pos, limit). Payload lines start with a tab.
+// Blank lines between payload lines are tolerated as empty payload lines (editors strip a lone "\t"), but
+// blank lines after the last payload line are not part of the payload.
+Unit readUnit(const char *base, uint64_t pos, uint64_t limit) {
+  const char *end = base + limit;
+  const char *p = base + pos;
+  Unit u;
+  u.begin = pos;
+  const char *nl = findNewline(p, end);
+  u.firstLineEnd = uint64_t(nl - base);
+  p = nl < end ? nl + 1 : end;
+  u.payloadBegin = u.payloadEnd = uint64_t(p - base);
+  uint64_t lines = 1, payloadLines = 0;
+  while (p < end) {
+    char c = *p;
+    if (c == '\t') {
+      nl = findNewline(p, end);
+      p = nl < end ? nl + 1 : end;
+      ++lines;
+      payloadLines = lines - 1;
+      u.payloadEnd = uint64_t(p - base);
+    } else if (c == '\n') {
+      ++p;
+      ++lines;
+    } else if (c == '\r' && p + 1 < end && p[1] == '\n') {
+      p += 2;
+      ++lines;
+    } else {
+      break;
+    }
+  }
+  // Trailing blank lines are consumed (so the next unit starts at a record) but are not payload.
+  u.end = uint64_t(p - base);
+  u.lines = lines;
+  u.payloadLineCount = uint32_t(payloadLines);
+  return u;
+}
+
+struct Envelope {
+  size_t metadataBegin = 0; // Offset of the metadata in the line.
+  std::optional<int> rank;  // From a `[rankN]:` prefix.
+};
+
+// Recognises `[rankN]:` (optional) + `V1122 10:29:20.476000 <pid> <file>:<line>] ` and returns where the
+// metadata starts. The time is checked digit by digit so that ordinary text is rarely taken for a record.
+std::optional<Envelope> parseEnvelope(std::string_view line) {
+  Envelope env;
+  size_t i = 0;
+  if (line.starts_with("[rank")) {
+    i = 5;
+    int rank = 0;
+    size_t digits = 0;
+    for (; i < line.size() && isDigit(line[i]) && digits < 9; ++i, ++digits)
+      rank = rank * 10 + (line[i] - '0');
+    if (digits == 0 || i + 1 >= line.size() || line[i] != ']' || line[i + 1] != ':') return std::nullopt;
+    env.rank = rank;
+    i += 2;
+  }
+  // "V1122 10:29:20.476000" is 21 characters.
+  std::string_view s = line.substr(i);
+  if (s.size() < 24 || s[0] < 'A' || s[0] > 'Z') return std::nullopt;
+  static constexpr char kShape[] = "X0000 00:00:00.";
+  for (size_t k = 1; k < sizeof(kShape) - 1; ++k) {
+    if (kShape[k] == '0' ? !isDigit(s[k]) : s[k] != kShape[k]) return std::nullopt;
+  }
+  // The metadata follows the first "] " that precedes a '{'; a record whose metadata was cut right after
+  // the prefix still counts as an envelope (with invalid metadata).
+  size_t close = s.find("] {", 15);
+  if (close == std::string_view::npos) close = s.find("] ", 15);
+  if (close == std::string_view::npos) return std::nullopt;
+  env.metadataBegin = i + close + 2;
+  return env;
+}
+
+// The first key of the metadata object, without a JSON parse: PyTorch writes json.dumps(record) with the kind
+// first, as `{"kind": ...`. Empty when the metadata does not start that way.
+std::string_view peekKind(std::string_view metadata) {
+  if (metadata.size() < 4 || metadata[0] != '{' || metadata[1] != '"') return {};
+  size_t close = metadata.find('"', 2);
+  if (close == std::string_view::npos || close + 1 >= metadata.size() || metadata[close + 1] != ':')
+    return {};
+  std::string_view key = metadata.substr(2, close - 2);
+  if (key.find('\\') != std::string_view::npos) return {};
+  return key;
+}
+
+bool isCommonKey(std::string_view key) {
+  return key == "frame_id" || key == "frame_compile_id" || key == "attempt" ||
+         key == "compiled_autograd_id" || key == "rank" || key == "has_payload" || key == "stack";
+}
+
+std::optional<TraceKind> keptKind(std::string_view key) {
+  struct Entry {
+    std::string_view key;
+    TraceKind kind;
+  };
+  static constexpr Entry kKinds[] = {
+      {"str", TraceKind::Str},
+      {"artifact", TraceKind::Artifact},
+      {"graph_dump", TraceKind::GraphDump},
+      {"dynamo_start", TraceKind::DynamoStart},
+      {"inductor_output_code", TraceKind::InductorOutputCode},
+      {"dynamo_output_graph", TraceKind::DynamoOutputGraph},
+      {"aot_forward_graph", TraceKind::AotForwardGraph},
+      {"aot_backward_graph", TraceKind::AotBackwardGraph},
+      {"aot_inference_graph", TraceKind::AotInferenceGraph},
+      {"aot_joint_graph", TraceKind::AotJointGraph},
+      {"inductor_pre_grad_graph", TraceKind::InductorPreGradGraph},
+      {"inductor_post_grad_graph", TraceKind::InductorPostGradGraph},
+      {"compilation_metrics", TraceKind::CompilationMetrics},
+      {"bwd_compilation_metrics", TraceKind::BwdCompilationMetrics},
+  };
+  // The skipped kinds dominate (chromium_event alone is most records); most fail on the first character.
+  for (const Entry &e : kKinds)
+    if (e.key.size() == key.size() && e.key[0] == key[0] && e.key == key) return e.kind;
+  if (key.ends_with("_graph")) return TraceKind::OtherGraph;
+  return std::nullopt;
+}
+
+// `"has_payload": "<32 hex>"` without a JSON parse (used for skipped kinds).
+std::optional<Md5Digest> peekHasPayload(std::string_view metadata) {
+  static constexpr std::string_view kKey = "\"has_payload\": \"";
+  size_t at = metadata.rfind(kKey);
+  if (at == std::string_view::npos) return std::nullopt;
+  return Md5Digest::fromHex(metadata.substr(at + kKey.size(), 32));
+}
+
+std::optional<int> intField(const json &object, const char *key) {
+  auto it = object.find(key);
+  if (it == object.end() || !it->is_number_integer()) return std::nullopt;
+  return it->get<int>();
+}
+
+std::string_view stringField(const json &object, const char *key) {
+  if (!object.is_object()) return {};
+  auto it = object.find(key);
+  if (it == object.end() || !it->is_string()) return {};
+  return it->get_ref<const std::string &>();
+}
+
+// A short, printable excerpt of a bad line for a diagnostic.
+std::string excerpt(std::string_view line) {
+  std::string out;
+  for (char c : line.substr(0, 60))
+    out += (c >= 0x20 && c < 0x7f) ? c : '?';
+  if (line.size() > 60) out += "...";
+  return out;
+}
+
+template <typename F> void forEachPayloadLine(std::string_view text, const TraceRecord &r, F &&f) {
+  const char *base = text.data();
+  const char *p = base + r.payloadBegin, *end = base + std::min<uint64_t>(r.payloadEnd, text.size());
+  while (p < end) {
+    const char *nl = findNewline(p, end);
+    std::string_view line(p, size_t(nl - p));
+    if (!line.empty() && line.front() == '\t') line.remove_prefix(1);
+    f(stripCr(line));
+    p = nl < end ? nl + 1 : end;
+  }
+}
+
+bool payloadMatches(std::string_view text, const TraceRecord &r, const Md5Digest &expected) {
+  Md5 md5;
+  bool first = true;
+  forEachPayloadLine(text, r, [&](std::string_view line) {
+    if (!first) md5.update("\n", 1);
+    first = false;
+    md5.update(line);
+  });
+  return md5.digest() == expected;
+}
+
+} // namespace
+
+std::string_view kindName(TraceKind kind) {
+  switch (kind) {
+  case TraceKind::Str:
+    return "str";
+  case TraceKind::DynamoStart:
+    return "dynamo_start";
+  case TraceKind::DynamoOutputGraph:
+    return "dynamo_output_graph";
+  case TraceKind::AotForwardGraph:
+    return "aot_forward_graph";
+  case TraceKind::AotBackwardGraph:
+    return "aot_backward_graph";
+  case TraceKind::AotInferenceGraph:
+    return "aot_inference_graph";
+  case TraceKind::AotJointGraph:
+    return "aot_joint_graph";
+  case TraceKind::InductorPreGradGraph:
+    return "inductor_pre_grad_graph";
+  case TraceKind::InductorPostGradGraph:
+    return "inductor_post_grad_graph";
+  case TraceKind::OtherGraph:
+    return "<graph>";
+  case TraceKind::InductorOutputCode:
+    return "inductor_output_code";
+  case TraceKind::GraphDump:
+    return "graph_dump";
+  case TraceKind::Artifact:
+    return "artifact";
+  case TraceKind::CompilationMetrics:
+    return "compilation_metrics";
+  case TraceKind::BwdCompilationMetrics:
+    return "bwd_compilation_metrics";
+  }
+  return "";
+}
+
+TraceLog::TraceLog(MappedFile file, const TraceLogOptions &options)
+    : file_(std::move(file)), options_(options), strings_(std::make_unique<std::deque<std::string>>()) {}
+
+TraceLog::TraceLog(TraceLog &&) noexcept = default;
+TraceLog &TraceLog::operator=(TraceLog &&) noexcept = default;
+TraceLog::~TraceLog() = default;
+
+Expected<TraceLog> TraceLog::open(const std::string &path, const TraceLogOptions &options) {
+  auto file = MappedFile::open(path);
+  if (!file) return file.error();
+  TraceLog log(std::move(*file), options);
+  log.scan(/*final=*/!options.follow);
+  return log;
+}
+
+TraceLog TraceLog::fromText(std::string text, std::string path, const TraceLogOptions &options) {
+  TraceLog log(MappedFile::fromString(std::move(text), std::move(path)), options);
+  log.scan(/*final=*/!options.follow);
+  return log;
+}
+
+std::string_view TraceLog::intern(std::string_view s) {
+  if (auto it = internIndex_.find(s); it != internIndex_.end()) return *it;
+  std::string_view stored = strings_->emplace_back(s);
+  internIndex_.insert(stored);
+  return stored;
+}
+
+void TraceLog::diagnose(uint64_t line, std::string message) {
+  ++stats_.diagnostics;
+  if (diagnostics_.size() < options_.maxDiagnostics)
+    diagnostics_.push_back({uint32_t(std::min<uint64_t>(line, UINT32_MAX)), std::move(message)});
+}
+
+void TraceLog::rollback() {
+  if (!lastUnitCommitted_) return;
+  stats_ = checkpoint_.stats;
+  records_.resize(checkpoint_.records);
+  diagnostics_.resize(checkpoint_.diagnostics);
+  if (!checkpoint_.skippedKind.empty()) {
+    auto it = skipped_.find(checkpoint_.skippedKind);
+    if (it != skipped_.end() && --it->second == 0) skipped_.erase(it);
+  }
+  lastUnitCommitted_ = false;
+}
+
+void TraceLog::scan(bool final) {
+  const std::string_view text = file_.text();
+  const char *base = text.data();
+  uint64_t pos = checkpoint_.offset, line = checkpoint_.line;
+  uint64_t limit = text.size();
+  if (!final && limit > pos) {
+    // Only complete lines: an unterminated last line may still be being written.
+    const void *lastNl = ::memrchr(base + pos, '\n', size_t(limit - pos));
+    limit = lastNl ? uint64_t(static_cast<const char *>(lastNl) - base) + 1 : pos;
+  }
+  file_.adviseSequential();
+  uint64_t dropFrom = pos;
+  bool anyUnit = false;
+
+  while (pos < limit) {
+    // Blank lines between records carry nothing.
+    if (base[pos] == '\n' || (base[pos] == '\r' && pos + 1 < limit && base[pos + 1] == '\n')) {
+      pos += base[pos] == '\n' ? 1 : 2;
+      ++line;
+      continue;
+    }
+    if (pos - dropFrom >= kDropWindow) {
+      file_.dropPages(dropFrom, pos - dropFrom);
+      dropFrom = pos;
+    }
+    stats_.bytes = pos;
+    stats_.lines = line;
+    checkpoint_ = Checkpoint{pos, line, stats_, records_.size(), diagnostics_.size(), {}};
+    anyUnit = true;
+
+    Unit u = readUnit(base, pos, limit);
+    std::string_view first = stripCr(std::string_view(base + u.begin, size_t(u.firstLineEnd - u.begin)));
+    uint64_t unitLine = line;
+    pos = u.end;
+    line += u.lines;
+    if (first.empty()) continue; // A lone "\r" at the end of the file.
+
+    std::optional<Envelope> env = first.front() == '\t' ? std::nullopt : parseEnvelope(first);
+    if (!env) {
+      ++stats_.corruptedRecords;
+      diagnose(unitLine, first.front() == '\t' ? "payload line without a record envelope"
+                                               : "not a TORCH_TRACE record: \"" + excerpt(first) + "\"");
+      continue;
+    }
+    ++stats_.records;
+    std::string_view metadata = first.substr(env->metadataBegin);
+    if (env->rank && !envelopeRank_) envelopeRank_ = env->rank;
+
+    TraceRecord r;
+    r.envelopeOffset = u.begin;
+    r.metadataOffset = u.begin + env->metadataBegin;
+    r.metadataLength = uint32_t(metadata.size());
+    r.line = uint32_t(std::min<uint64_t>(unitLine, UINT32_MAX));
+    r.payloadBegin = u.payloadBegin;
+    r.payloadEnd = u.payloadEnd;
+    r.payloadLineCount = u.payloadLineCount;
+    r.rank = env->rank;
+
+    // A cut-off metadata line (crash mid-write, truncated copy) is caught without a parse.
+    if (metadata.empty() || metadata.back() != '}') {
+      ++stats_.corruptedRecords;
+      diagnose(unitLine, "truncated record metadata: \"" + excerpt(metadata) + "\"");
+      continue;
+    }
+
+    std::string_view key = peekKind(metadata);
+    json parsed;
+    bool isParsed = false;
+    if (key.empty()) {
+      // Not written by json.dumps as PyTorch does; fall back to a full parse to find the kind.
+      parsed = json::parse(metadata, nullptr, /*allow_exceptions=*/false);
+      isParsed = true;
+      if (parsed.is_object()) {
+        for (auto &[k, v] : parsed.items())
+          if (!isCommonKey(k)) {
+            key = intern(k);
+            break;
+          }
+      }
+      if (key.empty()) {
+        ++stats_.corruptedRecords;
+        diagnose(unitLine,
+                 parsed.is_discarded() ? "invalid record metadata JSON" : "record metadata without a kind");
+        continue;
+      }
+    }
+
+    std::optional<TraceKind> kind = keptKind(key);
+    if (options_.verifyPayloads) {
+      std::optional<Md5Digest> expected = peekHasPayload(metadata);
+      if (expected) {
+        ++stats_.payloadsVerified;
+        bool ok = payloadMatches(text, r, *expected);
+        r.check = ok ? PayloadCheck::Ok : PayloadCheck::Mismatch;
+        if (!ok) {
+          ++stats_.payloadMismatches;
+          ++stats_.corruptedRecords;
+          diagnose(unitLine, "payload does not match has_payload md5 (" + std::string(key) + " record)");
+        }
+      }
+    }
+
+    if (!kind) {
+      auto it = skipped_.find(key);
+      if (it == skipped_.end()) it = skipped_.emplace(intern(key), 0).first;
+      ++it->second;
+      checkpoint_.skippedKind = it->first;
+      ++stats_.skippedRecords;
+      continue;
+    }
+
+    if (!isParsed) parsed = json::parse(metadata, nullptr, /*allow_exceptions=*/false);
+    if (!parsed.is_object()) {
+      ++stats_.corruptedRecords;
+      diagnose(unitLine, "invalid record metadata JSON (" + std::string(key) + " record)");
+      continue;
+    }
+    r.kind = *kind;
+    r.kindKey = intern(key);
+    r.compileId.frameId = intField(parsed, "frame_id");
+    r.compileId.frameCompileId = intField(parsed, "frame_compile_id");
+    r.compileId.attempt = intField(parsed, "attempt");
+    r.compileId.compiledAutogradId = intField(parsed, "compiled_autograd_id");
+    if (auto rank = intField(parsed, "rank")) r.rank = rank;
+    if (auto hash = stringField(parsed, "has_payload"); !hash.empty())
+      r.payloadHash = Md5Digest::fromHex(hash);
+
+    static const json kNull;
+    auto valueIt = parsed.find(std::string(key));
+    const json &value = valueIt != parsed.end() ? *valueIt : kNull;
+    switch (r.kind) {
+    case TraceKind::Str:
+      // {"str": ["/path/file.py", 1]}
+      if (value.is_array() && value.size() == 2 && value[0].is_string() && value[1].is_number_integer())
+        strTable_[value[1].get<int>()] = intern(value[0].get_ref<const std::string &>());
+      break;
+    case TraceKind::InductorOutputCode: {
+      std::string_view filename = stringField(value, "filename");
+      if (filename.empty()) filename = stringField(value, "file_path");
+      r.filename = intern(filename);
+      break;
+    }
+    case TraceKind::GraphDump:
+      r.name = intern(stringField(value, "name"));
+      r.dumpType = intern(stringField(value, "type"));
+      r.filename = intern(stringField(value, "filename"));
+      break;
+    case TraceKind::Artifact: {
+      r.name = intern(stringField(value, "name"));
+      std::string_view encoding = stringField(value, "encoding");
+      r.encoding = encoding == "json"     ? PayloadEncoding::Json
+                   : encoding == "string" ? PayloadEncoding::String
+                   : encoding.empty()     ? PayloadEncoding::None
+                                          : PayloadEncoding::Other;
+      break;
+    }
+    case TraceKind::CompilationMetrics:
+    case TraceKind::BwdCompilationMetrics:
+      // Metrics written outside a compile context carry the id only inside: {"compile_id": "0/0", ...}.
+      if (r.compileId.empty())
+        if (auto id = CompileId::parse(stringField(value, "compile_id"))) r.compileId = *id;
+      break;
+    default:
+      break;
+    }
+    records_.push_back(r);
+    ++stats_.keptRecords;
+  }
+
+  scannedBytes_ = pos;
+  if (anyUnit) {
+    stats_.bytes = pos;
+    stats_.lines = line;
+    lastUnitCommitted_ = true;
+    // Follow mode: the last unit's payload may still grow; keep it pending until a later envelope proves it
+    // complete.
+    if (!final) rollback();
+  } else {
+    // Only blank lines (or nothing): resume after them.
+    stats_.bytes = pos;
+    stats_.lines = line;
+    checkpoint_ = Checkpoint{pos, line, stats_, records_.size(), diagnostics_.size(), {}};
+    lastUnitCommitted_ = false;
+  }
+  file_.adviseNormal();
+}
+
+Expected<size_t> TraceLog::refresh() {
+  size_t before = records_.size();
+  auto changed = file_.remap();
+  if (!changed) return changed.error();
+  if (file_.size() < scannedBytes_)
+    return Error{"trace file shrank (" + std::to_string(scannedBytes_) + " -> " +
+                 std::to_string(file_.size()) + " bytes): " + path() + "; re-open it"};
+  if (!*changed && scannedBytes_ == file_.size() && (lastUnitCommitted_ || options_.follow)) return size_t(0);
+  rollback();
+  scan(/*final=*/!options_.follow);
+  return records_.size() > before ? records_.size() - before : size_t(0);
+}
+
+void TraceLog::finalize() {
+  if (lastUnitCommitted_ && scannedBytes_ == file_.size()) return;
+  rollback();
+  scan(/*final=*/true);
+}
+
+std::vector<SkippedKindCount> TraceLog::skippedKinds() const {
+  std::vector<SkippedKindCount> out;
+  out.reserve(skipped_.size());
+  for (const auto &[kind, count] : skipped_)
+    out.push_back({kind, count});
+  std::sort(out.begin(), out.end(), [](const SkippedKindCount &a, const SkippedKindCount &b) {
+    return a.count != b.count ? a.count > b.count : a.kind < b.kind;
+  });
+  return out;
+}
+
+std::optional<int> TraceLog::rank() const {
+  if (auto fromName = rankFromFileName(path())) return fromName;
+  for (const TraceRecord &r : records_)
+    if (r.rank) return r.rank;
+  return envelopeRank_;
+}
+
+std::string_view TraceLog::metadataText(const TraceRecord &record) const {
+  std::string_view text = file_.text();
+  if (record.metadataOffset >= text.size()) return {};
+  return text.substr(record.metadataOffset, record.metadataLength);
+}
+
+std::vector<std::string_view> TraceLog::payloadLines(const TraceRecord &record) const {
+  std::vector<std::string_view> lines;
+  lines.reserve(record.payloadLineCount);
+  forEachPayloadLine(file_.text(), record, [&](std::string_view line) { lines.push_back(line); });
+  return lines;
+}
+
+std::string TraceLog::payloadText(const TraceRecord &record) const {
+  std::string out;
+  out.reserve(size_t(record.payloadEnd - record.payloadBegin));
+  bool first = true;
+  forEachPayloadLine(file_.text(), record, [&](std::string_view line) {
+    if (!first) out += '\n';
+    first = false;
+    out += line;
+  });
+  return out;
+}
+
+bool TraceLog::verifyPayload(const TraceRecord &record) const {
+  if (!record.payloadHash) return !record.hasPayload();
+  return payloadMatches(file_.text(), record, *record.payloadHash);
+}
+
+PayloadVerification TraceLog::verifyAll() const {
+  PayloadVerification result;
+  std::string_view text = file_.text();
+  const char *base = text.data();
+  uint64_t pos = 0, line = 0, limit = std::min<uint64_t>(stats_.bytes, text.size());
+  while (pos < limit) {
+    if (base[pos] == '\n' || (base[pos] == '\r' && pos + 1 < limit && base[pos + 1] == '\n')) {
+      pos += base[pos] == '\n' ? 1 : 2;
+      ++line;
+      continue;
+    }
+    Unit u = readUnit(base, pos, limit);
+    uint64_t unitLine = line;
+    pos = u.end;
+    line += u.lines;
+    std::string_view first = stripCr(std::string_view(base + u.begin, size_t(u.firstLineEnd - u.begin)));
+    if (first.empty() || first.front() == '\t') continue;
+    auto env = parseEnvelope(first);
+    if (!env) continue;
+    std::string_view metadata = first.substr(env->metadataBegin);
+    auto expected = peekHasPayload(metadata);
+    if (!expected) continue;
+    TraceRecord r;
+    r.payloadBegin = u.payloadBegin;
+    r.payloadEnd = u.payloadEnd;
+    ++result.checked;
+    if (payloadMatches(text, r, *expected)) continue;
+    ++result.mismatched;
+    if (result.diagnostics.size() < options_.maxDiagnostics) {
+      std::string kind(peekKind(metadata));
+      result.diagnostics.push_back({uint32_t(std::min<uint64_t>(unitLine, UINT32_MAX)),
+                                    "payload does not match has_payload md5 (" + kind + " record)"});
+    }
+  }
+  return result;
+}
+
+std::optional<std::string_view> TraceLog::internedFilename(InternedStringId id) const {
+  auto it = strTable_.find(id.value);
+  if (it == strTable_.end()) return std::nullopt;
+  return it->second;
+}
+
+bool TraceLog::looksLikeTrace(std::string_view head) {
+  size_t pos = 0;
+  while (pos < head.size() && (head[pos] == '\n' || head[pos] == '\r'))
+    ++pos;
+  size_t nl = head.find('\n', pos);
+  std::string_view first = stripCr(head.substr(pos, nl == std::string_view::npos ? head.npos : nl - pos));
+  auto env = parseEnvelope(first);
+  return env && first.size() > env->metadataBegin && first[env->metadataBegin] == '{';
+}
+
+std::optional<int> TraceLog::rankFromFileName(std::string_view path) {
+  if (size_t slash = path.rfind('/'); slash != std::string_view::npos) path.remove_prefix(slash + 1);
+  size_t at = path.find("_rank_");
+  if (at == std::string_view::npos) return std::nullopt;
+  int rank = 0;
+  size_t i = at + 6, digits = 0;
+  for (; i < path.size() && isDigit(path[i]) && digits < 9; ++i, ++digits)
+    rank = rank * 10 + (path[i] - '0');
+  if (digits == 0) return std::nullopt;
+  return rank;
+}
+
+} // namespace inductor::index

@@ -1,0 +1,249 @@
+// index/TraceLog.h: reader for TORCH_TRACE structured logs, the files
+// `dedicated_log_torch_trace[_rank_N]_<rnd>.log` that torch.compile writes when TORCH_TRACE=<dir> is set
+// (format: TorchLogsFormatter and trace_structured in torch/_logging/_internal.py; tlparse reads the same
+// files).
+//
+// A log is a sequence of records. A record is
+//   * one envelope line: a glog-style prefix `V1122 10:29:20.476000 431 torch/_dynamo/utils.py:2126] ` (level
+//     letter + MMDD, time with microseconds, pid, file:line; distributed runs may prefix `[rank0]:`), then
+//     the metadata, a one-line JSON object whose first key is the record's kind (`{"inductor_output_code":
+//     {...}, "frame_id": 0, "frame_compile_id": 0, "attempt": 0, "has_payload": "<md5>"}`);
+//   * zero or more payload lines, each starting with a TAB. The payload is those lines without the tab,
+//   joined
+//     with "\n"; `has_payload` is its md5 hex digest.
+//
+// Scanning: TraceLog::open memory-maps the file and makes one sequential pass (memchr per line). Only records
+// that matter for navigation are kept (see TraceKind); the metadata JSON is parsed only for those. Every
+// other kind (chromium_event, describe_*, guard_added*, ...) is recognised by its first key with a string
+// compare and only counted. Payloads are never copied or parsed during the scan: a record holds byte offsets
+// into the mapping, and payloadLines()/payloadText() read them on demand. Artifacts with `"encoding": "json"`
+// carry JSON payloads; parsing them is the caller's business.
+//
+// Errors: a log that cannot be opened is an Error. A malformed log is not: corrupted records (a line that is
+// neither an envelope nor a payload line, an envelope whose metadata is not valid JSON, a payload that fails
+// its md5 when verified) are counted, reported as diagnostics and skipped; the rest of the log still serves.
+//
+// Units: lines are 0-based; offsets are byte offsets into text(); nothing here knows about UTF-16 or URIs.
+//
+// Ownership and lifetimes: TraceRecord string_views (kind, name, filename, ...) point into the TraceLog's own
+// string pool and live as long as the TraceLog (moves included). Views returned by text(), payloadLines() and
+// metadataText() point into the mapping and are invalidated by refresh()/finalize(); record offsets stay
+// valid. Thread-safety: const members may be called concurrently; refresh() and finalize() need exclusive
+// access.
+#pragma once
+
+#include "index/CompileId.h"
+#include "index/Expected.h"
+#include "index/MappedFile.h"
+#include "index/Md5.h"
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+namespace inductor::index {
+
+/// The record kinds TraceLog keeps, named after the metadata key that PyTorch writes.
+enum class TraceKind : uint8_t {
+  Str,                   ///< `str`: one entry of the interned file-name table used by `stack` frames.
+  DynamoStart,           ///< `dynamo_start`: a frame starts compiling; metadata holds the user stack.
+  DynamoOutputGraph,     ///< `dynamo_output_graph`: the FX graph Dynamo captured (payload: readable graph).
+  AotForwardGraph,       ///< `aot_forward_graph`
+  AotBackwardGraph,      ///< `aot_backward_graph`
+  AotInferenceGraph,     ///< `aot_inference_graph`
+  AotJointGraph,         ///< `aot_joint_graph`
+  InductorPreGradGraph,  ///< `inductor_pre_grad_graph` (older PyTorch writes it top-level, not as artifact).
+  InductorPostGradGraph, ///< `inductor_post_grad_graph` (same).
+  OtherGraph,            ///< Any other key ending in `_graph`.
+  InductorOutputCode,    ///< `inductor_output_code`: the generated Python wrapper (payload: its source).
+  GraphDump,             ///< `graph_dump`: e.g. `inductor_aot_wrapper_code`, the AOTI C++ wrapper.
+  Artifact,              ///< `artifact`: named payloads, e.g. `inductor_provenance_tracking_node_mappings`.
+  CompilationMetrics,    ///< `compilation_metrics`
+  BwdCompilationMetrics, ///< `bwd_compilation_metrics`
+};
+
+/// The metadata key of a kind, e.g. "inductor_output_code"; "<graph>" for OtherGraph (see
+/// TraceRecord::kindKey).
+std::string_view kindName(TraceKind kind);
+
+/// An artifact's `encoding` (torch/_logging/_internal.py: "string" or "json").
+enum class PayloadEncoding : uint8_t { None, String, Json, Other };
+
+/// Result of checking a payload against its `has_payload` md5.
+enum class PayloadCheck : uint8_t { Unchecked, Ok, Mismatch };
+
+/// An id in the `str` table (`{"str": ["/path/file.py", 1]}`), as used by stack frames' `"filename": 1`.
+struct InternedStringId {
+  int value = 0;
+  friend bool operator==(InternedStringId, InternedStringId) = default;
+};
+
+/// One kept record. About 170 bytes; offsets, not copies, so a 1 GB log costs little memory.
+struct TraceRecord {
+  uint64_t envelopeOffset = 0; ///< Offset of the envelope line (start of the glog prefix).
+  uint64_t metadataOffset = 0; ///< Offset of the metadata JSON (its '{').
+  /// The payload lines, tab prefixes included: [payloadBegin, payloadEnd), ends after the last payload line's
+  /// '\n' (or at the end of the file). Empty when the record has no payload.
+  uint64_t payloadBegin = 0;
+  uint64_t payloadEnd = 0;
+  uint32_t metadataLength = 0;   ///< Bytes of metadata JSON (without "\r\n").
+  uint32_t line = 0;             ///< 0-based line of the envelope.
+  uint32_t payloadLineCount = 0; ///< Payload lines (the first is on line + 1).
+  TraceKind kind = TraceKind::Str;
+  PayloadEncoding encoding = PayloadEncoding::None; ///< Artifact `encoding`.
+  PayloadCheck check = PayloadCheck::Unchecked;     ///< Set when TraceLogOptions::verifyPayloads is on.
+  CompileId compileId;                              ///< Top-level frame_id/frame_compile_id/attempt/ca id.
+  std::optional<int> rank;                          ///< Top-level `rank`, or the `[rankN]:` prefix.
+  std::optional<Md5Digest> payloadHash;             ///< `has_payload`.
+  std::string_view kindKey;  ///< The metadata key as written, e.g. "aot_forward_graph". Interned.
+  std::string_view name;     ///< artifact/graph_dump `name`, e.g. "inductor_aot_wrapper_code". Interned.
+  std::string_view filename; ///< inductor_output_code `filename` (else `file_path`), graph_dump `filename`.
+  std::string_view dumpType; ///< graph_dump `type`, e.g. "cpp". Interned.
+
+  bool hasPayload() const { return payloadEnd > payloadBegin; }
+};
+
+/// Counters of a scan. All counts cover the committed part of the log (see TraceLog::refresh).
+struct TraceScanStats {
+  uint64_t bytes = 0;             ///< Bytes scanned and committed.
+  uint64_t lines = 0;             ///< Lines in those bytes (a last line without '\n' counts).
+  uint64_t records = 0;           ///< Envelope lines, every kind.
+  uint64_t keptRecords = 0;       ///< Records in records().
+  uint64_t skippedRecords = 0;    ///< Valid records of kinds not kept (see TraceLog::skippedKinds()).
+  uint64_t corruptedRecords = 0;  ///< Garbage lines, invalid metadata, md5 mismatches (if verified).
+  uint64_t payloadsVerified = 0;  ///< Payloads checked against has_payload (TraceLogOptions::verifyPayloads).
+  uint64_t payloadMismatches = 0; ///< Of those, how many failed.
+  uint64_t diagnostics = 0;       ///< Diagnostics produced, including those not stored.
+};
+
+/// A problem found in the log. `line` is the 0-based line of the offending envelope or garbage line.
+struct TraceDiagnostic {
+  uint32_t line = 0;
+  std::string message;
+};
+
+/// How many records of a skipped kind were seen.
+struct SkippedKindCount {
+  std::string_view kind; ///< Interned; lives as long as the TraceLog.
+  uint64_t count = 0;
+};
+
+/// Result of TraceLog::verifyAll().
+struct PayloadVerification {
+  uint64_t checked = 0;    ///< Records with has_payload, every kind.
+  uint64_t mismatched = 0; ///< Of those, how many have a payload that does not hash to has_payload.
+  std::vector<TraceDiagnostic> diagnostics; ///< One per mismatch, capped like TraceLog::diagnostics().
+};
+
+struct TraceLogOptions {
+  /// Follow a log that is still being written: the last record stays pending (out of records() and stats)
+  /// until the next envelope line arrives (refresh()) or finalize() is called, because its payload may still
+  /// grow; an unterminated last line is not read either. Default false: the log is complete as it is.
+  bool follow = false;
+  /// Check every payload (all kinds) against its has_payload md5 during the scan; mismatches become
+  /// diagnostics and corruptedRecords, and kept records get PayloadCheck::Mismatch but are still kept (their
+  /// text is the best there is). Costs MD5 over every payload byte (roughly 0.5 GB/s). Default false.
+  bool verifyPayloads = false;
+  /// How many diagnostics are stored; all are counted in TraceScanStats::diagnostics. Default 100.
+  size_t maxDiagnostics = 100;
+};
+
+class TraceLog {
+public:
+  /// Maps and scans `path`. Errors: only when the file cannot be opened or mapped; an empty or non-trace file
+  /// gives a TraceLog without records (and, for a non-trace file, corrupted-record diagnostics).
+  static Expected<TraceLog> open(const std::string &path, const TraceLogOptions &options = {});
+  /// Scans an in-memory log (tests, virtual documents). `path` is only reported back (and used for rank()).
+  static TraceLog fromText(std::string text, std::string path = "", const TraceLogOptions &options = {});
+
+  TraceLog(TraceLog &&) noexcept;
+  TraceLog &operator=(TraceLog &&) noexcept;
+  ~TraceLog();
+
+  const std::string &path() const { return file_.path(); }
+  /// The whole log as mapped (bytes past stats().bytes may belong to a pending record).
+  std::string_view text() const { return file_.text(); }
+  /// Kept records, in file order.
+  const std::vector<TraceRecord> &records() const { return records_; }
+  const TraceScanStats &stats() const { return stats_; }
+  /// The first TraceLogOptions::maxDiagnostics diagnostics, in file order.
+  const std::vector<TraceDiagnostic> &diagnostics() const { return diagnostics_; }
+  /// Counts of skipped kinds, most frequent first (for logging what the log holds).
+  std::vector<SkippedKindCount> skippedKinds() const;
+
+  /// The rank that wrote this log: from the file name (`..._rank_1_xxx.log`), else from the first record
+  /// carrying a `rank` or `[rankN]:` prefix; nullopt for single-process runs.
+  std::optional<int> rank() const;
+
+  /// The metadata JSON of a record (parse it with nlohmann::json::parse(s, nullptr, false) when needed).
+  std::string_view metadataText(const TraceRecord &record) const;
+  /// The payload lines without their leading tab (and without a '\r' of CRLF files): views into the mapping.
+  std::vector<std::string_view> payloadLines(const TraceRecord &record) const;
+  /// The payload, lines joined with "\n". The only copying accessor: meant for small JSON payloads and
+  /// virtual documents; for large payloads prefer payloadLines().
+  std::string payloadText(const TraceRecord &record) const;
+  /// Whether md5(payloadText) equals has_payload, computed while walking the lines (no copy). A record
+  /// without has_payload verifies when it has no payload either.
+  bool verifyPayload(const TraceRecord &record) const;
+  /// Checks the md5 of every record with has_payload in the committed part of the log, all kinds included
+  /// (unlike records()). Cost: one more pass over the file plus MD5 of every payload byte (roughly 0.5 GB/s,
+  /// single-threaded); meant for a background task. Does not modify the TraceLog.
+  PayloadVerification verifyAll() const;
+
+  /// The file name interned under `id` by a `str` record, if any.
+  std::optional<std::string_view> internedFilename(InternedStringId id) const;
+
+  /// Picks up bytes appended since the last scan: re-maps the file and scans from the start of the last
+  /// (pending or possibly incomplete) record. Returns how many records were appended to records().
+  /// Invalidates views into text(). Errors: the file cannot be re-mapped, or it shrank (re-open it instead).
+  Expected<size_t> refresh();
+  /// Commits the pending record and an unterminated last line (follow mode: the writer is done).
+  void finalize();
+  /// Bytes consumed by scans so far, pending record included (>= stats().bytes).
+  uint64_t scannedBytes() const { return scannedBytes_; }
+
+  /// Whether `head` (the first bytes of a file) looks like a TORCH_TRACE log: its first non-empty line is a
+  /// record envelope. Cheap; for picking trace files out of a directory.
+  static bool looksLikeTrace(std::string_view head);
+  /// The N of `_rank_N` in a file name (directories ignored), e.g. "dedicated_log_torch_trace_rank_1_ab.log".
+  static std::optional<int> rankFromFileName(std::string_view path);
+
+private:
+  struct Checkpoint {
+    uint64_t offset = 0;
+    uint64_t line = 0;
+    TraceScanStats stats;
+    size_t records = 0;
+    size_t diagnostics = 0;
+    std::string_view skippedKind; // The last unit's skipped kind, to un-count on rollback.
+  };
+
+  TraceLog(MappedFile file, const TraceLogOptions &options);
+  void scan(bool final);
+  void rollback();
+  void diagnose(uint64_t line, std::string message);
+  std::string_view intern(std::string_view s);
+
+  MappedFile file_;
+  TraceLogOptions options_;
+  std::vector<TraceRecord> records_;
+  std::vector<TraceDiagnostic> diagnostics_;
+  TraceScanStats stats_;
+  Checkpoint checkpoint_;          // State before the last unit (record or garbage run) scanned.
+  bool lastUnitCommitted_ = false; // Whether that unit is counted (false: pending, or none yet).
+  uint64_t scannedBytes_ = 0;
+  std::optional<int> envelopeRank_;
+  // Interned strings: a deque never moves its elements, so views into them survive growth and moves.
+  std::unique_ptr<std::deque<std::string>> strings_;
+  std::unordered_set<std::string_view> internIndex_; // Views into *strings_.
+  std::unordered_map<std::string_view, uint64_t> skipped_;
+  std::unordered_map<int, std::string_view> strTable_;
+};
+
+} // namespace inductor::index
