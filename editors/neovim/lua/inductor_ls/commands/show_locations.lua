@@ -1,0 +1,17 @@
+---@brief
+--- Client-side command `inductor.showLocations`, the command of every inductor-ls code lens.
+--- Arguments (from the server): `[uri, position, locations]`: the lens's document URI
+--- (string), an LSP Position, and an array of LSP Locations. One location: jump to it;
+--- several: quickfix list.
+
+local locations = require('inductor_ls.locations')
+
+---@param command table LSP Command `{title, command, arguments}`
+---@param ctx table `{bufnr, client_id}`
+return function(command, ctx)
+  local args = command.arguments or {}
+  local locs = locations.normalize(args[3])
+  local client = vim.lsp.get_client_by_id(ctx.client_id)
+  local encoding = client and client.offset_encoding or 'utf-16'
+  locations.show(locs, encoding, command.title or 'inductor-ls')
+end

@@ -1,0 +1,278 @@
+---@brief
+--- Starting the inductor-ls client and attaching buffers to it: one client per root,
+--- reused. Uses `vim.lsp.start` where it exists (0.8+) and `vim.lsp.start_client` +
+--- `vim.lsp.buf_attach_client` on 0.7.
+---
+--- The client adds nothing the server lacks: it maps settings, negotiates the position
+--- encoding, shows code lenses, and implements the one client-side command the server's
+--- lenses use (`inductor.showLocations`).
+
+local config = require('inductor_ls.config')
+local uri = require('inductor_ls.uri')
+
+local M = {}
+
+--- Client name, also the key for `vim.lsp.start` reuse.
+M.name = 'inductor_ls'
+
+--- Last `inductor/status` notification per client id: `{indexing, traces, compiles, kernels, launches, errors}`.
+---@type table<integer, table>
+M.status = {}
+
+--- Id of the client most recently attached to or used from a buffer; `inductor-trace:`
+--- buffers opened without context ask it first.
+---@type integer?
+M.last_client_id = nil
+
+local get_clients = vim.lsp.get_clients or vim.lsp.get_active_clients
+
+--- All running inductor-ls clients.
+---@return table[]
+function M.clients()
+  local list = {}
+  for _, client in ipairs(get_clients()) do
+    if client.name == M.name and not client:is_stopped() then
+      table.insert(list, client)
+    end
+  end
+  return list
+end
+
+--- The inductor-ls client attached to `bufnr`, if any.
+---@param bufnr integer
+---@return table?
+function M.client_for_buffer(bufnr)
+  if bufnr == 0 then
+    bufnr = vim.api.nvim_get_current_buf()
+  end
+  for _, client in ipairs(M.clients()) do
+    if vim.lsp.buf_is_attached(bufnr, client.id) then
+      return client
+    end
+  end
+  return nil
+end
+
+--- Client capabilities: Neovim's own, plus the position encodings we can speak (as
+--- nvim-lspconfig's clangd config offers them) and code-lens refresh support.
+---@return table
+function M.capabilities()
+  local caps = vim.lsp.protocol.make_client_capabilities()
+  caps.general = caps.general or {}
+  caps.general.positionEncodings = { 'utf-8', 'utf-16' }
+  caps.offsetEncoding = { 'utf-8', 'utf-16' } -- clangd's pre-3.17 spelling.
+  caps.workspace = caps.workspace or {}
+  caps.workspace.codeLens = { refreshSupport = true }
+  local user = config.get().capabilities
+  if user then
+    caps = vim.tbl_deep_extend('force', caps, user)
+  end
+  return caps
+end
+
+--- Refresh code lenses of `bufnr` (current buffer when nil).
+---@param bufnr? integer
+function M.refresh_codelens(bufnr)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  if not config.get().codelens or not vim.api.nvim_buf_is_loaded(bufnr) then
+    return
+  end
+  if vim.fn.has('nvim-0.10') == 1 then
+    vim.lsp.codelens.refresh({ bufnr = bufnr })
+  else
+    -- 0.7–0.9 refresh the current buffer only.
+    vim.api.nvim_buf_call(bufnr, function()
+      vim.lsp.codelens.refresh()
+    end)
+  end
+end
+
+--- Buffers attached to a client (0.7 has `vim.lsp.get_buffers_by_client_id`).
+---@param client_id integer
+---@return integer[]
+local function attached_buffers(client_id)
+  if vim.lsp.get_buffers_by_client_id then
+    return vim.lsp.get_buffers_by_client_id(client_id)
+  end
+  local client = vim.lsp.get_client_by_id(client_id)
+  return client and vim.tbl_keys(client.attached_buffers or {}) or {}
+end
+
+--- Handlers of this client only (they do not replace the global `vim.lsp.handlers`).
+local handlers = {}
+
+--- `workspace/codeLens/refresh` (server → client request): re-request lenses of every
+--- loaded buffer this client is attached to. Must answer `null`.
+handlers['workspace/codeLens/refresh'] = function(_, _, ctx)
+  vim.schedule(function()
+    for _, bufnr in ipairs(attached_buffers(ctx.client_id)) do
+      M.refresh_codelens(bufnr)
+    end
+  end)
+  return vim.NIL
+end
+
+--- `inductor/status` (notification): keep the counts, announce `User InductorLsStatus`.
+handlers['inductor/status'] = function(_, result, ctx)
+  M.status[ctx.client_id] = result
+  vim.schedule(function()
+    vim.api.nvim_exec_autocmds('User', { pattern = 'InductorLsStatus', modeline = false })
+  end)
+end
+
+--- Buffer-local set-up when a client attaches.
+---@param client table
+---@param bufnr integer
+local function on_attach(client, bufnr)
+  M.last_client_id = client.id
+  local opts = config.get()
+  if opts.codelens then
+    local group = vim.api.nvim_create_augroup('inductor_ls_codelens_' .. bufnr, { clear = true })
+    vim.api.nvim_create_autocmd({ 'BufEnter', 'InsertLeave', 'BufWritePost' }, {
+      group = group,
+      buffer = bufnr,
+      callback = function(args)
+        M.refresh_codelens(args.buf)
+      end,
+    })
+    M.refresh_codelens(bufnr)
+  end
+  vim.api.nvim_create_autocmd('BufEnter', {
+    group = vim.api.nvim_create_augroup('inductor_ls_last_' .. bufnr, { clear = true }),
+    buffer = bufnr,
+    callback = function(args)
+      local c = M.client_for_buffer(args.buf)
+      if c then
+        M.last_client_id = c.id
+      end
+    end,
+  })
+  if opts.on_attach then
+    opts.on_attach(client, bufnr)
+  end
+end
+
+--- Build the client configuration for a root directory.
+---@param root string
+---@return table
+function M.make_config(root)
+  local opts = config.get()
+  return {
+    name = M.name,
+    cmd = opts.cmd,
+    root_dir = root,
+    workspace_folders = { { uri = vim.uri_from_fname(root), name = root } },
+    init_options = opts.init_options,
+    capabilities = M.capabilities(),
+    handlers = handlers,
+    commands = {
+      ['inductor.showLocations'] = function(command, ctx)
+        require('inductor_ls.commands.show_locations')(command, ctx)
+      end,
+    },
+    on_init = function(client, result)
+      -- 0.7 does not read the negotiated encoding itself; later versions do the same.
+      local encoding = result.offsetEncoding
+        or (result.capabilities and result.capabilities.positionEncoding)
+      if encoding then
+        client.offset_encoding = encoding
+      end
+      uri.attach(client)
+    end,
+    on_attach = on_attach,
+    on_exit = function(_, _, client_id)
+      M.status[client_id] = nil
+    end,
+  }
+end
+
+--- The running client for `root`, if any.
+---@param root string
+---@return table?
+function M.client_for_root(root)
+  for _, client in ipairs(M.clients()) do
+    if client.config.root_dir == root then
+      return client
+    end
+  end
+  return nil
+end
+
+--- Start (or reuse) the client for `root` without attaching a buffer.
+---@param root string
+---@return integer? client_id
+function M.ensure_client(root)
+  local client = M.client_for_root(root)
+  if client then
+    return client.id
+  end
+  if vim.fn.has('nvim-0.11') == 1 then
+    return vim.lsp.start(M.make_config(root), { attach = false })
+  end
+  return vim.lsp.start_client(M.make_config(root))
+end
+
+--- Attach `bufnr` to the client for `root`, starting it if needed.
+---@param bufnr integer
+---@param root string
+---@return integer? client_id
+function M.attach(bufnr, root)
+  if vim.lsp.start then
+    return vim.lsp.start(M.make_config(root), { bufnr = bufnr })
+  end
+  local client_id = M.ensure_client(root)
+  if client_id then
+    vim.lsp.buf_attach_client(bufnr, client_id)
+  end
+  return client_id
+end
+
+--- Position params for the cursor in window `win`, in the client's encoding.
+---@param client table
+---@param win? integer
+---@return table
+function M.position_params(client, win)
+  return vim.lsp.util.make_position_params(win or 0, client.offset_encoding)
+end
+
+--- `client:request` (0.11+) or `client.request` (0.7–0.10).
+---@param client table
+---@param method string
+---@param params table?
+---@param handler fun(err: table?, result: any, ctx: table)
+---@param bufnr? integer
+function M.request(client, method, params, handler, bufnr)
+  if vim.fn.has('nvim-0.11') == 1 then
+    return client:request(method, params, handler, bufnr)
+  end
+  return client.request(method, params, handler, bufnr)
+end
+
+--- `client:request_sync` (0.11+) or `client.request_sync` (0.7–0.10).
+---@param client table
+---@param method string
+---@param params table?
+---@param timeout_ms integer
+---@param bufnr? integer
+---@return table? response `{err, result}`
+---@return string? err
+function M.request_sync(client, method, params, timeout_ms, bufnr)
+  if vim.fn.has('nvim-0.11') == 1 then
+    return client:request_sync(method, params, timeout_ms, bufnr)
+  end
+  return client.request_sync(method, params, timeout_ms, bufnr)
+end
+
+--- The inductor-ls client for the current buffer, or an error message.
+---@return table? client
+function M.require_client()
+  local client = M.client_for_buffer(0)
+  if not client then
+    vim.notify('inductor-ls: no inductor-ls client attached to this buffer', vim.log.levels.WARN)
+    return nil
+  end
+  M.last_client_id = client.id
+  return client
+end
+
+return M

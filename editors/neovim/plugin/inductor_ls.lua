@@ -1,0 +1,44 @@
+-- inductor-ls: user commands, <Plug> mappings and the reader for `inductor-trace:` buffers.
+-- Cheap at startup: modules load on first use. No keymaps are set; map the <Plug>
+-- mappings yourself (|inductor_ls-mappings|). Attaching buffers starts with setup().
+if vim.g.loaded_inductor_ls then
+  return
+end
+vim.g.loaded_inductor_ls = true
+
+vim.api.nvim_create_user_command('Inductor', function(cmd)
+  require('inductor_ls.commands').run(cmd.fargs[1])
+end, {
+  nargs = 1,
+  desc = 'inductor-ls: kernels | origin | artifacts | reindex | status',
+  complete = function(arg_lead)
+    return require('inductor_ls.commands').complete(arg_lead)
+  end,
+})
+vim.api.nvim_create_user_command('InductorKernels', function()
+  require('inductor_ls.commands.kernels')()
+end, { desc = 'inductor-ls: launch sites of the kernels from the cursor line (quickfix)' })
+vim.api.nvim_create_user_command('InductorOrigin', function()
+  require('inductor_ls.commands.origin')()
+end, { desc = 'inductor-ls: jump from a kernel to the user source it came from' })
+
+vim.keymap.set('n', '<Plug>(InductorKernels)', function()
+  require('inductor_ls.commands.kernels')()
+end, { desc = 'inductor-ls: kernels from this line' })
+vim.keymap.set('n', '<Plug>(InductorOrigin)', function()
+  require('inductor_ls.commands.origin')()
+end, { desc = 'inductor-ls: origin of this kernel' })
+vim.keymap.set('n', '<Plug>(InductorArtifacts)', function()
+  require('inductor_ls.commands.artifacts')()
+end, { desc = 'inductor-ls: open a generated artifact' })
+
+-- One pattern (it holds a '/', so it is matched against the full name too): it covers
+-- `inductor-trace:///x` and the `<cwd>/inductor-trace:/x` that Neovim makes of `inductor-trace:/x`.
+vim.api.nvim_create_autocmd('BufReadCmd', {
+  group = vim.api.nvim_create_augroup('inductor_ls_trace_uri', { clear = true }),
+  pattern = '*inductor-trace:/*',
+  callback = function(args)
+    require('inductor_ls.artifact').read(args)
+  end,
+  desc = 'inductor-ls: read log-only artifacts through inductor/artifactContent',
+})
