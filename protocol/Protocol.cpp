@@ -1,0 +1,467 @@
+// protocol/Protocol.cpp: JSON (de)serialisation of the LSP types, written by hand because most of them
+// have optional members (NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE throws on any missing key).
+#include "protocol/Protocol.h"
+
+#include <algorithm>
+#include <initializer_list>
+#include <utility>
+
+namespace inductor::protocol {
+
+// NOLINTBEGIN(readability-identifier-naming)
+
+namespace {
+
+/// Reads a required member; throws out_of_range.403 (with the path of `j`) when it is missing.
+template <class T> void required(const json &j, const char *key, T &out) {
+  j.at(key).get_to(out);
+}
+
+/// Reads an optional member; missing and null both leave `out` unset.
+template <class T> void optional(const json &j, const char *key, std::optional<T> &out) {
+  if (auto it = j.find(key); it != j.end() && !it->is_null()) out = it->template get<T>();
+}
+
+/// Reads a member that has a default when missing or null.
+template <class T> void defaulted(const json &j, const char *key, T &out) {
+  if (auto it = j.find(key); it != j.end() && !it->is_null()) it->get_to(out);
+}
+
+/// Reads a member kept as raw json; null when missing.
+void raw(const json &j, const char *key, json &out) {
+  auto it = j.find(key);
+  out = it != j.end() ? *it : json();
+}
+
+template <class T> void put(json &j, const char *key, const std::optional<T> &value) {
+  if (value) j[key] = *value;
+}
+
+void putRaw(json &j, const char *key, const json &value) {
+  if (!value.is_null()) j[key] = value;
+}
+
+std::uint32_t nonNegative(const json &j, const char *key) {
+  const auto value = j.at(key).get<std::int64_t>();
+  return static_cast<std::uint32_t>(std::clamp<std::int64_t>(value, 0, UINT32_MAX));
+}
+
+/// The boolean at `path` below `j`, or false when any step is missing or has another type.
+bool flag(const json &j, std::initializer_list<const char *> path) {
+  const json *at = &j;
+  for (const char *key : path) {
+    if (!at->is_object()) return false;
+    auto it = at->find(key);
+    if (it == at->end()) return false;
+    at = &*it;
+  }
+  return at->is_boolean() && at->get<bool>();
+}
+
+/// The strings of the array at `path` below `j`; non-strings and wrong shapes are skipped.
+std::vector<std::string> strings(const json &j, std::initializer_list<const char *> path) {
+  const json *at = &j;
+  for (const char *key : path) {
+    if (!at->is_object()) return {};
+    auto it = at->find(key);
+    if (it == at->end()) return {};
+    at = &*it;
+  }
+  std::vector<std::string> out;
+  if (at->is_array())
+    for (const json &item : *at)
+      if (item.is_string()) out.push_back(item.get<std::string>());
+  return out;
+}
+
+} // namespace
+
+void from_json(const json &j, Position &p) {
+  p.line = nonNegative(j, "line");
+  p.character = nonNegative(j, "character");
+}
+void to_json(json &j, const Position &p) {
+  j = json{{"line", p.line}, {"character", p.character}};
+}
+
+void from_json(const json &j, Range &r) {
+  required(j, "start", r.start);
+  required(j, "end", r.end);
+}
+void to_json(json &j, const Range &r) {
+  j = json{{"start", r.start}, {"end", r.end}};
+}
+
+void from_json(const json &j, Location &l) {
+  required(j, "uri", l.uri);
+  required(j, "range", l.range);
+}
+void to_json(json &j, const Location &l) {
+  j = json{{"uri", l.uri}, {"range", l.range}};
+}
+
+void from_json(const json &j, LocationLink &l) {
+  optional(j, "originSelectionRange", l.originSelectionRange);
+  required(j, "targetUri", l.targetUri);
+  required(j, "targetRange", l.targetRange);
+  required(j, "targetSelectionRange", l.targetSelectionRange);
+}
+void to_json(json &j, const LocationLink &l) {
+  j = json{{"targetUri", l.targetUri},
+           {"targetRange", l.targetRange},
+           {"targetSelectionRange", l.targetSelectionRange}};
+  put(j, "originSelectionRange", l.originSelectionRange);
+}
+
+void from_json(const json &j, TextDocumentIdentifier &t) {
+  required(j, "uri", t.uri);
+}
+void to_json(json &j, const TextDocumentIdentifier &t) {
+  j = json{{"uri", t.uri}};
+}
+
+void from_json(const json &j, VersionedTextDocumentIdentifier &t) {
+  required(j, "uri", t.uri);
+  defaulted(j, "version", t.version);
+}
+void to_json(json &j, const VersionedTextDocumentIdentifier &t) {
+  j = json{{"uri", t.uri}, {"version", t.version}};
+}
+
+void from_json(const json &j, TextDocumentItem &t) {
+  required(j, "uri", t.uri);
+  defaulted(j, "languageId", t.languageId);
+  defaulted(j, "version", t.version);
+  required(j, "text", t.text);
+}
+void to_json(json &j, const TextDocumentItem &t) {
+  j = json{{"uri", t.uri}, {"languageId", t.languageId}, {"version", t.version}, {"text", t.text}};
+}
+
+void from_json(const json &j, TextDocumentPositionParams &p) {
+  required(j, "textDocument", p.textDocument);
+  required(j, "position", p.position);
+}
+void to_json(json &j, const TextDocumentPositionParams &p) {
+  j = json{{"textDocument", p.textDocument}, {"position", p.position}};
+}
+
+void from_json(const json &j, ReferenceContext &c) {
+  defaulted(j, "includeDeclaration", c.includeDeclaration);
+}
+void to_json(json &j, const ReferenceContext &c) {
+  j = json{{"includeDeclaration", c.includeDeclaration}};
+}
+
+void from_json(const json &j, ReferenceParams &p) {
+  from_json(j, static_cast<TextDocumentPositionParams &>(p));
+  defaulted(j, "context", p.context);
+}
+void to_json(json &j, const ReferenceParams &p) {
+  to_json(j, static_cast<const TextDocumentPositionParams &>(p));
+  j["context"] = p.context;
+}
+
+void from_json(const json &j, DidOpenTextDocumentParams &p) {
+  required(j, "textDocument", p.textDocument);
+}
+void to_json(json &j, const DidOpenTextDocumentParams &p) {
+  j = json{{"textDocument", p.textDocument}};
+}
+
+void from_json(const json &j, TextDocumentContentChangeEvent &e) {
+  optional(j, "range", e.range);
+  optional(j, "rangeLength", e.rangeLength);
+  required(j, "text", e.text);
+}
+void to_json(json &j, const TextDocumentContentChangeEvent &e) {
+  j = json{{"text", e.text}};
+  put(j, "range", e.range);
+  put(j, "rangeLength", e.rangeLength);
+}
+
+void from_json(const json &j, DidChangeTextDocumentParams &p) {
+  required(j, "textDocument", p.textDocument);
+  required(j, "contentChanges", p.contentChanges);
+}
+void to_json(json &j, const DidChangeTextDocumentParams &p) {
+  j = json{{"textDocument", p.textDocument}, {"contentChanges", p.contentChanges}};
+}
+
+void from_json(const json &j, DidCloseTextDocumentParams &p) {
+  required(j, "textDocument", p.textDocument);
+}
+void to_json(json &j, const DidCloseTextDocumentParams &p) {
+  j = json{{"textDocument", p.textDocument}};
+}
+
+void from_json(const json &j, DidSaveTextDocumentParams &p) {
+  required(j, "textDocument", p.textDocument);
+  optional(j, "text", p.text);
+}
+void to_json(json &j, const DidSaveTextDocumentParams &p) {
+  j = json{{"textDocument", p.textDocument}};
+  put(j, "text", p.text);
+}
+
+bool applyContentChange(std::string &text, const TextDocumentContentChangeEvent &change,
+                        OffsetEncoding encoding) {
+  if (!change.range) {
+    text = change.text;
+    return true;
+  }
+  const LineTable table(text);
+  bool wellFormed = true;
+  const auto offsetOf = [&](const Position &p) {
+    const std::size_t offset = table.offsetOfPosition(p.line, p.character, encoding);
+    // Compare with the unclamped conversion to notice a position past the end of its line or text.
+    if (p.line >= table.lineCount() || table.characterOfOffset(offset, encoding) != p.character)
+      wellFormed = false;
+    return offset;
+  };
+  std::size_t begin = offsetOf(change.range->start);
+  std::size_t end = offsetOf(change.range->end);
+  if (end < begin) {
+    std::swap(begin, end);
+    wellFormed = false;
+  }
+  // `table` views `text`: it must not be used after the replacement.
+  text.replace(begin, end - begin, change.text);
+  return wellFormed;
+}
+
+void from_json(const json &j, MarkupContent &m) {
+  const std::string kind = j.at("kind").get<std::string>();
+  m.kind = kind == "markdown" ? MarkupKind::Markdown : MarkupKind::PlainText;
+  required(j, "value", m.value);
+}
+void to_json(json &j, const MarkupContent &m) {
+  j = json{{"kind", m.kind == MarkupKind::Markdown ? "markdown" : "plaintext"}, {"value", m.value}};
+}
+
+void from_json(const json &j, Hover &h) {
+  required(j, "contents", h.contents);
+  optional(j, "range", h.range);
+}
+void to_json(json &j, const Hover &h) {
+  j = json{{"contents", h.contents}};
+  put(j, "range", h.range);
+}
+
+void from_json(const json &j, Command &c) {
+  required(j, "title", c.title);
+  required(j, "command", c.command);
+  raw(j, "arguments", c.arguments);
+}
+void to_json(json &j, const Command &c) {
+  j = json{{"title", c.title}, {"command", c.command}};
+  putRaw(j, "arguments", c.arguments);
+}
+
+void from_json(const json &j, CodeLens &c) {
+  required(j, "range", c.range);
+  optional(j, "command", c.command);
+  raw(j, "data", c.data);
+}
+void to_json(json &j, const CodeLens &c) {
+  j = json{{"range", c.range}};
+  put(j, "command", c.command);
+  putRaw(j, "data", c.data);
+}
+
+void from_json(const json &j, CodeLensParams &p) {
+  required(j, "textDocument", p.textDocument);
+}
+void to_json(json &j, const CodeLensParams &p) {
+  j = json{{"textDocument", p.textDocument}};
+}
+
+void from_json(const json &j, DocumentSymbolParams &p) {
+  required(j, "textDocument", p.textDocument);
+}
+void to_json(json &j, const DocumentSymbolParams &p) {
+  j = json{{"textDocument", p.textDocument}};
+}
+
+void from_json(const json &j, DocumentSymbol &s) {
+  required(j, "name", s.name);
+  optional(j, "detail", s.detail);
+  required(j, "kind", s.kind);
+  required(j, "range", s.range);
+  required(j, "selectionRange", s.selectionRange);
+  defaulted(j, "children", s.children);
+}
+void to_json(json &j, const DocumentSymbol &s) {
+  j = json{{"name", s.name}, {"kind", s.kind}, {"range", s.range}, {"selectionRange", s.selectionRange}};
+  put(j, "detail", s.detail);
+  if (!s.children.empty()) j["children"] = s.children;
+}
+
+void from_json(const json &j, SymbolInformation &s) {
+  required(j, "name", s.name);
+  required(j, "kind", s.kind);
+  required(j, "location", s.location);
+  optional(j, "containerName", s.containerName);
+}
+void to_json(json &j, const SymbolInformation &s) {
+  j = json{{"name", s.name}, {"kind", s.kind}, {"location", s.location}};
+  put(j, "containerName", s.containerName);
+}
+
+void from_json(const json &j, WorkspaceSymbolParams &p) {
+  defaulted(j, "query", p.query);
+}
+void to_json(json &j, const WorkspaceSymbolParams &p) {
+  j = json{{"query", p.query}};
+}
+
+void from_json(const json &j, WorkspaceFolder &f) {
+  required(j, "uri", f.uri);
+  defaulted(j, "name", f.name);
+}
+void to_json(json &j, const WorkspaceFolder &f) {
+  j = json{{"uri", f.uri}, {"name", f.name}};
+}
+
+std::vector<std::string> ClientCapabilities::allEncodingOffers() const {
+  std::vector<std::string> all = positionEncodings;
+  all.insert(all.end(), offsetEncoding.begin(), offsetEncoding.end());
+  return all;
+}
+
+void from_json(const json &j, ClientCapabilities &c) {
+  c = ClientCapabilities();
+  c.positionEncodings = strings(j, {"general", "positionEncodings"});
+  c.offsetEncoding = strings(j, {"offsetEncoding"});
+  c.workDoneProgress = flag(j, {"window", "workDoneProgress"});
+  c.hierarchicalDocumentSymbolSupport =
+      flag(j, {"textDocument", "documentSymbol", "hierarchicalDocumentSymbolSupport"});
+  c.codeLensRefreshSupport = flag(j, {"workspace", "codeLens", "refreshSupport"});
+  c.showDocumentSupport = flag(j, {"window", "showDocument", "support"});
+  c.didChangeWatchedFilesDynamicRegistration =
+      flag(j, {"workspace", "didChangeWatchedFiles", "dynamicRegistration"});
+  const std::vector<std::string> formats = strings(j, {"textDocument", "hover", "contentFormat"});
+  c.hoverMarkdown = std::find(formats.begin(), formats.end(), "markdown") != formats.end();
+}
+
+void from_json(const json &j, ClientInfo &c) {
+  required(j, "name", c.name);
+  optional(j, "version", c.version);
+}
+
+void from_json(const json &j, InitializeParams &p) {
+  optional(j, "processId", p.processId);
+  optional(j, "clientInfo", p.clientInfo);
+  optional(j, "rootUri", p.rootUri);
+  optional(j, "rootPath", p.rootPath);
+  optional(j, "workspaceFolders", p.workspaceFolders);
+  raw(j, "initializationOptions", p.initializationOptions);
+  optional(j, "trace", p.trace);
+  raw(j, "capabilities", p.rawCapabilities);
+  if (p.rawCapabilities.is_object())
+    from_json(p.rawCapabilities, p.capabilities);
+  else
+    p.capabilities = ClientCapabilities();
+}
+
+void to_json(json &j, const ServerInfo &s) {
+  j = json{{"name", s.name}};
+  put(j, "version", s.version);
+}
+
+void to_json(json &j, const InitializeResult &r) {
+  j = json{{"capabilities", r.capabilities}};
+  put(j, "serverInfo", r.serverInfo);
+  if (r.offsetEncoding) j["offsetEncoding"] = encodingName(*r.offsetEncoding);
+}
+
+void to_json(json &j, const WorkDoneProgressCreateParams &p) {
+  j = json{{"token", p.token}};
+}
+
+void to_json(json &j, const WorkDoneProgressBegin &p) {
+  j = json{{"kind", "begin"}, {"title", p.title}};
+  put(j, "cancellable", p.cancellable);
+  put(j, "message", p.message);
+  put(j, "percentage", p.percentage);
+}
+
+void to_json(json &j, const WorkDoneProgressReport &p) {
+  j = json{{"kind", "report"}};
+  put(j, "cancellable", p.cancellable);
+  put(j, "message", p.message);
+  put(j, "percentage", p.percentage);
+}
+
+void to_json(json &j, const WorkDoneProgressEnd &p) {
+  j = json{{"kind", "end"}};
+  put(j, "message", p.message);
+}
+
+void from_json(const json &j, LogMessageParams &p) {
+  required(j, "type", p.type);
+  required(j, "message", p.message);
+}
+void to_json(json &j, const LogMessageParams &p) {
+  j = json{{"type", p.type}, {"message", p.message}};
+}
+
+void from_json(const json &j, ShowMessageParams &p) {
+  required(j, "type", p.type);
+  required(j, "message", p.message);
+}
+void to_json(json &j, const ShowMessageParams &p) {
+  j = json{{"type", p.type}, {"message", p.message}};
+}
+
+void to_json(json &j, const ShowDocumentParams &p) {
+  j = json{{"uri", p.uri}};
+  put(j, "external", p.external);
+  put(j, "takeFocus", p.takeFocus);
+  put(j, "selection", p.selection);
+}
+
+void from_json(const json &j, CancelParams &p) {
+  const json &id = j.at("id");
+  if (!id.is_number_integer() && !id.is_string())
+    (void)id.get<std::string>(); // Throws type_error.302 with the path of "id".
+  p.id = id;
+}
+void to_json(json &j, const CancelParams &p) {
+  j = json{{"id", p.id}};
+}
+
+void from_json(const json &j, ExecuteCommandParams &p) {
+  required(j, "command", p.command);
+  raw(j, "arguments", p.arguments);
+}
+void to_json(json &j, const ExecuteCommandParams &p) {
+  j = json{{"command", p.command}};
+  putRaw(j, "arguments", p.arguments);
+}
+
+void from_json(const json &j, DidChangeConfigurationParams &p) {
+  raw(j, "settings", p.settings);
+}
+void to_json(json &j, const DidChangeConfigurationParams &p) {
+  j = json{{"settings", p.settings}};
+}
+
+void from_json(const json &j, FileEvent &e) {
+  required(j, "uri", e.uri);
+  required(j, "type", e.type);
+}
+void to_json(json &j, const FileEvent &e) {
+  j = json{{"uri", e.uri}, {"type", e.type}};
+}
+
+void from_json(const json &j, DidChangeWatchedFilesParams &p) {
+  required(j, "changes", p.changes);
+}
+void to_json(json &j, const DidChangeWatchedFilesParams &p) {
+  j = json{{"changes", p.changes}};
+}
+
+// NOLINTEND(readability-identifier-naming)
+
+} // namespace inductor::protocol
