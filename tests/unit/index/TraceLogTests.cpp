@@ -1,0 +1,556 @@
+// Tests for index/TraceLog.h: envelope variants, kept and skipped kinds, payload access and md5, compile ids,
+// corrupted input, ranks, growth (refresh/finalize), and every fixture log.
+#include "index/TraceLog.h"
+
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <unistd.h>
+
+using namespace inductor::index;
+
+namespace {
+
+const std::string kFixtures = INDUCTOR_FIXTURES_DIR;
+constexpr std::string_view kPrefix = "V1122 10:29:20.476000 431 torch/_dynamo/utils.py:2126] ";
+
+// One record as TorchLogsFormatter writes it: envelope, then the payload lines each prefixed by a tab, with
+// has_payload set to the payload's md5 unless `hash` overrides it.
+std::string record(std::string_view metadataBody, std::vector<std::string> payload = {},
+                   std::string_view prefix = kPrefix, std::optional<std::string> hash = std::nullopt) {
+  std::string joined;
+  for (size_t i = 0; i < payload.size(); ++i)
+    joined += (i ? "\n" : "") + payload[i];
+  std::string meta = "{" + std::string(metadataBody);
+  if (!payload.empty()) meta += ", \"has_payload\": \"" + hash.value_or(Md5::of(joined).hex()) + "\"";
+  meta += "}";
+  std::string out = std::string(prefix) + meta + "\n";
+  for (const std::string &line : payload)
+    out += "\t" + line + "\n";
+  return out;
+}
+
+std::string readFile(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::vector<std::string_view> kinds(const TraceLog &log) {
+  std::vector<std::string_view> out;
+  for (const TraceRecord &r : log.records())
+    out.push_back(r.kindKey);
+  return out;
+}
+
+std::vector<uint32_t> diagnosticLines(const TraceLog &log) {
+  std::vector<uint32_t> out;
+  for (const TraceDiagnostic &d : log.diagnostics())
+    out.push_back(d.line);
+  return out;
+}
+
+const TraceRecord *find(const TraceLog &log, TraceKind kind, size_t nth = 0) {
+  for (const TraceRecord &r : log.records())
+    if (r.kind == kind && nth-- == 0) return &r;
+  return nullptr;
+}
+
+struct TempFile {
+  std::string path;
+  explicit TempFile(std::string_view content, std::string_view stem = "dedicated_log_torch_trace_") {
+    std::string name = "/tmp/" + std::string(stem) + "XXXXXX";
+    int fd = ::mkstemp(name.data());
+    REQUIRE(fd >= 0);
+    ::close(fd);
+    path = name;
+    std::ofstream(path, std::ios::binary) << content;
+  }
+  void append(std::string_view content) const {
+    std::ofstream(path, std::ios::binary | std::ios::app) << content;
+  }
+  ~TempFile() { std::remove(path.c_str()); }
+};
+
+} // namespace
+
+TEST_CASE("TraceLog: envelope prefixes of every level, with and without [rankN]:") {
+  std::string text =
+      record(R"("artifact": {"name": "a", "encoding": "string"})", {"x"},
+             "I0101 00:00:00.000001 1 f.py:1] ") +
+      record(R"("artifact": {"name": "b", "encoding": "string"})", {"y"},
+             "W1231 23:59:59.999999 77 /abs/p a.py:9] ") +
+      record(R"("artifact": {"name": "c", "encoding": "json"})", {"{}"}, "E0606 12:00:00.5 2 x.py:3] ") +
+      record(R"("artifact": {"name": "d"})", {},
+             "[rank3]:V1122 10:29:20.476000 431 torch/_dynamo/utils.py:2126] ");
+  TraceLog log = TraceLog::fromText(text);
+  CHECK(log.diagnostics().empty());
+  REQUIRE(log.records().size() == 4);
+  CHECK(log.records()[0].name == "a");
+  CHECK(log.records()[1].name == "b");
+  CHECK(log.records()[2].encoding == PayloadEncoding::Json);
+  CHECK(log.records()[1].encoding == PayloadEncoding::String);
+  CHECK(log.records()[3].encoding == PayloadEncoding::None);
+  CHECK(log.records()[3].rank == 3);
+  CHECK_FALSE(log.records()[0].rank);
+  CHECK(log.rank() == 3); // From the [rank3]: prefix: no file name, no "rank" key.
+  CHECK(log.records()[3].line == 6);
+  CHECK(log.stats().lines == 7);
+  CHECK(log.stats().records == 4);
+}
+
+TEST_CASE("TraceLog: kept kinds are parsed, skipped kinds only counted") {
+  std::string text =
+      record(R"("chromium_event": {})", {"{", "\"name\": \"dynamo\"", "}"}) +
+      record(R"("describe_tensor": {"id": 0}, "frame_id": 0, "frame_compile_id": 0, "attempt": 0)") +
+      record(R"("str": ["/tmp/work/model.py", 1])") +
+      record(
+          R"("dynamo_start": {"stack": [{"line": 3, "filename": 1}]}, "frame_id": 0, "frame_compile_id": 0, "attempt": 0)") +
+      record(R"("aot_forward_graph": {}, "frame_id": 0, "frame_compile_id": 0, "attempt": 0)",
+             {"class GraphModule:"}) +
+      record(R"("my_new_graph": {})", {"g"}) + record(R"("chromium_event": {})", {"{}"}) +
+      record(
+          R"("inductor_output_code": {"filename": "/c/out.py", "file_path": "/c/out.py"}, "frame_id": 0, "frame_compile_id": 0, "attempt": 0)",
+          {"# code", "def call(args):", "    pass"}) +
+      record(
+          R"("compilation_metrics": {"compile_id": "0/0"}, "frame_id": 0, "frame_compile_id": 0, "attempt": 0)");
+  TraceLog log = TraceLog::fromText(text);
+  CHECK(kinds(log) == std::vector<std::string_view>{"str", "dynamo_start", "aot_forward_graph",
+                                                    "my_new_graph", "inductor_output_code",
+                                                    "compilation_metrics"});
+  CHECK(log.records()[3].kind == TraceKind::OtherGraph);
+  CHECK(log.stats().records == 9);
+  CHECK(log.stats().keptRecords == 6);
+  CHECK(log.stats().skippedRecords == 3);
+  auto skipped = log.skippedKinds();
+  REQUIRE(skipped.size() == 2);
+  CHECK(skipped[0].kind == "chromium_event");
+  CHECK(skipped[0].count == 2);
+  CHECK(skipped[1].kind == "describe_tensor");
+  CHECK(skipped[1].count == 1);
+
+  const TraceRecord *code = find(log, TraceKind::InductorOutputCode);
+  REQUIRE(code);
+  CHECK(code->filename == "/c/out.py");
+  CHECK(code->compileId.str() == "0/0");
+  CHECK(code->payloadLineCount == 3);
+  CHECK(log.payloadLines(*code) == std::vector<std::string_view>{"# code", "def call(args):", "    pass"});
+  CHECK(log.payloadText(*code) == "# code\ndef call(args):\n    pass");
+  CHECK(log.verifyPayload(*code));
+  CHECK(log.metadataText(*code).starts_with("{\"inductor_output_code\""));
+  CHECK(log.metadataText(*code).ends_with("}"));
+  CHECK(log.text().substr(code->envelopeOffset, kPrefix.size()) == kPrefix);
+
+  CHECK(log.internedFilename(InternedStringId{1}) == "/tmp/work/model.py");
+  CHECK_FALSE(log.internedFilename(InternedStringId{0}));
+  const TraceRecord *start = find(log, TraceKind::DynamoStart);
+  REQUIRE(start);
+  CHECK_FALSE(start->hasPayload());
+  CHECK(log.payloadLines(*start).empty());
+  CHECK(log.verifyPayload(*start));
+}
+
+TEST_CASE("TraceLog: compile ids from metadata, compiled autograd, null and missing ids") {
+  std::string text =
+      record(R"("artifact": {"name": "a"}, "frame_id": 2, "frame_compile_id": 1, "attempt": 1)") +
+      record(
+          R"("artifact": {"name": "b"}, "compiled_autograd_id": 4, "frame_id": 0, "frame_compile_id": 3, "attempt": 0)") +
+      record(
+          R"("artifact": {"name": "c"}, "compiled_autograd_id": null, "frame_id": 0, "frame_compile_id": 0, "attempt": 0)") +
+      record(R"("artifact": {"name": "d"}, "rank": 5)") +
+      record(R"("compilation_metrics": {"compile_id": "[1/2_3]"})") +
+      record(R"("compilation_metrics": {"compile_id": null})");
+  TraceLog log = TraceLog::fromText(text);
+  REQUIRE(log.records().size() == 6);
+  CHECK(log.records()[0].compileId.traceStr() == "2/1_1");
+  CHECK(log.records()[0].compileId.dirName() == "2_1_1");
+  CHECK(log.records()[1].compileId.str() == "!4/0/3");
+  CHECK(log.records()[2].compileId.str() == "0/0");
+  CHECK_FALSE(log.records()[2].compileId.compiledAutogradId);
+  CHECK(log.records()[3].compileId.empty());
+  CHECK(log.records()[3].rank == 5);
+  CHECK(log.rank() == 5);
+  // Metrics logged outside a compile context: the id comes from inside the metrics.
+  CHECK(log.records()[4].compileId.traceStr() == "1/2_3");
+  CHECK(log.records()[5].compileId.empty());
+}
+
+TEST_CASE("TraceLog: corrupted lines are skipped, counted and diagnosed; the rest serves") {
+  static constexpr char kJunk[] = "\x01\x02\xff\xfe binary\0junk\n";
+  std::string good = record(R"("artifact": {"name": "ok"})", {"p"});
+  std::string text = good +                                                         // lines 0-1
+                     "this is not a trace line\n" +                                 // 2: garbage
+                     good +                                                         // 3-4
+                     std::string(kPrefix) + "{\"artifact\": {\"name\": \"cut\"\n" + // 5: truncated JSON
+                     "\tpayload of the truncated record\n" +                        // 6: belongs to it
+                     std::string(kPrefix) + "{\"artifact\": {\"name\": oops}}\n" +  // 7: invalid JSON
+                     std::string(kJunk, sizeof(kJunk) - 1) + // 8: binary junk (with a NUL)
+                     "\tan orphan payload line\n" +          // 9: part of the junk unit
+                     good;                                   // 10-11
+  TraceLog log = TraceLog::fromText(text);
+  CHECK(log.records().size() == 3);
+  for (const TraceRecord &r : log.records())
+    CHECK(log.payloadText(r) == "p");
+  CHECK(log.stats().corruptedRecords == 4);
+  CHECK(diagnosticLines(log) == std::vector<uint32_t>{2, 5, 7, 8});
+  CHECK(log.diagnostics()[0].message.find("not a TORCH_TRACE record") != std::string::npos);
+  CHECK(log.diagnostics()[1].message.find("truncated") != std::string::npos);
+  CHECK(log.diagnostics()[2].message.find("invalid record metadata JSON") != std::string::npos);
+  CHECK(log.records()[2].line == 10);
+  CHECK(log.stats().lines == 12);
+
+  // A payload line with no record before it.
+  TraceLog orphan = TraceLog::fromText("\tstray\n" + good);
+  CHECK(orphan.records().size() == 1);
+  CHECK(diagnosticLines(orphan) == std::vector<uint32_t>{0});
+}
+
+TEST_CASE("TraceLog: stored diagnostics are capped, all are counted") {
+  std::string text;
+  for (int i = 0; i < 250; ++i)
+    text += "garbage " + std::to_string(i) + "\n";
+  TraceLogOptions options;
+  options.maxDiagnostics = 10;
+  TraceLog log = TraceLog::fromText(text, "", options);
+  CHECK(log.diagnostics().size() == 10);
+  CHECK(log.stats().diagnostics == 250);
+  CHECK(log.stats().corruptedRecords == 250);
+  CHECK(TraceLog::fromText(text).diagnostics().size() == 100); // The default cap.
+}
+
+TEST_CASE("TraceLog: a file ending without a newline, CRLF line endings, blank lines in a payload") {
+  std::string text = record(R"("artifact": {"name": "a"})", {"one", "two"});
+  text.pop_back(); // No final newline.
+  TraceLog noNewline = TraceLog::fromText(text);
+  REQUIRE(noNewline.records().size() == 1);
+  CHECK(noNewline.payloadLines(noNewline.records()[0]) == std::vector<std::string_view>{"one", "two"});
+  CHECK(noNewline.verifyPayload(noNewline.records()[0]));
+  CHECK(noNewline.stats().lines == 3);
+
+  std::string crlf;
+  for (char c : record(R"("artifact": {"name": "a"})", {"one", "two"}) + record(R"("str": ["/x.py", 0])"))
+    crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+  TraceLog dos = TraceLog::fromText(crlf);
+  REQUIRE(dos.records().size() == 2);
+  CHECK(dos.diagnostics().empty());
+  CHECK(dos.payloadText(dos.records()[0]) == "one\ntwo");
+  CHECK(dos.verifyPayload(dos.records()[0]));
+  CHECK(dos.internedFilename(InternedStringId{0}) == "/x.py");
+
+  // An editor stripped the lone tab of an empty payload line (as in tlparse's export.log): still one payload.
+  std::string stripped = record(R"("artifact": {"name": "a"})", {"one", "", "three"});
+  stripped.replace(stripped.find("\t\n"), 2, "\n");
+  stripped += "\n\n" + record(R"("artifact": {"name": "b"})", {"x"});
+  TraceLog blank = TraceLog::fromText(stripped);
+  REQUIRE(blank.records().size() == 2);
+  CHECK(blank.payloadLines(blank.records()[0]) == std::vector<std::string_view>{"one", "", "three"});
+  CHECK(blank.verifyPayload(blank.records()[0]));
+  CHECK(blank.records()[1].line == 6); // Blank lines between records are skipped.
+  CHECK(blank.diagnostics().empty());
+}
+
+TEST_CASE("TraceLog: md5 verification: per record, in the scan, and over the whole log") {
+  std::string text = record(R"("artifact": {"name": "good"})", {"a", "b"}) +
+                     record(R"("artifact": {"name": "bad"})", {"a", "b"}, kPrefix, std::string(32, '0')) +
+                     record(R"("chromium_event": {})", {"c"}, kPrefix, std::string(32, 'f'));
+  TraceLog lazy = TraceLog::fromText(text);
+  REQUIRE(lazy.records().size() == 2);
+  CHECK(lazy.verifyPayload(lazy.records()[0]));
+  CHECK_FALSE(lazy.verifyPayload(lazy.records()[1]));
+  CHECK(lazy.records()[1].check == PayloadCheck::Unchecked);
+  CHECK(lazy.stats().corruptedRecords == 0);
+  PayloadVerification all = lazy.verifyAll();
+  CHECK(all.checked == 3);
+  CHECK(all.mismatched == 2);
+  REQUIRE(all.diagnostics.size() == 2);
+  CHECK(all.diagnostics[0].line == 3);
+  CHECK(all.diagnostics[1].line == 6);
+  CHECK(all.diagnostics[1].message.find("chromium_event") != std::string::npos);
+
+  TraceLogOptions options;
+  options.verifyPayloads = true;
+  TraceLog eager = TraceLog::fromText(text, "", options);
+  REQUIRE(eager.records().size() == 2); // A mismatching record is kept, flagged.
+  CHECK(eager.records()[0].check == PayloadCheck::Ok);
+  CHECK(eager.records()[1].check == PayloadCheck::Mismatch);
+  CHECK(eager.stats().payloadsVerified == 3);
+  CHECK(eager.stats().payloadMismatches == 2);
+  CHECK(eager.stats().corruptedRecords == 2);
+  CHECK(diagnosticLines(eager) == std::vector<uint32_t>{3, 6});
+}
+
+TEST_CASE("TraceLog: empty input, non-trace input, open errors") {
+  TraceLog empty = TraceLog::fromText("");
+  CHECK(empty.records().empty());
+  CHECK(empty.stats().lines == 0);
+  CHECK(empty.diagnostics().empty());
+
+  auto emptyFile = TraceLog::open(kFixtures + "/tlparse-inputs/multi_rank_messy_input/another.log");
+  REQUIRE(emptyFile);
+  CHECK(emptyFile->records().empty());
+  CHECK(emptyFile->stats().bytes == 0);
+
+  auto python = TraceLog::open(kFixtures + "/traces/mlp_train/model.py");
+  REQUIRE(python);
+  CHECK(python->records().empty());
+  CHECK(python->stats().records == 0);
+  CHECK(python->stats().corruptedRecords > 0);
+  CHECK_FALSE(TraceLog::looksLikeTrace(python->text()));
+
+  auto missing = TraceLog::open(kFixtures + "/no/such.log");
+  REQUIRE_FALSE(missing);
+  CHECK(missing.error().message.find("no/such.log") != std::string::npos);
+}
+
+TEST_CASE("TraceLog::looksLikeTrace and rankFromFileName") {
+  CHECK(TraceLog::looksLikeTrace(record(R"("str": ["/a.py", 0])")));
+  CHECK(TraceLog::looksLikeTrace("\n[rank0]:" + record(R"("str": ["/a.py", 0])", {}, kPrefix.substr(0))));
+  CHECK_FALSE(TraceLog::looksLikeTrace("import torch\n"));
+  CHECK_FALSE(TraceLog::looksLikeTrace(""));
+  CHECK_FALSE(TraceLog::looksLikeTrace("V1122 no time here] {}"));
+  CHECK(TraceLog::rankFromFileName("/t/dedicated_log_torch_trace_rank_1_gdc1ool8.log") == 1);
+  CHECK(TraceLog::rankFromFileName("dedicated_log_torch_trace_rank_12.log") == 12);
+  CHECK_FALSE(TraceLog::rankFromFileName("/x_rank_0/dedicated_log_torch_trace_abc.log"));
+  CHECK_FALSE(TraceLog::rankFromFileName("dedicated_log_torch_trace_rank_x.log"));
+}
+
+TEST_CASE("TraceLog: rank from the file name wins over the records") {
+  auto rank1 =
+      TraceLog::open(kFixtures + "/traces/multirank/trace/dedicated_log_torch_trace_rank_1_gdc1ool8.log");
+  REQUIRE(rank1);
+  CHECK(rank1->rank() == 1);
+  const TraceRecord *code = find(*rank1, TraceKind::InductorOutputCode);
+  REQUIRE(code);
+  CHECK(code->rank == 1); // The records carry "rank" too.
+  TraceLog renamed =
+      TraceLog::fromText(std::string(rank1->text()), "/tmp/dedicated_log_torch_trace_rank_7_x.log");
+  CHECK(renamed.rank() == 7);
+  TraceLog anonymous = TraceLog::fromText(std::string(rank1->text()), "/tmp/copy.log");
+  CHECK(anonymous.rank() == 1);
+  auto single = TraceLog::open(kFixtures + "/traces/mlp_train/trace/dedicated_log_torch_trace_9bvvd8es.log");
+  REQUIRE(single);
+  CHECK_FALSE(single->rank());
+}
+
+TEST_CASE("TraceLog: every fixture log opens with the expected records") {
+  struct Expect {
+    const char *path;
+    uint64_t records, kept;
+    size_t outputCode, graphDump, artifacts, strs;
+    uint64_t newlines;
+  };
+  // Counts from an independent Python reader of the same files.
+  const Expect expectations[] = {
+      {"tlparse-inputs/cache_hit_miss.log", 380, 48, 3, 0, 11, 11, 7541},
+      {"tlparse-inputs/comp_failure.log", 21, 12, 0, 0, 1, 8, 177},
+      {"tlparse-inputs/export.log", 60, 42, 0, 0, 0, 42, 84},
+      {"tlparse-inputs/inductor_provenance_aot_cuda_log.txt", 134, 43, 0, 2, 10, 29, 2519},
+      {"tlparse-inputs/inductor_provenance_aot_debug_handle_log.txt", 155, 50, 0, 2, 9, 37, 2740},
+      {"tlparse-inputs/inductor_provenance_aot_log.txt", 97, 36, 0, 2, 9, 23, 1968},
+      {"tlparse-inputs/inductor_provenance_aot_log_old.txt", 96, 41, 0, 2, 9, 26, 1831},
+      {"tlparse-inputs/inductor_provenance_extended_log.txt", 135, 44, 0, 2, 11, 29, 2520},
+      {"tlparse-inputs/inductor_provenance_jit_cuda_log.txt", 140, 25, 1, 0, 13, 7, 2659},
+      {"tlparse-inputs/inductor_provenance_jit_debug_handle_log.txt", 161, 33, 1, 0, 11, 15, 2331},
+      {"tlparse-inputs/inductor_provenance_jit_log.txt", 108, 24, 1, 0, 12, 7, 2215},
+      {"tlparse-inputs/simple.log", 76, 22, 1, 0, 4, 12, 2223},
+      {"tlparse-inputs/simple_corrupted_json.log", 76, 22, 1, 0, 4, 12, 2222},
+      {"tlparse-inputs/multi_rank_messy_input/dedicated_log_torch_trace_rank_0.log", 76, 22, 1, 0, 4, 12,
+       2223},
+      {"tlparse-inputs/multi_rank_messy_input/some_other_file.txt", 0, 0, 0, 0, 0, 0, 0},
+      {"traces/aoti_conv/trace/dedicated_log_torch_trace_qlxq8bkd.log", 183, 43, 0, 2, 12, 27, 4502},
+      {"traces/cpu_inductor/trace/dedicated_log_torch_trace_tf59w5be.log", 170, 22, 1, 0, 13, 4, 4616},
+      {"traces/graph_break_dynamic/trace/dedicated_log_torch_trace_f78lg2bd.log", 879, 158, 6, 0, 89, 39,
+       24585},
+      {"traces/mlp_train/trace/dedicated_log_torch_trace_9bvvd8es.log", 279, 32, 2, 0, 19, 4, 8897},
+      {"traces/multirank/trace/dedicated_log_torch_trace_rank_0_rjwfigso.log", 159, 24, 1, 0, 13, 6, 4224},
+      {"traces/multirank/trace/dedicated_log_torch_trace_rank_1_gdc1ool8.log", 137, 24, 1, 0, 13, 6, 3960},
+      {"traces/profiled_mlp/trace/dedicated_log_torch_trace_thl0yl6p.log", 279, 32, 2, 0, 19, 4, 8897},
+  };
+  for (const Expect &e : expectations) {
+    CAPTURE(e.path);
+    auto log = TraceLog::open(kFixtures + "/" + e.path);
+    REQUIRE(log);
+    std::map<TraceKind, size_t> count;
+    for (const TraceRecord &r : log->records())
+      ++count[r.kind];
+    CHECK(log->stats().records == e.records);
+    CHECK(log->stats().keptRecords == e.kept);
+    CHECK(log->records().size() == e.kept);
+    CHECK(log->stats().skippedRecords == e.records - e.kept);
+    CHECK(count[TraceKind::InductorOutputCode] == e.outputCode);
+    CHECK(count[TraceKind::GraphDump] == e.graphDump);
+    CHECK(count[TraceKind::Artifact] == e.artifacts);
+    CHECK(count[TraceKind::Str] == e.strs);
+    CHECK(log->stats().corruptedRecords == 0);
+    CHECK(log->stats().bytes == log->text().size());
+    bool unterminated = !log->text().empty() && log->text().back() != '\n';
+    CHECK(log->stats().lines == e.newlines + (unterminated ? 1 : 0));
+    // Every kept record's payload verifies, except the hand-edited last artifact of the extended log.
+    for (const TraceRecord &r : log->records()) {
+      if (std::string_view(e.path).find("extended") != std::string_view::npos && &r == &log->records().back())
+        CHECK_FALSE(log->verifyPayload(r));
+      else
+        CHECK(log->verifyPayload(r));
+    }
+  }
+}
+
+TEST_CASE("TraceLog: real fixtures, field by field") {
+  auto mlp = TraceLog::open(kFixtures + "/traces/mlp_train/trace/dedicated_log_torch_trace_9bvvd8es.log");
+  REQUIRE(mlp);
+  const TraceRecord *code = find(*mlp, TraceKind::InductorOutputCode);
+  REQUIRE(code);
+  CHECK(code->line == 2849);
+  CHECK(code->filename ==
+        "/tmp/work/mlp_train/inductor_cache/ef/cef5ok47drdubptecjo4j62kxctapiw3ip5g4oiheidxsak3u2kp.py");
+  CHECK(code->compileId.traceStr() == "0/0");
+  CHECK(code->payloadHash);
+  auto lines = mlp->payloadLines(*code);
+  REQUIRE(lines.size() == code->payloadLineCount);
+  CHECK(lines.size() > 100);
+  for (std::string_view line : lines)
+    CHECK_FALSE(line.starts_with("\t"));
+  CHECK(mlp->internedFilename(InternedStringId{1}) == "/tmp/work/mlp_train/model.py");
+  CHECK(find(*mlp, TraceKind::AotForwardGraph));
+  CHECK(find(*mlp, TraceKind::AotBackwardGraph));
+  CHECK(find(*mlp, TraceKind::AotJointGraph));
+  CHECK(find(*mlp, TraceKind::BwdCompilationMetrics));
+  auto skipped = mlp->skippedKinds();
+  REQUIRE_FALSE(skipped.empty());
+  CHECK(skipped[0].kind == "chromium_event");
+  CHECK(skipped[0].count == 199);
+
+  // AOTInductor: no Dynamo frame, so no compile ids; the wrapper is a graph_dump.
+  auto aoti = TraceLog::open(kFixtures + "/traces/aoti_conv/trace/dedicated_log_torch_trace_qlxq8bkd.log");
+  REQUIRE(aoti);
+  const TraceRecord *wrapper = find(*aoti, TraceKind::GraphDump);
+  REQUIRE(wrapper);
+  CHECK(wrapper->name == "inductor_aot_wrapper_code");
+  CHECK(wrapper->dumpType == "cpp");
+  CHECK(wrapper->filename.ends_with(".wrapper.cpp"));
+  CHECK(wrapper->compileId.empty());
+  CHECK(aoti->verifyPayload(*wrapper));
+  const TraceRecord *kernels = find(*aoti, TraceKind::GraphDump, 1);
+  REQUIRE(kernels);
+  CHECK(kernels->name == "inductor_aot_kernel_code");
+  for (const TraceRecord &r : aoti->records())
+    CHECK(r.compileId.empty());
+
+  // Recompiles in graph_break_dynamic: frames 0-2, two compiles each, some retried (attempt 1).
+  auto dyn =
+      TraceLog::open(kFixtures + "/traces/graph_break_dynamic/trace/dedicated_log_torch_trace_f78lg2bd.log");
+  REQUIRE(dyn);
+  std::vector<std::string> ids;
+  for (const TraceRecord &r : dyn->records())
+    if (r.kind == TraceKind::InductorOutputCode) ids.push_back(r.compileId.traceStr());
+  CHECK(ids == std::vector<std::string>{"0/0_1", "1/0", "2/0", "0/1_1", "1/1", "2/1"});
+
+  // Old PyTorch: inductor_post_grad_graph at top level; provenance artifacts with json encoding.
+  auto old = TraceLog::open(kFixtures + "/tlparse-inputs/inductor_provenance_aot_log_old.txt");
+  REQUIRE(old);
+  CHECK(find(*old, TraceKind::InductorPostGradGraph));
+  CHECK(find(*old, TraceKind::InductorPreGradGraph));
+  bool sawJsonProvenance = false;
+  for (const TraceRecord &r : old->records())
+    if (r.kind == TraceKind::Artifact && r.name.starts_with("inductor_provenance") &&
+        r.encoding == PayloadEncoding::Json)
+      sawJsonProvenance = true;
+  CHECK(sawJsonProvenance);
+}
+
+TEST_CASE("TraceLog: simple_corrupted_json.log, whose chromium_event payload lost a line") {
+  const std::string path = kFixtures + "/tlparse-inputs/simple_corrupted_json.log";
+  auto log = TraceLog::open(path);
+  REQUIRE(log);
+  for (const TraceRecord &r : log->records())
+    CHECK(log->verifyPayload(r)); // The damage is in a skipped kind.
+  PayloadVerification all = log->verifyAll();
+  CHECK(all.mismatched == 1);
+  CHECK(all.checked > 50);
+  REQUIRE(all.diagnostics.size() == 1);
+  CHECK(all.diagnostics[0].line == 12);
+  CHECK(all.diagnostics[0].message.find("chromium_event") != std::string::npos);
+
+  TraceLogOptions options;
+  options.verifyPayloads = true;
+  auto eager = TraceLog::open(path, options);
+  REQUIRE(eager);
+  CHECK(eager->stats().payloadMismatches == 1);
+  CHECK(diagnosticLines(*eager) == std::vector<uint32_t>{12});
+  CHECK(eager->records().size() == 22);
+
+  auto intact = TraceLog::open(kFixtures + "/tlparse-inputs/simple.log");
+  REQUIRE(intact);
+  CHECK(intact->verifyAll().mismatched == 0);
+}
+
+TEST_CASE("TraceLog::refresh: appended records are scanned incrementally") {
+  std::string first = record(R"("str": ["/a.py", 0])") + record(R"("artifact": {"name": "one"})", {"1"});
+  TempFile file(first);
+  auto log = TraceLog::open(file.path);
+  REQUIRE(log);
+  CHECK(log->records().size() == 2);
+
+  auto none = log->refresh();
+  REQUIRE(none);
+  CHECK(*none == 0);
+
+  // The last record grows: its payload gets another line before the next record.
+  file.append("\tmore\n" + record(R"("artifact": {"name": "two"})", {"2"}) + "garbage\n");
+  auto added = log->refresh();
+  REQUIRE(added);
+  CHECK(*added == 1);
+  REQUIRE(log->records().size() == 3);
+  CHECK(log->payloadText(log->records()[1]) == "1\nmore");
+  CHECK_FALSE(log->verifyPayload(log->records()[1])); // has_payload was for "1" only.
+  CHECK(log->records()[2].name == "two");
+  CHECK(log->records()[2].line == 4);
+  CHECK(log->stats().corruptedRecords == 1);
+  CHECK(log->stats().records == 3);
+  CHECK(log->stats().bytes == log->text().size());
+
+  // A scan from scratch agrees with the incremental one.
+  TraceLog fresh = TraceLog::fromText(readFile(file.path));
+  CHECK(fresh.stats().records == log->stats().records);
+  CHECK(fresh.stats().lines == log->stats().lines);
+  CHECK(fresh.stats().corruptedRecords == log->stats().corruptedRecords);
+  CHECK(kinds(fresh) == kinds(*log));
+}
+
+TEST_CASE("TraceLog follow mode: the last record stays pending until the next envelope or finalize()") {
+  TraceLogOptions follow;
+  follow.follow = true;
+  std::string one = record(R"("artifact": {"name": "one"})", {"1"});
+  std::string two = record(R"("artifact": {"name": "two"})", {"2"});
+  TempFile file(one);
+  auto log = TraceLog::open(file.path, follow);
+  REQUIRE(log);
+  CHECK(log->records().empty()); // Pending: its payload may still grow.
+  CHECK(log->stats().bytes == 0);
+  CHECK(log->scannedBytes() == one.size());
+
+  // Half of the next envelope arrives: it is not a complete line, so nothing changes.
+  file.append(two.substr(0, 20));
+  auto partial = log->refresh();
+  REQUIRE(partial);
+  CHECK(*partial == 0);
+  CHECK(log->records().empty());
+
+  file.append(two.substr(20));
+  auto added = log->refresh();
+  REQUIRE(added);
+  CHECK(*added == 1); // "one" is complete now; "two" is pending.
+  REQUIRE(log->records().size() == 1);
+  CHECK(log->records()[0].name == "one");
+  CHECK(log->stats().bytes == one.size());
+
+  log->finalize();
+  REQUIRE(log->records().size() == 2);
+  CHECK(log->records()[1].name == "two");
+  CHECK(log->stats().bytes == one.size() + two.size());
+  CHECK(log->stats().records == 2);
+}
