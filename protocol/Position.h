@@ -24,7 +24,9 @@ namespace inductor::protocol {
 /// How LSP `Position::character` is counted. Wire names are "utf-8", "utf-16" and "utf-32".
 enum class OffsetEncoding { UTF8, UTF16, UTF32 };
 
-/// The wire name of `encoding` ("utf-8", "utf-16", "utf-32").
+/// The wire name of `encoding` ("utf-8", "utf-16", "utf-32"). Deliberately not called `toString`: doctest
+/// finds an unqualified `toString(OffsetEncoding)` by ADL when printing a failed CHECK and cannot use a
+/// std::string_view result, so every test comparing encodings would stop compiling.
 std::string_view encodingName(OffsetEncoding encoding);
 
 /// Parses a wire name; exact and case-sensitive as in the spec. nullopt for anything else.

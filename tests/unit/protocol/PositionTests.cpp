@@ -7,7 +7,9 @@ using namespace inductor::protocol;
 
 // doctest 2.4.9 cannot print std::string_view on its own.
 template <> struct doctest::StringMaker<std::string_view> {
-  static String convert(std::string_view s) { return String(s.data(), static_cast<String::size_type>(s.size())); }
+  static String convert(std::string_view s) {
+    return String(s.data(), static_cast<String::size_type>(s.size()));
+  }
 };
 template <> struct doctest::StringMaker<LineColumn> {
   static String convert(const LineColumn &lc) {
