@@ -82,6 +82,7 @@ return {
     H.ok(#locs > 0, 'definition of ' .. symbol .. ' in ' .. artifact.uri .. ': no locations')
     H.eq('model.py:16', H.where(locs[1]), 'definition of ' .. symbol)
     -- The same through `gd` (vim.lsp.buf.definition).
+    vim.fn.setqflist({}, 'r')
     vim.lsp.buf.definition()
     H.wait('gd to model.py', function()
       return vim.api.nvim_buf_get_name(0):match('/model%.py$') or #vim.fn.getqflist() > 0

@@ -55,12 +55,31 @@ end
 
 --- Edit `path` and wait for the inductor-ls client to be attached and initialized.
 ---@return integer bufnr, table client
+--- Once a server fails to come up (it exited, or did not initialize in time), later
+--- opens fail at once instead of waiting out the timeout again.
+H.dead = nil
+
 function H.open(path)
+  if H.dead then
+    H.fail(H.dead)
+  end
+  local lsp = require('inductor_ls.lsp')
+  local exits = #lsp.exits
   vim.cmd('edit ' .. vim.fn.fnameescape(path))
   local bufnr = vim.api.nvim_get_current_buf()
-  local client = H.wait('inductor-ls client on ' .. path, function()
-    return require('inductor_ls.lsp').client_for_buffer(bufnr)
+  local ok, client = pcall(H.wait, 'inductor-ls client on ' .. path, function()
+    return lsp.client_for_buffer(bufnr) or (#lsp.exits > exits and 'exited')
   end)
+  if not ok then
+    H.dead = tostring(client) .. ' (earlier)'
+    H.fail(client)
+  end
+  if client == 'exited' then
+    local e = lsp.exits[#lsp.exits]
+    H.dead = string.format('the server exited before answering (code %s, signal %s): %s', tostring(e.code),
+      tostring(e.signal), table.concat(require('inductor_ls.config').get().cmd, ' '))
+    H.fail(H.dead)
+  end
   return bufnr, client
 end
 

@@ -58,6 +58,11 @@ function M.check()
   if #clients == 0 then
     info('no inductor-ls client running')
   end
+  for _, exit in ipairs(lsp.exits) do
+    local report_exit = (exit.code == 0 and exit.signal == 0) and info or warn
+    report_exit(string.format('client %d (root %s) exited: code %s, signal %s', exit.client_id, exit.root,
+      tostring(exit.code), tostring(exit.signal)))
+  end
   for _, client in ipairs(clients) do
     local s = lsp.status[client.id]
     local counts = s and string.format('%s%d traces, %d compiles, %d kernels, %d launches, %d errors',

@@ -24,6 +24,10 @@ M.status = {}
 ---@type integer?
 M.last_client_id = nil
 
+--- Clients that exited, in order: `{client_id, root, code, signal}` (shown by `:checkhealth`).
+---@type table[]
+M.exits = {}
+
 local get_clients = vim.lsp.get_clients or vim.lsp.get_active_clients
 
 --- All running inductor-ls clients.
@@ -180,8 +184,9 @@ function M.make_config(root)
       uri.attach(client)
     end,
     on_attach = on_attach,
-    on_exit = function(_, _, client_id)
+    on_exit = function(code, signal, client_id)
       M.status[client_id] = nil
+      table.insert(M.exits, { client_id = client_id, root = root, code = code, signal = signal })
     end,
   }
 end
