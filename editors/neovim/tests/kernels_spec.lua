@@ -26,4 +26,31 @@ return {
     end
     H.ok(named > 0, 'no entry for triton_poi_fused_gelu_1 among ' .. #items)
   end },
+  { 'each quickfix target of :InductorKernels opens at the launch line', function()
+    H.open(H.mlp .. '/model.py')
+    vim.api.nvim_win_set_cursor(0, { 16, 8 })
+    vim.fn.setqflist({}, 'r')
+    vim.cmd('InductorKernels')
+    local items = H.wait('the quickfix list of :InductorKernels', function()
+      local qf = vim.fn.getqflist({ title = 1, items = 1 })
+      return qf.title:find('Kernels from model.py:16', 1, true) and #qf.items > 0 and qf.items
+    end)
+    local seen = {}
+    for i, item in ipairs(items) do
+      if not seen[item.bufnr] then
+        seen[item.bufnr] = true
+        vim.cmd('cc ' .. i)
+        local name = vim.api.nvim_buf_get_name(0)
+        H.eq(item.bufnr, vim.api.nvim_get_current_buf(), 'buffer after :cc ' .. i)
+        H.eq(item.lnum, vim.api.nvim_win_get_cursor(0)[1], 'line after :cc ' .. i .. ' in ' .. name)
+        H.eq(vim.trim(item.text), vim.trim(vim.api.nvim_get_current_line()), 'text at ' .. name .. ':' .. item.lnum)
+        if name:find('inductor-trace:', 1, true) then
+          H.eq('nofile', vim.bo.buftype, 'buftype of ' .. name)
+          H.wait('client attached to ' .. name, function()
+            return require('inductor_ls.lsp').client_for_buffer(0)
+          end)
+        end
+      end
+    end
+  end },
 }
