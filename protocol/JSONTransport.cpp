@@ -205,7 +205,7 @@ ReadResult JSONTransport::readStandard() {
   // costs memory in proportion to the input, not to the claim.
   std::size_t got = 0;
   while (got < length) {
-    const std::size_t chunk = std::min(length - got, std::max<std::size_t>(got, 64 * 1024));
+    const std::size_t chunk = std::min(length - got, std::max<std::size_t>(got, std::size_t{64} * 1024));
     result.body.resize(got + chunk);
     const std::size_t n = readFully(in_, result.body.data() + got, chunk);
     got += n;

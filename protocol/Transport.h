@@ -72,7 +72,7 @@ public:
   static constexpr std::size_t kMaxMessageBytes = std::size_t{1} << 30;
   /// Longest header line kept, in bytes; the rest of a longer line is discarded and reported, so that a
   /// stream with no newline cannot grow memory without bound.
-  static constexpr std::size_t kMaxHeaderLineBytes = 64 * 1024;
+  static constexpr std::size_t kMaxHeaderLineBytes = std::size_t{64} * 1024;
 
   /// Does not own the streams: they must outlive the transport, and the caller closes them. `pretty`
   /// indents the JSON of sent messages (for readable test logs; off for real clients).

@@ -155,3 +155,23 @@ TEST_CASE("a built message parses back") {
   CHECK(error.error->code == ErrorCode::ContentModified);
   CHECK_FALSE(error.error->data.has_value());
 }
+
+TEST_CASE("params keep JSON paths relative to params (for InvalidParams messages)") {
+  const Message m = parseOk(R"({"jsonrpc":"2.0","id":1,"method":"m","params":{"textDocument":{"uri":42}}})");
+  std::string what;
+  try {
+    (void)m.params.at("textDocument").at("uri").get<std::string>();
+  } catch (const json::exception &e) {
+    what = e.what();
+  }
+  CHECK(what.find("(/textDocument/uri)") != std::string::npos);
+  // A copy of the message (as a request handed to a worker) keeps the paths.
+  const Message copy = m;
+  what.clear();
+  try {
+    (void)copy.params.at("textDocument").at("uri").get<std::string>();
+  } catch (const json::exception &e) {
+    what = e.what();
+  }
+  CHECK(what.find("(/textDocument/uri)") != std::string::npos);
+}
