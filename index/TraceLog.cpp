@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <charconv>
 #include <cstring>
 
 namespace inductor::index {
@@ -166,17 +167,133 @@ std::optional<Md5Digest> peekHasPayload(std::string_view metadata) {
   return Md5Digest::fromHex(metadata.substr(at + kKey.size(), 32));
 }
 
-std::optional<int> intField(const json &object, const char *key) {
-  auto it = object.find(key);
-  if (it == object.end() || !it->is_number_integer()) return std::nullopt;
-  return it->get<int>();
+// A minimal JSON reader for metadata lines: walks one object's members and hands out each value's raw text.
+// Nested values are validated by recursive descent without building anything (no allocation), so a cut or
+// garbled line is rejected while the large `stack` arrays cost one pass over their bytes; values that matter
+// are decoded by jsonInt/jsonString. Number syntax is checked loosely (digits, sign, '.', exponent).
+struct JsonCursor {
+  const char *p;
+  const char *end;
+  static constexpr int kMaxDepth = 128; // Hostile nesting must not overflow the stack.
+
+  void blanks() {
+    while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+      ++p;
+  }
+  bool eat(char c) {
+    blanks();
+    if (p < end && *p == c) {
+      ++p;
+      return true;
+    }
+    return false;
+  }
+  // At '"': moves past the closing quote (escapes honoured).
+  bool skipString() {
+    const char *start = ++p;
+    for (;;) {
+      const char *q = static_cast<const char *>(std::memchr(p, '"', size_t(end - p)));
+      if (!q) return false;
+      const char *b = q;
+      while (b > start && b[-1] == '\\')
+        --b;
+      p = q + 1;
+      if (((q - b) & 1) == 0) return true;
+    }
+  }
+  bool skipValue(int depth) {
+    blanks();
+    if (p >= end || depth > kMaxDepth) return false;
+    char c = *p;
+    if (c == '"') return skipString();
+    if (c == '{' || c == '[') {
+      ++p;
+      char close = c == '{' ? '}' : ']';
+      if (eat(close)) return true;
+      do {
+        if (c == '{') {
+          blanks();
+          if (p >= end || *p != '"' || !skipString() || !eat(':')) return false;
+        }
+        if (!skipValue(depth + 1)) return false;
+      } while (eat(','));
+      return eat(close);
+    }
+    const char *start = p;
+    while (p < end && ((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'z') || *p == '-' || *p == '+' ||
+                       *p == '.' || *p == 'E'))
+      ++p;
+    std::string_view token(start, size_t(p - start));
+    if (token.empty()) return false;
+    if (token[0] == '-' || (token[0] >= '0' && token[0] <= '9'))
+      return token.find_first_not_of("0123456789+-.eE") == std::string_view::npos;
+    return token == "null" || token == "true" || token == "false";
+  }
+  bool value(std::string_view &raw) {
+    blanks();
+    const char *start = p;
+    if (!skipValue(0)) return false;
+    raw = std::string_view(start, size_t(p - start));
+    return true;
+  }
+};
+
+// Calls member(key, rawValue) for each member of the JSON object `text` (keys undecoded; PyTorch's keys have
+// no escapes). Returns false when `text` is not a well-formed object.
+template <typename F> bool walkObject(std::string_view text, F &&member) {
+  JsonCursor c{text.data(), text.data() + text.size()};
+  c.blanks();
+  if (c.p >= c.end || *c.p != '{') return false;
+  ++c.p;
+  c.blanks();
+  if (c.p < c.end && *c.p == '}') {
+    ++c.p;
+    c.blanks();
+    return c.p == c.end;
+  }
+  for (;;) {
+    c.blanks();
+    if (c.p >= c.end || *c.p != '"') return false;
+    const char *keyStart = c.p + 1;
+    if (!c.skipString()) return false;
+    std::string_view key(keyStart, size_t(c.p - 1 - keyStart));
+    c.blanks();
+    if (c.p >= c.end || *c.p != ':') return false;
+    ++c.p;
+    std::string_view value;
+    if (!c.value(value)) return false;
+    member(key, value);
+    c.blanks();
+    if (c.p < c.end && *c.p == ',') {
+      ++c.p;
+      continue;
+    }
+    if (c.p < c.end && *c.p == '}') {
+      ++c.p;
+      c.blanks();
+      return c.p == c.end;
+    }
+    return false;
+  }
 }
 
-std::string_view stringField(const json &object, const char *key) {
-  if (!object.is_object()) return {};
-  auto it = object.find(key);
-  if (it == object.end() || !it->is_string()) return {};
-  return it->get_ref<const std::string &>();
+// An integer value; nullopt for null or anything else.
+std::optional<int> jsonInt(std::string_view raw) {
+  int value = 0;
+  auto [ptr, ec] = std::from_chars(raw.data(), raw.data() + raw.size(), value);
+  if (ec != std::errc() || ptr != raw.data() + raw.size()) return std::nullopt;
+  return value;
+}
+
+// A string value's text: a view into `raw` when it has no escapes, else decoded into `scratch`.
+std::optional<std::string_view> jsonString(std::string_view raw, std::string &scratch) {
+  if (raw.size() < 2 || raw.front() != '"' || raw.back() != '"') return std::nullopt;
+  std::string_view inner = raw.substr(1, raw.size() - 2);
+  if (inner.find('\\') == std::string_view::npos) return inner;
+  json decoded = json::parse(raw, nullptr, /*allow_exceptions=*/false);
+  if (!decoded.is_string()) return std::nullopt;
+  scratch = decoded.get<std::string>();
+  return std::string_view(scratch);
 }
 
 // A short, printable excerpt of a bad line for a diagnostic.
@@ -308,6 +425,7 @@ void TraceLog::scan(bool final) {
   file_.adviseSequential();
   uint64_t dropFrom = pos;
   bool anyUnit = false;
+  std::string scratch; // Decoded JSON strings with escapes.
 
   while (pos < limit) {
     // Blank lines between records carry nothing.
@@ -361,12 +479,9 @@ void TraceLog::scan(bool final) {
     }
 
     std::string_view key = peekKind(metadata);
-    json parsed;
-    bool isParsed = false;
     if (key.empty()) {
       // Not written by json.dumps as PyTorch does; fall back to a full parse to find the kind.
-      parsed = json::parse(metadata, nullptr, /*allow_exceptions=*/false);
-      isParsed = true;
+      json parsed = json::parse(metadata, nullptr, /*allow_exceptions=*/false);
       if (parsed.is_object()) {
         for (auto &[k, v] : parsed.items())
           if (!isCommonKey(k)) {
@@ -406,45 +521,63 @@ void TraceLog::scan(bool final) {
       continue;
     }
 
-    if (!isParsed) parsed = json::parse(metadata, nullptr, /*allow_exceptions=*/false);
-    if (!parsed.is_object()) {
+    // Kept: walk the top-level members without building a DOM. The `stack` (often most of the line) is
+    // skipped over, not parsed; the kind's value is read only for the fields used below.
+    std::string_view kindValue;
+    bool sawKind = false;
+    bool wellFormed = walkObject(metadata, [&](std::string_view k, std::string_view v) {
+      if (k == key && !sawKind) {
+        kindValue = v;
+        sawKind = true;
+      } else if (k == "frame_id") {
+        r.compileId.frameId = jsonInt(v);
+      } else if (k == "frame_compile_id") {
+        r.compileId.frameCompileId = jsonInt(v);
+      } else if (k == "attempt") {
+        r.compileId.attempt = jsonInt(v);
+      } else if (k == "compiled_autograd_id") {
+        r.compileId.compiledAutogradId = jsonInt(v);
+      } else if (k == "rank") {
+        if (auto rank = jsonInt(v)) r.rank = rank;
+      } else if (k == "has_payload") {
+        if (v.size() == 34) r.payloadHash = Md5Digest::fromHex(v.substr(1, 32));
+      }
+    });
+    if (!wellFormed || !sawKind) {
       ++stats_.corruptedRecords;
       diagnose(unitLine, "invalid record metadata JSON (" + std::string(key) + " record)");
       continue;
     }
     r.kind = *kind;
     r.kindKey = intern(key);
-    r.compileId.frameId = intField(parsed, "frame_id");
-    r.compileId.frameCompileId = intField(parsed, "frame_compile_id");
-    r.compileId.attempt = intField(parsed, "attempt");
-    r.compileId.compiledAutogradId = intField(parsed, "compiled_autograd_id");
-    if (auto rank = intField(parsed, "rank")) r.rank = rank;
-    if (auto hash = stringField(parsed, "has_payload"); !hash.empty())
-      r.payloadHash = Md5Digest::fromHex(hash);
-
-    static const json kNull;
-    auto valueIt = parsed.find(std::string(key));
-    const json &value = valueIt != parsed.end() ? *valueIt : kNull;
+    // Reads string members of the kind's value, e.g. {"name": ..., "encoding": ...}.
+    auto members = [&](std::initializer_list<std::pair<std::string_view, std::string_view *>> wanted) {
+      walkObject(kindValue, [&](std::string_view k, std::string_view v) {
+        for (auto &[name, out] : wanted)
+          if (k == name && out->empty())
+            if (auto decoded = jsonString(v, scratch)) *out = intern(*decoded);
+      });
+    };
     switch (r.kind) {
-    case TraceKind::Str:
+    case TraceKind::Str: {
       // {"str": ["/path/file.py", 1]}
+      json value = json::parse(kindValue, nullptr, /*allow_exceptions=*/false);
       if (value.is_array() && value.size() == 2 && value[0].is_string() && value[1].is_number_integer())
         strTable_[value[1].get<int>()] = intern(value[0].get_ref<const std::string &>());
       break;
+    }
     case TraceKind::InductorOutputCode: {
-      std::string_view filename = stringField(value, "filename");
-      if (filename.empty()) filename = stringField(value, "file_path");
-      r.filename = intern(filename);
+      std::string_view filePath;
+      members({{"filename", &r.filename}, {"file_path", &filePath}});
+      if (r.filename.empty()) r.filename = filePath;
       break;
     }
     case TraceKind::GraphDump:
-      r.name = intern(stringField(value, "name"));
-      r.dumpType = intern(stringField(value, "type"));
-      r.filename = intern(stringField(value, "filename"));
+      members({{"name", &r.name}, {"type", &r.dumpType}, {"filename", &r.filename}});
       break;
     case TraceKind::Artifact: {
-      r.name = intern(stringField(value, "name"));
-      std::string_view encoding = stringField(value, "encoding");
+      std::string_view encoding;
+      members({{"name", &r.name}, {"encoding", &encoding}});
       r.encoding = encoding == "json"     ? PayloadEncoding::Json
                    : encoding == "string" ? PayloadEncoding::String
                    : encoding.empty()     ? PayloadEncoding::None
@@ -454,8 +587,11 @@ void TraceLog::scan(bool final) {
     case TraceKind::CompilationMetrics:
     case TraceKind::BwdCompilationMetrics:
       // Metrics written outside a compile context carry the id only inside: {"compile_id": "0/0", ...}.
-      if (r.compileId.empty())
-        if (auto id = CompileId::parse(stringField(value, "compile_id"))) r.compileId = *id;
+      if (r.compileId.empty()) {
+        std::string_view compileId;
+        members({{"compile_id", &compileId}});
+        if (auto id = CompileId::parse(compileId)) r.compileId = *id;
+      }
       break;
     default:
       break;
