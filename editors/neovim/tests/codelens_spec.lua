@@ -62,6 +62,27 @@ return {
     H.ok(ok, tostring(lens) .. '; lenses:\n' .. all_titles(bufnr))
     H.contains(lens.command.title, 'h = F.gelu(self.fc1(h))', 'lens title')
   end },
+  { 'running the lens above a gelu launch goes to model.py line 16', function()
+    local bufnr = H.open(H.forward_output_code())
+    local launch = H.cursor_to('triton_poi_fused_gelu_1.run(') - 1
+    local lens = wait_lens(bufnr, 'a model.py:16 lens near line ' .. (launch + 1), function(l)
+      return l.range.start.line <= launch and l.range.start.line >= launch - 3
+        and l.command.title:find('model.py:16', 1, true) ~= nil
+    end)
+    vim.api.nvim_win_set_cursor(0, { lens.range.start.line + 1, 0 })
+    vim.fn.setqflist({}, 'r')
+    vim.lsp.codelens.run()
+    H.wait('jump to model.py (or a quickfix list)', function()
+      return vim.api.nvim_buf_get_name(0):match('/model%.py$') or #vim.fn.getqflist() > 0
+    end)
+    if #vim.fn.getqflist() > 0 then
+      for _, item in ipairs(vim.fn.getqflist()) do
+        H.eq('model.py:16', vim.fn.fnamemodify(vim.fn.bufname(item.bufnr), ':t') .. ':' .. item.lnum, 'quickfix entry')
+      end
+    else
+      H.eq(16, vim.api.nvim_win_get_cursor(0)[1], 'cursor line after the jump')
+    end
+  end },
   { 'workspace/codeLens/refresh is answered and lenses stay', function()
     local bufnr, client = H.open(H.mlp .. '/model.py')
     local handler = client.handlers['workspace/codeLens/refresh']
