@@ -104,6 +104,14 @@ void MappedFile::adviseNormal() const {
   if (mapped_) ::madvise(const_cast<char *>(data_), size_, MADV_NORMAL);
 }
 
+void MappedFile::prefetch(size_t offset, size_t length) const {
+  if (!mapped_ || offset >= size_) return;
+  length = std::min(length, size_ - offset);
+  size_t page = pageSize();
+  size_t begin = offset / page * page;
+  ::madvise(const_cast<char *>(data_) + begin, offset + length - begin, MADV_WILLNEED);
+}
+
 void MappedFile::dropPages(size_t offset, size_t length) const {
   if (!mapped_ || offset >= size_) return;
   length = std::min(length, size_ - offset);

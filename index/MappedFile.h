@@ -48,6 +48,9 @@ public:
   void adviseSequential() const;
   /// Back to the default read-ahead (MADV_NORMAL), for random access to payloads after a scan.
   void adviseNormal() const;
+  /// Starts reading [offset, offset + length) into the page cache asynchronously (MADV_WILLNEED), so that a
+  /// sequential scan of a cold file does not wait for each read-ahead in turn.
+  void prefetch(size_t offset, size_t length) const;
   /// Drops the pages of [offset, offset + length) from this process (MADV_DONTNEED); they stay in the page
   /// cache and fault back in transparently on the next access. Keeps the resident set of a sequential scan
   /// small: without it, every page of a multi-GB log counts towards RSS until unmapped. The range is

@@ -13,8 +13,11 @@ namespace {
 
 using nlohmann::json;
 
-// Pages behind the scan position are dropped from the process every this many bytes (see dropPages()).
-constexpr uint64_t kDropWindow = 32u << 20;
+// The scan works through the mapping in windows of this many bytes: pages behind the scan position are
+// dropped from the process (see MappedFile::dropPages), and the next windows are prefetched so that a cold
+// file is read ahead asynchronously while this one is scanned.
+constexpr uint64_t kWindow = 8u << 20;
+constexpr uint64_t kPrefetch = 4 * kWindow;
 
 bool isDigit(char c) {
   return c >= '0' && c <= '9';
@@ -424,6 +427,7 @@ void TraceLog::scan(bool final) {
   }
   file_.adviseSequential();
   uint64_t dropFrom = pos;
+  file_.prefetch(pos, kPrefetch);
   bool anyUnit = false;
   std::string scratch; // Decoded JSON strings with escapes.
 
@@ -434,8 +438,9 @@ void TraceLog::scan(bool final) {
       ++line;
       continue;
     }
-    if (pos - dropFrom >= kDropWindow) {
+    if (pos - dropFrom >= kWindow) {
       file_.dropPages(dropFrom, pos - dropFrom);
+      file_.prefetch(pos + kPrefetch - kWindow, kWindow);
       dropFrom = pos;
     }
     stats_.bytes = pos;
