@@ -209,6 +209,32 @@ TEST_CASE("TraceLog: corrupted lines are skipped, counted and diagnosed; the res
   CHECK(diagnosticLines(orphan) == std::vector<uint32_t>{0});
 }
 
+TEST_CASE("TraceLog: kept metadata is validated and decoded without a DOM") {
+  // Escapes in values are decoded (json.dumps writes non-ASCII as \uXXXX); the stack is skipped but checked.
+  std::string text =
+      record(
+          R"("inductor_output_code": {"filename": "/t/caf\u00e9 \"q\".py"}, "frame_id": 1, "frame_compile_id": 2, "attempt": 0, "stack": [{"line": 1, "name": "f", "filename": 0, "loc": "x = \"]}\""}])") +
+      record(R"("str": ["/t/na\u00efve.py", 3])") +
+      record(
+          R"("artifact": {"name": "a"}, "stack": [{"line": 1, "name": oops}])") + // Bad literal in the stack.
+      record(R"("artifact": {"name": "b"}, "stack": [{"line": 1,}])") +           // Trailing comma.
+      record(R"("artifact": {"name": "c"}, "frame_id": 1 "attempt": 0)") +       // Missing comma.
+      record(R"("artifact": {"name": "d"}, "stack": [[[[]]]], "frame_id": -1, "frame_compile_id": 1.5)") +
+      record(R"("artifact" : {"name": "e"}, "frame_id": 0)"); // Not json.dumps spacing: full-parse fallback.
+  TraceLog log = TraceLog::fromText(text);
+  REQUIRE(log.records().size() == 4);
+  CHECK(log.records()[0].filename == "/t/caf\xc3\xa9 \"q\".py");
+  CHECK(log.records()[0].compileId.str() == "1/2");
+  CHECK(log.internedFilename(InternedStringId{3}) == "/t/na\xc3\xafve.py");
+  CHECK(log.records()[2].name == "d");
+  CHECK(log.records()[2].compileId.frameId == -1);
+  CHECK_FALSE(log.records()[2].compileId.frameCompileId); // 1.5 is not an integer id.
+  CHECK(log.records()[3].name == "e");
+  CHECK(log.records()[3].compileId.frameId == 0);
+  CHECK(diagnosticLines(log) == std::vector<uint32_t>{2, 3, 4});
+  CHECK(log.stats().corruptedRecords == 3);
+}
+
 TEST_CASE("TraceLog: stored diagnostics are capped, all are counted") {
   std::string text;
   for (int i = 0; i < 250; ++i)
