@@ -293,7 +293,7 @@ TEST_CASE("Delimited: trailing delimiter and comments reach a clean EOF") {
 }
 
 TEST_CASE("Delimited: long lines are kept whole") {
-  const std::string text(200 * 1024, 'x');
+  const std::string text(std::size_t{200} * 1024, 'x');
   const auto results = readAll("{\"text\":\"" + text + "\"}\n---\n", JSONTransport::Style::Delimited);
   REQUIRE(results.size() == 2);
   CHECK(json::parse(results[0].body)["text"] == text);
@@ -341,6 +341,7 @@ TEST_CASE("send is safe to call from several threads") {
   {
     JSONTransport transport(stdin, out, JSONTransport::Style::Standard);
     std::vector<std::thread> threads;
+    threads.reserve(kThreads);
     for (int t = 0; t < kThreads; ++t)
       threads.emplace_back([&transport, t] {
         for (int i = 0; i < kPerThread; ++i)
