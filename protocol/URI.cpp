@@ -125,6 +125,8 @@ std::optional<std::string> filePath(std::string_view uri) {
   std::optional<URI> parsed = parseURI(uri);
   if (!parsed || parsed->scheme != "file") return std::nullopt;
   if (!parsed->authority.empty() && lower(parsed->authority) != "localhost") return std::nullopt;
+  // "file:a.py" names no file we could open.
+  if (!parsed->path.starts_with('/')) return std::nullopt;
   return std::move(parsed->path);
 }
 

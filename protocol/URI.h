@@ -48,8 +48,9 @@ std::string makeURI(std::string_view scheme, std::string_view path);
 /// `file://` + the percent-encoded absolute path, e.g. fileURI("/tmp/a b.py") == "file:///tmp/a%20b.py".
 std::string fileURI(std::string_view absPath);
 
-/// The decoded path of a `file:` URI whose authority is empty or "localhost" (query and fragment are
-/// ignored). nullopt for any other scheme, for a remote authority, and for unparseable text.
+/// The decoded absolute path of a `file:` URI whose authority is empty or "localhost" (query and fragment
+/// are ignored); "file:/tmp/a.py" is accepted too. nullopt for any other scheme, for a remote authority, for
+/// a relative path ("file:a.py"), and for unparseable text.
 std::optional<std::string> filePath(std::string_view uri);
 
 /// Percent-encodes `text`, keeping unreserved characters (and '/' when `keepSlash`).

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <new>
+#include <random>
 #include <string>
 #include <thread>
 #include <vector>
@@ -377,4 +378,43 @@ TEST_CASE("pretty output is indented and still one frame") {
   std::fclose(out);
   REQUIRE(result.kind == Kind::Message);
   CHECK(result.body == "{\n  \"a\": {\n    \"b\": 1\n  }\n}");
+}
+
+TEST_CASE("random and mutated input never crashes and always reaches EOF") {
+  // Deterministic, so a failure reproduces. Inputs mix valid frames, header fragments and random bytes.
+  std::mt19937 rng(12345);
+  const std::string pieces[] = {frame(R"({"id":1})"),
+                                "Content-Length: ",
+                                "content-length:3",
+                                "\r\n",
+                                "\n",
+                                "---\n",
+                                "# c\n",
+                                "{",
+                                "}",
+                                ":",
+                                "Content-Length: 99999999999\r\n\r\n",
+                                "\xF0\x9F",
+                                std::string(1, '\0')};
+  for (int round = 0; round < 300; ++round) {
+    std::string input;
+    const int parts = static_cast<int>(rng() % 12);
+    for (int p = 0; p < parts; ++p) {
+      if (rng() % 3 == 0)
+        input += static_cast<char>(rng() % 256);
+      else
+        input += pieces[rng() % std::size(pieces)];
+    }
+    for (JSONTransport::Style style : {JSONTransport::Style::Standard, JSONTransport::Style::Delimited}) {
+      CAPTURE(round);
+      const auto results = readAll(input, style);
+      REQUIRE_FALSE(results.empty());
+      CHECK(results.back().kind == Kind::EndOfFile);
+      for (const ReadResult &r : results) {
+        // Delimited bodies get a '\n' after their last line even when the input has none.
+        CHECK(r.body.size() <= input.size() + 1);
+        if (r.kind == Kind::Malformed) CHECK_FALSE(r.problems.empty());
+      }
+    }
+  }
 }

@@ -41,6 +41,8 @@ TEST_CASE("filePath accepts what clients send") {
   CHECK(filePath("file:///a:b/@x") == std::optional<std::string>("/a:b/@x"));
   // A '%' that starts no escape is kept literally.
   CHECK(filePath("file:///100%/x%zz%4") == std::optional<std::string>("/100%/x%zz%4"));
+  // One slash and no authority.
+  CHECK(filePath("file:/tmp/a.py") == std::optional<std::string>("/tmp/a.py"));
   // Query and fragment are not part of the path.
   CHECK(filePath("file:///a.py?x=1#L3") == std::optional<std::string>("/a.py"));
 }
@@ -52,6 +54,7 @@ TEST_CASE("filePath refuses what is not a local file") {
   CHECK_FALSE(filePath("/tmp/a.py").has_value());
   CHECK_FALSE(filePath("C:\\x\\a.py").has_value());
   CHECK_FALSE(filePath("").has_value());
+  CHECK_FALSE(filePath("file:a.py").has_value());
 }
 
 TEST_CASE("inductor-trace virtual documents") {
