@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <unordered_set>
 
 namespace inductor::index {
 namespace {
@@ -335,11 +336,13 @@ struct LaunchScanner {
   }
 };
 
-bool isDefinedKernel(const std::vector<KernelDefinition> &kernels, std::string_view name) {
-  for (const KernelDefinition &k : kernels)
-    if (k.name == name) return true;
-  return false;
-}
+// Names of the kernels defined so far, for recognising `NAME(` calls in constant time. Owns its strings:
+// views into KernelDefinition::name would dangle when the vector grows.
+struct NameHash {
+  using is_transparent = void;
+  size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
+using KernelNames = std::unordered_set<std::string, NameHash, std::equal_to<>>;
 
 // Python: the callee of a call statement `[targets =] callee(`; [start, end) within `rest`.
 bool parseCallee(std::string_view rest, size_t &start, size_t &end) {
@@ -454,6 +457,7 @@ OutputCodeAnalysis analyzePythonWrapper(const TextLines &lines) {
   OutputCodeAnalysis out;
   out.language = OutputCodeAnalysis::Language::Python;
   LaunchScanner scanner(lines, /*cpp=*/false, out.launches);
+  KernelNames definedNames;
   const uint32_t n = static_cast<uint32_t>(lines.size());
 
   std::optional<uint32_t> commentStart;
@@ -539,9 +543,11 @@ OutputCodeAnalysis analyzePythonWrapper(const TextLines &lines) {
         k.sourceLastLine = i + 1;
         delim = d;
         sawJit = false;
+        definedNames.insert(k.name);
         out.kernels.push_back(std::move(k));
         inSource = out.kernels.size() - 1;
       } else {
+        definedNames.insert(k.name);
         out.kernels.push_back(std::move(k));
       }
       continue;
@@ -555,7 +561,7 @@ OutputCodeAnalysis analyzePythonWrapper(const TextLines &lines) {
       if (kernel.find('.') == npos) scanner.addLaunch(i, kernel, ind + static_cast<uint32_t>(cs));
     } else if (startsWith(callee, "extern_kernels.")) {
       scanner.addLaunch(i, callee, ind + static_cast<uint32_t>(cs));
-    } else if (callee.find('.') == npos && isDefinedKernel(out.kernels, callee)) {
+    } else if (callee.find('.') == npos && definedNames.count(callee)) {
       scanner.addLaunch(i, callee, ind + static_cast<uint32_t>(cs));
     }
   }
@@ -575,6 +581,7 @@ OutputCodeAnalysis analyzeCppWrapper(const TextLines &lines) {
   OutputCodeAnalysis out;
   out.language = OutputCodeAnalysis::Language::Cpp;
   LaunchScanner scanner(lines, /*cpp=*/true, out.launches);
+  KernelNames definedNames;
   const uint32_t n = static_cast<uint32_t>(lines.size());
 
   bool inBlockComment = false;
@@ -640,6 +647,7 @@ OutputCodeAnalysis analyzeCppWrapper(const TextLines &lines) {
         k.nameColumn = static_cast<uint32_t>(def.size());
         k.firstLine = (i > 0 && startsWith(lines[i - 1], "template")) ? i - 1 : i;
         k.lastLine = i;
+        definedNames.insert(k.name);
         out.kernels.push_back(std::move(k));
         helper = out.kernels.size() - 1;
         continue;
@@ -654,8 +662,7 @@ OutputCodeAnalysis analyzeCppWrapper(const TextLines &lines) {
       size_t len = identLength(rest, 5);
       if (len && 5 + len < rest.size() && rest[5 + len] == '(') {
         std::string_view name = rest.substr(5, len);
-        if (startsWith(name, "triton_") || isDefinedKernel(out.kernels, name))
-          scanner.addLaunch(i, name, ind + 5);
+        if (startsWith(name, "triton_") || definedNames.count(name)) scanner.addLaunch(i, name, ind + 5);
       }
       continue;
     }
@@ -734,6 +741,40 @@ std::optional<KernelSourceFile> analyzeKernelSource(const TextLines &lines) {
   if (!result) return std::nullopt;
   result->kind = kind != KernelKind::Unknown ? kind : kindFromName(result->name);
   return result;
+}
+
+std::vector<KernelSourceFile> analyzeCppKernelSource(const TextLines &lines) {
+  std::vector<KernelSourceFile> out;
+  // How far below the signature's first line its `{` or `;` may be (one parameter per line).
+  constexpr uint32_t kSignatureLines = 256;
+  for (uint32_t i = 0; i < lines.size(); ++i) {
+    std::string_view line = lines[i];
+    constexpr std::string_view ext = "extern \"C\"";
+    if (!startsWith(line, ext)) continue;
+    // `extern "C"  void  NAME(` with any spacing and attributes between; NAME is the identifier before '('.
+    size_t open = line.find('(', ext.size());
+    if (open == npos) continue;
+    size_t end = open;
+    while (end > ext.size() && line[end - 1] == ' ')
+      --end;
+    size_t begin = end;
+    while (begin > ext.size() && isIdentChar(line[begin - 1]))
+      --begin;
+    if (begin == end || !isIdentStart(line[begin])) continue;
+    // A definition has its `{` before any `;`.
+    bool definition = false;
+    for (uint32_t j = i; j < lines.size() && j < i + kSignatureLines; ++j) {
+      std::string_view l = j == i ? line.substr(open) : lines[j];
+      size_t brace = l.find('{'), semi = l.find(';');
+      if (brace == npos && semi == npos) continue;
+      definition = brace < semi;
+      break;
+    }
+    if (definition)
+      out.push_back(
+          {std::string(line.substr(begin, end - begin)), i, static_cast<uint32_t>(begin), KernelKind::Cpp});
+  }
+  return out;
 }
 
 bool looksLikeWrapperCode(const TextLines &lines) {

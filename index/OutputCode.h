@@ -155,6 +155,12 @@ struct KernelSourceFile {
 /// nullopt when the lines hold no Triton kernel.
 std::optional<KernelSourceFile> analyzeKernelSource(const TextLines &lines);
 
+/// The C++ kernels defined in a C++ kernel file: `extern "C" void NAME(...) {` definitions (declarations
+/// ending in `;` are skipped). Used for AOTInductor's `*.kernel.cpp` / `inductor_aot_kernel_code` (kernels
+/// named `cpp_fused_*`) and the cache's `*.main.cpp` of async_compile.cpp_pybinding (a single kernel named
+/// `kernel`). Position of NAME; kind Cpp.
+std::vector<KernelSourceFile> analyzeCppKernelSource(const TextLines &lines);
+
 /// True for wrapper code, false for a kernel file: both are `c<hash>.py` in the cache. The wrapper has
 /// `async_compile = AsyncCompile()`, a `def call(` or a `# AOT ID:` line (checked outside embedded sources).
 bool looksLikeWrapperCode(const TextLines &lines);
