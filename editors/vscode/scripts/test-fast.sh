@@ -27,4 +27,4 @@ if [[ ! -x $INDUCTOR_LS ]]; then
   echo "error: inductor-ls binary not found at $INDUCTOR_LS (build it, or set INDUCTOR_LS)" >&2
   exit 1
 fi
-node --test --test-reporter=spec --test-concurrency=1 test/fast/
+node --test --test-reporter=spec --test-concurrency=1 --test-timeout=180000 test/fast/

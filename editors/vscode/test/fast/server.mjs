@@ -69,7 +69,7 @@ export class Server {
     const proc = spawn(serverBinary, args, { stdio: ['pipe', 'pipe', 'pipe'] });
     const server = new Server(proc);
     const rootUri = workspace ? fileUri(workspace) : null;
-    server.initializeResult = await server.request('initialize', {
+    server.initializeResult = await server.initialize({
       processId: process.pid,
       clientInfo: { name: 'inductor-ls fast tests' },
       rootUri,
@@ -98,6 +98,17 @@ export class Server {
     return server;
   }
 
+  // initialize, killing the process if it fails so no child outlives the test.
+  async initialize(params) {
+    try {
+      return await this.request('initialize', params);
+    } catch (e) {
+      this.proc.kill('SIGKILL');
+      this.connection.dispose();
+      throw e;
+    }
+  }
+
   constructor(proc) {
     this.proc = proc;
     this.stderr = '';
@@ -122,15 +133,19 @@ export class Server {
       if (method === 'workspace/configuration') return (params?.items ?? []).map(() => null);
       return null; // window/workDoneProgress/create, workspace/codeLens/refresh, client/registerCapability
     });
-    this.connection.onNotification((method, params) => {
-      this.notifications.push({ method, params });
-      for (const w of this.waiters.splice(0)) {
-        if (w.method === method && w.predicate(params)) w.resolve(params);
-        else this.waiters.push(w);
-      }
-    });
+    this.connection.onNotification((method, params) => this.record(method, params));
+    // vscode-jsonrpc routes `$/progress` apart from other notifications.
+    this.connection.onUnhandledProgress((params) => this.record('$/progress', params));
     this.connection.onError(() => {});
     this.connection.listen();
+  }
+
+  record(method, params) {
+    this.notifications.push({ method, params });
+    for (const w of this.waiters.splice(0)) {
+      if (w.method === method && w.predicate(params)) w.resolve(params);
+      else this.waiters.push(w);
+    }
   }
 
   // Sends a request; fails (instead of hanging) if the server exits or stays
