@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <random>
 #include <sstream>
 #include <unistd.h>
 
@@ -218,7 +219,7 @@ TEST_CASE("TraceLog: kept metadata is validated and decoded without a DOM") {
       record(
           R"("artifact": {"name": "a"}, "stack": [{"line": 1, "name": oops}])") + // Bad literal in the stack.
       record(R"("artifact": {"name": "b"}, "stack": [{"line": 1,}])") +           // Trailing comma.
-      record(R"("artifact": {"name": "c"}, "frame_id": 1 "attempt": 0)") +       // Missing comma.
+      record(R"("artifact": {"name": "c"}, "frame_id": 1 "attempt": 0)") +        // Missing comma.
       record(R"("artifact": {"name": "d"}, "stack": [[[[]]]], "frame_id": -1, "frame_compile_id": 1.5)") +
       record(R"("artifact" : {"name": "e"}, "frame_id": 0)"); // Not json.dumps spacing: full-parse fallback.
   TraceLog log = TraceLog::fromText(text);
@@ -277,6 +278,96 @@ TEST_CASE("TraceLog: a file ending without a newline, CRLF line endings, blank l
   CHECK(blank.verifyPayload(blank.records()[0]));
   CHECK(blank.records()[1].line == 6); // Blank lines between records are skipped.
   CHECK(blank.diagnostics().empty());
+}
+
+namespace {
+// A line-by-line reference reader (no SIMD, no offsets): for each envelope, its line and payload lines.
+struct ReferenceRecord {
+  uint32_t line;
+  std::vector<std::string> payload;
+  friend bool operator==(const ReferenceRecord &, const ReferenceRecord &) = default;
+};
+
+std::vector<ReferenceRecord> referenceRead(std::string_view text, uint64_t &lineCount) {
+  std::vector<std::string> lines;
+  std::vector<bool> terminated;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t nl = text.find('\n', pos);
+    lines.emplace_back(text.substr(pos, nl == text.npos ? text.npos : nl - pos));
+    terminated.push_back(nl != text.npos);
+    pos = nl == text.npos ? text.size() : nl + 1;
+  }
+  lineCount = lines.size();
+  auto blank = [&](size_t i) { return lines[i].empty() || (lines[i] == "\r" && terminated[i]); };
+  auto strip = [](std::string line) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    return line;
+  };
+  std::vector<ReferenceRecord> out;
+  for (size_t i = 0; i < lines.size();) {
+    if (blank(i) || lines[i] == "\r") {
+      ++i;
+      continue;
+    }
+    size_t j = i + 1, lastPayload = i;
+    for (; j < lines.size() && (lines[j].starts_with('\t') || blank(j)); ++j)
+      if (lines[j].starts_with('\t')) lastPayload = j;
+    if (lines[i].starts_with('V')) {
+      ReferenceRecord r{uint32_t(i), {}};
+      for (size_t k = i + 1; k <= lastPayload; ++k)
+        r.payload.push_back(strip(lines[k].starts_with('\t') ? lines[k].substr(1) : lines[k]));
+      out.push_back(r);
+    }
+    i = j;
+  }
+  return out;
+}
+} // namespace
+
+TEST_CASE("TraceLog: the scanner agrees with a line-by-line reader on random logs") {
+  // Random line lengths put line ends at every position of the scanner's 16-byte blocks.
+  std::mt19937 rng(1234);
+  auto pick = [&](int n) { return int(rng() % unsigned(n)); };
+  for (int round = 0; round < 300; ++round) {
+    std::string text;
+    int parts = 1 + pick(40);
+    for (int i = 0; i < parts; ++i) {
+      std::string eol = pick(8) == 0 ? "\r\n" : "\n";
+      switch (pick(6)) {
+      case 0:
+      case 1:
+        text += std::string(kPrefix) + R"({"artifact": {"name": "n)" + std::to_string(i) + "\"}}" + eol;
+        break;
+      case 2:
+      case 3:
+        text += "\t" + std::string(size_t(pick(40)), char('a' + pick(26))) + eol;
+        break;
+      case 4:
+        text += pick(2) ? eol : "\t" + eol;
+        break;
+      default:
+        text += pick(2) ? "garbage " + std::to_string(pick(1000)) + eol : "\rx" + eol;
+        break;
+      }
+    }
+    if (pick(3) == 0 && !text.empty()) text.pop_back(); // Sometimes no final newline.
+    CAPTURE(round);
+    CAPTURE(text);
+    uint64_t lines = 0;
+    std::vector<ReferenceRecord> expected = referenceRead(text, lines);
+    TraceLog log = TraceLog::fromText(text);
+    std::vector<ReferenceRecord> actual;
+    for (const TraceRecord &r : log.records()) {
+      ReferenceRecord a{r.line, {}};
+      for (std::string_view line : log.payloadLines(r))
+        a.payload.emplace_back(line);
+      CHECK(a.payload.size() == r.payloadLineCount);
+      actual.push_back(a);
+    }
+    CHECK(actual == expected);
+    CHECK(log.stats().lines == lines);
+  }
 }
 
 TEST_CASE("TraceLog: md5 verification: per record, in the scan, and over the whole log") {
