@@ -22,6 +22,25 @@ fs::path fixtures() {
   return fs::path(INDUCTOR_FIXTURES_DIR);
 }
 
+// The payloads of the TORCH_TRACE records whose one-line envelope mentions `"name"` (an artifact name or a
+// record kind), without their leading tabs. Test-only; the real reader is TraceLog.
+std::vector<std::string> payloads(const fs::path &log, std::string_view name) {
+  std::vector<std::string> out;
+  std::ifstream in(log, std::ios::binary);
+  std::string line;
+  std::string quoted = "\"" + std::string(name) + "\"";
+  bool collecting = false;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line[0] == '\t') {
+      if (collecting) out.back().append(line, 1).push_back('\n');
+      continue;
+    }
+    collecting = line.find(quoted) != std::string::npos && line.find("\"has_payload\"") != std::string::npos;
+    if (collecting) out.emplace_back();
+  }
+  return out;
+}
+
 // Checks identifierAt on a line marked with `^` at the cursor; `expected` is the identifier or "" for none.
 void checkIdentifier(std::string_view marked, std::string_view expected, bool dotted = false) {
   size_t caret = marked.find('^');
@@ -232,4 +251,28 @@ TEST_CASE("GraphDump: every fixture graph") {
   CHECK(files >= 30);
   CHECK(nodes > 500);
   CHECK(origins > 50);
+}
+
+TEST_CASE("GraphDump: every graph payload of every log") {
+  static constexpr std::string_view kGraphs[] = {
+      "dynamo_output_graph",    "before_pre_grad_graph", "after_pre_grad_graph",    "inductor_pre_grad_graph",
+      "aot_forward_graph",      "aot_backward_graph",    "aot_inference_graph",     "aot_joint_graph",
+      "before_post_grad_graph", "after_post_grad_graph", "inductor_post_grad_graph"};
+  size_t graphs = 0;
+  for (const auto &e : fs::recursive_directory_iterator(fixtures())) {
+    if (!e.is_regular_file() || (e.path().extension() != ".log" && e.path().extension() != ".txt")) continue;
+    for (std::string_view kind : kGraphs)
+      for (const std::string &payload : payloads(e.path(), kind)) {
+        CAPTURE(e.path().string());
+        CAPTURE(kind);
+        TextLines lines = splitLines(payload);
+        GraphDumpAnalysis a = analyzeGraphDump(lines);
+        CHECK(!a.nodes.empty());
+        CHECK(!a.origins.empty());
+        for (const GraphNodeDef &n : a.nodes)
+          CHECK(lines[n.line].substr(n.column, n.name.size()) == n.name);
+        ++graphs;
+      }
+  }
+  CHECK(graphs >= 100);
 }
