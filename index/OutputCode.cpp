@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <unordered_set>
 
 namespace inductor::index {
@@ -102,19 +103,19 @@ constexpr std::string_view kTopoPrefix = "Topologically Sorted Source Nodes:";
 // `[Provenance debug handles] NAME:N` -> NAME and N.
 bool parseProvenanceComment(std::string_view body, std::string_view &name, std::optional<int> &handle) {
   std::string_view rest = trim(body.substr(kProvenancePrefix.size()));
-  if (rest.empty()) return false;
   // Only the first key is used should a future version list several.
   size_t sep = rest.find_first_of(" ,");
   if (sep != npos) rest = rest.substr(0, sep);
   name = stripHandle(rest);
   handle.reset();
   if (name.size() < rest.size()) {
+    std::string_view digits = rest.substr(name.size() + 1);
     int value = 0;
-    for (char c : rest.substr(name.size() + 1)) {
-      if (value > 100000000) return true; // Absurdly large: keep the name, drop the handle.
-      value = value * 10 + (c - '0');
-    }
-    handle = value;
+    auto [p, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+    if (ec == std::errc() && p == digits.data() + digits.size())
+      handle = value;
+    else
+      name = rest; // As KernelKey::parse: a handle that does not fit an int stays in the name.
   }
   return !name.empty();
 }
@@ -311,13 +312,12 @@ struct LaunchScanner {
     launches.push_back(std::move(launch));
   }
 
-  // Handles a comment line; returns true if it was one.
-  bool onComment(uint32_t i, std::string_view body) {
+  // Handles the text of a comment line.
+  void onComment(uint32_t i, std::string_view body) {
     if (startsWith(body, kTopoPrefix))
       pendingTopo = i;
     else if (startsWith(body, kProvenancePrefix))
       onProvenanceComment(i, body);
-    return true;
   }
 
   void addLaunch(uint32_t i, std::string_view kernel, uint32_t column) {
@@ -420,7 +420,7 @@ KernelKind kindFromName(std::string_view name) {
     std::string_view prefix;
     KernelKind kind;
   };
-  static constexpr std::array<Entry, 14> table{{
+  static constexpr std::array<Entry, 12> table{{
       {"triton_poi_", KernelKind::Pointwise},
       {"triton_red_", KernelKind::Reduction},
       {"triton_per_", KernelKind::PersistentReduction},
@@ -429,12 +429,10 @@ KernelKind kindFromName(std::string_view name) {
       {"triton_tem_", KernelKind::Template},
       {"triton_for_", KernelKind::Foreach},
       {"cpp_fused_", KernelKind::Cpp},
-      {"cpp_CppMicroGemm", KernelKind::Cpp},
       {"extern_kernels.", KernelKind::Extern},
       {"aoti_torch_", KernelKind::Extern},
       {"torch.ops.", KernelKind::Extern},
       {"aten.", KernelKind::Extern},
-      {"cuda_fused_", KernelKind::Template},
   }};
   for (const Entry &e : table)
     if (startsWith(name, e.prefix)) return e.kind;

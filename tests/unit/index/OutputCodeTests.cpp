@@ -672,3 +672,74 @@ TEST_CASE("OutputCode: output code in every log agrees with its provenance") {
   }
   CHECK(checked >= 15);
 }
+
+TEST_CASE("OutputCode: kernel kinds from decorators and async_compile") {
+  std::string text = R"py(# AOT ID: ['1_inference']
+triton_poi_fused_0 = async_compile.triton('triton_poi_fused_0', '''
+@triton_heuristics.pointwise(
+    size_hints={'x': 1024},
+    inductor_meta={'combo_grid_meta': {'num_kernels': 2}, 'kernel_name': 'triton_poi_fused_0'},
+)
+@triton.jit
+def triton_poi_fused_0(in_ptr0):
+    pass
+''', device_str='cuda')
+add_kernel_0 = async_compile.triton('add_kernel', '''
+@triton_heuristics.user_autotune(
+    configs=[],
+)
+@triton.jit
+def add_kernel(in_ptr0):
+    pass
+''', device_str='cuda')
+triton_for_fused_1 = async_compile.triton('triton_for_fused_1', '''
+@triton_heuristics.foreach(
+)
+@triton.jit
+def triton_for_fused_1(in_ptr0):
+    pass
+''', device_str='cuda')
+triton_spl_fused_2 = async_compile.triton('triton_spl_fused_2', """
+@triton_heuristics.split_scan(
+)
+@triton.jit
+def triton_spl_fused_2(in_ptr0):
+    pass
+""", device_str='cuda')
+cuda_kernel_3 = async_compile.cuda(r'''
+extern "C" void kernel() {}
+''', 'so')
+halide_kernel_4 = async_compile.halide(meta, '''
+import halide as hl
+''')
+
+
+def call(args):
+    # [Provenance debug handles] triton_poi_fused_0:99999999999999
+    triton_poi_fused_0.run(buf0, stream=stream0)
+    add_kernel_0.run(buf0, buf1, 1024, stream=stream0)
+    add_kernel_0.run(buf1, buf2, 1024, stream=stream0)
+    triton_spl_fused_2.run(buf0, stream=stream0)
+    halide_kernel_4(buf0)
+)py";
+  TextLines lines = splitLines(text);
+  OutputCodeAnalysis a = analyzePythonWrapper(lines);
+  CHECK(a.graphKind == GraphKind::Inference);
+  REQUIRE(a.kernels.size() == 6);
+  CHECK(a.kernels[0].kind == KernelKind::Combo);
+  CHECK(a.kernels[1].kind == KernelKind::UserDefined);
+  CHECK(a.kernels[1].defLine == 15u); // `def add_kernel(`: the def name differs from the variable.
+  CHECK(a.kernels[2].kind == KernelKind::Foreach);
+  CHECK(a.kernels[3].kind == KernelKind::SplitScan); // A """ source.
+  CHECK(a.kernels[3].lastLine == 31);
+  CHECK(a.kernels[4].kind == KernelKind::Template);
+  CHECK(a.kernels[5].kind == KernelKind::Unknown);
+  REQUIRE(a.launches.size() == 5);
+  // A handle that does not fit an int stays in the name, as KernelKey::parse does.
+  CHECK(a.launches[0].kernel == "triton_poi_fused_0:99999999999999");
+  CHECK_FALSE(a.launches[0].debugHandle);
+  CHECK(a.launches[1].kernel == "add_kernel_0");
+  CHECK(a.launches[2].kernel == "add_kernel_0");
+  CHECK(a.launches[3].kernel == "triton_spl_fused_2");
+  CHECK(a.launches[4].kernel == "halide_kernel_4");
+}
