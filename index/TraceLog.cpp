@@ -47,6 +47,14 @@ const char *findNewline(const char *p, const char *end) {
   return nl ? static_cast<const char *>(nl) : end;
 }
 
+// Bits set in a 16-bit mask, without a library call.
+inline unsigned popcount16(unsigned x) {
+  x = x - ((x >> 1) & 0x5555u);
+  x = (x & 0x3333u) + ((x >> 2) & 0x3333u);
+  x = (x + (x >> 4)) & 0x0f0fu;
+  return (x + (x >> 8)) & 0x1fu;
+}
+
 // Whether the line starting at `p` continues a record's payload: a payload line ('\t') or a blank line.
 inline bool continuesPayload(const char *p, const char *end) {
   return *p == '\t' || *p == '\n' || (*p == '\r' && p + 1 < end && p[1] == '\n');
@@ -59,24 +67,37 @@ inline bool continuesPayload(const char *p, const char *end) {
 const char *skipPayload(const char *p, const char *end, uint64_t &newlines) {
   while (p < end && continuesPayload(p, end)) {
 #if defined(__SSE2__)
-    const __m128i newline = _mm_set1_epi8('\n'), tab = _mm_set1_epi8('\t');
+    // Newlines are counted in per-byte SIMD counters (flushed before they can overflow), because
+    // __builtin_popcount is a library call unless the build targets a CPU with POPCNT.
+    const __m128i newline = _mm_set1_epi8('\n'), tab = _mm_set1_epi8('\t'), zero = _mm_setzero_si128();
+    __m128i counts = zero;
+    int pending = 0;
+    auto flush = [&] {
+      __m128i sums = _mm_sad_epu8(counts, zero);
+      newlines += uint64_t(_mm_cvtsi128_si32(sums)) + uint64_t(_mm_extract_epi16(sums, 4));
+      counts = zero;
+      pending = 0;
+    };
     bool found = false;
     while (p + 17 <= end) {
       __m128i here = _mm_loadu_si128(reinterpret_cast<const __m128i *>(p));
       __m128i next = _mm_loadu_si128(reinterpret_cast<const __m128i *>(p + 1));
-      unsigned lineEnds = unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(here, newline)));
+      __m128i isNewline = _mm_cmpeq_epi8(here, newline);
+      unsigned lineEnds = unsigned(_mm_movemask_epi8(isNewline));
       unsigned continued =
           unsigned(_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(next, tab), _mm_cmpeq_epi8(next, newline))));
       if (unsigned stops = lineEnds & ~continued) {
         int i = __builtin_ctz(stops);
-        newlines += unsigned(__builtin_popcount(lineEnds & ((2u << i) - 1)));
+        newlines += popcount16(lineEnds & ((2u << i) - 1));
         p += i + 1; // A line start that may end the run ('\r' is decided by continuesPayload).
         found = true;
         break;
       }
-      newlines += unsigned(__builtin_popcount(lineEnds));
+      counts = _mm_sub_epi8(counts, isNewline); // isNewline is -1 per newline byte.
+      if (++pending == 255) flush();
       p += 16;
     }
+    flush();
     if (found) continue;
 #endif
     const char *nl = findNewline(p, end);
