@@ -82,17 +82,20 @@ bool isLibraryPath(std::string_view path);
 /// The innermost frame whose file is not a library (isLibraryPath), or nullptr. Points into `frames`.
 const StackFrame *userFrame(const std::vector<StackFrame> &frames);
 
+/// Node name -> node names (or kernel key -> node names), in the artifact's order.
+using NameMap = std::unordered_map<std::string, std::vector<std::string>>;
+
 /// The node and kernel maps of one compiled graph. Kernel keys are as the artifact spells them (`NAME:HANDLE`
 /// in version 2, `NAME` in version 1); split them with KernelKey::parse.
 struct NodeMappings {
   /// 1 = kernel keys without debug handles, 2 = `name:handle` keys. From the "version" field, or inferred
   /// from the keys when absent (1 when no key has a handle). 0 when nothing was parsed.
   int version = 0;
-  std::unordered_map<std::string, std::vector<std::string>> preToPost, postToPre;
+  NameMap preToPost, postToPre;
   /// "cppCodeToPost" in the JSON (it holds Triton kernels too): kernel key -> post-grad FX nodes.
-  std::unordered_map<std::string, std::vector<std::string>> kernelToPost;
+  NameMap kernelToPost;
   /// "postToCppCode": post-grad FX node -> kernel keys.
-  std::unordered_map<std::string, std::vector<std::string>> postToKernel;
+  NameMap postToKernel;
 
   /// True when all four maps are empty (the backward graph of a training run may carry only
   /// {"version": 2.0}).
@@ -104,9 +107,6 @@ struct NodeMappings {
 
 /// Parses an `inductor_provenance_tracking_node_mappings` payload.
 Expected<NodeMappings> parseNodeMappings(std::string_view json);
-
-/// Node name -> node names (or kernel key -> node names), in the artifact's order.
-using NameMap = std::unordered_map<std::string, std::vector<std::string>>;
 
 /// Parses a legacy `inductor_triton_kernel_to_post_grad_nodes` payload: kernel name -> post-grad FX nodes
 /// (the `kernelToPost` of NodeMappings, version 1).
