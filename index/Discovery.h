@@ -1,0 +1,54 @@
+// index/Discovery.h: finds the inputs of an index under the directories and files a user names.
+//
+// Recognized by name (nothing is opened here):
+//  - TORCH_TRACE logs: `dedicated_log_torch_trace[_rank_N]_*.log` (torch/_logging/_internal.py); a file named
+//    explicitly is taken as a log whatever its name, unless it is one of the kinds below.
+//  - TORCH_COMPILE_DEBUG graph directories `torch_compile_debug/run_*/torchinductor/<graph>/` and the cache's
+//    `c<hash>.debug/` directories (torch/_inductor/debug.py DebugFormatter): `output_code.py`/`.cpp`,
+//    `fx_graph_readable.py`, `fx_graph_transformed.py`, `inductor_provenance_tracking_node_mappings*.json`,
+//    `inductor_provenance_tracking_kernel_stack_traces*.json`.
+//  - Inductor cache directories (torch/_inductor/codecache.py): `c<hash>.py` (wrapper code or a Triton
+//  kernel;
+//    told apart later by content), `*.wrapper.cpp` (AOTInductor) with its `kernel_information.json`.
+//  - Standalone provenance maps: the JSON names above anywhere.
+// Files from one graph directory (or one cache wrapper and its `.debug/` directory) are grouped into a
+// `CompileFiles` unit, the file-based counterpart of a compile in a log.
+//
+// Walks skip hidden directories, node_modules, __pycache__ and build trees, and stop after `maxFiles`
+// entries.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace inductor::index {
+
+/// The files of one compiled graph found outside a log.
+struct CompileFiles {
+  std::string outputCode;          ///< output_code.py/.cpp, a wrapper c<hash>.py, or a *.wrapper.cpp.
+  std::string graphName;           ///< The graph directory's name ("model__0_forward_1.0"), if any.
+  std::vector<std::string> graphs; ///< fx_graph_transformed.py (post-grad) first, then fx_graph_readable.py.
+  std::string nodeMappings;        ///< inductor_provenance_tracking_node_mappings*.json
+  std::string stackTraces;         ///< inductor_provenance_tracking_kernel_stack_traces*.json
+  std::string kernelInformation;   ///< AOTI kernel_information.json
+};
+
+struct DiscoveredInputs {
+  std::vector<std::string> traceLogs;
+  std::vector<CompileFiles> compiles;
+  /// Cache `c<hash>.py` files not known to be wrappers: Triton kernel files or wrappers without a `.debug/`
+  /// directory; the index reads their first lines to tell.
+  std::vector<std::string> cacheSources;
+  /// Provenance JSON found outside any graph directory.
+  std::vector<std::string> standaloneProvenance;
+  std::vector<std::string> errors; ///< Inputs that do not exist or cannot be read.
+};
+
+/// See the file comment. Paths in the result are absolute and normalized, each listed once.
+DiscoveredInputs discoverInputs(const std::vector<std::string> &inputs, size_t maxFiles = 200000);
+
+/// True for names like `dedicated_log_torch_trace_rank_0_abc.log`.
+bool isTraceLogName(const std::string &fileName);
+
+} // namespace inductor::index

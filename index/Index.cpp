@@ -1,0 +1,1063 @@
+#include "index/Index.h"
+
+#include "index/Discovery.h"
+#include "index/GraphDump.h"
+#include "index/MappedFile.h"
+#include "index/Provenance.h"
+#include "index/TextLines.h"
+#include "index/TraceLog.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <set>
+#include <sstream>
+#include <thread>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace fs = std::filesystem;
+
+namespace inductor::index {
+
+// The frozen lookup tables of an Index (see Index.h). Built once by IndexBuilder::freeze.
+struct Index::Tables {
+  std::vector<std::shared_ptr<TraceLog>> logs;
+  std::unordered_map<std::string, ArtifactId> byPath;
+  std::unordered_map<std::string, ArtifactId> byVirtual;
+  /// Local user source path -> 1-based line -> launches, lines in order.
+  std::unordered_map<std::string, std::map<uint32_t, std::vector<LaunchRef>>> byUserLine;
+  std::vector<KernelSymbol> symbols;
+};
+
+namespace {
+
+// ---------------------------------------------------------------------------------------------------------------
+// Small helpers.
+
+std::string readFile(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return {};
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+/// FNV-1a, 64 bit: identity of a text across its copies (log payload, cache file, debug-dir copy). Streaming,
+/// so a payload is hashed line by line without joining it.
+struct ContentHash {
+  uint64_t h = 1469598103934665603ull;
+  void update(std::string_view s) {
+    for (unsigned char c : s) {
+      h ^= c;
+      h *= 1099511628211ull;
+    }
+  }
+};
+
+uint64_t hashLines(const std::vector<std::string_view> &lines) {
+  ContentHash h;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (i) h.update("\n");
+    h.update(lines[i]);
+  }
+  return h.h;
+}
+
+uint64_t hashText(std::string_view text) {
+  ContentHash h;
+  h.update(text);
+  return h.h;
+}
+
+std::string basename(std::string_view p) {
+  size_t s = p.rfind('/');
+  return std::string(s == std::string_view::npos ? p : p.substr(s + 1));
+}
+
+std::string slug(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
+        c == '-')
+      out += c;
+    else if (!out.empty() && out.back() != '-')
+      out += '-';
+  }
+  while (!out.empty() && out.back() == '-')
+    out.pop_back();
+  return out;
+}
+
+std::string_view graphKindName(GraphKind k) {
+  switch (k) {
+  case GraphKind::Forward:
+    return "forward";
+  case GraphKind::Backward:
+    return "backward";
+  case GraphKind::Inference:
+    return "inference";
+  case GraphKind::Unknown:
+    break;
+  }
+  return "";
+}
+
+/// Priority of a graph artifact as the post-grad graph of a compile (higher wins), 0 if it is not one.
+int postGradPriority(std::string_view name) {
+  if (name == "inductor_post_grad_graph") return 4;
+  if (name == "after_post_grad_graph") return 3;
+  if (name == "after_recompile_post_grad") return 2;
+  if (name == "before_post_grad_graph") return 1;
+  return 0;
+}
+
+/// Priority of a graph artifact as the pre-grad graph (the graph whose node names provenance calls pre-grad).
+int preGradPriority(std::string_view name) {
+  if (name == "after_pre_grad_graph") return 5;
+  if (name == "inductor_pre_grad_graph") return 4;
+  if (name == "after_recompile_pre_grad") return 3;
+  if (name == "before_pre_grad_graph") return 2;
+  if (name == "dynamo_output_graph") return 1;
+  return 0;
+}
+
+/// The record's graph name: the artifact name, or the top-level key for `*_graph` records.
+std::string_view recordGraphName(const TraceRecord &r) {
+  if (r.kind == TraceKind::Artifact) return r.name;
+  return r.kindKey;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Compiles cut out of a log.
+
+struct PendingCompile {
+  uint32_t log = 0;
+  CompileId id;
+  std::optional<int> rank;
+  int output = -1; ///< Record index of the output code.
+  bool cpp = false;
+  int postGrad = -1, preGrad = -1;
+  int nodeMappings = -1, stackTraces = -1, kernelToPost = -1, postToPre = -1;
+};
+
+enum class ProvenanceSlot { NodeMappings, StackTraces, KernelToPost, PostToPre };
+
+int &slotOf(PendingCompile &c, ProvenanceSlot s) {
+  switch (s) {
+  case ProvenanceSlot::NodeMappings:
+    return c.nodeMappings;
+  case ProvenanceSlot::StackTraces:
+    return c.stackTraces;
+  case ProvenanceSlot::KernelToPost:
+    return c.kernelToPost;
+  case ProvenanceSlot::PostToPre:
+    break;
+  }
+  return c.postToPre;
+}
+
+std::optional<ProvenanceSlot> provenanceSlot(std::string_view name) {
+  if (name == "inductor_provenance_tracking_node_mappings") return ProvenanceSlot::NodeMappings;
+  if (name == "inductor_provenance_tracking_kernel_stack_traces") return ProvenanceSlot::StackTraces;
+  if (name == "inductor_triton_kernel_to_post_grad_nodes") return ProvenanceSlot::KernelToPost;
+  if (name == "inductor_post_to_pre_grad_nodes") return ProvenanceSlot::PostToPre;
+  return std::nullopt;
+}
+
+/// Cuts a log into compiles. Per (compile id, rank) stream: an output code record starts a compile that owns
+/// the best post-grad graph seen since the previous output code and the best pre-grad graph of the stream.
+/// Provenance artifacts go to the latest compile whose slot is still empty; one that arrives before any
+/// output code (some versions log provenance first) waits for the next output code.
+std::vector<PendingCompile> segmentLog(uint32_t logIndex, const TraceLog &log) {
+  struct Stream {
+    int postGrad = -1, postGradPrio = 0;
+    int preGrad = -1, preGradPrio = 0;
+    int current = -1; ///< Index into `out`.
+    std::map<ProvenanceSlot, int> pending;
+  };
+  std::vector<PendingCompile> out;
+  std::map<std::pair<CompileId, std::optional<int>>, Stream> streams;
+  const auto &records = log.records();
+  for (size_t i = 0; i < records.size(); ++i) {
+    const TraceRecord &r = records[i];
+    Stream &s = streams[{r.compileId, r.rank}];
+    bool isOutput = r.kind == TraceKind::InductorOutputCode ||
+                    (r.kind == TraceKind::GraphDump && r.name == "inductor_aot_wrapper_code");
+    if (isOutput) {
+      PendingCompile c;
+      c.log = logIndex;
+      c.id = r.compileId;
+      c.rank = r.rank ? r.rank : log.rank();
+      c.output = static_cast<int>(i);
+      c.cpp = r.kind == TraceKind::GraphDump;
+      c.postGrad = s.postGrad;
+      c.preGrad = s.preGrad;
+      for (auto &[slot, rec] : s.pending)
+        slotOf(c, slot) = rec;
+      s.pending.clear();
+      s.postGrad = -1;
+      s.postGradPrio = 0;
+      s.current = static_cast<int>(out.size());
+      out.push_back(c);
+      continue;
+    }
+    std::string_view graph = recordGraphName(r);
+    if (int p = postGradPriority(graph); p && p >= s.postGradPrio) {
+      s.postGrad = static_cast<int>(i);
+      s.postGradPrio = p;
+      continue;
+    }
+    if (int p = preGradPriority(graph); p && p >= s.preGradPrio) {
+      s.preGrad = static_cast<int>(i);
+      s.preGradPrio = p;
+      continue;
+    }
+    if (r.kind != TraceKind::Artifact) continue;
+    if (auto slot = provenanceSlot(r.name)) {
+      if (s.current >= 0 && slotOf(out[s.current], *slot) < 0)
+        slotOf(out[s.current], *slot) = static_cast<int>(i);
+      else
+        s.pending[*slot] = static_cast<int>(i);
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Provenance of one compile, whatever its source (log payloads or files).
+
+struct CompileProvenance {
+  NodeMappings mappings;
+  bool hasMappings = false;
+  std::unordered_map<std::string, std::vector<std::vector<StackFrame>>> stackTraces;
+  std::unordered_map<std::string, KernelInformation> kernelInformation;
+};
+
+struct GraphData {
+  GraphDumpAnalysis analysis;
+  bool present = false;
+  /// Node name -> index into analysis.nodes (first occurrence).
+  std::unordered_map<std::string, uint32_t> nodeIndex;
+  void index() {
+    for (uint32_t i = 0; i < analysis.nodes.size(); ++i)
+      nodeIndex.emplace(analysis.nodes[i].name, i);
+  }
+  const SourceComment *originOf(const std::string &node) const {
+    auto it = nodeIndex.find(node);
+    if (it == nodeIndex.end()) return nullptr;
+    const GraphNodeDef &n = analysis.nodes[it->second];
+    if (!n.origin || *n.origin >= analysis.origins.size()) return nullptr;
+    return &analysis.origins[*n.origin];
+  }
+};
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------------------------------
+
+class IndexBuilder {
+public:
+  IndexBuilder(const IndexOptions &options, const ProgressCallback &progress,
+               const std::atomic<bool> *cancelled)
+      : options_(options), progress_(progress), cancelled_(cancelled),
+        resolver_(options.pathMappings, rootsForResolver(options)) {
+    index_ = std::make_shared<Index>();
+    tables_ = std::make_shared<Index::Tables>();
+  }
+
+  std::shared_ptr<const Index> run();
+
+private:
+  static std::vector<std::string> rootsForResolver(const IndexOptions &o) {
+    std::vector<std::string> roots = o.roots;
+    for (const std::string &in : o.inputs)
+      roots.push_back(in);
+    return roots;
+  }
+  bool cancelled() const { return cancelled_ && cancelled_->load(std::memory_order_relaxed); }
+  void report(size_t done, size_t total, std::string_view message) {
+    if (progress_) progress_(done, total, message);
+  }
+  void diag(std::string file, uint32_t line, std::string message) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    index_->diagnostics_.push_back({std::move(file), line, std::move(message)});
+  }
+
+  template <class F> void parallelFor(size_t n, F &&f) {
+    unsigned jobs = options_.jobs;
+    if (jobs <= 1 || n <= 1) {
+      for (size_t i = 0; i < n && !cancelled(); ++i)
+        f(i);
+      return;
+    }
+    std::atomic<size_t> next{0};
+    std::vector<std::thread> threads;
+    for (unsigned t = 0; t < std::min<size_t>(jobs, n); ++t)
+      threads.emplace_back([&] {
+        for (size_t i; (i = next.fetch_add(1)) < n && !cancelled();)
+          f(i);
+      });
+    for (auto &t : threads)
+      t.join();
+  }
+
+  void openLogs(const std::vector<std::string> &paths);
+  void buildLogCompiles();
+  void buildFileCompiles(const DiscoveredInputs &inputs);
+  void linkKernelSources(const std::vector<std::string> &cacheSources);
+  void freeze();
+
+  ArtifactId addArtifact(Artifact a) {
+    ArtifactId id{static_cast<uint32_t>(index_->artifacts_.size())};
+    index_->artifacts_.push_back(std::move(a));
+    return id;
+  }
+  Origin makeOrigin(const std::string &file, uint32_t line, std::string code, std::string function) const {
+    ResolvedPath r = resolver_.resolve(file);
+    Origin o;
+    o.path = r.path;
+    o.recordedPath = file;
+    o.line = line;
+    o.code = std::move(code);
+    o.function = std::move(function);
+    o.exists = r.exists;
+    return o;
+  }
+  void resolveLaunches(Artifact &a, const CompileProvenance &prov, const GraphData &post,
+                       const GraphData &pre);
+  ArtifactId addGraphArtifact(CompileRef compile, std::string title, std::string graphName,
+                              const GraphData &graph, uint32_t log, uint32_t record, std::string path);
+
+  const IndexOptions &options_;
+  const ProgressCallback &progress_;
+  const std::atomic<bool> *cancelled_;
+  PathResolver resolver_;
+  std::shared_ptr<Index> index_;
+  std::shared_ptr<Index::Tables> tables_;
+  std::mutex mutex_;
+  /// Content hash -> output-code artifact, to merge copies of the same text.
+  std::unordered_map<uint64_t, ArtifactId> byContent_;
+};
+
+void IndexBuilder::openLogs(const std::vector<std::string> &paths) {
+  std::vector<std::shared_ptr<TraceLog>> logs(paths.size());
+  std::atomic<size_t> done{0};
+  parallelFor(paths.size(), [&](size_t i) {
+    Expected<TraceLog> log = TraceLog::open(paths[i]);
+    if (!log) {
+      diag(paths[i], 0, log.error().message);
+    } else {
+      logs[i] = std::make_shared<TraceLog>(std::move(*log));
+      for (const TraceDiagnostic &d : logs[i]->diagnostics())
+        diag(paths[i], d.line, d.message);
+    }
+    size_t n = ++done;
+    if (n == paths.size() || n % 8 == 0) report(n, paths.size(), "reading trace logs");
+  });
+  for (size_t i = 0; i < paths.size(); ++i) {
+    if (!logs[i]) continue;
+    index_->traceFiles_.push_back(paths[i]);
+    index_->stats_.traceBytes += logs[i]->text().size();
+    index_->stats_.corruptedRecords += logs[i]->stats().corruptedRecords;
+    tables_->logs.push_back(std::move(logs[i]));
+  }
+  index_->stats_.traceFiles = tables_->logs.size();
+}
+
+ArtifactId IndexBuilder::addGraphArtifact(CompileRef compile, std::string title, std::string graphName,
+                                          const GraphData &graph, uint32_t log, uint32_t record,
+                                          std::string path) {
+  Artifact a;
+  a.kind = ArtifactKind::Graph;
+  a.language = Language::Python;
+  a.compile = compile;
+  a.title = std::move(title);
+  a.graphName = std::move(graphName);
+  a.traceFile = log;
+  a.record = record;
+  if (!path.empty()) a.paths.push_back(std::move(path));
+  for (const GraphNodeDef &n : graph.analysis.nodes) {
+    Artifact::GraphNode g;
+    g.name = n.name;
+    g.line = n.line;
+    g.column = n.column;
+    g.target = n.target;
+    if (n.origin && *n.origin < graph.analysis.origins.size()) {
+      const SourceComment &c = graph.analysis.origins[*n.origin];
+      if (!isLibraryPath(c.file)) g.origin = makeOrigin(c.file, c.line, c.code, c.function);
+    }
+    a.graphNodes.push_back(std::move(g));
+  }
+  return addArtifact(std::move(a));
+}
+
+void IndexBuilder::resolveLaunches(Artifact &a, const CompileProvenance &prov, const GraphData &post,
+                                   const GraphData &pre) {
+  std::unordered_map<std::string, int> launchCount;
+  for (const KernelLaunch &l : a.code.launches)
+    ++launchCount[l.kernel];
+  a.launches.clear();
+  a.launches.reserve(a.code.launches.size());
+  for (const KernelLaunch &site : a.code.launches) {
+    Launch L;
+    L.site = site;
+    const KernelDefinition *def = a.code.findKernel(site.kernel);
+    if (def) L.definition = static_cast<int>(def - a.code.kernels.data());
+    L.kind = def ? def->kind : kindFromName(site.kernel);
+    L.atenOps = site.atenOps.empty() && def ? def->atenOps : site.atenOps;
+    std::string key = site.key();
+    // Without a debug handle a kernel launched twice cannot be told apart in the maps: use only what the
+    // launch itself says (its comment) rather than the union, which would name lines of the other launches.
+    bool ambiguous = !site.debugHandle && launchCount[site.kernel] > 1;
+
+    // FX nodes.
+    const KernelInformation *info = nullptr;
+    if (auto it = prov.kernelInformation.find(key); it != prov.kernelInformation.end()) info = &it->second;
+    if (info) {
+      L.postGradNodes = info->postGradNodes;
+      L.preGradNodes = info->preGradNodes;
+    }
+    if (L.postGradNodes.empty() && !ambiguous) {
+      auto it = prov.mappings.kernelToPost.find(key);
+      if (it == prov.mappings.kernelToPost.end() && site.debugHandle)
+        it = prov.mappings.kernelToPost.find(site.kernel);
+      if (it != prov.mappings.kernelToPost.end())
+        L.postGradNodes = it->second;
+      else if (def)
+        for (const auto &[src, nodes] : def->sourceToAten)
+          L.postGradNodes.insert(L.postGradNodes.end(), nodes.begin(), nodes.end());
+    }
+    if (L.preGradNodes.empty()) {
+      std::set<std::string> pres;
+      for (const std::string &n : L.postGradNodes)
+        if (auto it = prov.mappings.postToPre.find(n); it != prov.mappings.postToPre.end())
+          pres.insert(it->second.begin(), it->second.end());
+      if (pres.empty())
+        for (const std::string &n :
+             site.sourceNodes.empty() && def && !ambiguous ? def->sourceNodes : site.sourceNodes)
+          if (!n.empty()) pres.insert(n);
+      L.preGradNodes.assign(pres.begin(), pres.end());
+    }
+
+    auto addOrigin = [&](Origin o) {
+      if (std::find(L.origins.begin(), L.origins.end(), o) == L.origins.end())
+        L.origins.push_back(std::move(o));
+    };
+    // 1. Stack traces recorded for this kernel:debug_handle.
+    const std::vector<std::vector<StackFrame>> *traces = nullptr;
+    if (info && !info->stackTraces.empty()) traces = &info->stackTraces;
+    if (!traces) {
+      auto it = prov.stackTraces.find(key);
+      if (it == prov.stackTraces.end() && !ambiguous) it = prov.stackTraces.find(site.kernel);
+      if (it != prov.stackTraces.end()) traces = &it->second;
+    }
+    if (traces) {
+      for (const auto &trace : *traces) {
+        if (const StackFrame *f = userFrame(trace))
+          addOrigin(makeOrigin(f->file, f->line, f->code, f->function));
+        std::vector<Origin> stack;
+        for (const StackFrame &f : trace)
+          if (!isLibraryPath(f.file)) stack.push_back(makeOrigin(f.file, f.line, f.code, f.function));
+        if (!stack.empty()) L.stacks.push_back(std::move(stack));
+      }
+      if (!L.origins.empty()) L.originSource = OriginSource::StackTrace;
+    }
+    // 2. Post-grad FX nodes in the post-grad graph's `# File:` comments.
+    if (L.origins.empty() && post.present) {
+      for (const std::string &n : L.postGradNodes)
+        if (const SourceComment *c = post.originOf(n); c && !isLibraryPath(c->file))
+          addOrigin(makeOrigin(c->file, c->line, c->code, c->function));
+      if (!L.origins.empty()) L.originSource = OriginSource::PostGradGraph;
+    }
+    // 3. Pre-grad FX nodes in the pre-grad graph's `# File:` comments.
+    if (L.origins.empty() && pre.present) {
+      for (const std::string &n : L.preGradNodes)
+        if (const SourceComment *c = pre.originOf(n); c && !isLibraryPath(c->file))
+          addOrigin(makeOrigin(c->file, c->line, c->code, c->function));
+      if (!L.origins.empty()) L.originSource = OriginSource::PreGradGraph;
+    }
+    a.launches.push_back(std::move(L));
+  }
+}
+
+namespace {
+
+GraphData analyzeGraphLines(const std::vector<std::string_view> &lines) {
+  GraphData g;
+  g.analysis = analyzeGraphDump(lines);
+  g.present = true;
+  g.index();
+  return g;
+}
+
+void parseProvenanceInto(CompileProvenance &prov, ProvenanceSlot slot, std::string_view json,
+                         std::string &error) {
+  switch (slot) {
+  case ProvenanceSlot::NodeMappings: {
+    auto m = parseNodeMappings(json);
+    if (!m) {
+      error = m.error().message;
+      return;
+    }
+    // Merge: legacy artifacts may already have filled some maps.
+    for (auto &[k, v] : m->kernelToPost)
+      prov.mappings.kernelToPost[k] = v;
+    for (auto &[k, v] : m->postToPre)
+      prov.mappings.postToPre[k] = v;
+    for (auto &[k, v] : m->preToPost)
+      prov.mappings.preToPost[k] = v;
+    for (auto &[k, v] : m->postToKernel)
+      prov.mappings.postToKernel[k] = v;
+    prov.mappings.version = m->version;
+    prov.hasMappings = true;
+    return;
+  }
+  case ProvenanceSlot::StackTraces: {
+    auto st = parseKernelStackTraces(json);
+    if (!st) {
+      error = st.error().message;
+      return;
+    }
+    prov.stackTraces = std::move(*st);
+    return;
+  }
+  case ProvenanceSlot::KernelToPost: {
+    auto m = parseKernelToPostGradNodes(json);
+    if (!m) {
+      error = m.error().message;
+      return;
+    }
+    for (auto &[k, v] : *m)
+      prov.mappings.kernelToPost.emplace(k, v);
+    return;
+  }
+  case ProvenanceSlot::PostToPre: {
+    auto m = parsePostToPreGradNodes(json);
+    if (!m) {
+      error = m.error().message;
+      return;
+    }
+    for (auto &[k, v] : *m)
+      prov.mappings.postToPre.emplace(k, v);
+    return;
+  }
+  }
+}
+
+} // namespace
+
+void IndexBuilder::buildLogCompiles() {
+  std::vector<PendingCompile> pending;
+  for (uint32_t i = 0; i < tables_->logs.size(); ++i) {
+    auto segment = segmentLog(i, *tables_->logs[i]);
+    pending.insert(pending.end(), segment.begin(), segment.end());
+  }
+
+  // Analyse each compile on the workers; each writes only its own slot.
+  struct Result {
+    Compile compile;
+    Artifact code;
+    GraphData post, pre;
+    uint64_t hash = 0;
+    std::vector<IndexDiagnostic> diagnostics;
+  };
+  std::vector<Result> results(pending.size());
+  std::atomic<size_t> done{0};
+  parallelFor(pending.size(), [&](size_t i) {
+    const PendingCompile &p = pending[i];
+    const TraceLog &log = *tables_->logs[p.log];
+    const auto &records = log.records();
+    const TraceRecord &out = records[p.output];
+    Result &r = results[i];
+    r.compile.id = p.id;
+    r.compile.rank = p.rank;
+    r.compile.traceFile = log.path();
+    r.compile.aoti = p.cpp;
+
+    auto lines = log.payloadLines(out);
+    r.hash = hashLines(lines);
+    Artifact &a = r.code;
+    a.kind = p.cpp ? ArtifactKind::WrapperCode : ArtifactKind::OutputCode;
+    a.language = p.cpp ? Language::Cpp : Language::Python;
+    a.traceFile = p.log;
+    a.record = static_cast<uint32_t>(p.output);
+    a.code = p.cpp ? analyzeCppWrapper(lines) : analyzePythonWrapper(lines);
+    r.compile.aotId = a.code.aotId;
+    r.compile.graphKind = a.code.graphKind;
+    if (!out.filename.empty()) {
+      ResolvedPath local = resolver_.resolve(out.filename);
+      if (local.exists) a.paths.push_back(local.path);
+    }
+
+    CompileProvenance prov;
+    auto parse = [&](int rec, ProvenanceSlot slot) {
+      if (rec < 0) return;
+      std::string error;
+      parseProvenanceInto(prov, slot, log.payloadText(records[rec]), error);
+      if (!error.empty())
+        r.diagnostics.push_back({log.path(), records[rec].line, "skipped provenance record: " + error});
+    };
+    parse(p.kernelToPost, ProvenanceSlot::KernelToPost);
+    parse(p.postToPre, ProvenanceSlot::PostToPre);
+    parse(p.nodeMappings, ProvenanceSlot::NodeMappings);
+    parse(p.stackTraces, ProvenanceSlot::StackTraces);
+    if (p.postGrad >= 0) r.post = analyzeGraphLines(log.payloadLines(records[p.postGrad]));
+    if (p.preGrad >= 0) r.pre = analyzeGraphLines(log.payloadLines(records[p.preGrad]));
+    resolveLaunches(a, prov, r.post, r.pre);
+    size_t n = ++done;
+    if (n == pending.size() || n % 16 == 0) report(n, pending.size(), "analysing output code");
+  });
+
+  // Sequential merge: ids, graph artifacts (a pre-grad graph shared by forward and backward is one artifact).
+  std::map<std::pair<uint32_t, int>, ArtifactId> graphByRecord;
+  for (size_t i = 0; i < results.size(); ++i) {
+    if (cancelled()) break;
+    Result &r = results[i];
+    const PendingCompile &p = pending[i];
+    const TraceLog &log = *tables_->logs[p.log];
+    for (auto &d : r.diagnostics)
+      index_->diagnostics_.push_back(std::move(d));
+    CompileRef ref{static_cast<uint32_t>(index_->compiles_.size())};
+    Compile c = std::move(r.compile);
+    std::string label = c.label();
+    std::string ext = p.cpp ? ".cpp" : ".py";
+    r.code.compile = ref;
+    r.code.title = label + (p.cpp ? " wrapper code" : " output code");
+    r.code.virtualName = basename(log.path()) + "/" + std::to_string(log.records()[p.output].line + 1) + "/" +
+                         slug(label) + (p.cpp ? "-wrapper_code" : "-output_code") + ext;
+    c.outputCode = addArtifact(std::move(r.code));
+    byContent_.emplace(r.hash, c.outputCode);
+    auto graphArtifact = [&](int rec, const GraphData &g, std::string_view what) -> ArtifactId {
+      if (rec < 0 || !g.present) return {};
+      auto key = std::make_pair(p.log, rec);
+      if (auto it = graphByRecord.find(key); it != graphByRecord.end()) return it->second;
+      const TraceRecord &tr = log.records()[rec];
+      std::string name(recordGraphName(tr));
+      ArtifactId id = addGraphArtifact(ref, label + " " + std::string(what) + " (" + name + ")", name, g,
+                                       p.log, static_cast<uint32_t>(rec), "");
+      index_->artifacts_[id.value].virtualName =
+          basename(log.path()) + "/" + std::to_string(tr.line + 1) + "/" + slug(label) + "-" + name + ".py";
+      graphByRecord.emplace(key, id);
+      return id;
+    };
+    c.postGradGraph = graphArtifact(p.postGrad, r.post, "post-grad graph");
+    c.preGradGraph = graphArtifact(p.preGrad, r.pre, "pre-grad graph");
+    index_->compiles_.push_back(std::move(c));
+  }
+}
+
+void IndexBuilder::buildFileCompiles(const DiscoveredInputs &inputs) {
+  // Output code found in files: a copy of a log's output code only adds its path; anything else is a compile
+  // of its own, with the provenance and graphs of its directory.
+  std::vector<CompileFiles> units = inputs.compiles;
+  for (const std::string &src : inputs.cacheSources) {
+    std::string text = readFile(src);
+    TextLines lines = splitLines(text);
+    if (!looksLikeWrapperCode(lines)) continue;
+    CompileFiles f;
+    f.outputCode = src;
+    std::string debugDir = src.substr(0, src.size() - 3) + ".debug";
+    std::error_code ec;
+    if (fs::is_directory(debugDir, ec)) {
+      for (const char *g : {"fx_graph_transformed.py", "fx_graph_readable.py"})
+        if (fs::is_regular_file(debugDir + "/" + g, ec)) f.graphs.push_back(debugDir + "/" + g);
+    }
+    units.push_back(f);
+  }
+  for (const CompileFiles &unit : units) {
+    if (cancelled()) return;
+    std::string text = readFile(unit.outputCode);
+    if (text.empty()) {
+      diag(unit.outputCode, 0, "cannot read output code");
+      continue;
+    }
+    uint64_t h = hashText(text);
+    if (auto it = byContent_.find(h); it != byContent_.end()) {
+      auto &paths = index_->artifacts_[it->second.value].paths;
+      if (std::find(paths.begin(), paths.end(), unit.outputCode) == paths.end())
+        paths.push_back(unit.outputCode);
+      continue;
+    }
+    TextLines lines = splitLines(text);
+    bool cpp =
+        unit.outputCode.size() > 4 && unit.outputCode.compare(unit.outputCode.size() - 4, 4, ".cpp") == 0;
+    Artifact a;
+    a.kind = cpp ? ArtifactKind::WrapperCode : ArtifactKind::OutputCode;
+    a.language = cpp ? Language::Cpp : Language::Python;
+    a.code = cpp ? analyzeCppWrapper(lines) : analyzePythonWrapper(lines);
+    a.paths.push_back(unit.outputCode);
+    Compile c;
+    c.aoti = cpp;
+    c.aotId = a.code.aotId;
+    c.graphKind = a.code.graphKind;
+    CompileProvenance prov;
+    auto parseFile = [&](const std::string &path, ProvenanceSlot slot) {
+      if (path.empty()) return;
+      std::string error;
+      parseProvenanceInto(prov, slot, readFile(path), error);
+      if (!error.empty()) diag(path, 0, "skipped provenance file: " + error);
+    };
+    parseFile(unit.nodeMappings, ProvenanceSlot::NodeMappings);
+    parseFile(unit.stackTraces, ProvenanceSlot::StackTraces);
+    if (!unit.kernelInformation.empty()) {
+      auto info = parseKernelInformation(readFile(unit.kernelInformation));
+      if (info)
+        prov.kernelInformation = std::move(*info);
+      else
+        diag(unit.kernelInformation, 0, "skipped kernel information: " + info.error().message);
+    }
+    // fx_graph_transformed.py is the post-grad graph; fx_graph_readable.py the graph given to Inductor.
+    GraphData post, pre;
+    std::vector<std::string> graphTexts;
+    graphTexts.reserve(unit.graphs.size());
+    for (const std::string &g : unit.graphs)
+      graphTexts.push_back(readFile(g));
+    if (!graphTexts.empty()) post = analyzeGraphLines(splitLines(graphTexts[0]));
+    if (graphTexts.size() > 1) pre = analyzeGraphLines(splitLines(graphTexts[1]));
+    resolveLaunches(a, prov, post, pre);
+    CompileRef ref{static_cast<uint32_t>(index_->compiles_.size())};
+    a.compile = ref;
+    std::string label = c.label();
+    a.title = label + (unit.graphName.empty() ? "" : " " + unit.graphName) +
+              (cpp ? " wrapper code" : " output code");
+    c.outputCode = addArtifact(std::move(a));
+    byContent_.emplace(h, c.outputCode);
+    if (post.present)
+      c.postGradGraph = addGraphArtifact(ref, label + " post-grad graph", "fx_graph_transformed", post,
+                                         UINT32_MAX, UINT32_MAX, unit.graphs[0]);
+    if (pre.present)
+      c.preGradGraph = addGraphArtifact(ref, label + " graph", "fx_graph_readable", pre, UINT32_MAX,
+                                        UINT32_MAX, unit.graphs[1]);
+    index_->compiles_.push_back(std::move(c));
+  }
+}
+
+void IndexBuilder::linkKernelSources(const std::vector<std::string> &cacheSources) {
+  // Kernel files named by `# kernel path:` comments, plus the cache's kernel files found by discovery.
+  std::map<std::string, ArtifactId> byPath;
+  auto kernelFile = [&](const std::string &path) -> ArtifactId {
+    if (auto it = byPath.find(path); it != byPath.end()) return it->second;
+    std::string text = readFile(path);
+    auto src = analyzeKernelSource(splitLines(text));
+    if (!src) {
+      byPath.emplace(path, ArtifactId{});
+      return {};
+    }
+    Artifact a;
+    a.kind = ArtifactKind::KernelSource;
+    a.language = Language::Python;
+    a.title = src->name + " (kernel source)";
+    a.paths.push_back(path);
+    a.kernelSource = std::move(src);
+    ArtifactId id = addArtifact(std::move(a));
+    byPath.emplace(path, id);
+    return id;
+  };
+  size_t n = index_->artifacts_.size();
+  for (size_t i = 0; i < n; ++i) {
+    Artifact &a = index_->artifacts_[i];
+    if (a.kind != ArtifactKind::OutputCode) continue;
+    for (size_t d = 0; d < a.code.kernels.size(); ++d) {
+      const KernelDefinition &def = a.code.kernels[d];
+      if (def.kernelPath.empty()) continue;
+      ResolvedPath local = resolver_.resolve(def.kernelPath);
+      if (!local.exists) continue;
+      ArtifactId k = kernelFile(local.path);
+      if (k.valid())
+        index_->artifacts_[k.value].kernelDefinitions.emplace_back(ArtifactId{static_cast<uint32_t>(i)},
+                                                                   static_cast<int>(d));
+    }
+  }
+  for (const std::string &src : cacheSources)
+    if (!byPath.count(src)) {
+      std::string text = readFile(src);
+      if (!looksLikeWrapperCode(splitLines(text))) kernelFile(src);
+    }
+}
+
+void IndexBuilder::freeze() {
+  Index &idx = *index_;
+  Index::Tables &t = *tables_;
+  for (uint32_t i = 0; i < idx.artifacts_.size(); ++i) {
+    Artifact &a = idx.artifacts_[i];
+    ArtifactId id{i};
+    for (const std::string &p : a.paths)
+      t.byPath.emplace(normalizePath(p), id);
+    if (a.paths.empty() && !a.virtualName.empty()) {
+      std::string name = a.virtualName;
+      for (int k = 2; t.byVirtual.count(name); ++k)
+        name = a.virtualName + "~" + std::to_string(k);
+      a.virtualName = name;
+      t.byVirtual.emplace(name, id);
+    }
+    if (a.kind == ArtifactKind::OutputCode || a.kind == ArtifactKind::WrapperCode) {
+      idx.stats_.kernels += a.code.kernels.size();
+      for (uint32_t l = 0; l < a.launches.size(); ++l) {
+        const Launch &L = a.launches[l];
+        ++idx.stats_.launches;
+        if (!L.origins.empty()) ++idx.stats_.launchesWithOrigin;
+        for (const Origin &o : L.origins)
+          t.byUserLine[normalizePath(o.path)][o.line].push_back({id, l});
+        if (L.definition < 0) t.symbols.push_back({L.site.kernel, id, L.site.line, L.site.column, L.kind});
+      }
+      for (const KernelDefinition &d : a.code.kernels)
+        t.symbols.push_back({d.name, id, d.nameLine, d.nameColumn, d.kind});
+    }
+  }
+  for (const auto &[path, lines] : t.byUserLine)
+    idx.stats_.userLines += lines.size();
+  idx.stats_.compiles = idx.compiles_.size();
+  idx.stats_.artifacts = idx.artifacts_.size();
+  idx.stats_.errors = idx.diagnostics_.size();
+}
+
+std::shared_ptr<const Index> IndexBuilder::run() {
+  report(0, 1, "discovering traces");
+  DiscoveredInputs inputs = discoverInputs(options_.inputs.empty() ? options_.roots : options_.inputs);
+  for (const std::string &e : inputs.errors)
+    diag(e, 0, "input not found");
+  openLogs(inputs.traceLogs);
+  if (!cancelled()) buildLogCompiles();
+  if (!cancelled()) buildFileCompiles(inputs);
+  if (!cancelled()) linkKernelSources(inputs.cacheSources);
+  freeze();
+  index_->tables_ = std::move(tables_);
+  report(1, 1, "done");
+  return index_;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Index.
+
+std::string Compile::label() const {
+  std::string s;
+  if (!id.empty())
+    s = "[" + id.traceStr() + "]";
+  else if (aoti)
+    s = "AOTInductor";
+  std::string_view kind = graphKindName(graphKind);
+  if (!kind.empty()) s += (s.empty() ? "" : " ") + std::string(kind);
+  if (s.empty()) s = "compile";
+  if (rank) s += " rank " + std::to_string(*rank);
+  return s;
+}
+
+std::shared_ptr<const Index> Index::build(const IndexOptions &options, const ProgressCallback &progress,
+                                          const std::atomic<bool> *cancelled) {
+  IndexOptions o = options;
+  if (o.jobs == 0) o.jobs = std::max(1u, std::thread::hardware_concurrency());
+  IndexBuilder builder(o, progress, cancelled);
+  return builder.run();
+}
+
+const Compile *Index::compileOf(ArtifactId id) const {
+  if (!id.valid() || id.value >= artifacts_.size()) return nullptr;
+  CompileRef c = artifacts_[id.value].compile;
+  return c.valid() && c.value < compiles_.size() ? &compiles_[c.value] : nullptr;
+}
+
+std::optional<ArtifactId> Index::findByPath(std::string_view path) const {
+  std::string p = normalizePath(path);
+  if (auto it = tables_->byPath.find(p); it != tables_->byPath.end()) return it->second;
+  std::error_code ec;
+  std::string canonical = fs::weakly_canonical(p, ec).string();
+  if (!ec && canonical != p)
+    for (const auto &[k, v] : tables_->byPath)
+      if (fs::weakly_canonical(k, ec).string() == canonical) return v;
+  return std::nullopt;
+}
+
+std::optional<ArtifactId> Index::findByVirtualName(std::string_view name) const {
+  if (auto it = tables_->byVirtual.find(std::string(name)); it != tables_->byVirtual.end()) return it->second;
+  return std::nullopt;
+}
+
+std::string Index::text(ArtifactId id) const {
+  if (!id.valid() || id.value >= artifacts_.size()) return {};
+  const Artifact &a = artifacts_[id.value];
+  if (a.traceFile != UINT32_MAX && a.traceFile < tables_->logs.size()) {
+    const TraceLog &log = *tables_->logs[a.traceFile];
+    if (a.record < log.records().size()) return log.payloadText(log.records()[a.record]);
+  }
+  for (const std::string &p : a.paths) {
+    std::ifstream in(p, std::ios::binary);
+    if (in) {
+      std::ostringstream ss;
+      ss << in.rdbuf();
+      return ss.str();
+    }
+  }
+  return {};
+}
+
+SymbolAt Index::symbolAt(ArtifactId id, uint32_t line, uint32_t column) const {
+  SymbolAt s;
+  if (!id.valid() || id.value >= artifacts_.size()) return s;
+  const Artifact &a = artifacts_[id.value];
+  s.artifact = id;
+  auto within = [&](uint32_t l, uint32_t c, size_t len) {
+    return l == line && column >= c && column <= c + len;
+  };
+  for (uint32_t i = 0; i < a.launches.size(); ++i) {
+    const KernelLaunch &site = a.launches[i].site;
+    if (site.line == line && column >= site.column && column <= std::max(site.endColumn, site.column)) {
+      s.kind = SymbolAt::Kind::Launch;
+      s.index = i;
+      s.line = site.line;
+      s.column = site.column;
+      s.endColumn = site.endColumn;
+      return s;
+    }
+  }
+  for (uint32_t i = 0; i < a.code.kernels.size(); ++i) {
+    const KernelDefinition &d = a.code.kernels[i];
+    bool atName = within(d.nameLine, d.nameColumn, d.name.size());
+    bool atDef = d.defLine && d.defColumn && within(*d.defLine, *d.defColumn, d.name.size());
+    if (atName || atDef) {
+      s.kind = SymbolAt::Kind::KernelDefinition;
+      s.index = i;
+      s.line = atName ? d.nameLine : *d.defLine;
+      s.column = atName ? d.nameColumn : *d.defColumn;
+      s.endColumn = s.column + static_cast<uint32_t>(d.name.size());
+      return s;
+    }
+  }
+  if (a.kernelSource && within(a.kernelSource->line, a.kernelSource->column, a.kernelSource->name.size())) {
+    s.kind = SymbolAt::Kind::KernelDefinition;
+    s.index = 0;
+    s.line = a.kernelSource->line;
+    s.column = a.kernelSource->column;
+    s.endColumn = s.column + static_cast<uint32_t>(a.kernelSource->name.size());
+    return s;
+  }
+  for (uint32_t i = 0; i < a.graphNodes.size(); ++i) {
+    const Artifact::GraphNode &n = a.graphNodes[i];
+    if (within(n.line, n.column, n.name.size())) {
+      s.kind = SymbolAt::Kind::GraphNode;
+      s.index = i;
+      s.line = n.line;
+      s.column = n.column;
+      s.endColumn = n.column + static_cast<uint32_t>(n.name.size());
+      return s;
+    }
+  }
+  return s;
+}
+
+std::vector<LaunchRef> Index::launchesOfDefinition(ArtifactId id, uint32_t definition) const {
+  std::vector<LaunchRef> out;
+  if (!id.valid() || id.value >= artifacts_.size()) return out;
+  const Artifact &a = artifacts_[id.value];
+  if (a.kind == ArtifactKind::KernelSource) {
+    for (const auto &[wrapper, def] : a.kernelDefinitions) {
+      auto more = launchesOfDefinition(wrapper, static_cast<uint32_t>(def));
+      out.insert(out.end(), more.begin(), more.end());
+    }
+    return out;
+  }
+  for (uint32_t i = 0; i < a.launches.size(); ++i)
+    if (a.launches[i].definition == static_cast<int>(definition)) out.push_back({id, i});
+  return out;
+}
+
+std::vector<Origin> Index::originsOf(const SymbolAt &s) const {
+  std::vector<Origin> out;
+  auto add = [&](const std::vector<Origin> &os) {
+    for (const Origin &o : os)
+      if (std::find(out.begin(), out.end(), o) == out.end()) out.push_back(o);
+  };
+  if (!s.artifact.valid() || s.artifact.value >= artifacts_.size()) return out;
+  const Artifact &a = artifacts_[s.artifact.value];
+  switch (s.kind) {
+  case SymbolAt::Kind::Launch:
+    add(a.launches[s.index].origins);
+    break;
+  case SymbolAt::Kind::KernelDefinition:
+    for (LaunchRef r : launchesOfDefinition(s.artifact, s.index))
+      add(launch(r).origins);
+    break;
+  case SymbolAt::Kind::GraphNode:
+    if (a.graphNodes[s.index].origin) out.push_back(*a.graphNodes[s.index].origin);
+    break;
+  case SymbolAt::Kind::None:
+    break;
+  }
+  return out;
+}
+
+std::vector<LaunchRef> Index::launchesForLine(std::string_view path, uint32_t line) const {
+  auto it = tables_->byUserLine.find(normalizePath(path));
+  if (it == tables_->byUserLine.end()) return {};
+  auto l = it->second.find(line);
+  return l == it->second.end() ? std::vector<LaunchRef>{} : l->second;
+}
+
+std::vector<UserLine> Index::userLines(std::string_view path) const {
+  std::vector<UserLine> out;
+  auto it = tables_->byUserLine.find(normalizePath(path));
+  if (it == tables_->byUserLine.end()) return out;
+  for (const auto &[line, launches] : it->second)
+    out.push_back({line, launches});
+  return out;
+}
+
+std::vector<LaunchRef> Index::launchesForGraphNode(ArtifactId graph, uint32_t node) const {
+  std::vector<LaunchRef> out;
+  if (!graph.valid() || graph.value >= artifacts_.size()) return out;
+  const Artifact &g = artifacts_[graph.value];
+  if (node >= g.graphNodes.size()) return out;
+  const std::string &name = g.graphNodes[node].name;
+  for (const Compile &c : compiles_) {
+    bool post = c.postGradGraph == graph, pre = c.preGradGraph == graph;
+    if (!post && !pre) continue;
+    const Artifact &a = artifacts_[c.outputCode.value];
+    for (uint32_t i = 0; i < a.launches.size(); ++i) {
+      const auto &nodes = post ? a.launches[i].postGradNodes : a.launches[i].preGradNodes;
+      if (std::find(nodes.begin(), nodes.end(), name) != nodes.end()) out.push_back({c.outputCode, i});
+    }
+  }
+  return out;
+}
+
+namespace {
+
+/// Fuzzy score of `name` for `query`: case-insensitive subsequence match; higher is better; -1 if no match.
+int fuzzyScore(std::string_view query, std::string_view name) {
+  if (query.empty()) return 0;
+  auto lower = [](char c) { return static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c); };
+  int score = 0;
+  size_t qi = 0;
+  int run = 0;
+  for (size_t i = 0; i < name.size() && qi < query.size(); ++i) {
+    if (lower(name[i]) == lower(query[qi])) {
+      ++qi;
+      ++run;
+      score += 1 + run * 2 + (i == 0 || name[i - 1] == '_' || name[i - 1] == '.' ? 3 : 0);
+    } else {
+      run = 0;
+    }
+  }
+  if (qi < query.size()) return -1;
+  return score * 100 / static_cast<int>(name.size() + 10);
+}
+
+} // namespace
+
+std::vector<KernelSymbol> Index::searchKernels(std::string_view query, size_t limit) const {
+  std::vector<std::pair<int, const KernelSymbol *>> scored;
+  for (const KernelSymbol &k : tables_->symbols) {
+    int s = fuzzyScore(query, k.name);
+    if (s >= 0) scored.emplace_back(s, &k);
+  }
+  std::stable_sort(scored.begin(), scored.end(),
+                   [](const auto &a, const auto &b) { return a.first > b.first; });
+  std::vector<KernelSymbol> out;
+  for (size_t i = 0; i < scored.size() && out.size() < limit; ++i)
+    out.push_back(*scored[i].second);
+  return out;
+}
+
+} // namespace inductor::index

@@ -1,0 +1,157 @@
+#include "index/PathResolver.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <system_error>
+
+namespace fs = std::filesystem;
+
+namespace inductor::index {
+
+std::string normalizePath(std::string_view path) {
+  if (path.empty()) return {};
+  bool absolute = path.front() == '/';
+  std::vector<std::string_view> parts;
+  size_t i = 0;
+  while (i <= path.size()) {
+    size_t j = path.find('/', i);
+    if (j == std::string_view::npos) j = path.size();
+    std::string_view part = path.substr(i, j - i);
+    if (part.empty() || part == ".") {
+      // Skip.
+    } else if (part == "..") {
+      if (!parts.empty() && parts.back() != "..")
+        parts.pop_back();
+      else if (!absolute)
+        parts.push_back(part);
+    } else {
+      parts.push_back(part);
+    }
+    i = j + 1;
+  }
+  std::string out = absolute ? "/" : "";
+  for (size_t k = 0; k < parts.size(); ++k) {
+    if (k) out += '/';
+    out += parts[k];
+  }
+  return out.empty() ? "." : out;
+}
+
+namespace {
+
+bool existsFile(const std::string &p) {
+  std::error_code ec;
+  return fs::is_regular_file(p, ec);
+}
+
+std::string_view basenameOf(std::string_view p) {
+  size_t slash = p.rfind('/');
+  return slash == std::string_view::npos ? p : p.substr(slash + 1);
+}
+
+/// Number of trailing path components that `a` and `b` share.
+size_t commonSuffixComponents(std::string_view a, std::string_view b) {
+  size_t n = 0;
+  while (!a.empty() && !b.empty()) {
+    size_t sa = a.rfind('/'), sb = b.rfind('/');
+    std::string_view ca = sa == std::string_view::npos ? a : a.substr(sa + 1);
+    std::string_view cb = sb == std::string_view::npos ? b : b.substr(sb + 1);
+    if (ca != cb || ca.empty()) break;
+    ++n;
+    a = sa == std::string_view::npos ? std::string_view() : a.substr(0, sa);
+    b = sb == std::string_view::npos ? std::string_view() : b.substr(0, sb);
+  }
+  return n;
+}
+
+bool skipDirectory(const fs::path &dir) {
+  std::string name = dir.filename().string();
+  return (name.size() > 1 && name[0] == '.') || name == "node_modules" || name == "__pycache__" ||
+         name == "build" || name.rfind("build-", 0) == 0;
+}
+
+} // namespace
+
+PathResolver::PathResolver(std::vector<PathMapping> mappings, std::vector<std::string> roots, size_t maxFiles)
+    : mappings_(std::move(mappings)), roots_(std::move(roots)), maxFiles_(maxFiles) {
+  // Longest prefix first, so that a more specific mapping wins.
+  std::stable_sort(mappings_.begin(), mappings_.end(),
+                   [](const PathMapping &a, const PathMapping &b) { return a.from.size() > b.from.size(); });
+}
+
+void PathResolver::buildSuffixIndex() const {
+  indexed_ = true;
+  size_t seen = 0;
+  for (const std::string &root : roots_) {
+    std::error_code ec;
+    if (fs::is_regular_file(root, ec)) {
+      byBasename_[std::string(basenameOf(root))].push_back(normalizePath(fs::absolute(root, ec).string()));
+      continue;
+    }
+    fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec), end;
+    for (; !ec && it != end; it.increment(ec)) {
+      if (it->is_directory(ec)) {
+        if (skipDirectory(it->path())) it.disable_recursion_pending();
+        continue;
+      }
+      if (!it->is_regular_file(ec)) continue;
+      if (++seen > maxFiles_) return;
+      std::string p = normalizePath(fs::absolute(it->path(), ec).string());
+      byBasename_[std::string(basenameOf(p))].push_back(std::move(p));
+    }
+  }
+  for (auto &[name, paths] : byBasename_) {
+    std::sort(paths.begin(), paths.end());
+    paths.erase(std::unique(paths.begin(), paths.end()), paths.end());
+  }
+}
+
+ResolvedPath PathResolver::resolve(std::string_view recordedPath) const {
+  std::string key(recordedPath);
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (auto it = memo_.find(key); it != memo_.end()) return it->second;
+
+  ResolvedPath out{key, false};
+  bool done = false;
+  for (const PathMapping &m : mappings_) {
+    if (!m.from.empty() && recordedPath.substr(0, m.from.size()) == m.from) {
+      out.path = normalizePath(m.to + std::string(recordedPath.substr(m.from.size())));
+      out.exists = existsFile(out.path);
+      done = true;
+      break;
+    }
+  }
+  if (!done && !recordedPath.empty() && recordedPath.front() == '/' && existsFile(key)) {
+    out = {normalizePath(key), true};
+    done = true;
+  }
+  if (!done) {
+    if (!indexed_) buildSuffixIndex();
+    std::string norm = normalizePath(recordedPath);
+    auto it = byBasename_.find(std::string(basenameOf(norm)));
+    if (it != byBasename_.end() && !basenameOf(norm).empty()) {
+      const std::string *best = nullptr;
+      size_t bestLen = 0;
+      for (const std::string &candidate : it->second) {
+        size_t len = commonSuffixComponents(norm, candidate);
+        if (len > bestLen || (len == bestLen && best && candidate.size() < best->size())) {
+          best = &candidate;
+          bestLen = len;
+        }
+      }
+      if (best) out = {*best, true};
+    }
+  }
+  memo_.emplace(std::move(key), out);
+  return out;
+}
+
+size_t PathResolver::indexedFiles() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  size_t n = 0;
+  for (const auto &[name, paths] : byBasename_)
+    n += paths.size();
+  return n;
+}
+
+} // namespace inductor::index

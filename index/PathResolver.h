@@ -1,0 +1,67 @@
+// index/PathResolver.h: maps paths recorded in a trace to files on this machine.
+//
+// Traces are usually made somewhere else (a cluster job, a container), so the paths inside them — user source
+// files in stack traces and `# File:` comments, output-code and kernel paths in the cache — rarely exist
+// locally. Resolution order for a recorded path P:
+//   1. the user's pathMappings, longest `from` prefix first: P = from + rest -> to + rest (used even when the
+//      result does not exist, because the user said so);
+//   2. P itself, when it exists;
+//   3. the longest path-suffix match against the files under the search roots (workspace folders and trace
+//      inputs): `/tmp/work/mlp_train/model.py` finds `<root>/mlp_train/model.py` rather than
+//      `<root>/model.py` when both exist. Ties between equally long suffixes pick the shortest candidate
+//      path, then the lexicographically smallest, so answers are deterministic.
+//   4. otherwise unresolved: the recorded path is kept and flagged as missing.
+//
+// Thread-safety: resolve() is safe to call concurrently after construction (lookups are memoized under a
+// mutex). The roots are walked once, lazily, on the first suffix lookup, visiting at most `maxFiles` files
+// and skipping hidden directories, node_modules, __pycache__ and build trees.
+#pragma once
+
+#include <cstddef>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace inductor::index {
+
+/// One `pathMappings` entry of the initialization options: a prefix rewrite.
+struct PathMapping {
+  std::string from;
+  std::string to;
+};
+
+/// The outcome of resolving one recorded path.
+struct ResolvedPath {
+  std::string path; ///< Local absolute path, or the recorded path when unresolved.
+  bool exists = false;
+};
+
+class PathResolver {
+public:
+  PathResolver(std::vector<PathMapping> mappings, std::vector<std::string> roots, size_t maxFiles = 200000);
+
+  /// See the file comment. Never fails; an unresolvable path comes back unchanged with exists == false.
+  ResolvedPath resolve(std::string_view recordedPath) const;
+
+  /// Number of files the suffix index holds (after the first suffix lookup), for logs.
+  size_t indexedFiles() const;
+
+private:
+  void buildSuffixIndex() const;
+
+  std::vector<PathMapping> mappings_;
+  std::vector<std::string> roots_;
+  size_t maxFiles_;
+  mutable std::mutex mutex_;
+  mutable bool indexed_ = false;
+  /// Basename -> local absolute paths with that basename.
+  mutable std::unordered_map<std::string, std::vector<std::string>> byBasename_;
+  mutable std::unordered_map<std::string, ResolvedPath> memo_;
+};
+
+/// Normalizes `path` lexically: collapses `//`, `/./`, `dir/..`; keeps it absolute when it was.
+std::string normalizePath(std::string_view path);
+
+} // namespace inductor::index

@@ -1,0 +1,85 @@
+// server/Artifacts.cpp: the custom requests.
+//  - inductor/artifactContent {uri} -> {text, languageId}: the text of a generated file that exists only
+//  inside a
+//    trace log (URI scheme inductor-trace:), or of any indexed artifact.
+//  - inductor/listArtifacts {} -> [{uri, title, compileId, rank, graphKind, kind, languageId}].
+//  - inductor/status {} -> {indexing, traces, compiles, kernels, launches, errors, ...}.
+#include "server/Convert.h"
+#include "server/Server.h"
+
+namespace inductor::server {
+
+namespace {
+
+std::string languageId(const index::Artifact &a) {
+  return a.language == index::Language::Cpp ? "cpp" : "python";
+}
+
+std::string kindName(index::ArtifactKind k) {
+  switch (k) {
+  case index::ArtifactKind::OutputCode:
+    return "outputCode";
+  case index::ArtifactKind::WrapperCode:
+    return "wrapperCode";
+  case index::ArtifactKind::KernelSource:
+    return "kernel";
+  case index::ArtifactKind::Graph:
+    break;
+  }
+  return "graph";
+}
+
+std::string graphKindName(index::GraphKind k) {
+  switch (k) {
+  case index::GraphKind::Forward:
+    return "forward";
+  case index::GraphKind::Backward:
+    return "backward";
+  case index::GraphKind::Inference:
+    return "inference";
+  case index::GraphKind::Unknown:
+    break;
+  }
+  return "unknown";
+}
+
+} // namespace
+
+void Server::onArtifactContent(const json &params, Reply reply) {
+  if (!params.is_object() || !params.contains("uri") || !params["uri"].is_string())
+    return reply.error(protocol::ErrorCode::InvalidParams,
+                       "inductor/artifactContent needs {\"uri\": string}");
+  std::string uri = params["uri"].get<std::string>();
+  withIndex(std::move(reply), [uri](const index::Index &index, const Reply &reply) {
+    Target t = resolveTarget(index, uri);
+    if (t.kind != Target::Kind::Artifact)
+      return reply.error(protocol::ErrorCode::InvalidParams, "no indexed artifact has the URI " + uri);
+    const index::Artifact &a = index.artifact(t.artifact);
+    reply(json{{"text", index.text(t.artifact)}, {"languageId", languageId(a)}});
+  });
+}
+
+void Server::onListArtifacts(const json &, Reply reply) {
+  withIndex(std::move(reply), [](const index::Index &index, const Reply &reply) {
+    json out = json::array();
+    for (uint32_t i = 0; i < index.artifacts().size(); ++i) {
+      const index::Artifact &a = index.artifacts()[i];
+      const index::Compile *c = index.compileOf({i});
+      json j = {{"uri", artifactURI(index, {i})},
+                {"title", a.title},
+                {"kind", kindName(a.kind)},
+                {"languageId", languageId(a)}};
+      j["compileId"] = c && !c->id.empty() ? json(c->id.traceStr()) : json(nullptr);
+      j["rank"] = c && c->rank ? json(*c->rank) : json(nullptr);
+      j["graphKind"] = c ? json(c->aoti ? "aot" : graphKindName(c->graphKind)) : json(nullptr);
+      out.push_back(std::move(j));
+    }
+    reply(std::move(out));
+  });
+}
+
+void Server::onStatus(const json &, Reply reply) {
+  reply(statusJson());
+}
+
+} // namespace inductor::server

@@ -1,0 +1,177 @@
+#include "server/Convert.h"
+
+#include "index/PathResolver.h"
+#include "index/TextLines.h"
+#include "protocol/URI.h"
+
+namespace inductor::server {
+
+Target resolveTarget(const index::Index &index, const std::string &uri) {
+  Target t;
+  auto parsed = protocol::parseURI(uri);
+  if (!parsed) return t;
+  if (parsed->scheme == "inductor-trace") {
+    std::string name =
+        !parsed->path.empty() && parsed->path[0] == '/' ? parsed->path.substr(1) : parsed->path;
+    if (auto id = index.findByVirtualName(name)) {
+      t.kind = Target::Kind::Artifact;
+      t.artifact = *id;
+    }
+    return t;
+  }
+  if (parsed->scheme != "file") return t;
+  t.path = index::normalizePath(parsed->path);
+  if (auto id = index.findByPath(t.path)) {
+    t.kind = Target::Kind::Artifact;
+    t.artifact = *id;
+  } else {
+    t.kind = Target::Kind::UserFile;
+  }
+  return t;
+}
+
+std::string artifactURI(const index::Index &index, index::ArtifactId id) {
+  const index::Artifact &a = index.artifact(id);
+  if (!a.paths.empty()) return protocol::fileURI(a.paths.front());
+  return protocol::makeURI("inductor-trace", "/" + a.virtualName);
+}
+
+TextCache::Entry &TextCache::get(const std::string &uri) {
+  auto it = entries_.find(uri);
+  if (it != entries_.end()) return it->second;
+  Entry e;
+  e.doc = server_.document(uri);
+  e.table = std::make_unique<protocol::LineTable>(e.doc->text);
+  return entries_.emplace(uri, std::move(e)).first->second;
+}
+
+std::string_view TextCache::lineText(const std::string &uri, uint32_t line) {
+  return get(uri).table->lineText(line);
+}
+
+protocol::Position TextCache::position(const std::string &uri, uint32_t line, size_t byteColumn) {
+  std::string_view text = lineText(uri, line);
+  return {line, protocol::byteColumnToCharacter(text, byteColumn, server_.encoding())};
+}
+
+size_t TextCache::byteColumn(const std::string &uri, const protocol::Position &p) {
+  return protocol::characterToByteColumn(lineText(uri, p.line), p.character, server_.encoding());
+}
+
+protocol::Range TextCache::lineRange(const std::string &uri, uint32_t line) {
+  std::string_view text = lineText(uri, line);
+  size_t begin = index::indentOf(text);
+  size_t end = text.size();
+  while (end > begin && (text[end - 1] == ' ' || text[end - 1] == '\t'))
+    --end;
+  return {position(uri, line, begin), position(uri, line, end)};
+}
+
+protocol::Location originLocation(TextCache &texts, const index::Origin &o) {
+  protocol::Location loc;
+  loc.uri = protocol::fileURI(o.path);
+  uint32_t line = o.line > 0 ? o.line - 1 : 0;
+  if (o.exists)
+    loc.range = texts.lineRange(loc.uri, line);
+  else
+    loc.range = {{line, 0}, {line, 0}};
+  return loc;
+}
+
+protocol::Location launchLocation(TextCache &texts, const index::Index &index, index::LaunchRef ref) {
+  const index::Launch &l = index.launch(ref);
+  protocol::Location loc;
+  loc.uri = artifactURI(index, ref.artifact);
+  loc.range = {texts.position(loc.uri, l.site.line, l.site.column),
+               texts.position(loc.uri, l.site.line, std::max(l.site.endColumn, l.site.column))};
+  return loc;
+}
+
+std::string shortOrigin(const index::Origin &o) {
+  std::string_view p = o.path;
+  size_t slash = p.rfind('/');
+  return std::string(slash == std::string_view::npos ? p : p.substr(slash + 1)) + ":" +
+         std::to_string(o.line);
+}
+
+std::string originCode(TextCache &texts, const index::Origin &o) {
+  std::string code(index::trim(o.code));
+  if (code.empty() && o.exists && o.line > 0)
+    code = std::string(index::trim(texts.lineText(protocol::fileURI(o.path), o.line - 1)));
+  return code;
+}
+
+namespace {
+
+/// The (possibly dotted) identifier around `column`: [begin, end) byte columns.
+std::optional<std::pair<size_t, size_t>> identifierAround(std::string_view line, size_t column) {
+  auto ident = [](char c) { return index::isIdentChar(c) || c == '.'; };
+  if (column > line.size()) return std::nullopt;
+  size_t b = column, e = column;
+  while (b > 0 && ident(line[b - 1]))
+    --b;
+  while (e < line.size() && ident(line[e]))
+    ++e;
+  while (b < e && line[b] == '.')
+    ++b;
+  while (e > b && line[e - 1] == '.')
+    --e;
+  if (b == e || !index::isIdentStart(line[b])) return std::nullopt;
+  return std::make_pair(b, e);
+}
+
+} // namespace
+
+index::SymbolAt symbolAtPosition(const index::Index &index, index::ArtifactId id, TextCache &texts,
+                                 const std::string &uri, const protocol::Position &position) {
+  size_t column = texts.byteColumn(uri, position);
+  index::SymbolAt s = index.symbolAt(id, position.line, static_cast<uint32_t>(column));
+  if (s.kind != index::SymbolAt::Kind::None) return s;
+  std::string_view line = texts.lineText(uri, position.line);
+  auto range = identifierAround(line, column);
+  if (!range) return s;
+  std::string word(line.substr(range->first, range->second - range->first));
+  // `call_triton_x` helpers and `kernels_.triton_x` handles in AOTI wrapper code name the kernel too.
+  for (std::string_view prefix : {"call_", "kernels_."})
+    if (word.rfind(prefix, 0) == 0 && word.size() > prefix.size()) word = word.substr(prefix.size());
+  const index::Artifact &a = index.artifact(id);
+  s.line = position.line;
+  s.column = static_cast<uint32_t>(range->first);
+  s.endColumn = static_cast<uint32_t>(range->second);
+  if (const index::KernelDefinition *d = a.code.findKernel(word)) {
+    s.kind = index::SymbolAt::Kind::KernelDefinition;
+    s.index = static_cast<uint32_t>(d - a.code.kernels.data());
+    return s;
+  }
+  // "# [Provenance debug handles] extern_kernels.mm:8": the launch on the next lines with that handle.
+  size_t colon = line.find(':', range->second);
+  std::optional<int> handle;
+  if (colon == range->second) {
+    int v = 0;
+    size_t i = colon + 1;
+    bool digits = false;
+    while (i < line.size() && index::isDigit(line[i])) {
+      v = v * 10 + (line[i++] - '0');
+      digits = true;
+    }
+    if (digits) handle = v;
+  }
+  for (uint32_t i = 0; i < a.launches.size(); ++i) {
+    const index::KernelLaunch &site = a.launches[i].site;
+    if (site.kernel == word && (!handle || site.debugHandle == handle) && site.line >= position.line) {
+      s.kind = index::SymbolAt::Kind::Launch;
+      s.index = i;
+      return s;
+    }
+  }
+  for (uint32_t i = 0; i < a.graphNodes.size(); ++i)
+    if (a.graphNodes[i].name == word) {
+      s.kind = index::SymbolAt::Kind::GraphNode;
+      s.index = i;
+      return s;
+    }
+  s.kind = index::SymbolAt::Kind::None;
+  return s;
+}
+
+} // namespace inductor::server

@@ -1,0 +1,54 @@
+// server/Dispatch.cpp: the method table, and the one place where JSON params become typed params.
+// Grep for a method string and you land on its handler.
+#include "server/Logger.h"
+#include "server/Server.h"
+
+namespace inductor::server {
+
+using protocol::ErrorCode;
+
+template <class Params>
+void Server::bind(const char *method, void (Server::*handler)(const Params &, Reply)) {
+  handlers_[method] = [this, handler](const json &raw, Reply reply) {
+    Params params;
+    std::string error;
+    if (!protocol::fromJSON(raw.is_null() ? json::object() : raw, params, error))
+      return reply.error(ErrorCode::InvalidParams, error);
+    (this->*handler)(params, std::move(reply));
+  };
+}
+
+template <class Params>
+void Server::bindNotification(const char *method, void (Server::*handler)(const Params &)) {
+  notifications_[method] = [this, handler, method](const json &raw) {
+    Params params;
+    std::string error;
+    if (!protocol::fromJSON(raw.is_null() ? json::object() : raw, params, error))
+      return logWarn(std::string("invalid params for ") + method + ": " + error);
+    (this->*handler)(params);
+  };
+}
+
+void Server::registerHandlers() {
+  // clang-format off
+  bind("initialize",                         &Server::onInitialize);
+  bind("inductor/artifactContent",           &Server::onArtifactContent);
+  bind("inductor/listArtifacts",             &Server::onListArtifacts);
+  bind("inductor/status",                    &Server::onStatus);
+  bind("shutdown",                           &Server::onShutdown);
+  bind("textDocument/codeLens",              &Server::onCodeLens);
+  bind("textDocument/definition",            &Server::onDefinition);
+  bind("textDocument/documentSymbol",        &Server::onDocumentSymbol);
+  bind("textDocument/hover",                 &Server::onHover);
+  bind("textDocument/references",            &Server::onReferences);
+  bind("workspace/executeCommand",           &Server::onExecuteCommand);
+  bind("workspace/symbol",                   &Server::onWorkspaceSymbol);
+
+  bindNotification("textDocument/didChange",           &Server::onDidChange);
+  bindNotification("textDocument/didClose",            &Server::onDidClose);
+  bindNotification("textDocument/didOpen",             &Server::onDidOpen);
+  bindNotification("workspace/didChangeConfiguration", &Server::onDidChangeConfiguration);
+  // clang-format on
+}
+
+} // namespace inductor::server

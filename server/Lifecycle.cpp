@@ -1,0 +1,139 @@
+// server/Lifecycle.cpp: initialize/shutdown, document sync, configuration and commands.
+#include "protocol/URI.h"
+#include "server/Logger.h"
+#include "server/Server.h"
+
+namespace inductor::server {
+
+using protocol::ErrorCode;
+
+namespace {
+
+/// Reads `traceDirs` and `pathMappings` from initializationOptions (or a `settings.inductorLs` object).
+/// Malformed entries are skipped with a warning: a bad setting must not stop the server.
+void readOptions(const json &opts, index::IndexOptions &out) {
+  if (!opts.is_object()) return;
+  if (auto it = opts.find("traceDirs"); it != opts.end()) {
+    out.inputs.clear();
+    if (it->is_array()) {
+      for (const json &d : *it)
+        if (d.is_string()) {
+          std::string s = d.get<std::string>();
+          if (auto p = protocol::filePath(s)) s = *p;
+          out.inputs.push_back(s);
+        }
+    } else if (it->is_string()) {
+      out.inputs.push_back(it->get<std::string>());
+    }
+  }
+  if (auto it = opts.find("pathMappings"); it != opts.end()) {
+    out.pathMappings.clear();
+    if (it->is_array()) {
+      for (const json &m : *it) {
+        if (m.is_object() && m.contains("from") && m.contains("to") && m["from"].is_string() &&
+            m["to"].is_string())
+          out.pathMappings.push_back({m["from"].get<std::string>(), m["to"].get<std::string>()});
+        else
+          logWarn("ignoring malformed pathMappings entry " + m.dump());
+      }
+    }
+  }
+}
+
+json serverCapabilities(protocol::OffsetEncoding encoding) {
+  json caps = json::object();
+  caps["positionEncoding"] = std::string(protocol::encodingName(encoding));
+  caps["textDocumentSync"] = json{{"openClose", true}, {"change", 2 /* incremental */}, {"save", false}};
+  caps["definitionProvider"] = true;
+  caps["referencesProvider"] = true;
+  caps["hoverProvider"] = true;
+  caps["codeLensProvider"] = json{{"resolveProvider", false}};
+  caps["documentSymbolProvider"] = true;
+  caps["workspaceSymbolProvider"] = true;
+  caps["executeCommandProvider"] = json{{"commands", json::array({"inductor.reindex"})}};
+  return caps;
+}
+
+} // namespace
+
+void Server::onInitialize(const protocol::InitializeParams &params, Reply reply) {
+  if (initialized_) return reply.error(ErrorCode::InvalidRequest, "initialize may only be sent once");
+  capabilities_ = params.capabilities;
+  encoding_ = protocol::negotiateEncoding(capabilities_.allEncodingOffers());
+
+  std::vector<std::string> roots;
+  if (params.workspaceFolders)
+    for (const auto &f : *params.workspaceFolders)
+      if (auto p = protocol::filePath(f.uri)) roots.push_back(*p);
+  if (roots.empty() && params.rootUri)
+    if (auto p = protocol::filePath(*params.rootUri)) roots.push_back(*p);
+  if (roots.empty() && params.rootPath) roots.push_back(*params.rootPath);
+  indexOptions_.roots = roots;
+  readOptions(params.initializationOptions, indexOptions_);
+  initialized_ = true;
+
+  protocol::InitializeResult result;
+  result.capabilities = serverCapabilities(encoding_);
+  result.serverInfo = protocol::ServerInfo{"inductor-ls", INDUCTOR_LS_VERSION};
+  if (!capabilities_.offsetEncoding.empty()) result.offsetEncoding = encoding_;
+  logInfo("initialize: " + std::to_string(roots.size()) + " workspace folders, " +
+          std::to_string(indexOptions_.inputs.size()) + " trace inputs, " +
+          std::to_string(indexOptions_.pathMappings.size()) + " path mappings, encoding " +
+          std::string(protocol::encodingName(encoding_)));
+  reply(json(result));
+  startIndexing();
+  if (options_.watch) startWatcher();
+}
+
+void Server::onShutdown(const json &, Reply reply) {
+  shutdown_ = true;
+  cancelBuild_ = true;
+  reply(nullptr);
+}
+
+void Server::onDidOpen(const protocol::DidOpenTextDocumentParams &params) {
+  auto doc = std::make_shared<Document>();
+  doc->uri = params.textDocument.uri;
+  doc->text = params.textDocument.text;
+  doc->version = params.textDocument.version;
+  std::lock_guard<std::mutex> lock(docsMutex_);
+  docs_[doc->uri] = std::move(doc);
+}
+
+void Server::onDidChange(const protocol::DidChangeTextDocumentParams &params) {
+  std::lock_guard<std::mutex> lock(docsMutex_);
+  auto it = docs_.find(params.textDocument.uri);
+  if (it == docs_.end())
+    return logWarn("didChange for a document that is not open: " + params.textDocument.uri);
+  auto doc = std::make_shared<Document>(*it->second);
+  for (const auto &change : params.contentChanges)
+    if (!protocol::applyContentChange(doc->text, change, encoding_))
+      logWarn("repaired an out-of-range edit in " + doc->uri);
+  doc->version = params.textDocument.version;
+  it->second = std::move(doc);
+}
+
+void Server::onDidClose(const protocol::DidCloseTextDocumentParams &params) {
+  std::lock_guard<std::mutex> lock(docsMutex_);
+  docs_.erase(params.textDocument.uri);
+}
+
+void Server::onDidChangeConfiguration(const protocol::DidChangeConfigurationParams &params) {
+  json settings = params.settings;
+  if (settings.is_object() && settings.contains("inductorLs")) settings = settings["inductorLs"];
+  if (!settings.is_object() || (!settings.contains("traceDirs") && !settings.contains("pathMappings")))
+    return;
+  readOptions(settings, indexOptions_);
+  logInfo("configuration changed: reindexing");
+  startIndexing();
+}
+
+void Server::onExecuteCommand(const protocol::ExecuteCommandParams &params, Reply reply) {
+  if (params.command == "inductor.reindex") {
+    startIndexing();
+    return reply(nullptr);
+  }
+  reply.error(ErrorCode::InvalidParams, "unknown command: " + params.command);
+}
+
+} // namespace inductor::server

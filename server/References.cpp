@@ -1,0 +1,57 @@
+// server/References.cpp: textDocument/references.
+//  - On a user source line: every launch site, in every compile (forward, backward, recompiles, every rank),
+//  of
+//    every kernel generated from that line.
+//  - On a kernel in generated code: the launches of that kernel (and its definition if asked).
+//  - On an FX node in a graph dump: the launches of the kernels that compute it.
+#include "server/Convert.h"
+#include "server/Server.h"
+
+#include <algorithm>
+
+namespace inductor::server {
+
+void Server::onReferences(const protocol::ReferenceParams &params, Reply reply) {
+  withIndex(std::move(reply), [this, params](const index::Index &index, const Reply &reply) {
+    Target target = resolveTarget(index, params.textDocument.uri);
+    TextCache texts(*this);
+    std::vector<index::LaunchRef> launches;
+    json out = json::array();
+    if (target.kind == Target::Kind::UserFile) {
+      launches = index.launchesForLine(target.path, params.position.line + 1);
+    } else if (target.kind == Target::Kind::Artifact) {
+      index::SymbolAt s =
+          symbolAtPosition(index, target.artifact, texts, params.textDocument.uri, params.position);
+      switch (s.kind) {
+      case index::SymbolAt::Kind::Launch: {
+        const index::Launch &l = index.launch({s.artifact, s.index});
+        if (l.definition >= 0)
+          launches = index.launchesOfDefinition(s.artifact, static_cast<uint32_t>(l.definition));
+        else
+          launches.push_back({s.artifact, s.index});
+        break;
+      }
+      case index::SymbolAt::Kind::KernelDefinition:
+        launches = index.launchesOfDefinition(s.artifact, s.index);
+        if (params.context.includeDeclaration) {
+          protocol::Location decl;
+          decl.uri = params.textDocument.uri;
+          decl.range = {texts.position(decl.uri, s.line, s.column),
+                        texts.position(decl.uri, s.line, s.endColumn)};
+          out.push_back(decl);
+        }
+        break;
+      case index::SymbolAt::Kind::GraphNode:
+        launches = index.launchesForGraphNode(s.artifact, s.index);
+        break;
+      case index::SymbolAt::Kind::None:
+        break;
+      }
+    }
+    for (index::LaunchRef r : launches)
+      out.push_back(launchLocation(texts, index, r));
+    reply(std::move(out));
+  });
+}
+
+} // namespace inductor::server

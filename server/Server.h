@@ -1,0 +1,175 @@
+// server/Server.h: the LSP server. The only place that knows both protocol/ and index/.
+//
+// Threads ("life of a request", as in clangd's threads.md):
+//  - The reader thread runs Server::run(): it decodes each message, applies notifications that change state
+//    (didOpen/didChange/didClose, configuration) at once, and hands requests to the worker pool. It never
+//    waits for index work.
+//  - The worker pool (boost::asio::thread_pool, `--jobs` threads; 0 runs every request inline on the reader
+//    thread, which the tests use) answers requests. Each request takes a snapshot of the immutable index
+//    (shared_ptr<const Index>) and of the document it is about, so no lock is held while it computes.
+//  - The index builder thread builds a new Index and swaps it in (like clangd's SwapIndex). Requests that
+//    arrive before the first index is ready wait in a queue and are answered once it is: never an empty
+//    answer because of a race.
+//  - The watcher thread (inotify) notices new or grown trace files and schedules a rebuild.
+// All writes to stdout go through the Transport, which serialises them.
+//
+// Every request is answered exactly once (Reply). `$/cancelRequest` marks a request cancelled; a request that
+// has not started yet is then answered with RequestCancelled. Late results are fine (cancellation is racy).
+#pragma once
+
+#include "index/Index.h"
+#include "protocol/Json.h"
+#include "protocol/JsonRpc.h"
+#include "protocol/Position.h"
+#include "protocol/Protocol.h"
+#include "protocol/Transport.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+namespace boost::asio {
+class thread_pool;
+}
+
+namespace inductor::server {
+
+using protocol::json;
+
+/// Answers one request exactly once. Copies share the same state; if every copy is destroyed without an
+/// answer, the client gets InternalError "server failed to reply" (clangd's ReplyOnce).
+class Reply {
+public:
+  Reply(protocol::Transport &transport, json id, std::string method);
+  void operator()(json result) const;
+  void error(protocol::ErrorCode code, std::string_view message) const;
+  const json &id() const { return state_->id; }
+  const std::string &method() const { return state_->method; }
+
+private:
+  struct State {
+    State(protocol::Transport &t, json i, std::string m)
+        : transport(t), id(std::move(i)), method(std::move(m)) {}
+    protocol::Transport &transport;
+    json id;
+    std::string method;
+    std::atomic<bool> replied{false};
+    std::chrono::steady_clock::time_point start;
+    ~State();
+  };
+  std::shared_ptr<State> state_;
+};
+
+/// An open document as the client sees it.
+struct Document {
+  std::string uri;
+  std::string text;
+  int64_t version = 0;
+};
+
+struct ServerOptions {
+  /// Worker threads for requests and index analysis; 0 answers requests inline on the reader thread.
+  unsigned jobs = 2;
+  /// Watch trace inputs for changes (inotify) and reindex.
+  bool watch = true;
+};
+
+class Server {
+public:
+  Server(protocol::Transport &transport, ServerOptions options);
+  ~Server();
+
+  /// Reads and handles messages until `exit` or end of input. Returns the process exit code (0 after a
+  /// shutdown request, 1 otherwise, as the spec says).
+  int run();
+
+  // Lifecycle and document sync (server/Lifecycle.cpp).
+  void onInitialize(const protocol::InitializeParams &params, Reply reply);
+  void onShutdown(const json &params, Reply reply);
+  void onDidOpen(const protocol::DidOpenTextDocumentParams &params);
+  void onDidChange(const protocol::DidChangeTextDocumentParams &params);
+  void onDidClose(const protocol::DidCloseTextDocumentParams &params);
+  void onDidChangeConfiguration(const protocol::DidChangeConfigurationParams &params);
+  void onExecuteCommand(const protocol::ExecuteCommandParams &params, Reply reply);
+
+  // Features, one file each (server/<Feature>.cpp).
+  void onDefinition(const protocol::TextDocumentPositionParams &params, Reply reply);
+  void onReferences(const protocol::ReferenceParams &params, Reply reply);
+  void onHover(const protocol::TextDocumentPositionParams &params, Reply reply);
+  void onCodeLens(const protocol::CodeLensParams &params, Reply reply);
+  void onDocumentSymbol(const protocol::DocumentSymbolParams &params, Reply reply);
+  void onWorkspaceSymbol(const protocol::WorkspaceSymbolParams &params, Reply reply);
+  // Custom requests (server/Artifacts.cpp).
+  void onArtifactContent(const json &params, Reply reply);
+  void onListArtifacts(const json &params, Reply reply);
+  void onStatus(const json &params, Reply reply);
+
+  /// Snapshot of a document for a request: the open document, else the artifact's text or the file on disk.
+  std::shared_ptr<const Document> document(const std::string &uri) const;
+  protocol::OffsetEncoding encoding() const { return encoding_; }
+
+  /// Runs `task(index)` on the pool once the index is ready; replies RequestCancelled if the request was
+  /// cancelled before it started, InternalError if the task throws.
+  void withIndex(Reply reply, std::function<void(const index::Index &, const Reply &)> task);
+
+private:
+  using Handler = std::function<void(const json &params, Reply reply)>;
+  using NotificationHandler = std::function<void(const json &params)>;
+  void registerHandlers(); // server/Dispatch.cpp
+  template <class Params> void bind(const char *method, void (Server::*handler)(const Params &, Reply));
+  template <class Params> void bindNotification(const char *method, void (Server::*handler)(const Params &));
+  void handleMessage(const std::string &body);
+  void handleRequest(protocol::Message &message);
+  void handleNotification(protocol::Message &message);
+
+  void startIndexing();
+  void indexingDone(std::shared_ptr<const index::Index> index, uint64_t generation);
+  void sendNotification(std::string_view method, json params);
+  void sendRequest(std::string_view method, json params);
+  json statusJson() const;
+  void startWatcher();
+  void stopWatcher();
+
+  protocol::Transport &transport_;
+  ServerOptions options_;
+  std::map<std::string, Handler, std::less<>> handlers_;
+  std::map<std::string, NotificationHandler, std::less<>> notifications_;
+
+  protocol::OffsetEncoding encoding_ = protocol::OffsetEncoding::UTF16;
+  protocol::ClientCapabilities capabilities_;
+  index::IndexOptions indexOptions_;
+  bool initialized_ = false, shutdown_ = false, exit_ = false;
+
+  mutable std::mutex docsMutex_;
+  std::unordered_map<std::string, std::shared_ptr<const Document>> docs_;
+
+  mutable std::mutex indexMutex_;
+  std::shared_ptr<const index::Index> index_;
+  bool indexing_ = false;
+  uint64_t generation_ = 0;
+  std::vector<std::function<void()>> waiting_; ///< Requests queued until the first index is ready.
+  std::thread builder_;
+  std::mutex startMutex_; ///< Serialises startIndexing() (reader and watcher threads).
+  std::atomic<bool> cancelBuild_{false};
+
+  std::mutex cancelMutex_;
+  std::map<std::string, std::shared_ptr<std::atomic<bool>>> cancelled_;
+
+  std::unique_ptr<boost::asio::thread_pool> pool_;
+  std::atomic<int64_t> nextRequestId_{1};
+  std::string progressToken_;
+
+  std::thread watcher_;
+  std::atomic<bool> stopWatcher_{false};
+  int watcherFd_ = -1;
+};
+
+} // namespace inductor::server
