@@ -98,6 +98,24 @@ struct KernelDefinition {
 };
 
 /// One launch of a kernel from the wrapper's `call` / `run_impl`.
+///
+/// How launches are found:
+///  - Below a `[Provenance debug handles] NAME:N` comment, the first line (within 24 lines, before the next
+///  such
+///    comment or a dedent) on which NAME, or its last dotted component, appears as a token is the launch of
+///    NAME, whatever its form (`NAME.run(`, `buf2 = torch.ops.aten._scaled_mm.default(`, `call_NAME(`,
+///    `AOTI_TORCH_ERROR_CODE_CHECK(NAME(`). The lines between are setup (`stream0 = get_raw_stream(0)`,
+///    AOTI's `static constexpr` arrays). If NAME appears nowhere, the first code line below the comment is
+///    the launch.
+///  - Without a comment (older output code), by pattern: Python `NAME.run(`, `extern_kernels.X(` and calls of
+///  a
+///    kernel defined earlier in the file (`cpp_fused_relu_1(buf3)`), with or without `x = `; C++
+///    `call_NAME(`, `AOTI_TORCH_ERROR_CODE_CHECK(aoti_torch_<device>_OP(` and `cpp_fused_*(`.
+///    `launchKernel(kernels_.NAME, ...)` inside a `call_NAME` helper is not a launch.
+///  - The `Topologically Sorted Source Nodes` comment is taken when it is at most 8 lines above the launch
+///  and no
+///    other launch took it. FIXME(analysis): a comment above a call we do not recognise (an old-style
+///    `torch.ops.*` call without a provenance comment) can be taken by the next launch.
 struct KernelLaunch {
   /// The kernel as the provenance maps name it: `triton_poi_fused_gelu_1`, `extern_kernels.addmm`,
   /// `aoti_torch_cuda_convolution`, `cpp_fused_mul_relu_sigmoid_0`.
