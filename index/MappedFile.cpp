@@ -57,6 +57,7 @@ MappedFile &MappedFile::operator=(MappedFile &&other) noexcept {
   fd_ = std::exchange(other.fd_, -1);
   size_ = std::exchange(other.size_, 0);
   mapped_ = std::exchange(other.mapped_, false);
+  modified_ = other.modified_;
   // Moving a std::string may move its characters (small-string buffer), so data_ is re-pointed.
   bool ownsText = other.data_ != nullptr && other.data_ == other.owned_.data();
   owned_ = std::move(other.owned_);
@@ -81,6 +82,9 @@ Expected<bool> MappedFile::remap() {
   if (fd_ < 0) return false; // fromString(): nothing to re-read.
   struct stat st;
   if (::fstat(fd_, &st) != 0) return systemError("cannot stat", path_);
+  modified_ =
+      std::chrono::system_clock::time_point(std::chrono::duration_cast<std::chrono::system_clock::duration>(
+          std::chrono::seconds(st.st_mtim.tv_sec) + std::chrono::nanoseconds(st.st_mtim.tv_nsec)));
   size_t newSize = size_t(st.st_size);
   if (newSize == size_ && (mapped_ || newSize == 0)) return false;
   if (newSize == 0) {

@@ -13,7 +13,9 @@
 
 #include "index/Expected.h"
 
+#include <chrono>
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -37,11 +39,13 @@ public:
   std::string_view text() const { return {data_, size_}; }
   size_t size() const { return size_; }
   const std::string &path() const { return path_; }
+  /// The file's modification time as of the last open()/remap(); nullopt for fromString().
+  std::optional<std::chrono::system_clock::time_point> modified() const { return modified_; }
 
-  /// Looks at the file's current size (through the descriptor kept open since open(), so a file renamed or
-  /// replaced under the same path is not picked up) and maps it again if it changed. Returns whether the
-  /// size changed; when it did, earlier text() views are invalid. Errors: fstat or mmap failed (the old
-  /// mapping stays valid).
+  /// Looks at the file's current size and modification time (through the descriptor kept open since open(),
+  /// so a file renamed or replaced under the same path is not picked up) and maps it again if it changed.
+  /// Returns whether the size changed; when it did, earlier text() views are invalid. Errors: fstat or mmap
+  /// failed (the old mapping stays valid).
   Expected<bool> remap();
 
   /// Access-pattern advice (madvise); failures are ignored because advice is only a hint.
@@ -66,7 +70,8 @@ private:
   const char *data_ = nullptr;
   size_t size_ = 0;
   bool mapped_ = false; // data_ came from mmap (not from owned_, not empty).
-  std::string owned_;   // Backing store of fromString().
+  std::optional<std::chrono::system_clock::time_point> modified_;
+  std::string owned_; // Backing store of fromString().
 };
 
 } // namespace inductor::index

@@ -441,6 +441,7 @@ Expected<TraceLog> TraceLog::open(const std::string &path, const TraceLogOptions
   if (!file) return file.error();
   TraceLog log(std::move(*file), options);
   log.scan(/*final=*/!options.follow);
+  log.commitIfQuiet();
   return log;
 }
 
@@ -479,6 +480,7 @@ void TraceLog::scan(bool final) {
   const std::string_view text = file_.text();
   const char *base = text.data();
   uint64_t pos = checkpoint_.offset, line = checkpoint_.line;
+  const uint64_t stickyOffset = pos; // The start of the last unit, which may be sticky (see finalize()).
   uint64_t limit = text.size();
   if (!final && limit > pos) {
     // Only complete lines: an unterminated last line may still be being written.
@@ -671,8 +673,9 @@ void TraceLog::scan(bool final) {
     stats_.lines = line;
     lastUnitCommitted_ = true;
     // Follow mode: the last unit's payload may still grow; keep it pending until a later envelope proves it
-    // complete.
-    if (!final) rollback();
+    // complete, unless it was committed before (a record never leaves records()).
+    lastUnitSticky_ = lastUnitSticky_ && checkpoint_.offset == stickyOffset;
+    if (!final && !lastUnitSticky_) rollback();
   } else {
     // Only blank lines (or nothing): resume after them.
     stats_.bytes = pos;
@@ -690,16 +693,29 @@ Expected<size_t> TraceLog::refresh() {
   if (file_.size() < scannedBytes_)
     return Error{"trace file shrank (" + std::to_string(scannedBytes_) + " -> " +
                  std::to_string(file_.size()) + " bytes): " + path() + "; re-open it"};
-  if (!*changed && scannedBytes_ == file_.size() && (lastUnitCommitted_ || options_.follow)) return size_t(0);
-  rollback();
-  scan(/*final=*/!options_.follow);
+  if (file_.size() != scannedBytes_) {
+    rollback();
+    scan(/*final=*/!options_.follow);
+  }
+  commitIfQuiet();
   return records_.size() > before ? records_.size() - before : size_t(0);
 }
 
 void TraceLog::finalize() {
-  if (lastUnitCommitted_ && scannedBytes_ == file_.size()) return;
-  rollback();
-  scan(/*final=*/true);
+  if (!(lastUnitCommitted_ && scannedBytes_ == file_.size())) {
+    rollback();
+    scan(/*final=*/true);
+  }
+  lastUnitSticky_ = lastUnitCommitted_;
+}
+
+void TraceLog::commitIfQuiet() {
+  bool pending = !lastUnitCommitted_ && checkpoint_.offset < scannedBytes_;
+  // An unterminated last line means the writer is mid-record, however long ago it wrote.
+  if (!options_.follow || !pending || scannedBytes_ != file_.size()) return;
+  auto modified = file_.modified();
+  if (!modified || std::chrono::system_clock::now() - *modified < options_.quietPeriod) return;
+  finalize();
 }
 
 std::vector<SkippedKindCount> TraceLog::skippedKinds() const {

@@ -37,6 +37,7 @@
 #include "index/MappedFile.h"
 #include "index/Md5.h"
 
+#include <chrono>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -143,9 +144,14 @@ struct PayloadVerification {
 
 struct TraceLogOptions {
   /// Follow a log that is still being written: the last record stays pending (out of records() and stats)
-  /// until the next envelope line arrives (refresh()) or finalize() is called, because its payload may still
-  /// grow; an unterminated last line is not read either. Default false: the log is complete as it is.
+  /// until the next envelope line arrives (refresh()), the writer has been quiet (quietPeriod), or finalize()
+  /// is called, because its payload may still grow; an unterminated last line is not read either. Default
+  /// false: the log is complete as it is.
   bool follow = false;
+  /// Follow mode: open() and refresh() commit the pending last record when the file ends with a newline and
+  /// has not been modified for this long (PyTorch writes a record in one logging call, so a quiet file ends
+  /// on a complete record). Default 2 s.
+  std::chrono::milliseconds quietPeriod{2000};
   /// Check every payload (all kinds) against its has_payload md5 during the scan; mismatches become
   /// diagnostics and corruptedRecords, and kept records get PayloadCheck::Mismatch but are still kept (their
   /// text is the best there is). Costs MD5 over every payload byte (roughly 0.5 GB/s). Default false.
@@ -200,10 +206,12 @@ public:
   std::optional<std::string_view> internedFilename(InternedStringId id) const;
 
   /// Picks up bytes appended since the last scan: re-maps the file and scans from the start of the last
-  /// (pending or possibly incomplete) record. Returns how many records were appended to records().
-  /// Invalidates views into text(). Errors: the file cannot be re-mapped, or it shrank (re-open it instead).
+  /// (pending or possibly incomplete) record. Returns how many records were appended to records(); records
+  /// already there stay (same index), though the last one's payload may have grown. Invalidates views into
+  /// text(). Errors: the file cannot be re-mapped, or it shrank (re-open it instead).
   Expected<size_t> refresh();
-  /// Commits the pending record and an unterminated last line (follow mode: the writer is done).
+  /// Commits the pending record and an unterminated last line (follow mode: the writer is done). A record
+  /// committed this way stays in records() if the file grows later (its payload may grow).
   void finalize();
   /// Bytes consumed by scans so far, pending record included (>= stats().bytes).
   uint64_t scannedBytes() const { return scannedBytes_; }
@@ -227,6 +235,7 @@ private:
   TraceLog(MappedFile file, const TraceLogOptions &options);
   void scan(bool final);
   void rollback();
+  void commitIfQuiet();
   void diagnose(uint64_t line, std::string message);
   std::string_view intern(std::string_view s);
 
@@ -237,6 +246,7 @@ private:
   TraceScanStats stats_;
   Checkpoint checkpoint_;          // State before the last unit (record or garbage run) scanned.
   bool lastUnitCommitted_ = false; // Whether that unit is counted (false: pending, or none yet).
+  bool lastUnitSticky_ = false;    // It was committed by finalize(): never make it pending again.
   uint64_t scannedBytes_ = 0;
   std::optional<int> envelopeRank_;
   // Interned strings: a deque never moves its elements, so views into them survive growth and moves.

@@ -671,3 +671,37 @@ TEST_CASE("TraceLog follow mode: the last record stays pending until the next en
   CHECK(log->stats().bytes == one.size() + two.size());
   CHECK(log->stats().records == 2);
 }
+
+TEST_CASE("TraceLog follow mode: a quiet file commits its last record, which then stays") {
+  TraceLogOptions follow;
+  follow.follow = true;
+  follow.quietPeriod = std::chrono::milliseconds(0); // Any file ending with a newline counts as quiet.
+  std::string one = record(R"("artifact": {"name": "one"})", {"1"});
+  std::string two = record(R"("artifact": {"name": "two"})", {"2"});
+  TempFile file(one);
+  auto log = TraceLog::open(file.path, follow);
+  REQUIRE(log);
+  REQUIRE(log->records().size() == 1);
+
+  // The writer starts a line: the file is not quiet, but the committed record is not withdrawn.
+  file.append("\tmore");
+  auto partial = log->refresh();
+  REQUIRE(partial);
+  CHECK(*partial == 0);
+  REQUIRE(log->records().size() == 1);
+
+  file.append("\n" + two);
+  auto added = log->refresh();
+  REQUIRE(added);
+  CHECK(*added == 1);
+  REQUIRE(log->records().size() == 2);
+  CHECK(log->payloadText(log->records()[0]) == "1\nmore");
+  CHECK(log->records()[1].name == "two");
+
+  // With the default quiet period, a file written just now keeps its last record pending.
+  TraceLogOptions patient;
+  patient.follow = true;
+  auto fresh = TraceLog::open(file.path, patient);
+  REQUIRE(fresh);
+  CHECK(fresh->records().size() == 1);
+}
