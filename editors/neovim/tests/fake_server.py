@@ -155,7 +155,11 @@ def handle(method, params):
             r = loc(uri, ORIGIN_LINE)["range"]
             return [{"range": r, "command": {"title": "3 kernels · 2 forward · 1 backward", "command": "inductor.showLocations", "arguments": [uri, r["start"], locs]}}]
         lenses = []
-        for l, _ in launches(uri, text_of(uri)):
+        text = text_of(uri)
+        for i, line in enumerate(text.split("\n")):  # AOTI C++ wrappers: one lens per kernel caller
+            if re.search(r"\bcall_triton_\w+\(", line):
+                lenses.append({"range": loc(uri, i)["range"], "command": {"title": "model.py:17  x = f(x)", "command": "inductor.showLocations", "arguments": [uri, {"line": i, "character": 0}, origin()]}})
+        for l, _ in launches(uri, text):
             lenses.append({"range": l["range"], "command": {"title": "model.py:16  " + ORIGIN_TEXT, "command": "inductor.showLocations", "arguments": [uri, l["range"]["start"], origin()]}})
         return lenses
     if method == "textDocument/documentSymbol" or method == "workspace/symbol":
