@@ -55,10 +55,11 @@ def output_codes():
 
 
 def forward_code():
-    for p in output_codes():
+    codes = output_codes()
+    for p in codes:
         if "forward" in p:
             return p
-    return None
+    return codes[0] if codes else None
 
 
 def text_of(uri):
@@ -104,7 +105,8 @@ def all_launches():
     for p in output_codes():
         with open(p) as f:
             out += launches(to_uri(p), f.read())
-    out += launches(ARTIFACT, text_of(ARTIFACT))
+    if forward_code():
+        out += launches(ARTIFACT, text_of(ARTIFACT))
     return out
 
 
