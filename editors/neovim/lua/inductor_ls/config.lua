@@ -38,7 +38,8 @@ local current = vim.deepcopy(M.defaults)
 M.setup_called = false
 
 local function is_list_of_strings(v)
-  if type(v) ~= 'table' or (vim.tbl_islist and not vim.tbl_islist(v)) then
+  local islist = vim.islist or vim.tbl_islist -- vim.tbl_islist is deprecated from 0.10
+  if type(v) ~= 'table' or not islist(v) then
     return false
   end
   for _, s in ipairs(v) do

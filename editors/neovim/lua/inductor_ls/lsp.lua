@@ -91,13 +91,11 @@ function M.refresh_codelens(bufnr)
   end
 end
 
---- Buffers attached to a client (0.7 has `vim.lsp.get_buffers_by_client_id`).
+--- Buffers attached to a client (`client.attached_buffers` exists from 0.7 to 0.11;
+--- `vim.lsp.get_buffers_by_client_id` is deprecated from 0.11).
 ---@param client_id integer
 ---@return integer[]
 local function attached_buffers(client_id)
-  if vim.lsp.get_buffers_by_client_id then
-    return vim.lsp.get_buffers_by_client_id(client_id)
-  end
   local client = vim.lsp.get_client_by_id(client_id)
   return client and vim.tbl_keys(client.attached_buffers or {}) or {}
 end
