@@ -13,7 +13,24 @@ return {
     vim.cmd('tabclose')
   end },
   { ':Inductor reindex is accepted and the server reports status', function()
-    local _, client = H.open(H.mlp .. '/model.py')
+    local bufnr, client = H.open(H.mlp .. '/model.py')
+    H.wait('lenses on model.py', function()
+      return vim.lsp.codelens.get(bufnr)[1]
+    end)
+    -- Spies: when the server's workspace/codeLens/refresh is handled, and which
+    -- textDocument/codeLens requests go out after it.
+    local refresh_handler, rpc_request = client.handlers['workspace/codeLens/refresh'], client.rpc.request
+    local lens_requests, refreshed_at = 0, nil
+    client.handlers['workspace/codeLens/refresh'] = function(...)
+      refreshed_at = lens_requests
+      return refresh_handler(...)
+    end
+    client.rpc.request = function(method, ...)
+      if method == 'textDocument/codeLens' then
+        lens_requests = lens_requests + 1
+      end
+      return rpc_request(method, ...)
+    end
     lsp.status[client.id] = nil -- so only a notification sent after the reindex counts
     local result = H.request(client, 'workspace/executeCommand', { command = 'inductor.reindex', arguments = {} })
     H.ok(result == nil or result == vim.NIL or type(result) == 'table', 'executeCommand result: ' .. vim.inspect(result))
@@ -25,6 +42,11 @@ return {
     local again = H.request(client, 'inductor/status', vim.empty_dict())
     H.eq(false, again.indexing, 'inductor/status after the reindex finished')
     H.ok(status.kernels > 0, 'status after reindex: ' .. vim.inspect(status))
+    local ok, err = pcall(H.wait, 'textDocument/codeLens after workspace/codeLens/refresh', function()
+      return refreshed_at and lens_requests > refreshed_at
+    end)
+    client.handlers['workspace/codeLens/refresh'], client.rpc.request = refresh_handler, rpc_request
+    H.ok(ok, tostring(err) .. (refreshed_at and '' or ' (the server sent no workspace/codeLens/refresh)'))
     vim.cmd('Inductor status')
   end },
 }
