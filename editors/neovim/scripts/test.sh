@@ -31,6 +31,7 @@ cd "$repo"
 nvim --version | head -1
 # --clean -u NONE: no user config or plugins; the runner loads ours from editors/neovim.
 # The python3 provider is off: opening a .py file otherwise probes `python3` (seconds with pyenv shims).
-timeout 300 nvim --headless --clean -u NONE --cmd 'let g:loaded_python3_provider = 0' \
+# No swap files: a run ended by :cquit must not leave any for the next run to stumble on.
+timeout 300 nvim --headless --clean -u NONE --cmd 'let g:loaded_python3_provider = 0' --cmd 'set noswapfile' \
   -c 'set rtp^=editors/neovim' \
   -c 'luafile editors/neovim/tests/run.lua' </dev/null
