@@ -1,5 +1,6 @@
-// index/TraceLog.cpp: the TORCH_TRACE scanner. The hot loop is readUnit(): one memchr per line, one byte
-// compare to tell payload lines from envelopes. Everything else runs once per record.
+// index/TraceLog.cpp: the TORCH_TRACE scanner. The hot loop is skipPayload(), which runs over the payload
+// lines that make up most of a log; everything else runs once per record, and the JSON work once per kept
+// record.
 #include "index/TraceLog.h"
 
 #include <nlohmann/json.hpp>

@@ -12,12 +12,13 @@
 //   joined
 //     with "\n"; `has_payload` is its md5 hex digest.
 //
-// Scanning: TraceLog::open memory-maps the file and makes one sequential pass (memchr per line). Only records
-// that matter for navigation are kept (see TraceKind); the metadata JSON is parsed only for those. Every
-// other kind (chromium_event, describe_*, guard_added*, ...) is recognised by its first key with a string
-// compare and only counted. Payloads are never copied or parsed during the scan: a record holds byte offsets
-// into the mapping, and payloadLines()/payloadText() read them on demand. Artifacts with `"encoding": "json"`
-// carry JSON payloads; parsing them is the caller's business.
+// Scanning: TraceLog::open memory-maps the file and makes one sequential pass (SSE2 over the payload lines,
+// in 8 MB windows prefetched ahead and released behind, so the resident set stays small). Only records that
+// matter for navigation are kept (see TraceKind); the metadata JSON is parsed only for those. Every other
+// kind (chromium_event, describe_*, guard_added*, ...) is recognised by its first key with a string compare
+// and only counted. Payloads are never copied or parsed during the scan: a record holds byte offsets into the
+// mapping, and payloadLines()/payloadText() read them on demand. Artifacts with `"encoding": "json"` carry
+// JSON payloads; parsing them is the caller's business.
 //
 // Errors: a log that cannot be opened is an Error. A malformed log is not: corrupted records (a line that is
 // neither an envelope nor a payload line, an envelope whose metadata is not valid JSON, a payload that fails
@@ -85,7 +86,8 @@ struct InternedStringId {
   friend bool operator==(InternedStringId, InternedStringId) = default;
 };
 
-/// One kept record. About 170 bytes; offsets, not copies, so a 1 GB log costs little memory.
+/// One kept record: 176 bytes on x86-64, offsets instead of copies, so a 1 GB log (about 50k kept records
+/// among 300k) costs a few MB.
 struct TraceRecord {
   uint64_t envelopeOffset = 0; ///< Offset of the envelope line (start of the glog prefix).
   uint64_t metadataOffset = 0; ///< Offset of the metadata JSON (its '{').
