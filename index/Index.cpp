@@ -57,18 +57,23 @@ struct ContentHash {
   }
 };
 
-uint64_t hashLines(const std::vector<std::string_view> &lines) {
+/// Identity of generated code across its copies. The copies agree line for line but not at the end: the
+/// cache's
+/// `*.wrapper.cpp` appends `// Compile cmd` comments, TORCH_COMPILE_DEBUG's `output_code.cpp` a `// Triton
+/// kernels are embedded ...` note, and log payloads end with blank lines. So trailing blank and comment-only
+/// lines are not part of the identity; every position before them is the same in every copy.
+uint64_t identityHash(const std::vector<std::string_view> &lines) {
+  size_t end = lines.size();
+  while (end > 0) {
+    std::string_view t = trim(lines[end - 1]);
+    if (!t.empty() && t.substr(0, 2) != "//" && t[0] != '#') break;
+    --end;
+  }
   ContentHash h;
-  for (size_t i = 0; i < lines.size(); ++i) {
+  for (size_t i = 0; i < end; ++i) {
     if (i) h.update("\n");
     h.update(lines[i]);
   }
-  return h.h;
-}
-
-uint64_t hashText(std::string_view text) {
-  ContentHash h;
-  h.update(text);
   return h.h;
 }
 
@@ -578,7 +583,7 @@ void IndexBuilder::buildLogCompiles() {
     r.compile.aoti = p.cpp;
 
     auto lines = log.payloadLines(out);
-    r.hash = hashLines(lines);
+    r.hash = identityHash(lines);
     Artifact &a = r.code;
     a.kind = p.cpp ? ArtifactKind::WrapperCode : ArtifactKind::OutputCode;
     a.language = p.cpp ? Language::Cpp : Language::Python;
@@ -674,14 +679,14 @@ void IndexBuilder::buildFileCompiles(const DiscoveredInputs &inputs) {
       diag(unit.outputCode, 0, "cannot read output code");
       continue;
     }
-    uint64_t h = hashText(text);
+    TextLines lines = splitLines(text);
+    uint64_t h = identityHash(lines);
     if (auto it = byContent_.find(h); it != byContent_.end()) {
       auto &paths = index_->artifacts_[it->second.value].paths;
       if (std::find(paths.begin(), paths.end(), unit.outputCode) == paths.end())
         paths.push_back(unit.outputCode);
       continue;
     }
-    TextLines lines = splitLines(text);
     bool cpp =
         unit.outputCode.size() > 4 && unit.outputCode.compare(unit.outputCode.size() - 4, 4, ".cpp") == 0;
     Artifact a;

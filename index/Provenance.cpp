@@ -163,9 +163,22 @@ bool isLibraryPath(std::string_view path) {
       ++i;
     if (i > pos + lib.size() && i < p.size() && p[i] == '/') return true;
   }
-  static constexpr std::array<std::string_view, 10> torchComponents{
-      "torch/_dynamo/", "torch/_inductor/",  "torch/_functorch/",      "torch/_export/",  "torch/export/",
-      "torch/fx/",      "torch/nn/modules/", "torch/nn/functional.py", "torch/autograd/", "torch/utils/"};
+  // torch's own Python sources, also when torch is installed in development mode (no site-packages in the
+  // path): the packages a user's call passes through on its way to a kernel.
+  static constexpr std::array<std::string_view, 26> torchComponents{
+      "torch/_dynamo/",      "torch/_inductor/",
+      "torch/_functorch/",   "torch/_export/",
+      "torch/export/",       "torch/fx/",
+      "torch/nn/",           "torch/autograd/",
+      "torch/utils/",        "torch/_higher_order_ops/",
+      "torch/distributed/",  "torch/_prims/",
+      "torch/_refs/",        "torch/_decomp/",
+      "torch/_subclasses/",  "torch/amp/",
+      "torch/ao/",           "torch/_library/",
+      "torch/testing/",      "torch/optim/",
+      "torch/cuda/",         "torch/_tensor.py",
+      "torch/_ops.py",       "torch/overrides.py",
+      "torch/functional.py", "torch/_jit_internal.py"};
   for (std::string_view c : torchComponents)
     if (hasComponent(p, c)) return true;
   return false;
