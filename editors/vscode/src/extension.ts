@@ -5,6 +5,7 @@
 // context and builds a new one.
 
 import * as vscode from 'vscode';
+import type { LanguageClient } from 'vscode-languageclient/node';
 import * as client from './client';
 import * as commands from './commands';
 import * as config from './config';
@@ -61,7 +62,14 @@ function restart(extension: vscode.ExtensionContext, output: vscode.LogOutputCha
   return pending;
 }
 
-export async function activate(extension: vscode.ExtensionContext): Promise<void> {
+// The extension's API, as vscode-clangd exports its client: for tests and for
+// other extensions that want to send inductor-ls requests themselves.
+export interface InductorLsApi {
+  // The running client, or undefined while (re)starting or when no server was found.
+  readonly languageClient: LanguageClient | undefined;
+}
+
+export async function activate(extension: vscode.ExtensionContext): Promise<InductorLsApi> {
   const output = vscode.window.createOutputChannel('Inductor Language Server', { log: true });
   extension.subscriptions.push(
     output,
@@ -71,6 +79,11 @@ export async function activate(extension: vscode.ExtensionContext): Promise<void
     }),
   );
   await restart(extension, output);
+  return {
+    get languageClient() {
+      return current?.client;
+    },
+  };
 }
 
 export function deactivate(): Promise<void> {
