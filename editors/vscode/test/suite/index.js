@@ -228,10 +228,11 @@ async function poseForScreenshot() {
   // The hover covers the lens above its own line: keep the second launch of
   // the kernel (debug handle 7), with its lens, in view below.
   out.revealRange(new vscode.Range(at.line - 7, 0, at.line + 26, 0), vscode.TextEditorRevealType.AtTop);
-  // Code lenses render after their provider answers; ask once more to be sure
-  // both editors have them, then show the hover in the active editor.
+  // Visit model.py once more so its lenses are fetched while it has focus,
+  // then come back and show the hover in output_code.py.
+  await vscode.window.showTextDocument(model.document, { viewColumn: vscode.ViewColumn.One, preserveFocus: false });
   await vscode.commands.executeCommand('vscode.executeCodeLensProvider', s.modelUri);
-  await vscode.commands.executeCommand('vscode.executeCodeLensProvider', s.outputUri);
+  await vscode.window.showTextDocument(s.outputDoc, { viewColumn: vscode.ViewColumn.Two, preserveFocus: false });
   await vscode.commands.executeCommand('editor.action.showHover');
   fs.writeFileSync(path.join(e2eDir, 'screenshot.request'), '');
   await until('the screenshot', () => fs.existsSync(path.join(e2eDir, 'screenshot.done')), 60000);
