@@ -334,7 +334,8 @@ private:
   void resolveLaunches(Artifact &a, const CompileProvenance &prov, const GraphData &post,
                        const GraphData &pre);
   ArtifactId addGraphArtifact(CompileRef compile, std::string title, std::string graphName,
-                              const GraphData &graph, uint32_t log, uint32_t record, std::string path);
+                              Artifact::GraphRole role, const GraphData &graph, uint32_t log, uint32_t record,
+                              std::string path);
 
   const IndexOptions &options_;
   const ProgressCallback &progress_;
@@ -373,10 +374,11 @@ void IndexBuilder::openLogs(const std::vector<std::string> &paths) {
 }
 
 ArtifactId IndexBuilder::addGraphArtifact(CompileRef compile, std::string title, std::string graphName,
-                                          const GraphData &graph, uint32_t log, uint32_t record,
-                                          std::string path) {
+                                          Artifact::GraphRole role, const GraphData &graph, uint32_t log,
+                                          uint32_t record, std::string path) {
   Artifact a;
   a.kind = ArtifactKind::Graph;
+  a.graphRole = role;
   a.language = Language::Python;
   a.compile = compile;
   a.title = std::move(title);
@@ -396,7 +398,10 @@ ArtifactId IndexBuilder::addGraphArtifact(CompileRef compile, std::string title,
     }
     a.graphNodes.push_back(std::move(g));
   }
-  return addArtifact(std::move(a));
+  ArtifactId id = addArtifact(std::move(a));
+  if (compile.valid() && compile.value < index_->compiles_.size())
+    index_->compiles_[compile.value].graphs.push_back(id);
+  return id;
 }
 
 void IndexBuilder::resolveLaunches(Artifact &a, const CompileProvenance &prov, const GraphData &post,
@@ -635,21 +640,28 @@ void IndexBuilder::buildLogCompiles() {
                          slug(label) + (p.cpp ? "-wrapper_code" : "-output_code") + ext;
     c.outputCode = addArtifact(std::move(r.code));
     byContent_.emplace(r.hash, c.outputCode);
-    auto graphArtifact = [&](int rec, const GraphData &g, std::string_view what) -> ArtifactId {
+    auto graphArtifact = [&](int rec, const GraphData &g, std::string_view what,
+                             Artifact::GraphRole role) -> ArtifactId {
       if (rec < 0 || !g.present) return {};
       auto key = std::make_pair(p.log, rec);
-      if (auto it = graphByRecord.find(key); it != graphByRecord.end()) return it->second;
+      if (auto it = graphByRecord.find(key); it != graphByRecord.end()) {
+        c.graphs.push_back(it->second);
+        return it->second;
+      }
       const TraceRecord &tr = log.records()[rec];
       std::string name(recordGraphName(tr));
-      ArtifactId id = addGraphArtifact(ref, label + " " + std::string(what) + " (" + name + ")", name, g,
-                                       p.log, static_cast<uint32_t>(rec), "");
+      // The compile is pushed after this lambda runs, so attach the graph to it by hand.
+      ArtifactId id = addGraphArtifact(CompileRef{}, label + " " + std::string(what) + " (" + name + ")",
+                                       name, role, g, p.log, static_cast<uint32_t>(rec), "");
+      index_->artifacts_[id.value].compile = ref;
+      c.graphs.push_back(id);
       index_->artifacts_[id.value].virtualName =
           basename(log.path()) + "/" + std::to_string(tr.line + 1) + "/" + slug(label) + "-" + name + ".py";
       graphByRecord.emplace(key, id);
       return id;
     };
-    c.postGradGraph = graphArtifact(p.postGrad, r.post, "post-grad graph");
-    c.preGradGraph = graphArtifact(p.preGrad, r.pre, "pre-grad graph");
+    c.postGradGraph = graphArtifact(p.postGrad, r.post, "post-grad graph", Artifact::GraphRole::PostGrad);
+    c.preGradGraph = graphArtifact(p.preGrad, r.pre, "pre-grad graph", Artifact::GraphRole::PreGrad);
     index_->compiles_.push_back(std::move(c));
   }
 }
@@ -672,8 +684,12 @@ void IndexBuilder::buildFileCompiles(const DiscoveredInputs &inputs) {
     }
     units.push_back(f);
   }
+  std::unordered_set<std::string> known; // Paths already attached to an artifact (from log metadata).
+  for (const Artifact &a : index_->artifacts_)
+    known.insert(a.paths.begin(), a.paths.end());
   for (const CompileFiles &unit : units) {
     if (cancelled()) return;
+    if (known.count(unit.outputCode)) continue;
     std::string text = readFile(unit.outputCode);
     if (text.empty()) {
       diag(unit.outputCode, 0, "cannot read output code");
@@ -685,6 +701,14 @@ void IndexBuilder::buildFileCompiles(const DiscoveredInputs &inputs) {
       auto &paths = index_->artifacts_[it->second.value].paths;
       if (std::find(paths.begin(), paths.end(), unit.outputCode) == paths.end())
         paths.push_back(unit.outputCode);
+      // The directory's graph dumps still serve navigation in their own files.
+      CompileRef ref = index_->artifacts_[it->second.value].compile;
+      std::string label = ref.valid() ? index_->compiles_[ref.value].label() : "";
+      for (const std::string &g : unit.graphs) {
+        if (!known.insert(g).second) continue;
+        addGraphArtifact(ref, label + " " + basename(g), basename(g), Artifact::GraphRole::PostGrad,
+                         analyzeGraphLines(splitLines(readFile(g))), UINT32_MAX, UINT32_MAX, g);
+      }
       continue;
     }
     bool cpp =
@@ -714,14 +738,14 @@ void IndexBuilder::buildFileCompiles(const DiscoveredInputs &inputs) {
       else
         diag(unit.kernelInformation, 0, "skipped kernel information: " + info.error().message);
     }
-    // fx_graph_transformed.py is the post-grad graph; fx_graph_readable.py the graph given to Inductor.
+    // fx_graph_transformed.py is the post-grad graph and fx_graph_readable.py the graph Inductor was given:
+    // both use post-grad node names (discovery lists the transformed one first). No pre-grad graph is dumped
+    // there.
     GraphData post, pre;
-    std::vector<std::string> graphTexts;
-    graphTexts.reserve(unit.graphs.size());
+    std::vector<GraphData> graphs;
     for (const std::string &g : unit.graphs)
-      graphTexts.push_back(readFile(g));
-    if (!graphTexts.empty()) post = analyzeGraphLines(splitLines(graphTexts[0]));
-    if (graphTexts.size() > 1) pre = analyzeGraphLines(splitLines(graphTexts[1]));
+      graphs.push_back(analyzeGraphLines(splitLines(readFile(g))));
+    if (!graphs.empty()) post = graphs.front();
     resolveLaunches(a, prov, post, pre);
     CompileRef ref{static_cast<uint32_t>(index_->compiles_.size())};
     a.compile = ref;
@@ -730,13 +754,14 @@ void IndexBuilder::buildFileCompiles(const DiscoveredInputs &inputs) {
               (cpp ? " wrapper code" : " output code");
     c.outputCode = addArtifact(std::move(a));
     byContent_.emplace(h, c.outputCode);
-    if (post.present)
-      c.postGradGraph = addGraphArtifact(ref, label + " post-grad graph", "fx_graph_transformed", post,
-                                         UINT32_MAX, UINT32_MAX, unit.graphs[0]);
-    if (pre.present)
-      c.preGradGraph = addGraphArtifact(ref, label + " graph", "fx_graph_readable", pre, UINT32_MAX,
-                                        UINT32_MAX, unit.graphs[1]);
     index_->compiles_.push_back(std::move(c));
+    for (size_t g = 0; g < unit.graphs.size(); ++g) {
+      known.insert(unit.graphs[g]);
+      ArtifactId id =
+          addGraphArtifact(ref, label + " " + basename(unit.graphs[g]), basename(unit.graphs[g]),
+                           Artifact::GraphRole::PostGrad, graphs[g], UINT32_MAX, UINT32_MAX, unit.graphs[g]);
+      if (g == 0) index_->compiles_[ref.value].postGradGraph = id;
+    }
   }
 }
 
@@ -1015,13 +1040,18 @@ std::vector<LaunchRef> Index::launchesForGraphNode(ArtifactId graph, uint32_t no
   const Artifact &g = artifacts_[graph.value];
   if (node >= g.graphNodes.size()) return out;
   const std::string &name = g.graphNodes[node].name;
-  for (const Compile &c : compiles_) {
-    bool post = c.postGradGraph == graph, pre = c.preGradGraph == graph;
-    if (!post && !pre) continue;
-    const Artifact &a = artifacts_[c.outputCode.value];
+  if (!g.compile.valid() || g.compile.value >= compiles_.size()) return out;
+  // A pre-grad graph is shared by the compiles of one compile id (forward and backward): search them all.
+  for (uint32_t ci = 0; ci < compiles_.size(); ++ci) {
+    const Compile &other = compiles_[ci];
+    if (ci != g.compile.value &&
+        std::find(other.graphs.begin(), other.graphs.end(), graph) == other.graphs.end())
+      continue;
+    const Artifact &a = artifacts_[other.outputCode.value];
     for (uint32_t i = 0; i < a.launches.size(); ++i) {
-      const auto &nodes = post ? a.launches[i].postGradNodes : a.launches[i].preGradNodes;
-      if (std::find(nodes.begin(), nodes.end(), name) != nodes.end()) out.push_back({c.outputCode, i});
+      const auto &nodes = g.graphRole == Artifact::GraphRole::PreGrad ? a.launches[i].preGradNodes
+                                                                      : a.launches[i].postGradNodes;
+      if (std::find(nodes.begin(), nodes.end(), name) != nodes.end()) out.push_back({other.outputCode, i});
     }
   }
   return out;

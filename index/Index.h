@@ -93,7 +93,9 @@ struct Compile {
   std::string aotId;     ///< From `# AOT ID:`, e.g. "0_forward".
   std::string traceFile; ///< The log it came from (local path); empty for compiles found only in files.
   ArtifactId outputCode;
-  ArtifactId postGradGraph, preGradGraph; ///< Invalid when the inputs hold none.
+  ArtifactId postGradGraph, preGradGraph; ///< The graphs origins were looked up in; invalid when none.
+  /// Every graph artifact of this compile (log payloads and debug-directory files), with their role.
+  std::vector<ArtifactId> graphs;
   /// "[0/0] forward", "[0/1_1] inference · rank 1", "AOTInductor"...
   std::string label() const;
 };
@@ -117,6 +119,9 @@ struct Artifact {
   CompileRef compile;    ///< Owning compile (invalid for kernel files shared by several compiles).
   std::string title;     ///< For pickers and hovers: "[0/0] forward output code".
   std::string graphName; ///< For graphs: the artifact name ("inductor_post_grad_graph", ...).
+  /// For graphs: whose node names they use. Post-grad: the post-grad graph and the graphs Inductor was given
+  /// (fx_graph_readable.py, fx_graph_transformed.py); pre-grad: the Dynamo graph after pre-grad passes.
+  enum class GraphRole { None, PreGrad, PostGrad } graphRole = GraphRole::None;
   std::vector<std::string>
       paths;               ///< Local files holding exactly this text (first = preferred); may be empty.
   std::string virtualName; ///< Unique, stable name for a log-only artifact ("<log>/<line>/<title>.py").

@@ -56,6 +56,7 @@ void Server::onCodeLens(const protocol::CodeLensParams &params, Reply reply) {
     const std::string &uri = params.textDocument.uri;
     Target target = resolveTarget(index, uri);
     TextCache texts(*this);
+    if (target.kind == Target::Kind::Artifact) texts.prefer(target.artifact, params.textDocument.uri);
     json out = json::array();
     if (target.kind == Target::Kind::UserFile) {
       for (const index::UserLine &ul : index.userLines(target.path)) {

@@ -36,6 +36,11 @@ std::string artifactURI(const index::Index &index, index::ArtifactId id) {
   return protocol::makeURI("inductor-trace", "/" + a.virtualName);
 }
 
+std::string TextCache::uriOf(const index::Index &index, index::ArtifactId id) const {
+  if (auto it = preferred_.find(id.value); it != preferred_.end()) return it->second;
+  return artifactURI(index, id);
+}
+
 TextCache::Entry &TextCache::get(const std::string &uri) {
   auto it = entries_.find(uri);
   if (it != entries_.end()) return it->second;
@@ -81,7 +86,7 @@ protocol::Location originLocation(TextCache &texts, const index::Origin &o) {
 protocol::Location launchLocation(TextCache &texts, const index::Index &index, index::LaunchRef ref) {
   const index::Launch &l = index.launch(ref);
   protocol::Location loc;
-  loc.uri = artifactURI(index, ref.artifact);
+  loc.uri = texts.uriOf(index, ref.artifact);
   loc.range = {texts.position(loc.uri, l.site.line, l.site.column),
                texts.position(loc.uri, l.site.line, std::max(l.site.endColumn, l.site.column))};
   return loc;

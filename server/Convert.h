@@ -33,6 +33,10 @@ std::string artifactURI(const index::Index &index, index::ArtifactId id);
 class TextCache {
 public:
   explicit TextCache(const Server &server) : server_(server) {}
+  /// Answers about `id` use `uri` (the document the request came from) rather than the artifact's preferred
+  /// copy: a user in TORCH_COMPILE_DEBUG's output_code.py stays there instead of jumping to the cache's copy.
+  void prefer(index::ArtifactId id, std::string uri) { preferred_[id.value] = std::move(uri); }
+  std::string uriOf(const index::Index &index, index::ArtifactId id) const;
   /// Line text (without terminator), empty if unknown.
   std::string_view lineText(const std::string &uri, uint32_t line);
   protocol::Position position(const std::string &uri, uint32_t line, size_t byteColumn);
@@ -49,6 +53,7 @@ private:
   Entry &get(const std::string &uri);
   const Server &server_;
   std::map<std::string, Entry> entries_;
+  std::map<uint32_t, std::string> preferred_;
 };
 
 /// Location of a user source line (Origin::line is 1-based). Uses the local file when it exists.

@@ -10,6 +10,7 @@ void Server::onDefinition(const protocol::TextDocumentPositionParams &params, Re
     Target target = resolveTarget(index, params.textDocument.uri);
     if (target.kind != Target::Kind::Artifact) return reply(json::array());
     TextCache texts(*this);
+    if (target.kind == Target::Kind::Artifact) texts.prefer(target.artifact, params.textDocument.uri);
     index::SymbolAt symbol =
         symbolAtPosition(index, target.artifact, texts, params.textDocument.uri, params.position);
     json out = json::array();

@@ -159,6 +159,7 @@ void Server::onHover(const protocol::TextDocumentPositionParams &params, Reply r
     const std::string &uri = params.textDocument.uri;
     Target target = resolveTarget(index, uri);
     TextCache texts(*this);
+    if (target.kind == Target::Kind::Artifact) texts.prefer(target.artifact, params.textDocument.uri);
     protocol::Hover hover;
     if (target.kind == Target::Kind::UserFile) {
       auto launches = index.launchesForLine(target.path, params.position.line + 1);

@@ -15,6 +15,7 @@ void Server::onReferences(const protocol::ReferenceParams &params, Reply reply) 
   withIndex(std::move(reply), [this, params](const index::Index &index, const Reply &reply) {
     Target target = resolveTarget(index, params.textDocument.uri);
     TextCache texts(*this);
+    if (target.kind == Target::Kind::Artifact) texts.prefer(target.artifact, params.textDocument.uri);
     std::vector<index::LaunchRef> launches;
     json out = json::array();
     if (target.kind == Target::Kind::UserFile) {
