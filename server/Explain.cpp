@@ -188,13 +188,16 @@ int runExplain(const std::vector<std::string> &args) {
     std::printf("\n%s\n", relative(path).c_str());
     for (const auto &[line, launches] : lines) {
       std::map<std::string, int> byKind;
-      std::map<std::string, std::vector<std::string>> byCompile;
+      // Compile order (forward before backward, recompiles in order), not label order.
+      std::map<uint32_t, std::pair<std::string, std::vector<std::string>>> byCompile;
       for (index::LaunchRef r : launches) {
         const index::Compile *c = index->compileOf(r.artifact);
         ++byKind[kindWord(c)];
         const index::Launch &l = index->launch(r);
-        byCompile[c ? c->label() : "?"].push_back(
-            l.site.kernel + (l.site.debugHandle ? ":" + std::to_string(*l.site.debugHandle) : ""));
+        auto &slot = byCompile[index->artifact(r.artifact).compile.value];
+        slot.first = c ? c->label() : "?";
+        slot.second.push_back(l.site.kernel +
+                              (l.site.debugHandle ? ":" + std::to_string(*l.site.debugHandle) : ""));
       }
       index::Origin o;
       o.path = path;
@@ -204,10 +207,12 @@ int runExplain(const std::vector<std::string> &args) {
         for (const index::Origin &x : index->launch(r).origins)
           if (x.path == path && x.line == line && !x.code.empty()) o.code = x.code;
       std::string summary = std::to_string(launches.size()) + (launches.size() == 1 ? " kernel" : " kernels");
-      for (const auto &[k, n] : byKind)
-        summary += " · " + std::to_string(n) + " " + k;
+      for (const char *k : {"forward", "backward", "inference", "AOT", "other"})
+        if (auto it = byKind.find(k); it != byKind.end())
+          summary += " · " + std::to_string(it->second) + " " + k;
       std::printf("  %4u  %-60s %s\n", line, sourceText(o, files).c_str(), summary.c_str());
-      for (const auto &[compile, names] : byCompile) {
+      for (const auto &[ref, entry] : byCompile) {
+        const auto &[compile, names] = entry;
         std::string list;
         for (const std::string &n : names)
           list += (list.empty() ? "" : ", ") + n;

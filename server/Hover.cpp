@@ -131,22 +131,26 @@ std::string graphNodeMarkdown(const index::Index &index, TextCache &texts, const
 
 std::string userLineMarkdown(const index::Index &index, const std::vector<index::LaunchRef> &launches,
                              uint32_t line) {
-  std::map<std::string, std::vector<std::string>> byCompile;
-  std::set<std::pair<std::string, std::string>> seen;
+  // Grouped in compile order (forward before backward, recompiles in order).
+  std::map<uint32_t, std::pair<std::string, std::vector<std::string>>> byCompile;
+  std::set<std::pair<uint32_t, std::string>> seen;
   for (index::LaunchRef r : launches) {
     const index::Launch &l = index.launch(r);
-    std::string compile = compileText(index, r.artifact);
+    uint32_t compile = index.artifact(r.artifact).compile.value;
     std::string entry = codeSpan(l.site.kernel) +
                         (l.site.debugHandle ? " (" + std::to_string(*l.site.debugHandle) + ")" : "") + " — " +
                         std::string(index::displayName(l.kind));
-    if (seen.insert({compile, entry}).second) byCompile[compile].push_back(entry);
+    if (!seen.insert({compile, entry}).second) continue;
+    auto &slot = byCompile[compile];
+    slot.first = compileText(index, r.artifact);
+    slot.second.push_back(entry);
   }
   std::string md = "### " + std::to_string(launches.size()) +
                    (launches.size() == 1 ? " kernel launch" : " kernel launches") + " from line " +
                    std::to_string(line);
-  for (const auto &[compile, entries] : byCompile) {
-    md += "\n\n**" + compile + "**";
-    for (const std::string &e : entries)
+  for (const auto &[ref, group] : byCompile) {
+    md += "\n\n**" + group.first + "**";
+    for (const std::string &e : group.second)
       md += "\n- " + e;
   }
   return md;

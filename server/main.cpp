@@ -9,6 +9,7 @@
 #include <iostream>
 #include <string>
 #include <thread>
+#include <unistd.h>
 #include <vector>
 
 namespace {
@@ -23,7 +24,8 @@ void printHelp() {
          "                                        line's kernels (see `inductor-ls explain --help`)\n\n"
          "options:\n"
          "  --log-file PATH     write logs to PATH instead of stderr (never stdout)\n"
-         "  --log-level LEVEL   error, warn, info (default), debug or verbose\n"
+         "  --log-level LEVEL   error, warn, info, debug or verbose (default: info on a terminal or\n"
+         "                      with --log-file, else warn)\n"
          "  --jobs N            worker threads (default: hardware threads, at most 4; 0 = inline)\n"
          "  --no-watch          do not watch trace directories for changes\n"
          "  --input-style delimited   read `---`-separated JSON messages (for tests)\n"
@@ -39,9 +41,13 @@ int main(int argc, char **argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (!args.empty() && args[0] == "explain") return server::runExplain({args.begin() + 1, args.end()});
 
+  // Editors that capture stderr (Neovim 0.7 copies each line into its log at ERROR level) get warnings only,
+  // unless the user asks for more; a terminal or --log-file gets info.
+  if (!isatty(STDERR_FILENO)) server::Logger::instance().setLevel(server::LogLevel::Warn);
   server::ServerOptions options;
   options.jobs = std::min(4u, std::max(1u, std::thread::hardware_concurrency()));
   auto style = protocol::JSONTransport::Style::Standard;
+  bool explicitLevel = false;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string &a = args[i];
     auto value = [&](std::string &out) {
@@ -65,6 +71,7 @@ int main(int argc, char **argv) {
         std::cerr << "inductor-ls: cannot open log file " << v << "\n";
         return 2;
       }
+      if (!explicitLevel) server::Logger::instance().setLevel(server::LogLevel::Info);
     } else if (a.rfind("--log-level", 0) == 0 && value(v)) {
       auto level = server::parseLogLevel(v);
       if (!level) {
@@ -72,6 +79,7 @@ int main(int argc, char **argv) {
         return 2;
       }
       server::Logger::instance().setLevel(*level);
+      explicitLevel = true;
     } else if (a.rfind("--jobs", 0) == 0 && value(v)) {
       options.jobs = static_cast<unsigned>(std::stoul(v));
     } else if (a == "--no-watch") {
