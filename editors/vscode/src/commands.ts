@@ -91,15 +91,20 @@ async function openArtifact(client: LanguageClient): Promise<void> {
     void vscode.window.showInformationMessage('Inductor: the index holds no artifacts.');
     return;
   }
-  // Group by compile (and rank), in the server's order within a group.
+  // Group by compile (and rank), in the server's order within a group; kernel
+  // sources that belong to no single compile come last.
   const groups = new Map<string, Artifact[]>();
+  const shared = 'kernel sources';
   for (const a of artifacts) {
-    const key = a.rank !== undefined && a.rank !== null ? `rank ${a.rank} · ${a.compileId}` : a.compileId;
+    const compile = a.compileId === null ? shared : `compile ${a.compileId}`;
+    const key = a.rank !== undefined && a.rank !== null ? `rank ${a.rank} · ${compile}` : compile;
     groups.set(key, [...(groups.get(key) ?? []), a]);
   }
+  const keys = [...groups.keys()].sort((x, y) => Number(x.endsWith(shared)) - Number(y.endsWith(shared)));
   const items: ArtifactPick[] = [];
-  for (const [key, members] of groups) {
-    items.push({ label: `compile ${key}`, kind: vscode.QuickPickItemKind.Separator });
+  for (const key of keys) {
+    const members = groups.get(key) ?? [];
+    items.push({ label: key, kind: vscode.QuickPickItemKind.Separator });
     for (const a of members) {
       items.push({
         label: a.title,

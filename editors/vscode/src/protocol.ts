@@ -37,7 +37,8 @@ export type ArtifactKind = 'outputCode' | 'wrapperCode' | 'kernel' | 'graph';
 export interface Artifact {
   uri: string;
   title: string;
-  compileId: string;
+  // Null for a kernel source file, which the Inductor cache shares between compiles.
+  compileId: string | null;
   rank?: number | null;
   graphKind?: string | null;
   kind: ArtifactKind;

@@ -251,7 +251,9 @@ describe('inductor-ls on mlp_train', () => {
     for (const a of artifacts) {
       assert.equal(typeof a.uri, 'string');
       assert.equal(typeof a.title, 'string');
-      assert.equal(typeof a.compileId, 'string');
+      // A kernel source file in the Inductor cache can serve several compiles:
+      // its compileId is null. Every other artifact belongs to one compile.
+      assert.ok(typeof a.compileId === 'string' || (a.kind === 'kernel' && a.compileId === null), JSON.stringify(a));
       assert.ok(['outputCode', 'wrapperCode', 'kernel', 'graph'].includes(a.kind), a.kind);
       assert.ok(['python', 'cpp'].includes(a.languageId), a.languageId);
     }
