@@ -1,0 +1,231 @@
+// tests/e2e/DefinitionTests.cpp: textDocument/definition through the real binary, on every fixture case.
+// Expected origins come from the traces' own stack traces (TraceOracle.h), never from the server.
+#include "e2e/E2E.h"
+
+#include <filesystem>
+
+namespace inductor::e2e {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct LaunchCount {
+  size_t launches = 0, withUserLine = 0;
+};
+
+/// Requests definition at the kernel name of every launch of `code` and compares with the derived origins.
+LaunchCount checkLaunchDefinitions(LSPClient &client, const ExpectedOutputCode &code) {
+  LaunchCount count;
+  INFO("output code " << code.label());
+  for (const LaunchSite &site : code.launches) {
+    INFO("launch " << site.key() << " at line " << site.line << ":" << site.column);
+    std::set<Loc> expected = originLocs(code.originsOf(site));
+    CHECK_MESSAGE(!expected.empty(), "the trace records no user frame for this launch");
+    json result =
+        client.request("textDocument/definition", textDocumentPosition(code.uri, site.line, site.column));
+    REQUIRE(result.is_array());
+    std::set<Loc> got = toLocSet(result);
+    CHECK_MESSAGE(got == expected, "got " << show(got) << "\nwant " << show(expected));
+    CHECK(result.size() == got.size()); // No duplicates.
+    ++count.launches;
+    if (!got.empty() && got == expected) ++count.withUserLine;
+  }
+  return count;
+}
+
+struct CaseSpec {
+  const char *name;
+  size_t outputCodes; ///< Output code records in the case's logs.
+  size_t launches;    ///< Launch sites over all of them.
+};
+
+void checkCase(const CaseSpec &spec) {
+  Session s(caseDir(spec.name));
+  INFO(s.client.logTail());
+  std::vector<ExpectedOutputCode> codes =
+      expectedOutputCodes(filesIn(caseDir(spec.name) + "/trace"), &s.client);
+  REQUIRE(codes.size() == spec.outputCodes);
+  LaunchCount total;
+  for (const ExpectedOutputCode &code : codes) {
+    REQUIRE_FALSE(code.uri.empty());
+    CHECK(code.record.hasStackTraces);
+    CHECK(!code.launches.empty());
+    // The launches found in the file are those of the log's payload (same kernels, same handles).
+    std::vector<std::string> inFile, inLog;
+    for (const LaunchSite &l : code.launches)
+      inFile.push_back(l.key());
+    for (const LaunchSite &l : findLaunches(code.record.payload))
+      inLog.push_back(l.key());
+    CHECK(inFile == inLog);
+    if (!code.path.empty()) s.client.didOpen(code.path);
+    LaunchCount c = checkLaunchDefinitions(s.client, code);
+    total.launches += c.launches;
+    total.withUserLine += c.withUserLine;
+  }
+  CHECK(total.launches == spec.launches);
+  recordLaunches(spec.name, total.launches, total.withUserLine);
+  s.client.shutdown();
+}
+
+TEST_CASE("definition: every launch of mlp_train (forward and backward) goes to its stack-trace origins") {
+  checkCase({"mlp_train", 2, 29});
+}
+
+TEST_CASE("definition: every launch of every compile of graph_break_dynamic (frames, recompiles)") {
+  checkCase({"graph_break_dynamic", 6, 6});
+}
+
+TEST_CASE("definition: every launch of cpu_inductor (C++ kernels, extern addmm)") {
+  checkCase({"cpu_inductor", 1, 4});
+}
+
+TEST_CASE("definition: every launch of the AOTI C++ wrapper of aoti_conv") {
+  checkCase({"aoti_conv", 1, 10});
+}
+
+TEST_CASE("definition: every launch of both ranks of multirank") {
+  checkCase({"multirank", 2, 4});
+}
+
+TEST_CASE("definition: every launch of profiled_mlp") {
+  checkCase({"profiled_mlp", 2, 29});
+}
+
+TEST_CASE("definition: AOTI kernel_information.json agrees with the log's stack traces") {
+  // The AOTI package keeps its own provenance; the server may use either, so both must say the same.
+  std::string dir = caseDir("aoti_conv");
+  std::vector<std::string> infos;
+  for (const auto &e : fs::recursive_directory_iterator(dir + "/inductor_cache"))
+    if (e.path().filename() == "kernel_information.json") infos.push_back(e.path().string());
+  REQUIRE(infos.size() == 1);
+  json info = json::parse(readFile(infos[0]));
+  std::vector<OutputCodeRecord> codes = readOutputCodes(filesIn(dir + "/trace")[0]);
+  REQUIRE(codes.size() == 1);
+  REQUIRE(codes[0].aoti);
+  CHECK(codes[0].origins.size() == info.size());
+  for (auto it = info.begin(); it != info.end(); ++it) {
+    INFO(it.key());
+    CHECK(originsOfTracebacks(it.value()["stack_traces"]) == codes[0].origins[it.key()]);
+  }
+}
+
+TEST_CASE("definition: from a kernel's definition is the union over its launches") {
+  Session s(caseDir("mlp_train"));
+  INFO(s.client.logTail());
+  std::vector<ExpectedOutputCode> codes = expectedOutputCodes(filesIn(caseDir("mlp_train") + "/trace"));
+  REQUIRE(codes.size() == 2);
+  size_t checked = 0;
+  for (const ExpectedOutputCode &code : codes) {
+    s.client.didOpen(code.path);
+    for (const KernelDef &def : findKernelDefs(code.text)) {
+      INFO(code.label() << " kernel " << def.name);
+      std::set<Frame> frames;
+      size_t launches = 0;
+      for (const LaunchSite &l : code.launches)
+        if (l.kernel == def.name) {
+          ++launches;
+          for (const Frame &f : code.originsOf(l))
+            frames.insert(f);
+        }
+      CHECK(launches > 0);
+      std::set<Loc> expected = originLocs(frames);
+      std::set<Loc> atAssign = toLocSet(s.client.request(
+          "textDocument/definition", textDocumentPosition(code.uri, def.line, def.column + 1)));
+      CHECK_MESSAGE(atAssign == expected, "got " << show(atAssign) << "\nwant " << show(expected));
+      REQUIRE(def.def.has_value()); // Every Triton kernel's source has its `def NAME(`.
+      std::set<Loc> atDef = toLocSet(s.client.request(
+          "textDocument/definition", textDocumentPosition(code.uri, def.def->first, def.def->second)));
+      CHECK_MESSAGE(atDef == expected, "got " << show(atDef) << "\nwant " << show(expected));
+      ++checked;
+    }
+  }
+  CHECK(checked == 5 + 6); // 5 Triton kernels in the forward graph, 6 in the backward graph.
+  s.client.shutdown();
+}
+
+TEST_CASE("definition: a launch in every copy of the output code (cache file, debug dir) answers the same") {
+  Session s(caseDir("mlp_train"));
+  INFO(s.client.logTail());
+  std::vector<ExpectedOutputCode> codes = expectedOutputCodes(filesIn(caseDir("mlp_train") + "/trace"));
+  REQUIRE(codes.size() == 2);
+  std::vector<std::string> copies;
+  for (const auto &e : fs::recursive_directory_iterator(caseDir("mlp_train") + "/torch_compile_debug"))
+    if (e.path().filename() == "output_code.py") copies.push_back(e.path().string());
+  REQUIRE(copies.size() == 2);
+  for (const std::string &copy : copies) {
+    INFO(copy);
+    std::string text = readFile(copy);
+    const ExpectedOutputCode *same = nullptr;
+    for (const ExpectedOutputCode &c : codes)
+      if (c.text == text) same = &c;
+    REQUIRE(same != nullptr);
+    std::string uri = s.client.didOpen(copy);
+    for (const LaunchSite &site : findLaunches(text)) {
+      INFO(site.key());
+      std::set<Loc> got = toLocSet(
+          s.client.request("textDocument/definition", textDocumentPosition(uri, site.line, site.column)));
+      CHECK(got == originLocs(same->originsOf(site)));
+    }
+  }
+  s.client.shutdown();
+}
+
+/// Every node with a `# File:` comment in `graphText` (open under `uri`) goes to that line.
+size_t checkGraphNodeDefinitions(LSPClient &client, const std::string &uri, const std::string &graphText) {
+  std::map<std::string, Frame> origins = graphNodeOrigins(graphText);
+  std::map<std::string, std::pair<uint32_t, uint32_t>> positions = graphNodePositions(graphText);
+  size_t checked = 0;
+  for (const auto &[node, frame] : origins) {
+    INFO(uri << " node " << node);
+    auto pos = positions.find(node);
+    REQUIRE(pos != positions.end());
+    std::set<Loc> got = toLocSet(client.request(
+        "textDocument/definition", textDocumentPosition(uri, pos->second.first, pos->second.second)));
+    std::set<Loc> expected = {originLoc(frame)};
+    CHECK_MESSAGE(got == expected, "got " << show(got) << "\nwant " << show(expected));
+    ++checked;
+  }
+  return checked;
+}
+
+TEST_CASE(
+    "definition: an FX node in fx_graph_readable.py / fx_graph_transformed.py goes to its # File: line") {
+  Session s(caseDir("mlp_train"));
+  INFO(s.client.logTail());
+  size_t files = 0, nodes = 0;
+  for (const auto &e : fs::recursive_directory_iterator(caseDir("mlp_train") + "/torch_compile_debug")) {
+    std::string name = e.path().filename().string();
+    if (name != "fx_graph_readable.py" && name != "fx_graph_transformed.py") continue;
+    std::string uri = s.client.didOpen(e.path().string());
+    size_t n = checkGraphNodeDefinitions(s.client, uri, readFile(e.path().string()));
+    CHECK(n > 0);
+    nodes += n;
+    ++files;
+  }
+  CHECK(files == 4);
+  CHECK(nodes > 100); // Every node of the forward and backward graphs that has a `# File:` comment.
+  s.client.shutdown();
+}
+
+TEST_CASE("definition: an FX node in a graph that exists only in the log (inductor-trace: document)") {
+  Session s(caseDir("mlp_train"));
+  INFO(s.client.logTail());
+  json list = s.client.request("inductor/listArtifacts", json::object());
+  REQUIRE(list.is_array());
+  size_t graphs = 0;
+  for (const json &a : list) {
+    std::string uri = a.value("uri", "");
+    if (a.value("kind", "") != "graph" || uri.rfind("inductor-trace:", 0) != 0) continue;
+    json content = s.client.request("inductor/artifactContent", {{"uri", uri}});
+    REQUIRE(content.is_object());
+    std::string text = content.value("text", "");
+    if (graphNodeOrigins(text).empty()) continue;
+    ++graphs;
+    CHECK(checkGraphNodeDefinitions(s.client, uri, text) > 0);
+  }
+  CHECK(graphs >= 1);
+  s.client.shutdown();
+}
+
+} // namespace
+} // namespace inductor::e2e

@@ -1,0 +1,202 @@
+#include "e2e/E2E.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <mutex>
+
+namespace inductor::e2e {
+
+namespace fs = std::filesystem;
+
+std::string show(const Loc &l) {
+  return l.uri + ":" + std::to_string(l.line) + ":" + std::to_string(l.startChar) + "-" +
+         (l.endLine == l.line ? "" : std::to_string(l.endLine) + ":") + std::to_string(l.endChar);
+}
+
+std::string show(const std::set<Loc> &locs) {
+  std::string out = "{";
+  for (const Loc &l : locs)
+    out += "\n  " + show(l);
+  return out + (locs.empty() ? "}" : "\n}");
+}
+
+Loc toLoc(const json &location) {
+  Loc l;
+  if (!location.is_object() || !location.contains("range")) return l;
+  l.uri = location.value("uri", "");
+  const json &r = location["range"];
+  l.line = r["start"]["line"].get<uint32_t>();
+  l.startChar = r["start"]["character"].get<uint32_t>();
+  l.endLine = r["end"]["line"].get<uint32_t>();
+  l.endChar = r["end"]["character"].get<uint32_t>();
+  return l;
+}
+
+std::vector<Loc> toLocs(const json &locations) {
+  std::vector<Loc> out;
+  if (!locations.is_array()) return out;
+  for (const json &l : locations)
+    out.push_back(toLoc(l));
+  return out;
+}
+
+std::set<Loc> toLocSet(const json &locations) {
+  std::vector<Loc> v = toLocs(locations);
+  return {v.begin(), v.end()};
+}
+
+json position(uint32_t line, uint32_t character) {
+  return {{"line", line}, {"character", character}};
+}
+
+json textDocumentPosition(const std::string &uri, uint32_t line, uint32_t character) {
+  return {{"textDocument", {{"uri", uri}}}, {"position", position(line, character)}};
+}
+
+uint32_t units(std::string_view bytes, bool utf8) {
+  if (utf8) return static_cast<uint32_t>(bytes.size());
+  uint32_t n = 0;
+  for (size_t i = 0; i < bytes.size();) {
+    unsigned char c = static_cast<unsigned char>(bytes[i]);
+    size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 1;
+    n += len == 4 ? 2 : 1; // Astral code points are surrogate pairs in UTF-16.
+    i += len;
+  }
+  return n;
+}
+
+Loc originLoc(const Frame &f, bool utf8) {
+  std::string local = localPath(f.path);
+  Loc l;
+  l.uri = fileURI(local);
+  l.line = l.endLine = f.line - 1;
+  if (!fs::exists(local)) return l;
+  std::vector<std::string> lines = splitLines(readFile(local));
+  if (l.line >= lines.size()) return l;
+  const std::string &text = lines[l.line];
+  size_t begin = text.find_first_not_of(" \t");
+  if (begin == std::string::npos) begin = text.size();
+  size_t end = text.find_last_not_of(" \t");
+  end = end == std::string::npos ? begin : end + 1;
+  l.startChar = units(std::string_view(text).substr(0, begin), utf8);
+  l.endChar = units(std::string_view(text).substr(0, end), utf8);
+  return l;
+}
+
+std::set<Loc> originLocs(const std::set<Frame> &frames, bool utf8) {
+  std::set<Loc> out;
+  for (const Frame &f : frames)
+    out.insert(originLoc(f, utf8));
+  return out;
+}
+
+Loc launchLoc(const std::string &uri, const std::string &text, const LaunchSite &s, bool utf8) {
+  std::vector<std::string> lines = splitLines(text);
+  std::string_view line = s.line < lines.size() ? std::string_view(lines[s.line]) : std::string_view();
+  Loc l;
+  l.uri = uri;
+  l.line = l.endLine = s.line;
+  l.startChar = units(line.substr(0, s.column), utf8);
+  l.endChar = units(line.substr(0, s.column + s.kernel.size()), utf8);
+  return l;
+}
+
+std::string ExpectedOutputCode::label() const {
+  std::string out = "[" + record.compileId + "]";
+  if (record.rank) out += " rank " + std::to_string(*record.rank);
+  return out + " " + (path.empty() ? uri : path);
+}
+
+std::set<Frame> ExpectedOutputCode::originsOf(const LaunchSite &s) const {
+  auto it = record.origins.find(s.key());
+  return it == record.origins.end() ? std::set<Frame>{} : it->second;
+}
+
+std::string findVirtualOutputCode(LSPClient &client, const std::string &payload) {
+  json list = client.request("inductor/listArtifacts", json::object());
+  if (!list.is_array()) return "";
+  for (const json &a : list) {
+    std::string uri = a.value("uri", "");
+    std::string kind = a.value("kind", "");
+    if (uri.rfind("inductor-trace:", 0) != 0 || (kind != "outputCode" && kind != "wrapperCode")) continue;
+    json content = client.request("inductor/artifactContent", {{"uri", uri}});
+    if (!content.is_object()) continue;
+    std::string text = content.value("text", "");
+    auto trim = [](std::string s) {
+      while (!s.empty() && (s.back() == '\n' || s.back() == ' '))
+        s.pop_back();
+      return s;
+    };
+    if (trim(text) == trim(payload)) return uri;
+  }
+  return "";
+}
+
+std::vector<ExpectedOutputCode> expectedOutputCodes(const std::vector<std::string> &traceFiles,
+                                                    LSPClient *client) {
+  std::vector<ExpectedOutputCode> out;
+  for (const std::string &trace : traceFiles) {
+    for (OutputCodeRecord &r : readOutputCodes(trace)) {
+      ExpectedOutputCode e;
+      std::string local = r.recordedPath.empty() ? "" : localPath(r.recordedPath);
+      if (!local.empty() && fs::exists(local)) {
+        e.path = local;
+        e.uri = fileURI(local);
+        e.text = readFile(local);
+      } else if (client) {
+        e.uri = findVirtualOutputCode(*client, r.payload);
+        e.text = r.payload;
+      } else {
+        continue;
+      }
+      e.launches = findLaunches(e.text);
+      e.record = std::move(r);
+      out.push_back(std::move(e));
+    }
+  }
+  return out;
+}
+
+Session::Session(const std::string &root, json initializationOptions, json capabilities, ServerConfig config)
+    : client(std::move(config)) {
+  initializeResult = client.initialize(root, std::move(initializationOptions), std::move(capabilities));
+}
+
+namespace {
+
+/// The per-fixture table, printed when the test binary exits (after doctest's own summary). One object, so
+/// that the table cannot be destroyed before it is printed.
+struct StatsTable {
+  std::mutex mutex;
+  std::map<std::string, FixtureStats> rows;
+  ~StatsTable() {
+    if (rows.empty()) return;
+    std::printf("\ninductor-ls e2e, per fixture: launch sites that navigate to a user line / launch sites; "
+                "user lines with lenses\n");
+    for (const auto &[name, s] : rows)
+      std::printf("  %-40s %4zu / %-4zu %4zu user lines with lenses\n", name.c_str(), s.launchesWithUserLine,
+                  s.launches, s.userLinesWithLenses);
+    std::fflush(stdout);
+  }
+} stats;
+
+} // namespace
+
+void recordStats(const std::string &fixture, const FixtureStats &s) {
+  std::lock_guard<std::mutex> lock(stats.mutex);
+  stats.rows[fixture] = s;
+}
+
+void recordUserLinesWithLenses(const std::string &fixture, size_t count) {
+  std::lock_guard<std::mutex> lock(stats.mutex);
+  stats.rows[fixture].userLinesWithLenses = count;
+}
+
+void recordLaunches(const std::string &fixture, size_t launches, size_t withUserLine) {
+  std::lock_guard<std::mutex> lock(stats.mutex);
+  stats.rows[fixture].launches = launches;
+  stats.rows[fixture].launchesWithUserLine = withUserLine;
+}
+
+} // namespace inductor::e2e

@@ -1,0 +1,91 @@
+// tests/e2e/E2E.h: helpers shared by the end-to-end tests: sessions on a fixture case, LSP value builders,
+// and the expected answers derived from the fixtures by TraceOracle.h.
+//
+// Expected locations follow the server's documented shape (server/Convert.cpp): an origin in a file that
+// exists here spans its line from the first non-blank character to the last one; an origin whose file is
+// absent (paths recorded on another machine) is the empty range at the start of the line. Columns are
+// computed here in the negotiated encoding (UTF-16 unless the test asked for UTF-8).
+#pragma once
+
+#include "e2e/LSPClient.h"
+#include "e2e/TraceOracle.h"
+
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace inductor::e2e {
+
+/// A location reduced to what the tests compare: uri, line and the character range on it.
+struct Loc {
+  std::string uri;
+  uint32_t line = 0, startChar = 0, endLine = 0, endChar = 0;
+  friend auto operator<=>(const Loc &, const Loc &) = default;
+};
+std::string show(const Loc &l);
+Loc toLoc(const json &location);
+std::vector<Loc> toLocs(const json &locations); ///< In the order received.
+std::set<Loc> toLocSet(const json &locations);
+/// Printable list, for CHECK messages.
+std::string show(const std::set<Loc> &locs);
+
+json position(uint32_t line, uint32_t character);
+json textDocumentPosition(const std::string &uri, uint32_t line, uint32_t character);
+
+/// Length of `bytes` in UTF-16 code units (or in bytes when `utf8`).
+uint32_t units(std::string_view bytes, bool utf8 = false);
+
+/// The expected Location of a user-source origin (see the file comment).
+Loc originLoc(const Frame &f, bool utf8 = false);
+std::set<Loc> originLocs(const std::set<Frame> &frames, bool utf8 = false);
+
+/// The expected Location of a launch site in a document.
+Loc launchLoc(const std::string &uri, const std::string &text, const LaunchSite &s, bool utf8 = false);
+
+/// One output code of a fixture, as the tests see it: where it is on disk (or the virtual URI), its text,
+/// its launches and their expected origins.
+struct ExpectedOutputCode {
+  OutputCodeRecord record;
+  std::string path; ///< Local file (empty when the output code exists only in the log).
+  std::string uri;  ///< file:// URI of `path`, or the server's inductor-trace: URI.
+  std::string text;
+  std::vector<LaunchSite> launches;
+  std::string label() const;
+  /// Expected origins of a launch (empty set when the trace records none).
+  std::set<Frame> originsOf(const LaunchSite &s) const;
+};
+
+/// Every output code of every log of a fixture case's trace/ directory, in log order (rank 0 first).
+/// Output code that exists only in the log is looked up through `client` (inductor/listArtifacts): pass
+/// a client to resolve those, or nullptr to keep only on-disk output code.
+std::vector<ExpectedOutputCode> expectedOutputCodes(const std::vector<std::string> &traceFiles,
+                                                    LSPClient *client = nullptr);
+
+/// The inductor-trace: URI of the log-only output code whose text equals `payload` (via listArtifacts and
+/// artifactContent); empty if none.
+std::string findVirtualOutputCode(LSPClient &client, const std::string &payload);
+
+/// A server started on a workspace folder and initialized. `root` is the workspace folder.
+struct Session {
+  explicit Session(const std::string &root, json initializationOptions = nullptr,
+                   json capabilities = LSPClient::defaultCapabilities(), ServerConfig config = {});
+  LSPClient client;
+  json initializeResult;
+};
+
+/// Per-fixture numbers for the closing note, printed once at the end of the run.
+struct FixtureStats {
+  size_t launches = 0, launchesWithUserLine = 0, userLinesWithLenses = 0;
+};
+void recordStats(const std::string &fixture, const FixtureStats &stats);
+/// Adds to one field (for stats gathered by several tests).
+void recordUserLinesWithLenses(const std::string &fixture, size_t count);
+void recordLaunches(const std::string &fixture, size_t launches, size_t withUserLine);
+
+} // namespace inductor::e2e
