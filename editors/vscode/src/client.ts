@@ -9,8 +9,8 @@ import {
   LanguageClient,
   type LanguageClientOptions,
   RevealOutputChannelOn,
+  type Executable,
   type ServerOptions,
-  TransportKind,
 } from 'vscode-languageclient/node';
 import * as config from './config';
 import { traceScheme } from './protocol';
@@ -19,7 +19,10 @@ import { traceScheme } from './protocol';
 export const clientId = 'inductorLs';
 
 export function create(serverPath: string, outputChannel: vscode.LogOutputChannel): LanguageClient {
-  const executable = { command: serverPath, args: [], transport: TransportKind.stdio };
+  // No `transport` field: with `TransportKind.stdio` the library appends
+  // `--stdio` to the command line, a flag inductor-ls rejects (it speaks LSP on
+  // stdio by default). vscode-clangd's Executable leaves it out for the same reason.
+  const executable: Executable = { command: serverPath, args: [] };
   const serverOptions: ServerOptions = { run: executable, debug: executable };
   const clientOptions: LanguageClientOptions = {
     documentSelector: [
