@@ -82,6 +82,8 @@ int main(int argc, char **argv) {
       explicitLevel = true;
     } else if (a.rfind("--jobs", 0) == 0 && value(v)) {
       options.jobs = static_cast<unsigned>(std::stoul(v));
+    } else if (a == "--stdio") {
+      // stdio is the only transport; clients such as vscode-languageclient pass this flag by default.
     } else if (a == "--no-watch") {
       options.watch = false;
     } else if (a.rfind("--input-style", 0) == 0 && value(v)) {
