@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <mutex>
 
@@ -106,6 +107,39 @@ std::string ExpectedOutputCode::label() const {
   std::string out = "[" + record.compileId + "]";
   if (record.rank) out += " rank " + std::to_string(*record.rank);
   return out + " " + (path.empty() ? uri : path);
+}
+
+std::string ExpectedOutputCode::graphKind() const {
+  if (record.aoti) return "AOT";
+  size_t header = text.find("# AOT ID: ['");
+  if (header != std::string::npos) {
+    size_t end = text.find("']", header);
+    std::string id = text.substr(header + 12, end - header - 12); // "0_forward"
+    for (const char *kind : {"forward", "backward", "inference"})
+      if (id.size() >= std::strlen(kind) &&
+          id.compare(id.size() - std::strlen(kind), std::string::npos, kind) == 0)
+        return kind;
+  }
+  return "other";
+}
+
+std::map<Frame, std::vector<LaunchRef>> launchesByUserLine(const std::vector<ExpectedOutputCode> &codes) {
+  std::map<Frame, std::vector<LaunchRef>> out;
+  for (const ExpectedOutputCode &code : codes)
+    for (const LaunchSite &site : code.launches)
+      for (const Frame &f : code.originsOf(site))
+        out[f].push_back({&code, &site});
+  return out;
+}
+
+std::string kernelKindOf(const std::string &kernel) {
+  auto starts = [&](const char *p) { return kernel.rfind(p, 0) == 0; };
+  if (starts("triton_poi_")) return "pointwise";
+  if (starts("triton_per_")) return "persistent reduction";
+  if (starts("triton_red_")) return "reduction";
+  if (starts("cpp_")) return "C++";
+  if (starts("extern_kernels.") || starts("aoti_torch_")) return "extern";
+  return "unknown";
 }
 
 std::set<Frame> ExpectedOutputCode::originsOf(const LaunchSite &s) const {

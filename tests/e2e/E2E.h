@@ -57,6 +57,8 @@ struct ExpectedOutputCode {
   std::string text;
   std::vector<LaunchSite> launches;
   std::string label() const;
+  /// "forward", "backward", "inference" (from the `# AOT ID: ['0_forward']` header), "AOT" for AOTInductor.
+  std::string graphKind() const;
   /// Expected origins of a launch (empty set when the trace records none).
   std::set<Frame> originsOf(const LaunchSite &s) const;
 };
@@ -66,6 +68,19 @@ struct ExpectedOutputCode {
 /// a client to resolve those, or nullptr to keep only on-disk output code.
 std::vector<ExpectedOutputCode> expectedOutputCodes(const std::vector<std::string> &traceFiles,
                                                     LSPClient *client = nullptr);
+
+/// A launch site with the output code it is in.
+struct LaunchRef {
+  const ExpectedOutputCode *code = nullptr;
+  const LaunchSite *site = nullptr;
+  Loc loc(bool utf8 = false) const { return launchLoc(code->uri, code->text, *site, utf8); }
+};
+
+/// User line (recorded frame) -> every launch, over all output codes, whose expected origins include it.
+std::map<Frame, std::vector<LaunchRef>> launchesByUserLine(const std::vector<ExpectedOutputCode> &codes);
+
+/// "pointwise", "persistent reduction", "reduction", "extern", "C++": the kernel kind its name implies.
+std::string kernelKindOf(const std::string &kernel);
 
 /// The inductor-trace: URI of the log-only output code whose text equals `payload` (via listArtifacts and
 /// artifactContent); empty if none.

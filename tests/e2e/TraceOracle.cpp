@@ -267,10 +267,17 @@ std::vector<LaunchSite> findLaunches(const std::string &text) {
 
 std::vector<KernelDef> findKernelDefs(const std::string &text) {
   static const std::regex assign(R"(^([A-Za-z_]\w*) = async_compile\.(triton|cpp_pybinding|cpp)\()");
+  static const std::regex cppCall(R"(^static inline void call_([A-Za-z_]\w*)\()");
   std::vector<std::string> lines = splitLines(text);
   std::vector<KernelDef> out;
   for (size_t i = 0; i < lines.size(); ++i) {
     std::smatch m;
+    if (lines[i].rfind("static inline void call_", 0) == 0 && std::regex_search(lines[i], m, cppCall)) {
+      // AOTI C++ wrapper: the `call_NAME` helper that launches a Triton kernel; the name is NAME.
+      out.push_back(
+          {m[1].str(), static_cast<uint32_t>(i), static_cast<uint32_t>(m.position(1)), std::nullopt});
+      continue;
+    }
     if (lines[i].find(" = async_compile.") == std::string::npos || !std::regex_search(lines[i], m, assign))
       continue;
     KernelDef d;

@@ -68,8 +68,8 @@ struct LaunchSite {
 /// Launch sites announced by `[Provenance debug handles]` comments, in text order.
 std::vector<LaunchSite> findLaunches(const std::string &text);
 
-/// A kernel definition in Python output code: `NAME = async_compile.triton('NAME', ...` / `cpp_pybinding`,
-/// and, for Triton, the `def NAME(` inside its source.
+/// A kernel definition in output code: `NAME = async_compile.triton('NAME', ...` / `cpp_pybinding` in Python
+/// (and, for Triton, the `def NAME(` inside its source); `static inline void call_NAME(` in AOTI C++.
 struct KernelDef {
   std::string name;
   uint32_t line = 0, column = 0;                    ///< The assignment's name.

@@ -1,0 +1,205 @@
+// tests/e2e/CodeLensTests.cpp: textDocument/codeLens on user source (one lens per line that produced kernels,
+// `N kernels · a forward · b backward`) and on generated code (the origin above each launch and kernel).
+#include "e2e/E2E.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace inductor::e2e {
+namespace {
+
+std::vector<Loc> sorted(std::vector<Loc> v) {
+  std::sort(v.begin(), v.end());
+  return v;
+}
+
+/// The title the lens of a user line must have, from the launches the traces attribute to it.
+std::string userLineTitle(const std::vector<LaunchRef> &launches) {
+  std::map<std::string, size_t> byKind;
+  for (const LaunchRef &l : launches)
+    ++byKind[l.code->graphKind()];
+  std::string title = std::to_string(launches.size()) + (launches.size() == 1 ? " kernel" : " kernels");
+  for (const char *kind : {"forward", "backward", "inference", "AOT", "other"})
+    if (byKind.count(kind)) title += " · " + std::to_string(byKind[kind]) + " " + kind;
+  return title;
+}
+
+/// Checks the lenses of the case's model.py; returns how many user lines have one.
+size_t checkUserLenses(LSPClient &client, const std::string &caseName,
+                       const std::vector<ExpectedOutputCode> &codes) {
+  std::string model = caseDir(caseName) + "/model.py";
+  std::string uri = client.didOpen(model);
+  std::map<uint32_t, std::vector<LaunchRef>> expected; // 0-based line -> launches.
+  for (const auto &[frame, launches] : launchesByUserLine(codes))
+    if (localPath(frame.path) == model) expected[frame.line - 1] = launches;
+  json lenses = client.request("textDocument/codeLens", {{"textDocument", {{"uri", uri}}}});
+  REQUIRE(lenses.is_array());
+  CHECK(lenses.size() == expected.size());
+  std::set<uint32_t> seen;
+  for (const json &lens : lenses) {
+    uint32_t line = lens["range"]["start"]["line"].get<uint32_t>();
+    INFO(caseName << " lens " << lens.dump());
+    CHECK(seen.insert(line).second); // One lens per line.
+    auto it = expected.find(line);
+    REQUIRE(it != expected.end());
+    CHECK(toLoc({{"uri", uri}, {"range", lens["range"]}}) == originLoc(Frame{model, line + 1}));
+    REQUIRE(lens.contains("command"));
+    const json &cmd = lens["command"];
+    CHECK(cmd["title"] == userLineTitle(it->second));
+    CHECK(cmd["command"] == "inductor.showLocations");
+    REQUIRE(cmd["arguments"].is_array());
+    REQUIRE(cmd["arguments"].size() == 3);
+    CHECK(cmd["arguments"][0] == uri);
+    CHECK(cmd["arguments"][1] == lens["range"]["start"]);
+    std::vector<Loc> want;
+    for (const LaunchRef &l : it->second)
+      want.push_back(l.loc());
+    CHECK(sorted(toLocs(cmd["arguments"][2])) == sorted(want));
+    // The lens's locations are the references of the line.
+    json refs = client.request("textDocument/references", {{"textDocument", {{"uri", uri}}},
+                                                           {"position", lens["range"]["start"]},
+                                                           {"context", {{"includeDeclaration", false}}}});
+    CHECK(sorted(toLocs(refs)) == sorted(toLocs(cmd["arguments"][2])));
+  }
+  return seen.size();
+}
+
+void checkCase(const char *caseName, size_t userLines) {
+  Session s(caseDir(caseName));
+  INFO(s.client.logTail());
+  std::vector<ExpectedOutputCode> codes =
+      expectedOutputCodes(filesIn(caseDir(caseName) + "/trace"), &s.client);
+  REQUIRE(!codes.empty());
+  size_t n = checkUserLenses(s.client, caseName, codes);
+  CHECK(n == userLines);
+  recordUserLinesWithLenses(caseName, n);
+  s.client.shutdown();
+}
+
+TEST_CASE("codeLens: mlp_train model.py line 16 reads `10 kernels · 4 forward · 6 backward`") {
+  Session s(caseDir("mlp_train"));
+  INFO(s.client.logTail());
+  std::string uri = s.client.didOpen(caseDir("mlp_train") + "/model.py");
+  json lenses = s.client.request("textDocument/codeLens", {{"textDocument", {{"uri", uri}}}});
+  REQUIRE(lenses.is_array());
+  const json *line16 = nullptr;
+  for (const json &l : lenses)
+    if (l["range"]["start"]["line"] == 15) line16 = &l;
+  REQUIRE(line16 != nullptr);
+  CHECK((*line16)["command"]["title"] == "10 kernels · 4 forward · 6 backward");
+  CHECK((*line16)["range"] == json{{"start", position(15, 8)}, {"end", position(15, 31)}});
+  CHECK((*line16)["command"]["arguments"][2].size() == 10);
+  s.client.shutdown();
+}
+
+TEST_CASE("codeLens: user lines of every fixture case") {
+  SUBCASE("mlp_train") {
+    checkCase("mlp_train", 6);
+  }
+  SUBCASE("graph_break_dynamic") {
+    checkCase("graph_break_dynamic", 5);
+  }
+  SUBCASE("cpu_inductor") {
+    checkCase("cpu_inductor", 4);
+  }
+  SUBCASE("aoti_conv") {
+    checkCase("aoti_conv", 4);
+  }
+  SUBCASE("multirank") {
+    checkCase("multirank", 1);
+  }
+  SUBCASE("profiled_mlp") {
+    checkCase("profiled_mlp", 6);
+  }
+}
+
+/// `model.py:16  h = F.gelu(self.fc1(h))`, the start of a generated-code lens title for this origin.
+std::string originTitle(const Frame &f) {
+  std::vector<std::string> lines = splitLines(readFile(localPath(f.path)));
+  std::string code = f.line - 1 < lines.size() ? lines[f.line - 1] : "";
+  code.erase(0, code.find_first_not_of(" \t"));
+  code.erase(code.find_last_not_of(" \t") + 1);
+  std::string base = f.path.substr(f.path.rfind('/') + 1);
+  return base + ":" + std::to_string(f.line) + "  " + code;
+}
+
+void checkOutputCodeLenses(LSPClient &client, const ExpectedOutputCode &code) {
+  INFO(code.label());
+  json lenses = client.request("textDocument/codeLens", {{"textDocument", {{"uri", code.uri}}}});
+  REQUIRE(lenses.is_array());
+  std::map<Loc, json> byRange;
+  for (const json &l : lenses)
+    byRange[toLoc({{"uri", code.uri}, {"range", l["range"]}})] = l;
+  auto check = [&](const Loc &at, const std::set<Frame> &origins, const std::string &what) {
+    INFO(what << " at " << show(at));
+    auto it = byRange.find(at);
+    REQUIRE_MESSAGE(it != byRange.end(), "no lens; lenses: " << lenses.dump());
+    const json &cmd = it->second["command"];
+    std::string title = cmd["title"].get<std::string>();
+    bool startsWithAnOrigin = false;
+    for (const Frame &f : origins)
+      startsWithAnOrigin |= title.rfind(originTitle(f), 0) == 0;
+    CHECK_MESSAGE(startsWithAnOrigin, "title: " << title);
+    if (origins.size() > 1) {
+      std::string more = "  +" + std::to_string(origins.size() - 1) + " more";
+      CHECK(title.size() > more.size());
+      CHECK(title.compare(title.size() - more.size(), more.size(), more) == 0);
+    }
+    CHECK(cmd["command"] == "inductor.showLocations");
+    CHECK(cmd["arguments"][0] == code.uri);
+    CHECK(toLocSet(cmd["arguments"][2]) == originLocs(origins));
+    byRange.erase(it);
+  };
+  for (const LaunchSite &l : code.launches)
+    check(launchLoc(code.uri, code.text, l), code.originsOf(l), "launch " + l.key());
+  for (const KernelDef &d : findKernelDefs(code.text)) {
+    std::set<Frame> origins;
+    for (const LaunchSite &l : code.launches)
+      if (l.kernel == d.name)
+        for (const Frame &f : code.originsOf(l))
+          origins.insert(f);
+    check(Loc{code.uri, d.line, d.column, d.line, static_cast<uint32_t>(d.column + d.name.size())}, origins,
+          "definition " + d.name);
+  }
+  CHECK_MESSAGE(byRange.empty(), "unexpected lenses: " << byRange.size());
+}
+
+TEST_CASE("codeLens: output code has the origin above each launch and kernel definition") {
+  for (const char *caseName :
+       {"mlp_train", "graph_break_dynamic", "cpu_inductor", "aoti_conv", "multirank"}) {
+    Session s(caseDir(caseName));
+    INFO(s.client.logTail());
+    std::vector<ExpectedOutputCode> codes =
+        expectedOutputCodes(filesIn(caseDir(caseName) + "/trace"), &s.client);
+    REQUIRE(!codes.empty());
+    for (const ExpectedOutputCode &code : codes) {
+      if (!code.path.empty()) s.client.didOpen(code.path);
+      checkOutputCodeLenses(s.client, code);
+    }
+    s.client.shutdown();
+  }
+}
+
+TEST_CASE("codeLens: the title of a launch from line 16 starts with `model.py:16  h = F.gelu(self.fc1(h))`") {
+  Session s(caseDir("mlp_train"));
+  INFO(s.client.logTail());
+  std::vector<ExpectedOutputCode> codes = expectedOutputCodes(filesIn(caseDir("mlp_train") + "/trace"));
+  REQUIRE(codes.size() == 2);
+  const ExpectedOutputCode &forward = codes[0];
+  REQUIRE(forward.graphKind() == "forward");
+  auto gelu = std::find_if(forward.launches.begin(), forward.launches.end(),
+                           [](const LaunchSite &l) { return l.key() == "triton_poi_fused_gelu_1:3"; });
+  REQUIRE(gelu != forward.launches.end());
+  json lenses = s.client.request("textDocument/codeLens", {{"textDocument", {{"uri", forward.uri}}}});
+  bool found = false;
+  for (const json &l : lenses)
+    if (l["range"]["start"]["line"] == gelu->line) {
+      found = true;
+      CHECK(l["command"]["title"] == "model.py:16  h = F.gelu(self.fc1(h))");
+    }
+  CHECK(found);
+  s.client.shutdown();
+}
+
+} // namespace
+} // namespace inductor::e2e
