@@ -11,8 +11,10 @@
 //  kernel;
 //    told apart later by content), `*.wrapper.cpp` (AOTInductor) with its `kernel_information.json`.
 //  - Standalone provenance maps: the JSON names above anywhere.
-// Files from one graph directory (or one cache wrapper and its `.debug/` directory) are grouped into a
-// `CompileFiles` unit, the file-based counterpart of a compile in a log.
+// Files from one graph directory (a TORCH_COMPILE_DEBUG graph directory, or a cache `c<hash>.debug/`
+// directory) are grouped into a `CompileFiles` unit, the file-based counterpart of a compile in a log. A
+// cache wrapper `c<hash>.py` is listed in `cacheSources`; the index recognises it as a copy of its
+// `.debug/output_code.py` (and of the log's payload) by content.
 //
 // Walks skip hidden directories, node_modules, __pycache__ and build trees, and stop after `maxFiles`
 // entries.

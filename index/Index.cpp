@@ -26,6 +26,8 @@ namespace inductor::index {
 struct Index::Tables {
   std::vector<std::shared_ptr<TraceLog>> logs;
   std::unordered_map<std::string, ArtifactId> byPath;
+  /// Paths shared by several artifacts: path -> all of them (the first is also in byPath).
+  std::unordered_map<std::string, std::vector<ArtifactId>> sharedPaths;
   std::unordered_map<std::string, ArtifactId> byVirtual;
   /// Local user source path -> 1-based line -> launches, lines in order.
   std::unordered_map<std::string, std::map<uint32_t, std::vector<LaunchRef>>> byUserLine;
@@ -283,8 +285,11 @@ private:
     return roots;
   }
   bool cancelled() const { return cancelled_ && cancelled_->load(std::memory_order_relaxed); }
+  /// Serialised: workers report too, and the callback need not be thread-safe.
   void report(size_t done, size_t total, std::string_view message) {
-    if (progress_) progress_(done, total, message);
+    if (!progress_) return;
+    std::lock_guard<std::mutex> lock(progressMutex_);
+    progress_(done, total, message);
   }
   void diag(std::string file, uint32_t line, std::string message) {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -343,7 +348,7 @@ private:
   PathResolver resolver_;
   std::shared_ptr<Index> index_;
   std::shared_ptr<Index::Tables> tables_;
-  std::mutex mutex_;
+  std::mutex mutex_, progressMutex_;
   /// Content hash -> output-code artifact, to merge copies of the same text.
   std::unordered_map<uint64_t, ArtifactId> byContent_;
 };
@@ -436,7 +441,7 @@ void IndexBuilder::resolveLaunches(Artifact &a, const CompileProvenance &prov, c
         it = prov.mappings.kernelToPost.find(site.kernel);
       if (it != prov.mappings.kernelToPost.end())
         L.postGradNodes = it->second;
-      else if (def)
+      else if (def && launchCount[site.kernel] == 1) // The definition's comment describes its first launch.
         for (const auto &[src, nodes] : def->sourceToAten)
           L.postGradNodes.insert(L.postGradNodes.end(), nodes.begin(), nodes.end());
     }
@@ -814,8 +819,15 @@ void IndexBuilder::freeze() {
   for (uint32_t i = 0; i < idx.artifacts_.size(); ++i) {
     Artifact &a = idx.artifacts_[i];
     ArtifactId id{i};
-    for (const std::string &p : a.paths)
-      t.byPath.emplace(normalizePath(p), id);
+    for (const std::string &p : a.paths) {
+      std::string key = normalizePath(p);
+      auto [it, inserted] = t.byPath.emplace(key, id);
+      if (!inserted) {
+        auto &all = t.sharedPaths[key];
+        if (all.empty()) all.push_back(it->second);
+        all.push_back(id);
+      }
+    }
     if (a.paths.empty() && !a.virtualName.empty()) {
       std::string name = a.virtualName;
       for (int k = 2; t.byVirtual.count(name); ++k)
@@ -878,7 +890,6 @@ std::string Compile::label() const {
 std::shared_ptr<const Index> Index::build(const IndexOptions &options, const ProgressCallback &progress,
                                           const std::atomic<bool> *cancelled) {
   IndexOptions o = options;
-  if (o.jobs == 0) o.jobs = std::max(1u, std::thread::hardware_concurrency());
   IndexBuilder builder(o, progress, cancelled);
   return builder.run();
 }
@@ -898,6 +909,13 @@ std::optional<ArtifactId> Index::findByPath(std::string_view path) const {
     for (const auto &[k, v] : tables_->byPath)
       if (fs::weakly_canonical(k, ec).string() == canonical) return v;
   return std::nullopt;
+}
+
+std::vector<ArtifactId> Index::findAllByPath(std::string_view path) const {
+  if (auto it = tables_->sharedPaths.find(normalizePath(path)); it != tables_->sharedPaths.end())
+    return it->second;
+  if (auto first = findByPath(path)) return {*first};
+  return {};
 }
 
 std::optional<ArtifactId> Index::findByVirtualName(std::string_view name) const {
@@ -1049,9 +1067,14 @@ std::vector<LaunchRef> Index::launchesForGraphNode(ArtifactId graph, uint32_t no
       continue;
     const Artifact &a = artifacts_[other.outputCode.value];
     for (uint32_t i = 0; i < a.launches.size(); ++i) {
-      const auto &nodes = g.graphRole == Artifact::GraphRole::PreGrad ? a.launches[i].preGradNodes
-                                                                      : a.launches[i].postGradNodes;
-      if (std::find(nodes.begin(), nodes.end(), name) != nodes.end()) out.push_back({other.outputCode, i});
+      const Launch &l = a.launches[i];
+      const auto &nodes = g.graphRole == Artifact::GraphRole::PreGrad ? l.preGradNodes : l.postGradNodes;
+      // Without mappings, the launch's own `Source Nodes` comment is the best list of what it computes; in a
+      // backward graph those names are the post-grad graph's own.
+      const auto &fallback = l.postGradNodes.empty() ? l.site.sourceNodes : nodes;
+      if (std::find(nodes.begin(), nodes.end(), name) != nodes.end() ||
+          std::find(fallback.begin(), fallback.end(), name) != fallback.end())
+        out.push_back({other.outputCode, i});
     }
   }
   return out;

@@ -191,11 +191,12 @@ struct IndexOptions {
   /// Workspace folders: discovery when `inputs` is empty, and suffix matching of recorded paths.
   std::vector<std::string> roots;
   std::vector<PathMapping> pathMappings;
-  /// Worker threads for payload analysis; 0 runs everything on the calling thread. Default: hardware threads.
+  /// Worker threads for reading logs and analysing payloads; 0 or 1 runs everything on the calling thread.
   unsigned jobs = 0;
 };
 
-/// Progress of a build: (files done, files total, what is being done). Called from the building thread.
+/// Progress of a build: (files done, files total, what is being done). Called from the building thread or its
+/// workers, never concurrently (calls are serialised).
 using ProgressCallback = std::function<void(size_t done, size_t total, std::string_view message)>;
 
 class Index {
@@ -214,8 +215,11 @@ public:
   const std::vector<std::string> &traceFiles() const { return traceFiles_; }
   IndexStats stats() const { return stats_; }
 
-  /// The artifact whose text is the file at `path` (any alias), if indexed.
+  /// The artifact whose text is the file at `path` (any alias), if indexed. Several compiles can share one
+  /// file (identical output code on every rank, or after a cache hit): this is the first; see findAllByPath.
   std::optional<ArtifactId> findByPath(std::string_view path) const;
+  /// Every artifact whose text is the file at `path`, in index order.
+  std::vector<ArtifactId> findAllByPath(std::string_view path) const;
   /// The log-only artifact with this Artifact::virtualName.
   std::optional<ArtifactId> findByVirtualName(std::string_view name) const;
   /// The text of an artifact (read from its file or from its log payload). Empty on I/O error.

@@ -95,7 +95,7 @@ void PathResolver::buildSuffixIndex() const {
         continue;
       }
       if (!it->is_regular_file(ec)) continue;
-      if (++seen > maxFiles_) return;
+      if (++seen > maxFiles_) break;
       std::string p = normalizePath(fs::absolute(it->path(), ec).string());
       byBasename_[std::string(basenameOf(p))].push_back(std::move(p));
     }
@@ -114,8 +114,15 @@ ResolvedPath PathResolver::resolve(std::string_view recordedPath) const {
   ResolvedPath out{key, false};
   bool done = false;
   for (const PathMapping &m : mappings_) {
-    if (!m.from.empty() && recordedPath.substr(0, m.from.size()) == m.from) {
-      out.path = normalizePath(m.to + std::string(recordedPath.substr(m.from.size())));
+    // Whole path components only: "/work" maps "/work/x" but not "/workspace/x"; "/work/" equals "/work".
+    std::string_view from = m.from;
+    while (from.size() > 1 && from.back() == '/')
+      from.remove_suffix(1);
+    if (from.empty() || recordedPath.substr(0, from.size()) != from) continue;
+    std::string_view rest = recordedPath.substr(from.size());
+    if (!rest.empty() && rest.front() != '/' && from != "/") continue;
+    {
+      out.path = normalizePath(m.to + "/" + std::string(rest));
       out.exists = existsFile(out.path);
       done = true;
       break;

@@ -16,6 +16,7 @@ Target resolveTarget(const index::Index &index, const std::string &uri) {
     if (auto id = index.findByVirtualName(name)) {
       t.kind = Target::Kind::Artifact;
       t.artifact = *id;
+      t.all = {*id};
     }
     return t;
   }
@@ -24,6 +25,7 @@ Target resolveTarget(const index::Index &index, const std::string &uri) {
   if (auto id = index.findByPath(t.path)) {
     t.kind = Target::Kind::Artifact;
     t.artifact = *id;
+    t.all = index.findAllByPath(t.path);
   } else {
     t.kind = Target::Kind::UserFile;
   }

@@ -20,6 +20,8 @@ struct Target {
   enum class Kind { None, Artifact, UserFile } kind = Kind::None;
   index::ArtifactId artifact;
   std::string path; ///< Local path for file: URIs (artifact or user file).
+  /// Every artifact with this text (several ranks or compiles can share one cache file); `artifact` first.
+  std::vector<index::ArtifactId> all;
 };
 
 /// Classifies a URI: an indexed artifact (file: or inductor-trace:), else a user file (file: URI), else None.

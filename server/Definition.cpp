@@ -3,6 +3,8 @@
 #include "server/Convert.h"
 #include "server/Server.h"
 
+#include <algorithm>
+
 namespace inductor::server {
 
 void Server::onDefinition(const protocol::TextDocumentPositionParams &params, Reply reply) {
@@ -10,11 +12,16 @@ void Server::onDefinition(const protocol::TextDocumentPositionParams &params, Re
     Target target = resolveTarget(index, params.textDocument.uri);
     if (target.kind != Target::Kind::Artifact) return reply(json::array());
     TextCache texts(*this);
-    if (target.kind == Target::Kind::Artifact) texts.prefer(target.artifact, params.textDocument.uri);
-    index::SymbolAt symbol =
-        symbolAtPosition(index, target.artifact, texts, params.textDocument.uri, params.position);
+    texts.prefer(target.artifact, params.textDocument.uri);
+    // Every compile sharing this file (ranks, cache hits) has the same text, so the same symbol here.
+    std::vector<index::Origin> origins;
+    for (index::ArtifactId id : target.all) {
+      index::SymbolAt symbol = symbolAtPosition(index, id, texts, params.textDocument.uri, params.position);
+      for (index::Origin &o : index.originsOf(symbol))
+        if (std::find(origins.begin(), origins.end(), o) == origins.end()) origins.push_back(std::move(o));
+    }
     json out = json::array();
-    for (const index::Origin &o : index.originsOf(symbol))
+    for (const index::Origin &o : origins)
       out.push_back(originLocation(texts, o));
     reply(std::move(out));
   });

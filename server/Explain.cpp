@@ -11,6 +11,7 @@
 #include <iostream>
 #include <map>
 #include <set>
+#include <thread>
 
 namespace fs = std::filesystem;
 
@@ -100,6 +101,7 @@ int runExplain(const std::vector<std::string> &args) {
     usage();
     return 2;
   }
+  options.jobs = std::max(1u, std::thread::hardware_concurrency());
   auto started = std::chrono::steady_clock::now();
   auto index = index::Index::build(options);
   auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started)

@@ -187,6 +187,11 @@ void Server::onHover(const protocol::TextDocumentPositionParams &params, Reply r
     case index::SymbolAt::Kind::None:
       return reply(nullptr);
     }
+    if (target.all.size() > 1 && s.kind != index::SymbolAt::Kind::GraphNode) {
+      hover.contents.value += "\n\n**Same code in:** ";
+      for (size_t i = 1; i < target.all.size(); ++i)
+        hover.contents.value += (i > 1 ? ", " : "") + compileText(index, target.all[i]);
+    }
     hover.range =
         protocol::Range{texts.position(uri, s.line, s.column), texts.position(uri, s.line, s.endColumn)};
     reply(json(hover));

@@ -110,15 +110,13 @@ TEST_CASE("pathMappings match whole path components") {
   // `/…/work` is not a prefix of `/…/workspace/…` as a path, only as a string.
   PathResolver resolver({{"/nonexistent-inductor-host/work", tree.path("b")}}, {});
   ResolvedPath got = resolver.resolve("/nonexistent-inductor-host/workspace/mlp_train/model.py");
-  // FIXME(unit): pathMappings are plain string prefixes: observed "<tree>/bspace/mlp_train/model.py".
-  WARN(got.path == "/nonexistent-inductor-host/workspace/mlp_train/model.py");
+  CHECK(got.path == "/nonexistent-inductor-host/workspace/mlp_train/model.py");
   CHECK_FALSE(got.exists);
   // A `from` written with a trailing slash and a `to` without one (a natural way to write a setting).
   PathResolver slash({{"/nonexistent-inductor-host/work/", tree.path("b")}}, {});
   ResolvedPath got2 = slash.resolve(kRecorded);
-  // FIXME(unit): observed "<tree>/bmlp_train/model.py" (exists=false); expected the file under b/.
-  WARN(got2.path == tree.path("b/mlp_train/model.py"));
-  WARN(got2.exists);
+  CHECK(got2.path == tree.path("b/mlp_train/model.py"));
+  CHECK(got2.exists);
 }
 
 TEST_CASE("a recorded path that exists here is used as it is, normalized") {
