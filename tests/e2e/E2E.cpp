@@ -4,7 +4,9 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <mutex>
+#include <unistd.h>
 
 namespace inductor::e2e {
 
@@ -190,6 +192,27 @@ std::vector<ExpectedOutputCode> expectedOutputCodes(const std::vector<std::strin
     }
   }
   return out;
+}
+
+TempDir::TempDir(const std::string &tag) {
+  std::string pattern = "/tmp/inductor-e2e-" + tag + "-XXXXXX";
+  std::vector<char> buffer(pattern.begin(), pattern.end());
+  buffer.push_back('\0');
+  if (mkdtemp(buffer.data())) path_ = fs::canonical(buffer.data()).string();
+  REQUIRE_MESSAGE(!path_.empty(), "mkdtemp " << pattern);
+}
+
+TempDir::~TempDir() {
+  std::error_code ec;
+  if (!path_.empty()) fs::remove_all(path_, ec);
+}
+
+std::string TempDir::write(const std::string &relative, const std::string &content) const {
+  fs::path p = fs::path(path_) / relative;
+  fs::create_directories(p.parent_path());
+  std::ofstream out(p, std::ios::binary);
+  out << content;
+  return p.string();
 }
 
 Session::Session(const std::string &root, json initializationOptions, json capabilities, ServerConfig config)

@@ -86,6 +86,21 @@ std::string kernelKindOf(const std::string &kernel);
 /// artifactContent); empty if none.
 std::string findVirtualOutputCode(LSPClient &client, const std::string &payload);
 
+/// A fresh directory under /tmp (outside the repository), removed with everything in it on destruction.
+class TempDir {
+public:
+  explicit TempDir(const std::string &tag = "tmp");
+  ~TempDir();
+  TempDir(const TempDir &) = delete;
+  TempDir &operator=(const TempDir &) = delete;
+  const std::string &path() const { return path_; }
+  /// Writes `content` to `path()/relative` (creating directories); returns the absolute path.
+  std::string write(const std::string &relative, const std::string &content) const;
+
+private:
+  std::string path_;
+};
+
 /// A server started on a workspace folder and initialized. `root` is the workspace folder.
 struct Session {
   explicit Session(const std::string &root, json initializationOptions = nullptr,

@@ -232,15 +232,20 @@ json LSPClient::waitForNullIdResponse(std::chrono::milliseconds timeout) {
   return nullptr;
 }
 
+json LSPClient::sendRequest(const std::string &method, json params) {
+  json id = nextId_++;
+  json message = {{"jsonrpc", "2.0"}, {"id", id}, {"method", method}};
+  if (!params.is_null()) message["params"] = std::move(params);
+  writeFrame(message.dump());
+  return id;
+}
+
 json LSPClient::requestRaw(const std::string &method, json params, std::chrono::milliseconds timeout) {
   if (pid_ <= 0) {
     fail("request " + method + " after the server stopped");
     return nullptr;
   }
-  json id = nextId_++;
-  json message = {{"jsonrpc", "2.0"}, {"id", id}, {"method", method}};
-  if (!params.is_null()) message["params"] = std::move(params);
-  writeFrame(message.dump());
+  json id = sendRequest(method, std::move(params));
   return waitFor(id, timeout, method + " (id " + id.dump() + ")");
 }
 

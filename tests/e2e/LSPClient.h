@@ -68,6 +68,8 @@ public:
   /// Sends a request and returns the whole response message ({id, result} or {id, error}); a timeout
   /// returns null.
   json requestRaw(const std::string &method, json params, std::chrono::milliseconds timeout = 30s);
+  /// Sends a request without waiting; returns its id (for waitForResponse). For tests of ordering and races.
+  json sendRequest(const std::string &method, json params);
   /// Sends a notification.
   void notify(const std::string &method, json params);
   /// Writes `body` as one frame without looking at it (for malformed-input tests). `contentLength`

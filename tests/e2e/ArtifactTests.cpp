@@ -1,0 +1,114 @@
+// tests/e2e/ArtifactTests.cpp: the custom requests inductor/listArtifacts and inductor/artifactContent, and
+// documents of the `inductor-trace:` scheme (artifacts that exist only inside a log).
+#include "e2e/E2E.h"
+
+namespace inductor::e2e {
+namespace {
+
+std::string trimEnd(std::string s) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' '))
+    s.pop_back();
+  return s;
+}
+
+TEST_CASE("listArtifacts: every output code of every compile, with compile id, graph kind and language") {
+  struct Want {
+    const char *caseName;
+    const char *kind, *languageId;
+  };
+  for (Want w :
+       {Want{"mlp_train", "outputCode", "python"}, Want{"graph_break_dynamic", "outputCode", "python"},
+        Want{"cpu_inductor", "outputCode", "python"}, Want{"aoti_conv", "wrapperCode", "cpp"},
+        Want{"multirank", "outputCode", "python"}}) {
+    INFO(w.caseName);
+    Session s(caseDir(w.caseName));
+    INFO(s.client.logTail());
+    std::vector<ExpectedOutputCode> codes = expectedOutputCodes(filesIn(caseDir(w.caseName) + "/trace"));
+    json list = s.client.request("inductor/listArtifacts", json::object());
+    REQUIRE(list.is_array());
+    for (const ExpectedOutputCode &code : codes) {
+      INFO(code.label());
+      bool found = false;
+      for (const json &a : list) {
+        if (a["uri"] != code.uri || a["kind"] != w.kind) continue;
+        if (code.record.rank && a["rank"] != *code.record.rank) continue;
+        found = true;
+        CHECK(a["languageId"] == w.languageId);
+        if (code.record.aoti) {
+          CHECK(a["graphKind"] == "aot");
+        } else {
+          CHECK(a["compileId"] == code.record.compileId);
+          CHECK(a["graphKind"] == code.graphKind());
+        }
+        CHECK(!a["title"].get<std::string>().empty());
+      }
+      CHECK(found);
+    }
+    s.client.shutdown();
+  }
+}
+
+TEST_CASE("artifactContent: a post-grad graph that exists only in the log returns the log's payload") {
+  Session s(caseDir("mlp_train"));
+  INFO(s.client.logTail());
+  std::string log = filesIn(caseDir("mlp_train") + "/trace").at(0);
+  std::vector<TraceRecord> records = readTraceLog(log);
+  json list = s.client.request("inductor/listArtifacts", json::object());
+  size_t postGrad = 0;
+  for (const json &a : list) {
+    std::string uri = a["uri"].get<std::string>();
+    if (uri.rfind("inductor-trace:", 0) != 0) continue;
+    INFO(uri);
+    CHECK(a["kind"] == "graph");
+    json content = s.client.request("inductor/artifactContent", {{"uri", uri}});
+    REQUIRE(content.is_object());
+    CHECK(content["languageId"] == "python");
+    std::string text = content["text"].get<std::string>();
+    // The URI names the log and the record's line (1-based): inductor-trace:/<log>/<line>/<title>.py.
+    size_t first = uri.find('/', std::string("inductor-trace:/").size());
+    uint32_t line = static_cast<uint32_t>(std::stoul(uri.substr(first + 1)));
+    const TraceRecord *record = nullptr;
+    for (const TraceRecord &r : records)
+      if (r.line + 1 == line) record = &r;
+    REQUIRE(record != nullptr);
+    CHECK(trimEnd(text) == trimEnd(record->payload));
+    if (uri.find("inductor_post_grad_graph") != std::string::npos) ++postGrad;
+  }
+  CHECK(postGrad == 2); // Forward and backward.
+  s.client.shutdown();
+}
+
+TEST_CASE(
+    "artifactContent: errors for an unknown URI and for missing params; hover works on the virtual doc") {
+  Session s(caseDir("mlp_train"));
+  INFO(s.client.logTail());
+  json unknown =
+      s.client.requestRaw("inductor/artifactContent", {{"uri", "inductor-trace:/nope.log/1/x.py"}});
+  REQUIRE(unknown.contains("error"));
+  CHECK(unknown["error"]["code"] == -32602);
+  json missing = s.client.requestRaw("inductor/artifactContent", json::object());
+  REQUIRE(missing.contains("error"));
+  CHECK(missing["error"]["code"] == -32602);
+  // A node of the log-only post-grad graph: hover names it and its origin.
+  json list = s.client.request("inductor/listArtifacts", json::object());
+  for (const json &a : list) {
+    std::string uri = a["uri"].get<std::string>();
+    if (uri.find("forward-inductor_post_grad_graph") == std::string::npos) continue;
+    std::string text =
+        s.client.request("inductor/artifactContent", {{"uri", uri}})["text"].get<std::string>();
+    auto positions = graphNodePositions(text);
+    auto origins = graphNodeOrigins(text);
+    REQUIRE(origins.count("addmm"));
+    auto [line, column] = positions.at("addmm");
+    json hover = s.client.request("textDocument/hover", textDocumentPosition(uri, line, column));
+    REQUIRE(hover.is_object());
+    std::string md = hover["contents"]["value"].get<std::string>();
+    INFO(md);
+    CHECK(md.find("`addmm`") != std::string::npos);
+    CHECK(md.find("model.py:" + std::to_string(origins["addmm"].line)) != std::string::npos);
+  }
+  s.client.shutdown();
+}
+
+} // namespace
+} // namespace inductor::e2e
