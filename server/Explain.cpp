@@ -164,10 +164,10 @@ int runExplain(const std::vector<std::string> &args) {
   }
 
   std::printf(
-      "Indexed %zu trace file(s) (%.1f MB), %zu compiles, %zu kernel launches (%zu with a user origin) "
-      "in %lld ms\n",
+      "Indexed %zu trace file(s) (%.1f MB), %zu compiles, %zu kernel launches (%zu with a user origin), "
+      "%zu user source lines with kernels, in %lld ms\n",
       stats.traceFiles, stats.traceBytes / 1e6, stats.compiles, stats.launches, stats.launchesWithOrigin,
-      static_cast<long long>(ms));
+      stats.userLines, static_cast<long long>(ms));
   if (stats.corruptedRecords) std::printf("Skipped %zu corrupted trace records\n", stats.corruptedRecords);
   for (const index::Compile &c : index->compiles()) {
     const index::Artifact &a = index->artifact(c.outputCode);
