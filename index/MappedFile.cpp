@@ -17,6 +17,17 @@ Error systemError(const std::string &what, const std::string &path) {
   return Error{what + " " + path + ": " + std::strerror(errno)};
 }
 
+FileStamp stampFrom(const struct stat &st) {
+  FileStamp s;
+  s.device = uint64_t(st.st_dev);
+  s.inode = uint64_t(st.st_ino);
+  s.size = uint64_t(st.st_size);
+  s.modified =
+      std::chrono::system_clock::time_point(std::chrono::duration_cast<std::chrono::system_clock::duration>(
+          std::chrono::seconds(st.st_mtim.tv_sec) + std::chrono::nanoseconds(st.st_mtim.tv_nsec)));
+  return s;
+}
+
 size_t pageSize() {
   static const size_t size = size_t(sysconf(_SC_PAGESIZE));
   return size;
@@ -57,7 +68,7 @@ MappedFile &MappedFile::operator=(MappedFile &&other) noexcept {
   fd_ = std::exchange(other.fd_, -1);
   size_ = std::exchange(other.size_, 0);
   mapped_ = std::exchange(other.mapped_, false);
-  modified_ = other.modified_;
+  stamp_ = other.stamp_;
   // Moving a std::string may move its characters (small-string buffer), so data_ is re-pointed.
   bool ownsText = other.data_ != nullptr && other.data_ == other.owned_.data();
   owned_ = std::move(other.owned_);
@@ -82,9 +93,7 @@ Expected<bool> MappedFile::remap() {
   if (fd_ < 0) return false; // fromString(): nothing to re-read.
   struct stat st;
   if (::fstat(fd_, &st) != 0) return systemError("cannot stat", path_);
-  modified_ =
-      std::chrono::system_clock::time_point(std::chrono::duration_cast<std::chrono::system_clock::duration>(
-          std::chrono::seconds(st.st_mtim.tv_sec) + std::chrono::nanoseconds(st.st_mtim.tv_nsec)));
+  stamp_ = stampFrom(st);
   size_t newSize = size_t(st.st_size);
   if (newSize == size_ && (mapped_ || newSize == 0)) return false;
   if (newSize == 0) {
@@ -98,6 +107,12 @@ Expected<bool> MappedFile::remap() {
   size_ = newSize;
   mapped_ = true;
   return true;
+}
+
+Expected<FileStamp> MappedFile::stampOf(const std::string &path) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0) return systemError("cannot stat", path);
+  return stampFrom(st);
 }
 
 void MappedFile::adviseSequential() const {

@@ -7,19 +7,30 @@
 // Empty files are not mapped (mmap of length 0 fails); text() is then empty.
 //
 // Ownership: move-only; text() views die with the object or at the next successful remap() that changed
-// the size. Thread-safety: const members may be called concurrently; remap() and the advice calls may not
-// run concurrently with readers of text().
+// the size. Two MappedFiles of the same path are independent mappings: an incremental reader opens a new one
+// while readers of the old one carry on (see TraceLog::resume). Thread-safety: const members may be called
+// concurrently; remap() and the advice calls may not run concurrently with readers of text().
 #pragma once
 
 #include "index/Expected.h"
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 
 namespace inductor::index {
+
+/// A file's version as stat(2) sees it, cheap to compare: a file replaced under the same path has another
+/// (device, inode); a file written to has another size or modification time.
+struct FileStamp {
+  uint64_t device = 0, inode = 0;
+  uint64_t size = 0; ///< Bytes.
+  std::chrono::system_clock::time_point modified;
+  friend bool operator==(const FileStamp &, const FileStamp &) = default;
+};
 
 class MappedFile {
 public:
@@ -40,7 +51,14 @@ public:
   size_t size() const { return size_; }
   const std::string &path() const { return path_; }
   /// The file's modification time as of the last open()/remap(); nullopt for fromString().
-  std::optional<std::chrono::system_clock::time_point> modified() const { return modified_; }
+  std::optional<std::chrono::system_clock::time_point> modified() const {
+    if (!stamp_) return std::nullopt;
+    return stamp_->modified;
+  }
+  /// The file's stamp as of the last open()/remap() (its size is size()); nullopt for fromString().
+  const std::optional<FileStamp> &stamp() const { return stamp_; }
+  /// The current stamp of the file at `path` (following symlinks). Errors: stat failed.
+  static Expected<FileStamp> stampOf(const std::string &path);
 
   /// Looks at the file's current size and modification time (through the descriptor kept open since open(),
   /// so a file renamed or replaced under the same path is not picked up) and maps it again if it changed.
@@ -70,7 +88,7 @@ private:
   const char *data_ = nullptr;
   size_t size_ = 0;
   bool mapped_ = false; // data_ came from mmap (not from owned_, not empty).
-  std::optional<std::chrono::system_clock::time_point> modified_;
+  std::optional<FileStamp> stamp_;
   std::string owned_; // Backing store of fromString().
 };
 

@@ -91,3 +91,30 @@ TEST_CASE("MappedFile: moves keep the text; fromString owns its copy") {
   REQUIRE(remapped);
   CHECK_FALSE(*remapped);
 }
+
+TEST_CASE("MappedFile: stamps tell a grown or replaced file from the mapped one") {
+  TempFile file("one\n");
+  auto mapped = MappedFile::open(file.path);
+  REQUIRE(mapped);
+  REQUIRE(mapped->stamp());
+  CHECK(mapped->stamp()->size == 4);
+  auto now = MappedFile::stampOf(file.path);
+  REQUIRE(now);
+  CHECK(*now == *mapped->stamp());
+
+  file.write("two\n");
+  auto grown = MappedFile::stampOf(file.path);
+  REQUIRE(grown);
+  CHECK(grown->size == 8);
+  CHECK(grown->inode == mapped->stamp()->inode);
+  CHECK_FALSE(*grown == *mapped->stamp());
+
+  TempFile other("one\n");
+  REQUIRE(std::rename(other.path.c_str(), file.path.c_str()) == 0);
+  auto replaced = MappedFile::stampOf(file.path);
+  REQUIRE(replaced);
+  CHECK(replaced->inode != mapped->stamp()->inode);
+
+  CHECK_FALSE(MappedFile::fromString("x").stamp());
+  CHECK_FALSE(MappedFile::stampOf(file.path + ".missing"));
+}
