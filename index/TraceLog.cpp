@@ -8,6 +8,9 @@
 #include <algorithm>
 #include <charconv>
 #include <cstring>
+#include <deque>
+#include <mutex>
+#include <unordered_set>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -430,8 +433,24 @@ std::string_view kindName(TraceKind kind) {
   return "";
 }
 
+// The interned strings of a lineage of TraceLogs (open() and the logs resumed from it). Append-only: a deque
+// never moves its elements, so the views handed out stay valid while others are added.
+struct TraceLog::StringPool {
+  std::mutex mutex;
+  std::deque<std::string> strings;
+  std::unordered_set<std::string_view> index; // Views into `strings`.
+
+  std::string_view intern(std::string_view s) {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (auto it = index.find(s); it != index.end()) return *it;
+    std::string_view stored = strings.emplace_back(s);
+    index.insert(stored);
+    return stored;
+  }
+};
+
 TraceLog::TraceLog(MappedFile file, const TraceLogOptions &options)
-    : file_(std::move(file)), options_(options), strings_(std::make_unique<std::deque<std::string>>()) {}
+    : file_(std::move(file)), options_(options), strings_(std::make_shared<StringPool>()) {}
 
 TraceLog::TraceLog(TraceLog &&) noexcept = default;
 TraceLog &TraceLog::operator=(TraceLog &&) noexcept = default;
@@ -452,11 +471,67 @@ TraceLog TraceLog::fromText(std::string text, std::string path, const TraceLogOp
   return log;
 }
 
+Expected<TraceLog> TraceLog::resume(const TraceLog &previous) {
+  if (!previous.file_.stamp()) return Error{"an in-memory trace log cannot be resumed: " + previous.path()};
+  auto file = MappedFile::open(previous.path());
+  if (!file) return file.error();
+  const TraceLogOptions &options = previous.options_;
+  if (!previous.canResumeIn(*file)) {
+    TraceLog log(std::move(*file), options);
+    log.scan(/*final=*/!options.follow);
+    log.commitIfQuiet();
+    return log;
+  }
+  TraceLog log(std::move(*file), options);
+  log.records_ = previous.records_;
+  log.diagnostics_ = previous.diagnostics_;
+  log.stats_ = previous.stats_;
+  log.checkpoint_ = previous.checkpoint_;
+  log.lastUnitCommitted_ = previous.lastUnitCommitted_;
+  log.lastUnitSticky_ = previous.lastUnitSticky_;
+  log.scannedBytes_ = previous.scannedBytes_;
+  log.resumeTail_ = previous.resumeTail_;
+  log.resumeHead_ = previous.resumeHead_;
+  log.envelopeRank_ = previous.envelopeRank_;
+  log.strings_ = previous.strings_; // Shared: the copied records point into it.
+  log.skipped_ = previous.skipped_;
+  log.strTable_ = previous.strTable_;
+  log.resumed_ = true;
+  // As refresh() does, on the new mapping.
+  if (log.file_.size() != log.scannedBytes_) {
+    log.rollback();
+    log.scan(/*final=*/!options.follow);
+  }
+  log.commitIfQuiet();
+  return log;
+}
+
+bool TraceLog::canResumeIn(const MappedFile &file) const {
+  const auto &was = file_.stamp(), &now = file.stamp();
+  if (!was || !now || was->device != now->device || was->inode != now->inode) return false;
+  if (file.size() < scannedBytes_ || checkpoint_.offset > scannedBytes_) return false;
+  std::string_view text = file.text();
+  if (text.substr(0, resumeHead_.size()) != resumeHead_) return false;
+  return text.substr(checkpoint_.offset - resumeTail_.size(), resumeTail_.size()) == resumeTail_;
+}
+
+void TraceLog::saveResumePoint() {
+  constexpr uint64_t kFingerprint = 64;
+  std::string_view text = file_.text();
+  uint64_t offset = std::min<uint64_t>(checkpoint_.offset, text.size());
+  uint64_t tail = std::min(offset, kFingerprint);
+  resumeTail_.assign(text.substr(offset - tail, tail));
+  resumeHead_.assign(text.substr(0, std::min<uint64_t>(text.size(), kFingerprint)));
+}
+
+bool TraceLog::stale() const {
+  if (!file_.stamp()) return false;
+  auto now = MappedFile::stampOf(path());
+  return !now || *now != *file_.stamp();
+}
+
 std::string_view TraceLog::intern(std::string_view s) {
-  if (auto it = internIndex_.find(s); it != internIndex_.end()) return *it;
-  std::string_view stored = strings_->emplace_back(s);
-  internIndex_.insert(stored);
-  return stored;
+  return strings_->intern(s);
 }
 
 void TraceLog::diagnose(uint64_t line, std::string message) {
@@ -482,6 +557,7 @@ void TraceLog::scan(bool final) {
   const char *base = text.data();
   uint64_t pos = checkpoint_.offset, line = checkpoint_.line;
   const uint64_t stickyOffset = pos; // The start of the last unit, which may be sticky (see finalize()).
+  const uint64_t start = pos;
   uint64_t limit = text.size();
   if (!final && limit > pos) {
     // Only complete lines: an unterminated last line may still be being written.
@@ -669,6 +745,7 @@ void TraceLog::scan(bool final) {
   }
 
   scannedBytes_ = pos;
+  bytesRead_ += pos - start;
   if (anyUnit) {
     stats_.bytes = pos;
     stats_.lines = line;
@@ -684,6 +761,7 @@ void TraceLog::scan(bool final) {
     checkpoint_ = Checkpoint{pos, line, stats_, records_.size(), diagnostics_.size(), {}};
     lastUnitCommitted_ = false;
   }
+  saveResumePoint();
   file_.adviseNormal();
 }
 

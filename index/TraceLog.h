@@ -26,11 +26,18 @@
 //
 // Units: lines are 0-based; offsets are byte offsets into text(); nothing here knows about UTF-16 or URIs.
 //
-// Ownership and lifetimes: TraceRecord string_views (kind, name, filename, ...) point into the TraceLog's own
-// string pool and live as long as the TraceLog (moves included). Views returned by text(), payloadLines() and
-// metadataText() point into the mapping and are invalidated by refresh()/finalize(); record offsets stay
-// valid. Thread-safety: const members may be called concurrently; refresh() and finalize() need exclusive
-// access.
+// Growth: a log that is still being written can be followed in two ways. refresh() updates a TraceLog in
+// place (cheap, but it invalidates views and needs exclusive access). resume() leaves the TraceLog alone and
+// makes a new one over a new mapping of the same file, starting from the old one's state and scanning only
+// the bytes after it, so readers of the old TraceLog (an index snapshot serving requests) are undisturbed.
+//
+// Ownership and lifetimes: TraceRecord string_views (kind, name, filename, ...) point into a string pool that
+// the TraceLog shares with the TraceLogs resumed from it (and they with theirs): it lives as long as the last
+// of them (moves included). The pool only grows, under its own mutex, so a resume() on one thread never
+// disturbs views held by readers of another TraceLog of the same lineage. Views returned by text(),
+// payloadLines() and metadataText() point into this TraceLog's mapping and are invalidated by
+// refresh()/finalize(); record offsets stay valid. Thread-safety: const members (resume() included, which
+// only reads `previous`) may be called concurrently; refresh() and finalize() need exclusive access.
 #pragma once
 
 #include "index/CompileId.h"
@@ -40,13 +47,11 @@
 
 #include <chrono>
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 namespace inductor::index {
@@ -169,6 +174,15 @@ public:
   static Expected<TraceLog> open(const std::string &path, const TraceLogOptions &options = {});
   /// Scans an in-memory log (tests, virtual documents). `path` is only reported back (and used for rank()).
   static TraceLog fromText(std::string text, std::string path = "", const TraceLogOptions &options = {});
+  /// The log at `previous.path()` as it is now, without touching `previous`: maps the file again and, when it
+  /// is the same file grown (same device and inode, not smaller than what `previous` scanned, the same bytes
+  /// where the scan resumes), copies `previous`'s records, stats, diagnostics and interned strings (shared,
+  /// not copied) and scans only from the start of `previous`'s last record (which may have grown) to the end;
+  /// records already in `previous` keep their index. A file that shrank or was replaced is scanned from
+  /// scratch (resumed() is then false). The result is the same as open() with `previous`'s options would
+  /// give. Cost: the copy of records() (176 bytes per kept record) plus the scan of the new bytes, see
+  /// bytesRead(). Errors: `previous` has no file (fromText()), or the file cannot be opened or mapped.
+  static Expected<TraceLog> resume(const TraceLog &previous);
 
   TraceLog(TraceLog &&) noexcept;
   TraceLog &operator=(TraceLog &&) noexcept;
@@ -217,6 +231,15 @@ public:
   void finalize();
   /// Bytes consumed by scans so far, pending record included (>= stats().bytes).
   uint64_t scannedBytes() const { return scannedBytes_; }
+  /// Bytes of the file this object's own scans went through: the whole file after open(), only the bytes
+  /// from the resume point after resume() (refresh() adds what it scans). For measuring incremental work.
+  uint64_t bytesRead() const { return bytesRead_; }
+  /// Whether resume() made this log by continuing from the previous one (false: scanned from scratch).
+  bool resumed() const { return resumed_; }
+  /// Whether the file at path() is no longer what this log mapped: another size, modification time, device
+  /// or inode, or it cannot be stat'ed. Always false for fromText() logs. A log that is not stale has nothing
+  /// to gain from resume() (except a follow-mode log whose pending record became quiet).
+  bool stale() const;
 
   /// Whether `head` (the first bytes of a file) looks like a TORCH_TRACE log: its first non-empty line is a
   /// record envelope. Cheap; for picking trace files out of a directory.
@@ -234,8 +257,12 @@ private:
     std::string_view skippedKind; // The last unit's skipped kind, to un-count on rollback.
   };
 
+  struct StringPool;
+
   TraceLog(MappedFile file, const TraceLogOptions &options);
   void scan(bool final);
+  void saveResumePoint();
+  bool canResumeIn(const MappedFile &file) const;
   void rollback();
   void commitIfQuiet();
   void diagnose(uint64_t line, std::string message);
@@ -250,10 +277,14 @@ private:
   bool lastUnitCommitted_ = false; // Whether that unit is counted (false: pending, or none yet).
   bool lastUnitSticky_ = false;    // It was committed by finalize(): never make it pending again.
   uint64_t scannedBytes_ = 0;
+  uint64_t bytesRead_ = 0;
+  bool resumed_ = false;
+  // Bytes of the file just before checkpoint_.offset and at its start, as scanned: resume() checks that
+  // the file still holds them there before it trusts the old records.
+  std::string resumeTail_, resumeHead_;
   std::optional<int> envelopeRank_;
-  // Interned strings: a deque never moves its elements, so views into them survive growth and moves.
-  std::unique_ptr<std::deque<std::string>> strings_;
-  std::unordered_set<std::string_view> internIndex_; // Views into *strings_.
+  // Interned strings, shared along resume() lineages (see the file comment).
+  std::shared_ptr<StringPool> strings_;
   std::unordered_map<std::string_view, uint64_t> skipped_;
   std::unordered_map<int, std::string_view> strTable_;
 };

@@ -4,9 +4,11 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <random>
 #include <sstream>
 #include <unistd.h>
@@ -704,4 +706,171 @@ TEST_CASE("TraceLog follow mode: a quiet file commits its last record, which the
   auto fresh = TraceLog::open(file.path, patient);
   REQUIRE(fresh);
   CHECK(fresh->records().size() == 1);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// resume(): a new TraceLog over the grown file, the previous one left intact.
+
+namespace {
+
+/// Everything a scan produced, as text: a resumed log and a fresh open() of the same bytes must print the
+/// same.
+std::string describeScan(const TraceLog &log) {
+  std::ostringstream out;
+  for (const TraceRecord &r : log.records())
+    out << "record " << r.envelopeOffset << " " << r.metadataOffset << " " << r.metadataLength << " "
+        << r.payloadBegin << "-" << r.payloadEnd << " line " << r.line << "+" << r.payloadLineCount << " "
+        << r.kindKey << " kind " << int(r.kind) << " enc " << int(r.encoding) << " check " << int(r.check)
+        << " id " << r.compileId.str() << " rank " << r.rank.value_or(-1) << " hash "
+        << (r.payloadHash ? r.payloadHash->hex() : "-") << " name " << r.name << " file " << r.filename
+        << " type " << r.dumpType << "\n";
+  const TraceScanStats &s = log.stats();
+  out << "stats " << s.bytes << " " << s.lines << " " << s.records << " " << s.keptRecords << " "
+      << s.skippedRecords << " " << s.corruptedRecords << " " << s.payloadsVerified << " "
+      << s.payloadMismatches << " " << s.diagnostics << " scanned " << log.scannedBytes() << " rank "
+      << log.rank().value_or(-1) << "\n";
+  for (const TraceDiagnostic &d : log.diagnostics())
+    out << "diag " << d.line << " " << d.message << "\n";
+  for (const SkippedKindCount &k : log.skippedKinds())
+    out << "skipped " << k.kind << " " << k.count << "\n";
+  for (int id = 0; id < 64; ++id)
+    if (auto name = log.internedFilename(InternedStringId{id})) out << "str " << id << " " << *name << "\n";
+  return out.str();
+}
+
+} // namespace
+
+TEST_CASE("TraceLog::resume: reads only from the previous log's last record; the previous log is untouched") {
+  std::string one = record(R"("str": ["/a.py", 0])") + record(R"("artifact": {"name": "one"})", {"1", "x"});
+  std::string two =
+      record(R"("artifact": {"name": "two"})", {"2"}) + record(R"("chromium_event": {})", {"e"});
+  TempFile file(one);
+  auto opened = TraceLog::open(file.path);
+  REQUIRE(opened);
+  auto previous = std::make_unique<TraceLog>(std::move(*opened));
+  CHECK(previous->bytesRead() == one.size());
+  CHECK_FALSE(previous->resumed());
+  CHECK_FALSE(previous->stale());
+  std::string before = describeScan(*previous);
+  std::vector<std::string_view> payload = previous->payloadLines(previous->records()[1]);
+  std::string_view text = previous->text();
+
+  file.append("\tmore\n" + two);
+  CHECK(previous->stale());
+  auto resumed = TraceLog::resume(*previous);
+  REQUIRE(resumed);
+  CHECK(resumed->resumed());
+  CHECK_FALSE(resumed->stale());
+  // The scan restarted at the previous last record ("one", whose payload grew): nothing before it was read.
+  uint64_t lastRecord = previous->records()[1].envelopeOffset;
+  CHECK(resumed->bytesRead() == one.size() + 6 + two.size() - lastRecord);
+  auto fresh = TraceLog::open(file.path);
+  REQUIRE(fresh);
+  CHECK(describeScan(*resumed) == describeScan(*fresh));
+  REQUIRE(resumed->records().size() == 3);
+  CHECK(resumed->payloadText(resumed->records()[1]) == "1\nx\nmore");
+
+  // The previous log still describes, and serves views of, the file as it was.
+  CHECK(describeScan(*previous) == before);
+  CHECK(previous->text() == text);
+  CHECK(previous->text().size() == one.size());
+  CHECK(payload == std::vector<std::string_view>{"1", "x"});
+
+  // Interned strings outlive the log they were interned by.
+  previous.reset();
+  CHECK(resumed->records()[1].name == "one");
+  CHECK(resumed->records()[2].name == "two");
+  CHECK(resumed->internedFilename(InternedStringId{0}) == "/a.py");
+
+  // Nothing new: nothing read.
+  auto again = TraceLog::resume(*resumed);
+  REQUIRE(again);
+  CHECK(again->resumed());
+  CHECK(again->bytesRead() == 0);
+  CHECK(describeScan(*again) == describeScan(*resumed));
+}
+
+TEST_CASE("TraceLog::resume agrees with a fresh open at every cut of a real log, mid-line cuts included") {
+  const std::string full =
+      readFile(kFixtures + "/traces/mlp_train/trace/dedicated_log_torch_trace_9bvvd8es.log");
+  REQUIRE(full.size() > 100000);
+  // Cuts at random bytes (mid-record, mid-line) and at record starts, in order.
+  std::mt19937 rng(1234);
+  std::vector<size_t> cuts;
+  for (int i = 0; i < 24; ++i)
+    cuts.push_back(std::uniform_int_distribution<size_t>(1, full.size() - 1)(rng));
+  for (size_t at = full.find("\nV", full.size() / 3); cuts.size() < 32 && at != std::string::npos;
+       at = full.find("\nV", at + 20000))
+    cuts.push_back(at + 1);
+  cuts.push_back(full.size());
+  std::sort(cuts.begin(), cuts.end());
+  cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+
+  TempFile file(full.substr(0, cuts[0]));
+  auto log = TraceLog::open(file.path);
+  REQUIRE(log);
+  uint64_t read = log->bytesRead();
+  for (size_t i = 1; i < cuts.size(); ++i) {
+    CAPTURE(cuts[i]);
+    file.append(full.substr(cuts[i - 1], cuts[i] - cuts[i - 1]));
+    auto resumed = TraceLog::resume(*log);
+    REQUIRE(resumed);
+    CHECK(resumed->resumed());
+    auto fresh = TraceLog::open(file.path);
+    REQUIRE(fresh);
+    CHECK(describeScan(*resumed) == describeScan(*fresh));
+    // Only the previous last record is read again.
+    uint64_t restart = log->records().empty() ? 0 : log->records().back().envelopeOffset;
+    CHECK(resumed->bytesRead() <= cuts[i] - std::min<uint64_t>(restart, cuts[i - 1]));
+    read += resumed->bytesRead();
+    log = std::move(resumed);
+  }
+  CHECK(log->text().size() == full.size());
+  // Far less than re-reading the file at every step.
+  CHECK(read < 2 * full.size());
+}
+
+TEST_CASE("TraceLog::resume: a replaced, truncated or rewritten file is read from scratch") {
+  std::string one = record(R"("artifact": {"name": "one"})", {"1"});
+  std::string two = record(R"("artifact": {"name": "two"})", {"2"});
+  TempFile file(one + two);
+  auto log = TraceLog::open(file.path);
+  REQUIRE(log);
+
+  SUBCASE("replaced by another file under the same path") {
+    TempFile other(two + one + one);
+    REQUIRE(std::rename(other.path.c_str(), file.path.c_str()) == 0);
+    auto resumed = TraceLog::resume(*log);
+    REQUIRE(resumed);
+    CHECK_FALSE(resumed->resumed());
+    CHECK(kinds(*resumed).size() == 3);
+    CHECK(resumed->records()[0].name == "two");
+    CHECK(resumed->bytesRead() == two.size() + 2 * one.size());
+  }
+  SUBCASE("truncated") {
+    std::ofstream(file.path, std::ios::binary | std::ios::trunc) << one;
+    auto resumed = TraceLog::resume(*log);
+    REQUIRE(resumed);
+    CHECK_FALSE(resumed->resumed());
+    CHECK(resumed->records().size() == 1);
+  }
+  SUBCASE("rewritten in place, longer, with other bytes before the resume point") {
+    std::ofstream(file.path, std::ios::binary | std::ios::trunc) << two + one + two;
+    auto resumed = TraceLog::resume(*log);
+    REQUIRE(resumed);
+    CHECK_FALSE(resumed->resumed());
+    REQUIRE(resumed->records().size() == 3);
+    CHECK(resumed->records()[0].name == "two");
+  }
+  // The previous log is untouched in every case.
+  REQUIRE(log->records().size() == 2);
+  CHECK(log->records()[0].name == "one");
+}
+
+TEST_CASE("TraceLog::resume: in-memory logs cannot be resumed; stale() is false for them") {
+  TraceLog log = TraceLog::fromText(record(R"("artifact": {"name": "one"})", {"1"}));
+  CHECK_FALSE(log.stale());
+  auto resumed = TraceLog::resume(log);
+  REQUIRE_FALSE(resumed);
+  CHECK(resumed.error().message.find("in-memory") != std::string::npos);
 }
