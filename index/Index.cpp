@@ -24,7 +24,7 @@ namespace inductor::index {
 
 // The frozen lookup tables of an Index (see Index.h). Built once by IndexBuilder::freeze.
 struct Index::Tables {
-  std::vector<std::shared_ptr<TraceLog>> logs;
+  std::vector<std::shared_ptr<const TraceLog>> logs;
   std::unordered_map<std::string, ArtifactId> byPath;
   /// Paths shared by several artifacts: path -> all of them (the first is also in byPath).
   std::unordered_map<std::string, std::vector<ArtifactId>> sharedPaths;
@@ -261,15 +261,98 @@ struct GraphData {
   }
 };
 
+/// The analysis of one compile of a log (step 4 of the pipeline): what IndexCache keeps between builds. Its
+/// output-code artifact's `traceFile` is the log's index in the build that analysed it; the merge sets it.
+struct CompileAnalysis {
+  Compile compile;
+  Artifact code;
+  GraphData post, pre;
+  uint64_t hash = 0;
+  std::vector<IndexDiagnostic> diagnostics;
+};
+
+/// A log kept for the next build, and its lineage: a number that changes when the log is read from scratch,
+/// so that record indices of an older version of the file never match.
+struct CachedLog {
+  std::shared_ptr<const TraceLog> log;
+  uint64_t lineage = 0;
+};
+
+/// Identity of the options that analysis results depend on (path resolution).
+std::string optionsKey(const IndexOptions &o) {
+  std::string key;
+  auto add = [&](std::string_view part) {
+    key += std::to_string(part.size());
+    key += ':';
+    key += part;
+  };
+  for (const PathMapping &m : o.pathMappings) {
+    add(m.from);
+    add(m.to);
+  }
+  key += '|';
+  for (const std::string &r : o.roots)
+    add(r);
+  key += '|';
+  for (const std::string &i : o.inputs)
+    add(i);
+  return key;
+}
+
+/// The cache key of a compile: its log and lineage, and the index and extent of every record it reads.
+std::string compileKey(const PendingCompile &p, const TraceLog &log, uint64_t lineage) {
+  std::string key = log.path();
+  key += '\0';
+  key += std::to_string(lineage);
+  key += p.cpp ? ":cpp" : ":py";
+  key += p.rank ? ":r" + std::to_string(*p.rank) : ":-";
+  for (int rec :
+       {p.output, p.postGrad, p.preGrad, p.nodeMappings, p.stackTraces, p.kernelToPost, p.postToPre}) {
+    key += '|';
+    if (rec < 0) continue;
+    const TraceRecord &r = log.records()[static_cast<size_t>(rec)];
+    key += std::to_string(rec) + "@" + std::to_string(r.envelopeOffset) + "-" + std::to_string(r.payloadEnd);
+  }
+  return key;
+}
+
 } // namespace
+
+struct IndexCache::State {
+  std::string optionsKey;
+  std::unordered_map<std::string, CachedLog> logs;                                  ///< By path.
+  std::unordered_map<std::string, std::shared_ptr<const CompileAnalysis>> compiles; ///< By compileKey().
+  uint64_t nextLineage = 1;
+  bool stored = false;
+  BuildStats last;
+};
+
+IndexCache::IndexCache() : state_(std::make_unique<State>()) {}
+IndexCache::IndexCache(IndexCache &&) noexcept = default;
+IndexCache &IndexCache::operator=(IndexCache &&) noexcept = default;
+IndexCache::~IndexCache() = default;
+
+void IndexCache::clear() {
+  uint64_t lineage = state_->nextLineage;
+  *state_ = State();
+  state_->nextLineage = lineage;
+}
+
+bool IndexCache::empty() const {
+  return !state_->stored;
+}
+
+IndexCache::BuildStats IndexCache::lastBuild() const {
+  return state_->last;
+}
 
 // ---------------------------------------------------------------------------------------------------------------
 
 class IndexBuilder {
 public:
   IndexBuilder(const IndexOptions &options, const ProgressCallback &progress,
-               const std::atomic<bool> *cancelled)
-      : options_(options), progress_(progress), cancelled_(cancelled),
+               const std::atomic<bool> *cancelled, IndexCache *cache)
+      : options_(options), progress_(progress), cancelled_(cancelled), cache_(cache),
         resolver_(options.pathMappings, rootsForResolver(options)) {
     index_ = std::make_shared<Index>();
     tables_ = std::make_shared<Index::Tables>();
@@ -345,6 +428,10 @@ private:
   const IndexOptions &options_;
   const ProgressCallback &progress_;
   const std::atomic<bool> *cancelled_;
+  IndexCache *cache_;
+  /// What this build leaves in cache_ (stored only when the build was not cancelled).
+  IndexCache::State next_;
+  std::vector<uint64_t> lineages_; ///< Per log of tables_->logs.
   PathResolver resolver_;
   std::shared_ptr<Index> index_;
   std::shared_ptr<Index::Tables> tables_;
@@ -354,26 +441,54 @@ private:
 };
 
 void IndexBuilder::openLogs(const std::vector<std::string> &paths) {
-  std::vector<std::shared_ptr<TraceLog>> logs(paths.size());
+  // How each log was obtained, for the cache's statistics.
+  enum class How { Failed, Opened, Resumed, Reused };
+  std::vector<std::shared_ptr<const TraceLog>> logs(paths.size());
+  std::vector<How> how(paths.size(), How::Failed);
+  std::vector<uint64_t> lineage(paths.size(), 0);
+  std::vector<uint64_t> bytesRead(paths.size(), 0);
   std::atomic<size_t> done{0};
   parallelFor(paths.size(), [&](size_t i) {
-    Expected<TraceLog> log = TraceLog::open(paths[i]);
-    if (!log) {
-      diag(paths[i], 0, log.error().message);
+    const CachedLog *previous = nullptr;
+    if (cache_)
+      if (auto it = cache_->state_->logs.find(paths[i]); it != cache_->state_->logs.end())
+        previous = &it->second;
+    if (previous && !previous->log->stale()) {
+      logs[i] = previous->log;
+      how[i] = How::Reused;
+      lineage[i] = previous->lineage;
     } else {
-      logs[i] = std::make_shared<TraceLog>(std::move(*log));
+      Expected<TraceLog> log = previous ? TraceLog::resume(*previous->log) : TraceLog::open(paths[i]);
+      if (!log) {
+        diag(paths[i], 0, log.error().message);
+      } else {
+        how[i] = log->resumed() ? How::Resumed : How::Opened;
+        if (log->resumed()) lineage[i] = previous->lineage;
+        bytesRead[i] = log->bytesRead();
+        logs[i] = std::make_shared<const TraceLog>(std::move(*log));
+      }
+    }
+    if (logs[i])
       for (const TraceDiagnostic &d : logs[i]->diagnostics())
         diag(paths[i], d.line, d.message);
-    }
     size_t n = ++done;
     if (n == paths.size() || n % 8 == 0) report(n, paths.size(), "reading trace logs");
   });
+  IndexCache::BuildStats &stats = next_.last;
   for (size_t i = 0; i < paths.size(); ++i) {
     if (!logs[i]) continue;
+    if (lineage[i] == 0) lineage[i] = next_.nextLineage++;
+    stats.logsReused += how[i] == How::Reused;
+    stats.logsResumed += how[i] == How::Resumed;
+    stats.logsOpened += how[i] == How::Opened;
+    stats.bytesRead += bytesRead[i];
+    next_.logs[paths[i]] = CachedLog{logs[i], lineage[i]};
     index_->traceFiles_.push_back(paths[i]);
     index_->stats_.traceBytes += logs[i]->text().size();
+    index_->stats_.traceBytesRead += bytesRead[i];
     index_->stats_.corruptedRecords += logs[i]->stats().corruptedRecords;
     tables_->logs.push_back(std::move(logs[i]));
+    lineages_.push_back(lineage[i]);
   }
   index_->stats_.traceFiles = tables_->logs.size();
 }
@@ -571,22 +686,27 @@ void IndexBuilder::buildLogCompiles() {
     pending.insert(pending.end(), segment.begin(), segment.end());
   }
 
-  // Analyse each compile on the workers; each writes only its own slot.
-  struct Result {
-    Compile compile;
-    Artifact code;
-    GraphData post, pre;
-    uint64_t hash = 0;
-    std::vector<IndexDiagnostic> diagnostics;
-  };
-  std::vector<Result> results(pending.size());
+  // Compiles whose records did not change since the previous build come from the cache; the others are
+  // analysed on the workers, each writing only its own slot.
+  std::vector<std::shared_ptr<const CompileAnalysis>> results(pending.size());
+  std::vector<std::string> keys(pending.size());
+  std::vector<size_t> misses;
+  for (size_t i = 0; i < pending.size(); ++i) {
+    keys[i] = compileKey(pending[i], *tables_->logs[pending[i].log], lineages_[pending[i].log]);
+    if (cache_)
+      if (auto it = cache_->state_->compiles.find(keys[i]); it != cache_->state_->compiles.end())
+        results[i] = it->second;
+    if (!results[i]) misses.push_back(i);
+  }
   std::atomic<size_t> done{0};
-  parallelFor(pending.size(), [&](size_t i) {
+  parallelFor(misses.size(), [&](size_t m) {
+    size_t i = misses[m];
     const PendingCompile &p = pending[i];
     const TraceLog &log = *tables_->logs[p.log];
     const auto &records = log.records();
     const TraceRecord &out = records[p.output];
-    Result &r = results[i];
+    auto analysis = std::make_shared<CompileAnalysis>();
+    CompileAnalysis &r = *analysis;
     r.compile.id = p.id;
     r.compile.rank = p.rank;
     r.compile.traceFile = log.path();
@@ -622,28 +742,38 @@ void IndexBuilder::buildLogCompiles() {
     if (p.postGrad >= 0) r.post = analyzeGraphLines(log.payloadLines(records[p.postGrad]));
     if (p.preGrad >= 0) r.pre = analyzeGraphLines(log.payloadLines(records[p.preGrad]));
     resolveLaunches(a, prov, r.post, r.pre);
+    results[i] = std::move(analysis);
     size_t n = ++done;
-    if (n == pending.size() || n % 16 == 0) report(n, pending.size(), "analysing output code");
+    if (n == misses.size() || n % 16 == 0) report(n, misses.size(), "analysing output code");
   });
+  if (cancelled()) return;
+  index_->stats_.compilesAnalysed = misses.size();
+  next_.last.compilesAnalysed = misses.size();
+  next_.last.compilesReused = pending.size() - misses.size();
+  for (size_t i = 0; i < pending.size(); ++i)
+    next_.compiles.emplace(keys[i], results[i]);
 
   // Sequential merge: ids, graph artifacts (a pre-grad graph shared by forward and backward is one artifact).
+  // Analyses may be shared with the cache: they are copied, never changed.
   std::map<std::pair<uint32_t, int>, ArtifactId> graphByRecord;
   for (size_t i = 0; i < results.size(); ++i) {
     if (cancelled()) break;
-    Result &r = results[i];
+    const CompileAnalysis &r = *results[i];
     const PendingCompile &p = pending[i];
     const TraceLog &log = *tables_->logs[p.log];
-    for (auto &d : r.diagnostics)
-      index_->diagnostics_.push_back(std::move(d));
+    for (const IndexDiagnostic &d : r.diagnostics)
+      index_->diagnostics_.push_back(d);
     CompileRef ref{static_cast<uint32_t>(index_->compiles_.size())};
-    Compile c = std::move(r.compile);
+    Compile c = r.compile;
     std::string label = c.label();
     std::string ext = p.cpp ? ".cpp" : ".py";
-    r.code.compile = ref;
-    r.code.title = label + (p.cpp ? " wrapper code" : " output code");
-    r.code.virtualName = basename(log.path()) + "/" + std::to_string(log.records()[p.output].line + 1) + "/" +
-                         slug(label) + (p.cpp ? "-wrapper_code" : "-output_code") + ext;
-    c.outputCode = addArtifact(std::move(r.code));
+    Artifact code = r.code;
+    code.traceFile = p.log;
+    code.compile = ref;
+    code.title = label + (p.cpp ? " wrapper code" : " output code");
+    code.virtualName = basename(log.path()) + "/" + std::to_string(log.records()[p.output].line + 1) + "/" +
+                       slug(label) + (p.cpp ? "-wrapper_code" : "-output_code") + ext;
+    c.outputCode = addArtifact(std::move(code));
     byContent_.emplace(r.hash, c.outputCode);
     auto graphArtifact = [&](int rec, const GraphData &g, std::string_view what,
                              Artifact::GraphRole role) -> ArtifactId {
@@ -857,6 +987,12 @@ void IndexBuilder::freeze() {
 }
 
 std::shared_ptr<const Index> IndexBuilder::run() {
+  if (cache_) {
+    next_.optionsKey = optionsKey(options_);
+    next_.nextLineage = cache_->state_->nextLineage;
+    // Analyses hold paths resolved with the previous options: with other options nothing can be reused.
+    if (cache_->state_->optionsKey != next_.optionsKey) cache_->clear();
+  }
   report(0, 1, "discovering traces");
   DiscoveredInputs inputs = discoverInputs(options_.inputs.empty() ? options_.roots : options_.inputs);
   for (const std::string &e : inputs.errors)
@@ -867,6 +1003,10 @@ std::shared_ptr<const Index> IndexBuilder::run() {
   if (!cancelled()) linkKernelSources(inputs.cacheSources);
   freeze();
   index_->tables_ = std::move(tables_);
+  if (cache_ && !cancelled()) {
+    next_.stored = true;
+    *cache_->state_ = std::move(next_);
+  }
   report(1, 1, "done");
   return index_;
 }
@@ -888,9 +1028,9 @@ std::string Compile::label() const {
 }
 
 std::shared_ptr<const Index> Index::build(const IndexOptions &options, const ProgressCallback &progress,
-                                          const std::atomic<bool> *cancelled) {
+                                          const std::atomic<bool> *cancelled, IndexCache *cache) {
   IndexOptions o = options;
-  IndexBuilder builder(o, progress, cancelled);
+  IndexBuilder builder(o, progress, cancelled, cache);
   return builder.run();
 }
 

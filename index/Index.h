@@ -17,6 +17,12 @@
 // After build() the Index is immutable and every query is a pure function of it: safe to call from any number
 // of threads. A new build replaces it wholesale (the server swaps a shared_ptr<const Index>).
 //
+// Incremental builds: pass the same IndexCache to successive builds. A build then resumes each log of the
+// previous build from where it stopped (TraceLog::resume: only appended bytes are read; an unchanged log is
+// reused as is) and reuses the analysis (step 4) of every compile whose records did not change; steps 3, 5
+// and 6 and the file inputs (debug directories, cache files) are redone, which is cheap. The result is the
+// same Index a build without a cache would make.
+//
 // Units: lines are 0-based and columns are 0-based UTF-8 byte offsets, except `Origin::line`, which is
 // 1-based as Python and the trace print it. Paths are absolute local paths when the file exists here, else
 // the path as recorded in the trace. index/ knows nothing of URIs, UTF-16 or LSP.
@@ -179,10 +185,14 @@ struct IndexDiagnostic {
   std::string message;
 };
 
-/// Counts for status and logs.
+/// Counts for status and logs. traceBytes is the size of the logs; traceBytesRead and compilesAnalysed
+/// measure the work this build did, which an incremental build (IndexCache) keeps below traceBytes and
+/// compiles.
 struct IndexStats {
   size_t traceFiles = 0, traceBytes = 0, compiles = 0, artifacts = 0, kernels = 0, launches = 0;
   size_t launchesWithOrigin = 0, userLines = 0, corruptedRecords = 0, errors = 0;
+  size_t traceBytesRead = 0;   ///< Bytes of logs scanned by this build.
+  size_t compilesAnalysed = 0; ///< Log compiles analysed by this build (the others came from the cache).
 };
 
 struct IndexOptions {
@@ -199,13 +209,58 @@ struct IndexOptions {
 /// workers, never concurrently (calls are serialised).
 using ProgressCallback = std::function<void(size_t done, size_t total, std::string_view message)>;
 
+/// What one build leaves for the next, so that the next reads only what changed (see the file comment):
+/// the logs of the build (shared with the Index it made, which keeps reading its own mapping of them while
+/// the next build maps the files again) and the analysis of each compile of a log, keyed by the log, its
+/// scan lineage and the record indices and extents of everything the compile uses (output code, post-grad
+/// and pre-grad graphs, provenance artifacts), so a compile whose provenance arrived later, or whose last
+/// record grew, is analysed again. Only entries used by the latest build are kept.
+///
+/// Resolved paths (origins, output-code files) are those of the build that analysed a compile; when the
+/// options differ from the previous build's (path mappings, roots, inputs), everything is dropped. clear()
+/// drops everything too, for a full rebuild (files that appeared under the workspace are then resolved
+/// again).
+///
+/// Thread-safety: a cache is used by one build at a time; call clear() and lastBuild() only while no build
+/// that uses it runs. The Index a build returns does not depend on the cache afterwards.
+class IndexCache {
+public:
+  /// What the last build using this cache did.
+  struct BuildStats {
+    size_t logsReused = 0;       ///< Logs unchanged on disk, reused without reading.
+    size_t logsResumed = 0;      ///< Logs that grew, of which only the new bytes were read.
+    size_t logsOpened = 0;       ///< Logs read from the start (new, replaced, or no previous build).
+    size_t bytesRead = 0;        ///< Log bytes read, all logs.
+    size_t compilesReused = 0;   ///< Log compiles whose analysis came from the cache.
+    size_t compilesAnalysed = 0; ///< Log compiles analysed.
+  };
+
+  IndexCache();
+  IndexCache(IndexCache &&) noexcept;
+  IndexCache &operator=(IndexCache &&) noexcept;
+  ~IndexCache();
+
+  /// Drops every log and analysis: the next build is a full one.
+  void clear();
+  /// Whether a build has stored anything since construction or clear().
+  bool empty() const;
+  BuildStats lastBuild() const;
+
+private:
+  friend class IndexBuilder;
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
 class Index {
 public:
   /// Builds an index. Never fails: unreadable or malformed inputs become diagnostics. `cancelled`, if given,
-  /// is polled between files; a cancelled build returns what it has.
+  /// is polled between files; a cancelled build returns what it has (and leaves `cache` as it was). `cache`,
+  /// if given, makes the build incremental (see IndexCache) and is updated for the next build.
   static std::shared_ptr<const Index> build(const IndexOptions &options,
                                             const ProgressCallback &progress = {},
-                                            const std::atomic<bool> *cancelled = nullptr);
+                                            const std::atomic<bool> *cancelled = nullptr,
+                                            IndexCache *cache = nullptr);
 
   const std::vector<Compile> &compiles() const { return compiles_; }
   const std::vector<Artifact> &artifacts() const { return artifacts_; }

@@ -1,0 +1,248 @@
+// Tests for IndexCache (index/Index.h): incremental builds of a log that grows. A real fixture log is copied
+// to a temporary directory in steps (at record boundaries chosen so that a compile's output code arrives
+// before its provenance, and at arbitrary bytes, mid-line); after each step an incremental build must
+// describe exactly the index a fresh build of the same bytes describes, while reading only what was appended
+// and analysing only new or changed compiles.
+#include "index/Index.h"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <set>
+#include <sstream>
+#include <stdlib.h>
+
+using namespace inductor::index;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kFixtures = normalizePath(INDUCTOR_FIXTURES_DIR);
+const std::string kGraphBreakLog =
+    kFixtures + "/traces/graph_break_dynamic/trace/dedicated_log_torch_trace_f78lg2bd.log";
+
+std::string readFile(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+/// A temporary directory holding one growing trace log, removed at the end.
+struct GrowingLog {
+  std::string dir, path;
+  GrowingLog() {
+    dir = (fs::temp_directory_path() / "inductor-cache-XXXXXX").string();
+    REQUIRE(::mkdtemp(dir.data()) != nullptr);
+    path = dir + "/dedicated_log_torch_trace_growing.log";
+    std::ofstream(path, std::ios::binary | std::ios::trunc).flush();
+  }
+  void append(std::string_view bytes) const {
+    std::ofstream(path, std::ios::binary | std::ios::app) << bytes;
+  }
+  ~GrowingLog() {
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+  }
+};
+
+std::string describe(const Origin &o) {
+  return o.path + ":" + std::to_string(o.line) + (o.exists ? "" : "?") + " `" + o.code + "` in " + o.function;
+}
+
+/// Everything an index holds that a query can see, as text (the work counters of the build excluded).
+std::string describe(const Index &index) {
+  std::ostringstream out;
+  for (const std::string &t : index.traceFiles())
+    out << "trace " << t << "\n";
+  for (const Compile &c : index.compiles()) {
+    out << "compile " << c.label() << " aoti=" << c.aoti << " aot=" << c.aotId
+        << " out=" << c.outputCode.value << " post=" << c.postGradGraph.value
+        << " pre=" << c.preGradGraph.value << " trace=" << c.traceFile << " graphs=";
+    for (ArtifactId g : c.graphs)
+      out << g.value << ",";
+    out << "\n";
+  }
+  for (uint32_t i = 0; i < index.artifacts().size(); ++i) {
+    const Artifact &a = index.artifacts()[i];
+    out << "artifact " << i << " " << a.title << " kind=" << int(a.kind) << " compile=" << a.compile.value
+        << " virtual=" << a.virtualName << " graph=" << a.graphName << " role=" << int(a.graphRole)
+        << " at=" << a.traceFile << "/" << a.record << " text=" << index.text(ArtifactId{i}).size() << "\n";
+    for (const std::string &p : a.paths)
+      out << "  path " << p << "\n";
+    for (const Launch &l : a.launches) {
+      out << "  launch " << l.site.key() << " @" << l.site.line << ":" << l.site.column
+          << " src=" << int(l.originSource) << " def=" << l.definition << " kind=" << int(l.kind)
+          << " stacks=" << l.stacks.size() << " post=" << l.postGradNodes.size()
+          << " pre=" << l.preGradNodes.size() << " aten=" << l.atenOps.size();
+      for (const Origin &o : l.origins)
+        out << " " << describe(o);
+      out << "\n";
+    }
+    for (const Artifact::GraphNode &n : a.graphNodes)
+      out << "  node " << n.name << " @" << n.line << ":" << n.column << " "
+          << (n.origin ? describe(*n.origin) : "-") << "\n";
+    out << "  kernels " << a.code.kernels.size() << "\n";
+  }
+  std::multiset<std::string> diags;
+  for (const IndexDiagnostic &d : index.diagnostics())
+    diags.insert(d.file + ":" + std::to_string(d.line) + ": " + d.message);
+  for (const std::string &d : diags)
+    out << "diag " << d << "\n";
+  IndexStats s = index.stats();
+  out << "stats " << s.traceFiles << " " << s.traceBytes << " " << s.compiles << " " << s.artifacts << " "
+      << s.kernels << " " << s.launches << " " << s.launchesWithOrigin << " " << s.userLines << " "
+      << s.corruptedRecords << " " << s.errors << "\n";
+  return out.str();
+}
+
+/// Where a record envelope containing `needle` starts, for every occurrence.
+std::vector<size_t> recordStarts(const std::string &log, std::string_view needle) {
+  std::vector<size_t> out;
+  for (size_t at = log.find(needle); at != std::string::npos; at = log.find(needle, at + 1)) {
+    size_t start = log.rfind('\n', at);
+    out.push_back(start == std::string::npos ? 0 : start + 1);
+  }
+  return out;
+}
+
+} // namespace
+
+TEST_CASE("IndexCache: after every append, an incremental build is the fresh build, reading only new bytes") {
+  const std::string full = readFile(kGraphBreakLog);
+  REQUIRE(full.size() > 1000000);
+  // Steps: right after each output code (its provenance comes later and must change its analysis), between
+  // its two provenance artifacts, and at arbitrary bytes (mid-line, mid-payload).
+  std::vector<size_t> cuts;
+  for (size_t at : recordStarts(full, "{\"artifact\": {\"name\": \"triton_kernel_info\""))
+    cuts.push_back(at);
+  for (size_t at :
+       recordStarts(full, "{\"artifact\": {\"name\": \"inductor_provenance_tracking_kernel_stack_t"))
+    cuts.push_back(at);
+  std::mt19937 rng(42);
+  for (int i = 0; i < 4; ++i)
+    cuts.push_back(std::uniform_int_distribution<size_t>(1, full.size() - 1)(rng));
+  cuts.push_back(full.size());
+  std::sort(cuts.begin(), cuts.end());
+  cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+  REQUIRE(cuts.size() >= 12);
+
+  GrowingLog log;
+  IndexOptions options;
+  options.inputs = {log.dir};
+  IndexOptions parallel = options;
+  parallel.jobs = 2;
+  IndexCache cache;
+  CHECK(cache.empty());
+  size_t previous = 0, analysed = 0, compiles = 0, maxReread = 0;
+  for (size_t cut : cuts) {
+    CAPTURE(cut);
+    log.append(std::string_view(full).substr(previous, cut - previous));
+    bool first = cache.empty();
+    auto incremental = Index::build(parallel, {}, nullptr, &cache);
+    auto fresh = Index::build(options);
+    REQUIRE(incremental);
+    REQUIRE(fresh);
+    CHECK(describe(*incremental) == describe(*fresh));
+    CHECK_FALSE(cache.empty());
+
+    IndexStats s = incremental->stats();
+    IndexCache::BuildStats b = cache.lastBuild();
+    CHECK(fresh->stats().traceBytesRead == cut);
+    CHECK(fresh->stats().compilesAnalysed == fresh->stats().compiles);
+    CHECK(s.traceBytesRead == b.bytesRead);
+    CHECK(b.compilesAnalysed == s.compilesAnalysed);
+    CHECK(b.compilesAnalysed + b.compilesReused == s.compiles);
+    CHECK(b.logsOpened == (first ? 1u : 0u));
+    CHECK(b.logsResumed == (first ? 0u : 1u));
+    // Bytes read: the appended ones, plus the previous last record (its payload may have grown).
+    CHECK(s.traceBytesRead >= cut - previous);
+    if (!first) maxReread = std::max(maxReread, s.traceBytesRead - (cut - previous));
+    // Only the compiles whose records were appended or grew are analysed: here at most two per step (the
+    // provenance of one, the output code of the next).
+    if (!first) CHECK(s.compilesAnalysed <= 2);
+    analysed += s.compilesAnalysed;
+    compiles += s.compiles;
+    previous = cut;
+  }
+  CHECK(maxReread < 64 * 1024);
+  CHECK(analysed < compiles);
+
+  // Nothing appended: the log is reused as it is, nothing read, nothing analysed, the same index.
+  auto again = Index::build(options, {}, nullptr, &cache);
+  CHECK(again->stats().traceBytesRead == 0);
+  CHECK(again->stats().compilesAnalysed == 0);
+  CHECK(cache.lastBuild().logsReused == 1);
+  CHECK(describe(*again) == describe(*Index::build(options)));
+}
+
+TEST_CASE("IndexCache: an earlier index keeps serving after later incremental builds") {
+  const std::string full = readFile(kGraphBreakLog);
+  size_t half = recordStarts(full, "{\"dynamo_start\"")[3];
+  GrowingLog log;
+  log.append(std::string_view(full).substr(0, half));
+  IndexOptions options;
+  options.inputs = {log.dir};
+  IndexCache cache;
+  auto before = Index::build(options, {}, nullptr, &cache);
+  std::string described = describe(*before);
+  REQUIRE(before->compiles().size() == 3);
+
+  log.append(std::string_view(full).substr(half));
+  auto after = Index::build(options, {}, nullptr, &cache);
+  CHECK(after->compiles().size() == 6);
+  CHECK(after->stats().compilesAnalysed == 3);
+  // The first index still reads its own mapping of the log (texts of log-only artifacts included).
+  CHECK(describe(*before) == described);
+  after.reset();
+  cache.clear();
+  CHECK(cache.empty());
+  CHECK(describe(*before) == described);
+}
+
+TEST_CASE("IndexCache: a replaced log, other options, clear(): everything is read and analysed again") {
+  const std::string full = readFile(kGraphBreakLog);
+  GrowingLog log;
+  log.append(full);
+  IndexOptions options;
+  options.inputs = {log.dir};
+  IndexCache cache;
+  auto first = Index::build(options, {}, nullptr, &cache);
+  REQUIRE(first->stats().compiles == 6);
+
+  SUBCASE("replaced under the same path by a shorter log") {
+    size_t cut = recordStarts(full, "{\"dynamo_start\"")[2];
+    std::string other = log.path + ".new";
+    std::ofstream(other, std::ios::binary) << std::string_view(full).substr(0, cut);
+    fs::rename(other, log.path);
+    auto next = Index::build(options, {}, nullptr, &cache);
+    CHECK(cache.lastBuild().logsOpened == 1);
+    CHECK(next->stats().traceBytesRead == cut);
+    CHECK(next->stats().compilesAnalysed == next->stats().compiles);
+    CHECK(describe(*next) == describe(*Index::build(options)));
+  }
+  SUBCASE("other path mappings") {
+    options.pathMappings = {{"/nonexistent/prefix", "/elsewhere"}};
+    auto next = Index::build(options, {}, nullptr, &cache);
+    CHECK(next->stats().traceBytesRead == full.size());
+    CHECK(next->stats().compilesAnalysed == 6);
+  }
+  SUBCASE("clear()") {
+    cache.clear();
+    auto next = Index::build(options, {}, nullptr, &cache);
+    CHECK(next->stats().traceBytesRead == full.size());
+    CHECK(next->stats().compilesAnalysed == 6);
+  }
+  SUBCASE("a cancelled build leaves the cache as it was") {
+    log.append("V1122 10:29:20.476000 431 torch/_dynamo/utils.py:2126] {\"chromium_event\": {}}\n");
+    std::atomic<bool> cancelled{true};
+    Index::build(options, {}, &cancelled, &cache);
+    auto next = Index::build(options, {}, nullptr, &cache);
+    CHECK(cache.lastBuild().logsResumed == 1);
+    CHECK(next->stats().compilesAnalysed == 0);
+    CHECK(describe(*next) == describe(*Index::build(options)));
+  }
+}
