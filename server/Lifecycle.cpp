@@ -81,7 +81,7 @@ void Server::onInitialize(const protocol::InitializeParams &params, Reply reply)
           std::to_string(indexOptions_.pathMappings.size()) + " path mappings, encoding " +
           std::string(protocol::encodingName(encoding_)));
   reply(json(result));
-  startIndexing();
+  startIndexing(Rebuild::Full);
   if (options_.watch) startWatcher();
 }
 
@@ -125,12 +125,12 @@ void Server::onDidChangeConfiguration(const protocol::DidChangeConfigurationPara
     return;
   readOptions(settings, indexOptions_);
   logInfo("configuration changed: reindexing");
-  startIndexing();
+  startIndexing(Rebuild::Full);
 }
 
 void Server::onExecuteCommand(const protocol::ExecuteCommandParams &params, Reply reply) {
   if (params.command == "inductor.reindex") {
-    startIndexing();
+    startIndexing(Rebuild::Full); // What the user asks for when something looks stale: read everything.
     return reply(nullptr);
   }
   reply.error(ErrorCode::InvalidParams, "unknown command: " + params.command);

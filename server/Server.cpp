@@ -242,11 +242,15 @@ json Server::statusJson() const {
     j["userLines"] = s.userLines;
     j["launchesWithOrigin"] = s.launchesWithOrigin;
     j["corruptedRecords"] = s.corruptedRecords;
+    // The work of the last build: an incremental one reads only what was appended.
+    j["traceBytes"] = s.traceBytes;
+    j["traceBytesRead"] = s.traceBytesRead;
+    j["compilesAnalysed"] = s.compilesAnalysed;
   }
   return j;
 }
 
-void Server::startIndexing() {
+void Server::startIndexing(Rebuild kind) {
   std::lock_guard<std::mutex> start(startMutex_);
   uint64_t generation;
   {
@@ -257,6 +261,9 @@ void Server::startIndexing() {
   cancelBuild_ = true;
   if (builder_.joinable()) builder_.join();
   cancelBuild_ = false;
+  // No builder runs now: the cache may be touched here.
+  bool incremental = kind == Rebuild::Incremental && !indexCache_.empty();
+  if (!incremental) indexCache_.clear();
 
   if (capabilities_.workDoneProgress) {
     progressToken_ = "inductor-ls/index/" + std::to_string(generation);
@@ -272,7 +279,7 @@ void Server::startIndexing() {
   options.jobs = std::max(1u, options_.jobs);
   std::string token = progressToken_;
   bool progress = capabilities_.workDoneProgress;
-  builder_ = std::thread([this, options, generation, token, progress] {
+  builder_ = std::thread([this, options, generation, token, progress, incremental] {
     auto started = std::chrono::steady_clock::now();
     auto lastReport = started;
     auto callback = [&](size_t done, size_t total, std::string_view message) {
@@ -285,15 +292,22 @@ void Server::startIndexing() {
       sendNotification("$/progress",
                        json(protocol::ProgressParams<protocol::WorkDoneProgressReport>{token, report}));
     };
-    auto index = index::Index::build(options, callback, &cancelBuild_);
+    auto index = index::Index::build(options, callback, &cancelBuild_, &indexCache_);
     auto ms =
         std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started)
             .count();
     index::IndexStats s = index->stats();
-    logInfo("indexed " + std::to_string(s.traceFiles) + " trace files (" + std::to_string(s.traceBytes) +
-            " bytes), " + std::to_string(s.compiles) + " compiles, " + std::to_string(s.launches) +
-            " launches (" + std::to_string(s.launchesWithOrigin) + " with a user origin) in " +
-            std::to_string(ms) + " ms");
+    logInfo(std::string(incremental ? "reindexed incrementally: " : "indexed ") +
+            std::to_string(s.traceFiles) + " trace files (" + std::to_string(s.traceBytes) + " bytes, " +
+            std::to_string(s.traceBytesRead) + " read), " + std::to_string(s.compiles) + " compiles (" +
+            std::to_string(s.compilesAnalysed) + " analysed), " + std::to_string(s.launches) + " launches (" +
+            std::to_string(s.launchesWithOrigin) + " with a user origin) in " + std::to_string(ms) + " ms");
+    if (incremental) {
+      index::IndexCache::BuildStats b = indexCache_.lastBuild();
+      logDebug("incremental build: " + std::to_string(b.logsResumed) + " logs resumed, " +
+               std::to_string(b.logsReused) + " unchanged, " + std::to_string(b.logsOpened) +
+               " read from the start; " + std::to_string(b.compilesReused) + " compiles reused");
+    }
     indexingDone(std::move(index), generation);
   });
 }

@@ -10,7 +10,11 @@
 //  - The index builder thread builds a new Index and swaps it in (like clangd's SwapIndex). Requests that
 //    arrive before the first index is ready wait in a queue and are answered once it is: never an empty
 //    answer because of a race.
-//  - The watcher thread (inotify) notices new or grown trace files and schedules a rebuild.
+//  - The watcher thread (inotify) notices new or grown trace files and schedules an incremental rebuild: the
+//    builder keeps an index::IndexCache across builds, so a log that grew is read only from where the last
+//    build stopped and only new or changed compiles are analysed. `inductor.reindex`, initialize and
+//    configuration changes make full rebuilds (the cache is cleared first). The cache is touched only by the
+//    builder thread, and by startIndexing() after it has joined the previous builder.
 // All writes to stdout go through the Transport, which serialises them.
 //
 // Every request is answered exactly once (Reply). `$/cancelRequest` marks a request cancelled; a request that
@@ -130,7 +134,13 @@ private:
   void handleRequest(protocol::Message &message);
   void handleNotification(protocol::Message &message);
 
-  void startIndexing();
+  enum class Rebuild {
+    Full,        ///< Read every input from the start (IndexCache cleared).
+    Incremental, ///< Reuse the previous build's logs and analyses (IndexCache).
+  };
+  /// Starts a build on the builder thread, cancelling (and joining) a running one. Called from the reader and
+  /// watcher threads; serialised by startMutex_.
+  void startIndexing(Rebuild kind = Rebuild::Full);
   void indexingDone(std::shared_ptr<const index::Index> index, uint64_t generation);
   void sendNotification(std::string_view method, json params);
   void sendRequest(std::string_view method, json params);
@@ -158,6 +168,9 @@ private:
   std::vector<std::function<void()>> waiting_; ///< Requests queued until the first index is ready.
   std::thread builder_;
   std::mutex startMutex_; ///< Serialises startIndexing() (reader and watcher threads).
+  /// What the previous build leaves for an incremental one. Used by the builder thread, and cleared by
+  /// startIndexing() while no builder runs.
+  index::IndexCache indexCache_;
   std::atomic<bool> cancelBuild_{false};
 
   std::mutex cancelMutex_;

@@ -1,12 +1,19 @@
 // server/Watcher.cpp: watches trace inputs with inotify and reindexes when they change, because some clients
 // (Neovim 0.7) offer no didChangeWatchedFiles. Watches the directories of the indexed logs and the trace
-// inputs (not whole workspaces); a burst of writes (a running job appending to its log) is debounced: the
-// rebuild starts after 1 s without events, or after 5 s of continuous events.
+// inputs (not whole workspaces). Rebuilds are incremental (Server::Rebuild::Incremental: only appended bytes
+// are read, only new compiles analysed), so they can follow a running job closely. Bursts of events are
+// debounced: when every event is a write to a trace log (a job appending records), the rebuild starts after
+// kAppendQuiet without events, or kAppendMax after the first one while writes go on, so an appended compile
+// is answered within about a second; any other event (a file created or moved in, a debug directory being
+// filled) waits for kOtherQuiet of quiet, at most kOtherMax.
 #include "index/Discovery.h"
 #include "server/Logger.h"
 #include "server/Server.h"
 
+#include <algorithm>
+#include <chrono>
 #include <filesystem>
+#include <optional>
 #include <poll.h>
 #include <set>
 #include <sys/inotify.h>
@@ -22,6 +29,12 @@ bool interesting(const std::string &name) {
   return index::isTraceLogName(name) || name == "output_code.py" || name == "output_code.cpp" ||
          name.find("provenance") != std::string::npos || name.find(".wrapper.cpp") != std::string::npos;
 }
+
+using Clock = std::chrono::steady_clock;
+constexpr auto kAppendQuiet = std::chrono::milliseconds(250), kAppendMax = std::chrono::milliseconds(1000);
+constexpr auto kOtherQuiet = std::chrono::milliseconds(1000), kOtherMax = std::chrono::milliseconds(5000);
+/// How often the thread looks at stopWatcher_ when nothing is pending.
+constexpr auto kIdlePoll = std::chrono::milliseconds(200);
 
 } // namespace
 
@@ -67,32 +80,45 @@ void Server::startWatcher() {
     inotify_add_watch(watcherFd_, d.c_str(), IN_CLOSE_WRITE | IN_MODIFY | IN_CREATE | IN_MOVED_TO);
   logInfo("watching " + std::to_string(dirs.size()) + " directories for trace changes");
   watcher_ = std::thread([this] {
-    using clock = std::chrono::steady_clock;
-    std::optional<clock::time_point> first, last;
+    std::optional<Clock::time_point> first, last;
+    bool appendsOnly = true;
     alignas(inotify_event) char buf[16384];
     while (!stopWatcher_) {
+      // Sleep until the pending rebuild is due (or kIdlePoll, to notice stopWatcher_).
+      auto timeout = kIdlePoll;
+      if (last) {
+        auto due = std::min(*last + (appendsOnly ? kAppendQuiet : kOtherQuiet),
+                            *first + (appendsOnly ? kAppendMax : kOtherMax));
+        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(due - Clock::now());
+        timeout = std::clamp(left + std::chrono::milliseconds(1), std::chrono::milliseconds(1), kIdlePoll);
+      }
       pollfd pfd{watcherFd_, POLLIN, 0};
-      int r = poll(&pfd, 1, 200);
+      int r = poll(&pfd, 1, static_cast<int>(timeout.count()));
       if (r > 0) {
         ssize_t n;
         while ((n = read(watcherFd_, buf, sizeof buf)) > 0) {
           for (char *p = buf; p < buf + n;) {
             auto *ev = reinterpret_cast<inotify_event *>(p);
             if (ev->len && interesting(ev->name)) {
-              auto now = clock::now();
+              auto now = Clock::now();
               if (!first) first = now;
               last = now;
+              bool append = (ev->mask & (IN_MODIFY | IN_CLOSE_WRITE)) && index::isTraceLogName(ev->name);
+              appendsOnly = appendsOnly && append;
             }
             p += sizeof(inotify_event) + ev->len;
           }
         }
       }
-      auto now = clock::now();
-      if (last && (now - *last > std::chrono::seconds(1) || now - *first > std::chrono::seconds(5))) {
+      auto now = Clock::now();
+      if (last && (now - *last >= (appendsOnly ? kAppendQuiet : kOtherQuiet) ||
+                   now - *first >= (appendsOnly ? kAppendMax : kOtherMax))) {
+        logInfo(appendsOnly ? "trace logs grew: reindexing incrementally"
+                            : "trace inputs changed: reindexing incrementally");
         first.reset();
         last.reset();
-        logInfo("trace inputs changed: reindexing");
-        startIndexing();
+        appendsOnly = true;
+        startIndexing(Rebuild::Incremental);
       }
     }
   });

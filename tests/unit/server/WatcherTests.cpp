@@ -1,0 +1,166 @@
+// Tests for server/Watcher.cpp: a trace log that grows while the server runs is picked up by the inotify
+// watcher and indexed incrementally (only the appended bytes read, only the new compiles analysed). The
+// server runs in-process on its own reader thread with a fake transport; the test waits for the
+// `inductor/status` notification that follows each build (bounded waits, no sleeps).
+#include "server/Server.h"
+
+#include "index/PathResolver.h"
+
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <mutex>
+#include <sstream>
+#include <stdlib.h>
+#include <thread>
+
+using namespace inductor;
+using protocol::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kGraphBreakLog = index::normalizePath(INDUCTOR_FIXTURES_DIR) +
+                                   "/traces/graph_break_dynamic/trace/dedicated_log_torch_trace_f78lg2bd.log";
+
+std::string readFile(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+/// A Transport fed by the test: readMessage() blocks until a message is pushed or the input is closed; send()
+/// records the message and wakes waiters.
+class FakeTransport final : public protocol::Transport {
+public:
+  protocol::ReadResult readMessage() override {
+    std::unique_lock<std::mutex> lock(mutex_);
+    cv_.wait(lock, [&] { return !incoming_.empty() || closed_; });
+    protocol::ReadResult r;
+    if (incoming_.empty()) {
+      r.kind = protocol::ReadResult::Kind::EndOfFile;
+      return r;
+    }
+    r.kind = protocol::ReadResult::Kind::Message;
+    r.body = std::move(incoming_.front());
+    incoming_.pop_front();
+    return r;
+  }
+  void send(const json &message) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    sent_.push_back(message);
+    cv_.notify_all();
+  }
+  void push(std::string body) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    incoming_.push_back(std::move(body));
+    cv_.notify_all();
+  }
+  void close() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    closed_ = true;
+    cv_.notify_all();
+  }
+  /// The first message sent from index `from` on that matches, and its index; null after 60 s without one.
+  std::pair<json, size_t> waitFor(const std::function<bool(const json &)> &match, size_t from = 0) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    std::pair<json, size_t> found;
+    cv_.wait_for(lock, std::chrono::seconds(60), [&] {
+      for (size_t i = from; i < sent_.size(); ++i)
+        if (match(sent_[i])) {
+          found = {sent_[i], i};
+          return true;
+        }
+      return false;
+    });
+    return found;
+  }
+
+private:
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  std::deque<std::string> incoming_;
+  bool closed_ = false;
+  std::vector<json> sent_;
+};
+
+bool isStatus(const json &m) {
+  return m.is_object() && m.value("method", "") == "inductor/status";
+}
+
+} // namespace
+
+TEST_CASE("Watcher: compiles appended to a log are served after an incremental rebuild") {
+  const std::string full = readFile(kGraphBreakLog);
+  // The first three compiles (the fourth starts at the fourth dynamo_start), then the rest.
+  size_t cut = 0;
+  for (int i = 0; i < 4; ++i)
+    cut = full.find("{\"dynamo_start\"", cut + 1);
+  REQUIRE(cut != std::string::npos);
+  cut = full.rfind('\n', cut) + 1;
+
+  std::string dir = (fs::temp_directory_path() / "inductor-watcher-XXXXXX").string();
+  REQUIRE(::mkdtemp(dir.data()) != nullptr);
+  const std::string log = dir + "/dedicated_log_torch_trace_growing.log";
+  std::ofstream(log, std::ios::binary) << std::string_view(full).substr(0, cut);
+  {
+    FakeTransport transport;
+    server::Server server(transport, {.jobs = 0, .watch = true});
+    std::thread reader([&] { server.run(); });
+    auto request = [&](int id, std::string_view method, json params) {
+      transport.push(
+          json{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", std::move(params)}}.dump());
+      auto [r, at] =
+          transport.waitFor([&](const json &m) { return m.is_object() && m.value("id", json()) == id; });
+      REQUIRE_MESSAGE(r.contains("result"), r.dump());
+      return r["result"];
+    };
+    request(1, "initialize",
+            {{"processId", nullptr},
+             {"rootUri", nullptr},
+             {"capabilities", json::object()},
+             {"initializationOptions", {{"traceDirs", {dir}}}}});
+    auto [first, firstAt] = transport.waitFor(isStatus);
+    REQUIRE(first.is_object());
+    CHECK(first["params"]["compiles"] == 3);
+    CHECK(first["params"]["traceBytesRead"] == cut);
+
+    auto appended = std::chrono::steady_clock::now();
+    std::ofstream(log, std::ios::binary | std::ios::app) << std::string_view(full).substr(cut);
+    auto [next, nextAt] = transport.waitFor(isStatus, firstAt + 1);
+    auto elapsed = std::chrono::steady_clock::now() - appended;
+    REQUIRE(next.is_object());
+    CHECK(next["params"]["compiles"] == 6);
+    // Incremental: the appended bytes (plus the previous last record), three compiles analysed.
+    size_t read = next["params"]["traceBytesRead"];
+    CHECK(read >= full.size() - cut);
+    CHECK(read < full.size() - cut + 64 * 1024);
+    CHECK(next["params"]["compilesAnalysed"] == 3);
+    // Bounded generously for slow machines; the debounce is 250 ms and the build a few ms.
+    CHECK(elapsed < std::chrono::seconds(5));
+
+    // The new compiles are served.
+    json artifacts = request(2, "inductor/listArtifacts", nullptr);
+    int outputCode = 0;
+    std::string last;
+    for (const json &a : artifacts)
+      if (a["kind"] == "outputCode") {
+        ++outputCode;
+        last = a["uri"];
+      }
+    CHECK(outputCode == 6);
+    json content = request(3, "inductor/artifactContent", {{"uri", last}});
+    CHECK(content["text"].get<std::string>().find("def call(") != std::string::npos);
+
+    request(4, "shutdown", nullptr);
+    transport.push(json{{"jsonrpc", "2.0"}, {"method", "exit"}}.dump());
+    reader.join();
+  }
+  fs::remove_all(dir);
+}
