@@ -1,0 +1,1120 @@
+// bench/Bench.cpp: the inductor-ls benchmark driver (see bench/README.md).
+//
+//   inductor-bench run   --server BIN --fixtures DIR [--sizes 10M,100M,1G,1G-single] [--work DIR]
+//                        [--out FILE] [--requests N] [--starts N] [--no-append] [--commit TEXT]
+//   inductor-bench table --sizes ... [--work DIR] [--out FILE]   (the table from stored results only)
+//   inductor-bench smoke --server BIN --fixtures DIR             (the CI test: 10M, answers checked)
+//
+// For each workload (bench/Workload.h) the driver, with the page cache warm:
+//  1. times `wc -l` and `cat > /dev/null` over the trace files (median of 3);
+//  2. starts the server, waits for the index (inductor/listArtifacts), matches every output-code artifact to
+//     its unit and reference (bench/Reference.h), opens a sample of documents as an editor would, and sends
+//     --requests requests per method, one in flight at a time, checking every answer;
+//  3. starts fresh servers (--starts) and times process start -> first correct `definition` answer;
+//  4. appends one compile to a rank file of a running server and times until it is answered (then cuts the
+//     file back).
+// Results are kept as JSON under <work>/results/ and printed as a Markdown table (also written to --out).
+// Timings are reported, never asserted; wrong answers make the exit status 1.
+#include "bench/LspProcess.h"
+#include "bench/Reference.h"
+#include "bench/Workload.h"
+
+#include "protocol/URI.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <numeric>
+#include <random>
+#include <set>
+#include <spawn.h>
+#include <sstream>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+extern char **environ;
+
+namespace fs = std::filesystem;
+
+namespace inductor::bench {
+
+namespace {
+
+using namespace std::chrono_literals;
+
+struct Options {
+  std::string server, fixtures, work = "/tmp/inductor-bench", out, commit;
+  std::vector<std::string> sizes = {"10M", "100M", "1G", "1G-single"};
+  size_t requests = 1000;
+  size_t openDocs = 64; ///< Output-code documents (and as many user files) opened, as editor tabs.
+  unsigned starts = 2;
+  bool append = true;
+  bool smoke = false;
+  uint64_t seed = 20240607;
+};
+
+// ---------------------------------------------------------------------------------------------------------
+// Small helpers.
+
+double seconds(Clock::duration d) {
+  return std::chrono::duration<double>(d).count();
+}
+double millis(Clock::duration d) {
+  return std::chrono::duration<double, std::milli>(d).count();
+}
+
+std::string readFile(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::vector<std::string> split(const std::string &s, char sep) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  for (std::string part; std::getline(ss, part, sep);)
+    if (!part.empty()) out.push_back(part);
+  return out;
+}
+
+std::string baseName(const std::string &path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+std::string replaceAll(std::string s, std::string_view from, std::string_view to) {
+  for (size_t pos = s.find(from); pos != std::string::npos; pos = s.find(from, pos + to.size()))
+    s.replace(pos, from.size(), to);
+  return s;
+}
+
+/// Runs argv with stdout and stderr to /dev/null; returns the wall time, or a negative value on failure.
+double timeCommand(const std::vector<std::string> &args) {
+  std::vector<std::string> copy = args;
+  std::vector<char *> argv;
+  for (std::string &a : copy)
+    argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+  pid_t pid;
+  auto start = Clock::now();
+  int rc = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0) return -1;
+  int status = 0;
+  waitpid(pid, &status, 0);
+  auto end = Clock::now();
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? seconds(end - start) : -1;
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+/// Figures of the last "indexed N trace files (B bytes), ... in M ms" line of a server log.
+struct IndexLogLine {
+  uint64_t bytes = 0;
+  double ms = -1;
+  size_t count = 0; ///< How many such lines the log has (one per build).
+};
+IndexLogLine lastIndexLine(const std::string &logPath) {
+  IndexLogLine out;
+  std::ifstream in(logPath);
+  for (std::string line; std::getline(in, line);) {
+    size_t at = line.find("indexed ");
+    if (at == std::string::npos || line.find(" trace files (", at) == std::string::npos) continue;
+    ++out.count;
+    size_t open = line.find(" trace files (", at) + 14;
+    out.bytes = std::strtoull(line.c_str() + open, nullptr, 10);
+    size_t in_ = line.rfind(" in ");
+    if (in_ != std::string::npos) out.ms = std::strtod(line.c_str() + in_ + 4, nullptr);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Results.
+
+struct Latency {
+  std::string method;
+  size_t n = 0, wrong = 0;
+  double p50 = 0, p99 = 0, max = 0, mean = 0; ///< Milliseconds.
+};
+
+Latency summarize(std::string method, std::vector<double> ms, size_t wrong) {
+  Latency l;
+  l.method = std::move(method);
+  l.n = ms.size();
+  l.wrong = wrong;
+  if (ms.empty()) return l;
+  std::sort(ms.begin(), ms.end());
+  l.p50 = ms[ms.size() / 2];
+  l.p99 = ms[std::min(ms.size() - 1, static_cast<size_t>(std::ceil(ms.size() * 0.99)) - 1)];
+  l.max = ms.back();
+  l.mean = std::accumulate(ms.begin(), ms.end(), 0.0) / static_cast<double>(ms.size());
+  return l;
+}
+
+struct Result {
+  std::string name;
+  uint64_t bytes = 0;
+  size_t files = 0, units = 0, compiles = 0, launches = 0, artifacts = 0;
+  double wcSeconds = 0, catSeconds = 0;
+  std::vector<double> startSeconds; ///< Process start -> first correct definition, per start.
+  std::vector<double> startIndexMs; ///< The server's own "indexed ... in N ms", per start.
+  uint64_t rssIndexKb = 0;          ///< VmHWM right after the first answer of a fresh start.
+  uint64_t rssEndKb = 0;            ///< VmHWM after every request of the main session.
+  std::vector<Latency> latencies;
+  double appendSeconds = -1; ///< Append -> first correct answer about the appended compile.
+  uint64_t appendBytesIndexed = 0, appendBytesAppended = 0, appendRchar = 0, appendFaultBytes = 0;
+  size_t wrong = 0;
+  std::vector<std::string> problems;
+};
+
+json toJson(const Result &r) {
+  json lat = json::array();
+  for (const Latency &l : r.latencies)
+    lat.push_back({{"method", l.method},
+                   {"n", l.n},
+                   {"wrong", l.wrong},
+                   {"p50", l.p50},
+                   {"p99", l.p99},
+                   {"max", l.max},
+                   {"mean", l.mean}});
+  return {{"name", r.name},
+          {"bytes", r.bytes},
+          {"files", r.files},
+          {"units", r.units},
+          {"compiles", r.compiles},
+          {"launches", r.launches},
+          {"artifacts", r.artifacts},
+          {"wcSeconds", r.wcSeconds},
+          {"catSeconds", r.catSeconds},
+          {"startSeconds", r.startSeconds},
+          {"startIndexMs", r.startIndexMs},
+          {"rssIndexKb", r.rssIndexKb},
+          {"rssEndKb", r.rssEndKb},
+          {"latencies", lat},
+          {"appendSeconds", r.appendSeconds},
+          {"appendBytesIndexed", r.appendBytesIndexed},
+          {"appendBytesAppended", r.appendBytesAppended},
+          {"appendRchar", r.appendRchar},
+          {"appendFaultBytes", r.appendFaultBytes},
+          {"wrong", r.wrong},
+          {"problems", r.problems}};
+}
+
+Result fromJson(const json &j) {
+  Result r;
+  r.name = j.value("name", "");
+  r.bytes = j.value("bytes", uint64_t{0});
+  r.files = j.value("files", size_t{0});
+  r.units = j.value("units", size_t{0});
+  r.compiles = j.value("compiles", size_t{0});
+  r.launches = j.value("launches", size_t{0});
+  r.artifacts = j.value("artifacts", size_t{0});
+  r.wcSeconds = j.value("wcSeconds", 0.0);
+  r.catSeconds = j.value("catSeconds", 0.0);
+  r.startSeconds = j.value("startSeconds", std::vector<double>{});
+  r.startIndexMs = j.value("startIndexMs", std::vector<double>{});
+  r.rssIndexKb = j.value("rssIndexKb", uint64_t{0});
+  r.rssEndKb = j.value("rssEndKb", uint64_t{0});
+  for (const json &l : j.value("latencies", json::array())) {
+    Latency x;
+    x.method = l.value("method", "");
+    x.n = l.value("n", size_t{0});
+    x.wrong = l.value("wrong", size_t{0});
+    x.p50 = l.value("p50", 0.0);
+    x.p99 = l.value("p99", 0.0);
+    x.max = l.value("max", 0.0);
+    x.mean = l.value("mean", 0.0);
+    r.latencies.push_back(x);
+  }
+  r.appendSeconds = j.value("appendSeconds", -1.0);
+  r.appendBytesIndexed = j.value("appendBytesIndexed", uint64_t{0});
+  r.appendBytesAppended = j.value("appendBytesAppended", uint64_t{0});
+  r.appendRchar = j.value("appendRchar", uint64_t{0});
+  r.appendFaultBytes = j.value("appendFaultBytes", uint64_t{0});
+  r.wrong = j.value("wrong", size_t{0});
+  r.problems = j.value("problems", std::vector<std::string>{});
+  return r;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Talking to the server.
+
+json initializeParams(const Workload &w) {
+  json caps = {{"general", {{"positionEncodings", json::array({"utf-16"})}}},
+               {"textDocument",
+                {{"hover", {{"contentFormat", json::array({"markdown", "plaintext"})}}},
+                 {"definition", {{"linkSupport", false}}}}}};
+  return {{"processId", static_cast<int>(getpid())},
+          {"rootUri", protocol::fileURI(w.srcDir())},
+          {"workspaceFolders", json::array({{{"uri", protocol::fileURI(w.srcDir())}, {"name", "src"}}})},
+          {"capabilities", caps},
+          {"initializationOptions", {{"traceDirs", json::array({w.traceDir()})}}}};
+}
+
+std::unique_ptr<LspProcess> startServer(const Options &o, const Workload &w, const std::string &tag,
+                                        bool watch) {
+  std::string logs = w.dir + "/logs";
+  fs::create_directories(logs);
+  std::vector<std::string> args = {"--log-file", logs + "/" + tag + ".log", "--log-level", "info"};
+  if (!watch) args.push_back("--no-watch");
+  auto p = std::make_unique<LspProcess>(o.server, args, logs + "/" + tag + ".stderr");
+  if (!p->running()) return nullptr;
+  json init = p->request("initialize", initializeParams(w), 60s);
+  if (!init.is_object() || !init.contains("result")) return nullptr;
+  p->notify("initialized", json::object());
+  return p;
+}
+
+json textDocument(const std::string &uri) {
+  return {{"uri", uri}};
+}
+json position(uint32_t line, uint32_t character) {
+  return {{"line", line}, {"character", character}};
+}
+
+void didOpen(LspProcess &p, const std::string &uri, const std::string &languageId, const std::string &text) {
+  p.notify("textDocument/didOpen",
+           {{"textDocument", {{"uri", uri}, {"languageId", languageId}, {"version", 1}, {"text", text}}}});
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Samples: real positions in the workload, with their expected answers.
+
+struct MatchedArtifact {
+  std::string uri;
+  const Unit *unit = nullptr;
+  const RefArtifact *ref = nullptr;
+};
+
+struct PositionSample {
+  std::string uri;
+  uint32_t line = 0, column = 0;
+  std::string token;
+  std::vector<RefOrigin> origins; ///< Mapped to the unit's paths.
+};
+
+struct UserLineSample {
+  std::string uri;
+  uint32_t line = 0; ///< 0-based.
+  size_t launches = 0;
+  const Unit *unit = nullptr;
+};
+
+struct LensSample {
+  std::string uri;
+  size_t lenses = 0;
+};
+
+/// Where an inductor-trace URI points: (file, 0-based record line), if it parses.
+std::optional<std::pair<int, uint64_t>> traceLocation(const Workload &w, const std::string &uri) {
+  auto parsed = protocol::parseURI(uri);
+  if (!parsed || parsed->scheme != "inductor-trace") return std::nullopt;
+  std::vector<std::string> parts = split(parsed->path, '/');
+  if (parts.size() < 3) return std::nullopt;
+  int file = w.fileByBaseName(parts[0]);
+  uint64_t line = std::strtoull(parts[1].c_str(), nullptr, 10);
+  if (file < 0 || line == 0) return std::nullopt;
+  return std::make_pair(file, line - 1);
+}
+
+std::vector<RefOrigin> mapOrigins(const std::vector<RefOrigin> &origins, const std::string &prefix) {
+  std::vector<RefOrigin> out;
+  for (const RefOrigin &o : origins)
+    out.push_back({mapRecordedPath(o.path, prefix), o.line});
+  return out;
+}
+
+/// Problems collected while checking answers (the first few are kept as text).
+struct Checker {
+  size_t wrong = 0;
+  std::vector<std::string> problems;
+  void fail(std::string what) {
+    ++wrong;
+    if (problems.size() < 20) problems.push_back(std::move(what));
+  }
+};
+
+bool checkDefinition(const json &response, const PositionSample &s, Checker &c) {
+  const json &r = response.is_object() && response.contains("result") ? response["result"] : json();
+  std::vector<RefOrigin> got;
+  if (r.is_array())
+    for (const json &loc : r) {
+      std::string uri = loc.value("uri", "");
+      std::string path = protocol::filePath(uri).value_or(uri);
+      got.push_back({path, loc["range"]["start"]["line"].get<uint32_t>() + 1});
+    }
+  if (r.is_array() && got == s.origins) return true;
+  std::string want;
+  for (const RefOrigin &o : s.origins)
+    want += " " + o.path + ":" + std::to_string(o.line);
+  c.fail("definition " + s.uri + " " + std::to_string(s.line) + ":" + std::to_string(s.column) + " (" +
+         s.token + "): got " + (response.is_null() ? std::string("no response") : r.dump().substr(0, 300)) +
+         ", want" + want);
+  return false;
+}
+
+bool checkHover(const json &response, const PositionSample &s, Checker &c) {
+  const json &r = response.is_object() && response.contains("result") ? response["result"] : json();
+  std::string text;
+  if (r.is_object() && r.contains("contents")) {
+    const json &contents = r["contents"];
+    text = contents.is_object() ? contents.value("value", "") : contents.dump();
+  }
+  bool ok = text.find(s.token) != std::string::npos;
+  if (ok && !s.origins.empty())
+    ok = text.find(baseName(s.origins.front().path) + ":" + std::to_string(s.origins.front().line)) !=
+         std::string::npos;
+  if (!ok)
+    c.fail("hover " + s.uri + " " + std::to_string(s.line) + ":" + std::to_string(s.column) + " (" + s.token +
+           "): got " + (response.is_null() ? std::string("no response") : r.dump().substr(0, 300)));
+  return ok;
+}
+
+bool checkReferences(const json &response, const UserLineSample &s, const Workload &w, Checker &c) {
+  const json &r = response.is_object() && response.contains("result") ? response["result"] : json();
+  bool ok = r.is_array() && r.size() == s.launches;
+  if (ok)
+    for (const json &loc : r) {
+      auto where = traceLocation(w, loc.value("uri", ""));
+      if (!where || w.unitAt(static_cast<uint32_t>(where->first), where->second) != s.unit) ok = false;
+    }
+  if (!ok)
+    c.fail("references " + s.uri + " line " + std::to_string(s.line + 1) + ": got " +
+           (r.is_array() ? std::to_string(r.size()) + " locations" : std::string("no array")) + ", want " +
+           std::to_string(s.launches) + " in the same unit");
+  return ok;
+}
+
+bool checkLenses(const json &response, const LensSample &s, Checker &c) {
+  const json &r = response.is_object() && response.contains("result") ? response["result"] : json();
+  bool ok = r.is_array() && r.size() == s.lenses;
+  if (!ok)
+    c.fail("codeLens " + s.uri + ": got " +
+           (r.is_array() ? std::to_string(r.size()) : std::string("no array")) + " lenses, want " +
+           std::to_string(s.lenses));
+  return ok;
+}
+
+bool isSubsequence(std::string_view query, std::string_view name) {
+  size_t q = 0;
+  for (size_t i = 0; i < name.size() && q < query.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(name[i])) ==
+        std::tolower(static_cast<unsigned char>(query[q])))
+      ++q;
+  return q == query.size();
+}
+
+bool checkSymbols(const json &response, const std::string &query, bool exact, Checker &c) {
+  const json &r = response.is_object() && response.contains("result") ? response["result"] : json();
+  bool ok = r.is_array() && !r.empty();
+  if (ok && exact) ok = r[0].value("name", "") == query;
+  if (ok)
+    for (const json &s : r)
+      if (!isSubsequence(query, s.value("name", ""))) ok = false;
+  if (!ok)
+    c.fail("workspace/symbol '" + query + "': got " +
+           (r.is_array() ? std::to_string(r.size()) + " symbols" +
+                               (r.empty() ? "" : ", first " + r[0].value("name", ""))
+                         : std::string("no array")));
+  return ok;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// One workload.
+
+class Session {
+public:
+  Session(const Options &o, const Workload &w, const std::vector<FixtureLog> &fixtures,
+          const std::vector<RefLog> &refs, Result &result)
+      : o_(o), w_(w), fixtures_(fixtures), refs_(refs), r_(result), rng_(o.seed) {}
+
+  void run() {
+    timeRawReads();
+    mainSession();
+    if (!definitionTarget_) {
+      check_.fail("no output-code position with an origin: cannot time starts");
+    } else {
+      for (unsigned s = 0; s < o_.starts; ++s)
+        timeStart(s);
+    }
+    if (o_.append) appendTest();
+    r_.wrong = check_.wrong;
+    r_.problems = check_.problems;
+  }
+
+private:
+  void log(const std::string &what) { std::cerr << "[" << w_.spec.name << "] " << what << std::endl; }
+
+  void timeRawReads() {
+    std::vector<std::string> cat = {"cat"}, wc = {"wc", "-l"};
+    cat.insert(cat.end(), w_.files.begin(), w_.files.end());
+    wc.insert(wc.end(), w_.files.begin(), w_.files.end());
+    timeCommand(cat); // Warm the page cache.
+    std::vector<double> wcs, cats;
+    for (int i = 0; i < 3; ++i) {
+      wcs.push_back(timeCommand(wc));
+      cats.push_back(timeCommand(cat));
+    }
+    r_.wcSeconds = median(wcs);
+    r_.catSeconds = median(cats);
+    log("wc -l " + std::to_string(r_.wcSeconds) + " s, cat " + std::to_string(r_.catSeconds) + " s");
+  }
+
+  /// Matches the server's output-code artifacts to units and references; every expected one must appear once.
+  std::vector<MatchedArtifact> matchArtifacts(const json &list) {
+    std::vector<MatchedArtifact> out;
+    std::set<std::pair<uint32_t, uint32_t>> seen; // (unit, record line)
+    for (const json &a : list) {
+      std::string kind = a.value("kind", "");
+      if (kind != "outputCode" && kind != "wrapperCode") continue;
+      std::string uri = a.value("uri", "");
+      auto where = traceLocation(w_, uri);
+      if (!where) {
+        check_.fail("output code without an inductor-trace URI: " + uri);
+        continue;
+      }
+      const Unit *u = w_.unitAt(static_cast<uint32_t>(where->first), where->second);
+      if (!u) {
+        check_.fail("output code outside every unit: " + uri);
+        continue;
+      }
+      uint32_t recordLine = static_cast<uint32_t>(where->second - u->firstLine + 1);
+      const RefLog &ref = refs_[u->fixture];
+      auto it = ref.outputs.find(recordLine);
+      if (it == ref.outputs.end()) {
+        check_.fail("output code not in the reference: " + uri);
+        continue;
+      }
+      if (!seen.insert({u->id, recordLine}).second) check_.fail("output code listed twice: " + uri);
+      out.push_back({uri, u, &it->second});
+    }
+    size_t expected = 0;
+    for (const Unit &u : w_.units)
+      expected += refs_[u.fixture].outputs.size();
+    if (seen.size() != expected)
+      check_.fail("matched " + std::to_string(seen.size()) + " output-code artifacts, want " +
+                  std::to_string(expected) + " (one per compile of every unit)");
+    return out;
+  }
+
+  void mainSession() {
+    auto p = startServer(o_, w_, "session", /*watch=*/true);
+    if (!p) return check_.fail("server did not start or initialize");
+    Clock::duration listLatency{};
+    json list = p->request("inductor/listArtifacts", json::object(), 1800s, &listLatency);
+    if (!list.is_object() || !list.contains("result") || !list["result"].is_array())
+      return check_.fail("inductor/listArtifacts failed: " + list.dump().substr(0, 300));
+    json status = p->request("inductor/status", json::object(), 60s);
+    if (status.contains("result")) {
+      r_.compiles = status["result"].value("compiles", size_t{0});
+      r_.launches = status["result"].value("launches", size_t{0});
+    }
+    r_.artifacts = list["result"].size();
+    log("index ready after " + std::to_string(seconds(Clock::now() - p->started())) +
+        " s: " + std::to_string(r_.compiles) + " compiles, " + std::to_string(r_.artifacts) + " artifacts");
+
+    std::vector<MatchedArtifact> artifacts = matchArtifacts(list["result"]);
+    std::shuffle(artifacts.begin(), artifacts.end(), rng_);
+    size_t nOpen = std::min(o_.openDocs, artifacts.size());
+    size_t nClosed = std::min(o_.openDocs, artifacts.size() - nOpen);
+
+    std::vector<PositionSample> open, closed;
+    std::vector<LensSample> outputLenses;
+    for (size_t i = 0; i < nOpen + nClosed; ++i) {
+      const MatchedArtifact &m = artifacts[i];
+      bool isOpen = i < nOpen;
+      if (isOpen) {
+        json content = p->request("inductor/artifactContent", {{"uri", m.uri}}, 60s);
+        std::string text = content.contains("result") ? content["result"].value("text", "") : "";
+        std::string want = replaceAll(m.ref->text, "/tmp/work/", m.unit->prefix);
+        if (text != want) check_.fail("inductor/artifactContent of " + m.uri + " differs from the fixture's");
+        didOpen(*p, m.uri, m.ref->cpp ? "cpp" : "python", text);
+        outputLenses.push_back({m.uri, m.ref->lenses});
+      }
+      for (const RefPosition &pos : m.ref->positions) {
+        PositionSample s{m.uri, pos.line, pos.column, pos.token, mapOrigins(pos.origins, m.unit->prefix)};
+        (isOpen ? open : closed).push_back(s);
+        // The start target: a position with an origin in the last unit opened (late in its file).
+        if (isOpen && !s.origins.empty() && (!definitionTarget_ || m.unit->id > definitionTargetUnit_)) {
+          definitionTarget_ = s;
+          definitionTargetUnit_ = m.unit->id;
+          definitionTargetText_ = replaceAll(m.ref->text, "/tmp/work/", m.unit->prefix);
+          definitionTargetCpp_ = m.ref->cpp;
+        }
+      }
+    }
+
+    // User files: as many as output-code documents, each opened with its user lines and lenses.
+    std::vector<const Unit *> units;
+    for (const Unit &u : w_.units)
+      units.push_back(&u);
+    std::shuffle(units.begin(), units.end(), rng_);
+    std::vector<UserLineSample> userLines;
+    std::vector<LensSample> userLenses;
+    for (size_t i = 0; i < units.size() && userLenses.size() < o_.openDocs; ++i) {
+      const Unit &u = *units[i];
+      const RefLog &ref = refs_[u.fixture];
+      for (const auto &[path, lenses] : ref.lensesPerUserFile) {
+        std::string local = mapRecordedPath(path, u.prefix);
+        std::string uri = protocol::fileURI(local);
+        didOpen(*p, uri, "python", readFile(local));
+        userLenses.push_back({uri, lenses});
+      }
+      for (const RefUserLine &ul : ref.userLines)
+        userLines.push_back(
+            {protocol::fileURI(mapRecordedPath(ul.path, u.prefix)), ul.line - 1, ul.launches, &u});
+    }
+
+    // workspace/symbol queries: whole kernel names (the exact name must come first) and name fragments.
+    std::vector<std::pair<std::string, bool>> queries;
+    std::set<std::string> names;
+    for (const RefLog &ref : refs_)
+      names.insert(ref.kernelNames.begin(), ref.kernelNames.end());
+    for (const std::string &n : names) {
+      queries.push_back({n, true});
+      size_t fused = n.find("fused_");
+      if (fused != std::string::npos) queries.push_back({n.substr(fused + 6, 10), false});
+    }
+
+    std::shuffle(open.begin(), open.end(), rng_);
+    std::shuffle(closed.begin(), closed.end(), rng_);
+    std::shuffle(userLines.begin(), userLines.end(), rng_);
+    std::shuffle(queries.begin(), queries.end(), rng_);
+    log(std::to_string(open.size()) + " positions in " + std::to_string(nOpen) + " open documents, " +
+        std::to_string(userLines.size()) + " user lines in " + std::to_string(userLenses.size()) +
+        " user files, " + std::to_string(queries.size()) + " symbol queries");
+
+    auto measure = [&](const std::string &method, size_t count, auto &&send) {
+      std::vector<double> ms;
+      size_t before = check_.wrong;
+      for (size_t i = 0; i < count; ++i) {
+        Clock::duration d{};
+        if (!send(i, d)) {
+          if (!p->running()) break;
+        }
+        ms.push_back(millis(d));
+      }
+      r_.latencies.push_back(summarize(method, std::move(ms), check_.wrong - before));
+      const Latency &l = r_.latencies.back();
+      log(method + ": p50 " + std::to_string(l.p50) + " ms, p99 " + std::to_string(l.p99) + " ms, " +
+          std::to_string(l.wrong) + " wrong");
+    };
+    size_t n = o_.requests;
+    auto positionRequest = [&](const std::string &method, std::vector<PositionSample> &samples, bool hover) {
+      if (samples.empty()) return check_.fail("no samples for " + method);
+      measure(method, n, [&](size_t i, Clock::duration &d) {
+        const PositionSample &s = samples[i % samples.size()];
+        json resp = p->request(
+            hover ? "textDocument/hover" : "textDocument/definition",
+            {{"textDocument", textDocument(s.uri)}, {"position", position(s.line, s.column)}}, 60s, &d);
+        return hover ? checkHover(resp, s, check_) : checkDefinition(resp, s, check_);
+      });
+    };
+    positionRequest("definition", open, false);
+    positionRequest("hover", open, true);
+    if (userLines.empty()) {
+      check_.fail("no user lines to ask references about");
+    } else {
+      measure("references (model line)", n, [&](size_t i, Clock::duration &d) {
+        const UserLineSample &s = userLines[i % userLines.size()];
+        json resp = p->request("textDocument/references",
+                               {{"textDocument", textDocument(s.uri)},
+                                {"position", position(s.line, 4)},
+                                {"context", {{"includeDeclaration", false}}}},
+                               60s, &d);
+        return checkReferences(resp, s, w_, check_);
+      });
+    }
+    auto lensRequest = [&](const std::string &method, std::vector<LensSample> &samples) {
+      if (samples.empty()) return check_.fail("no samples for " + method);
+      measure(method, n, [&](size_t i, Clock::duration &d) {
+        const LensSample &s = samples[i % samples.size()];
+        json resp = p->request("textDocument/codeLens", {{"textDocument", textDocument(s.uri)}}, 60s, &d);
+        return checkLenses(resp, s, check_);
+      });
+    };
+    lensRequest("codeLens (model file)", userLenses);
+    lensRequest("codeLens (output code)", outputLenses);
+    if (!queries.empty())
+      measure("workspace/symbol", n, [&](size_t i, Clock::duration &d) {
+        const auto &[query, exact] = queries[i % queries.size()];
+        json resp = p->request("workspace/symbol", {{"query", query}}, 60s, &d);
+        return checkSymbols(resp, query, exact, check_);
+      });
+    positionRequest("definition (document not open)", closed, false);
+
+    r_.rssEndKb = p->figures().vmHwmKb;
+    p->stop();
+  }
+
+  void timeStart(unsigned k) {
+    const PositionSample &s = *definitionTarget_;
+    auto p = startServer(o_, w_, "start" + std::to_string(k), /*watch=*/true);
+    if (!p) return check_.fail("server did not start or initialize");
+    didOpen(*p, s.uri, definitionTargetCpp_ ? "cpp" : "python", definitionTargetText_);
+    Clock::time_point arrived;
+    json resp = p->request("textDocument/definition",
+                           {{"textDocument", textDocument(s.uri)}, {"position", position(s.line, s.column)}},
+                           1800s, nullptr, &arrived);
+    if (checkDefinition(resp, s, check_)) r_.startSeconds.push_back(seconds(arrived - p->started()));
+    r_.rssIndexKb = std::max(r_.rssIndexKb, p->figures().vmHwmKb);
+    p->stop();
+    IndexLogLine line = lastIndexLine(w_.dir + "/logs/start" + std::to_string(k) + ".log");
+    r_.startIndexMs.push_back(line.ms);
+    log("start " + std::to_string(k) + ": first correct definition after " +
+        (r_.startSeconds.empty() ? std::string("-") : std::to_string(r_.startSeconds.back())) + " s");
+  }
+
+  /// Appends one more compile (a fresh copy of mlp_train) to rank file 0 of a running server, and polls
+  /// `references` on a line of its user file until the answer is right.
+  void appendTest() {
+    uint32_t fixture = 0;
+    for (uint32_t i = 0; i < fixtures_.size(); ++i)
+      if (fixtures_[i].caseName == "mlp_train") fixture = i;
+    const RefLog &ref = refs_[fixture];
+    if (ref.userLines.empty()) return check_.fail("append test: the fixture has no user lines");
+    const RefUserLine &target =
+        *std::max_element(ref.userLines.begin(), ref.userLines.end(),
+                          [](const RefUserLine &a, const RefUserLine &b) { return a.launches < b.launches; });
+
+    auto p = startServer(o_, w_, "append", /*watch=*/true);
+    if (!p) return check_.fail("server did not start or initialize");
+    if (!p->request("inductor/listArtifacts", json::object(), 1800s).contains("result"))
+      return check_.fail("append test: index never ready");
+
+    Unit u;
+    u.id = static_cast<uint32_t>(w_.units.size());
+    u.fixture = fixture;
+    u.file = 0;
+    u.firstLine = w_.fileLines[0];
+    u.lines = fixtures_[fixture].lines;
+    u.prefix = unitPrefix(w_.dir, u.id);
+    UnitRewrite rw{u.id, u.prefix, w_.spec.ranks ? 0 : -1, w_.nextStrId[0]};
+    std::string text = renderUnit(fixtures_[fixture], rw);
+    std::string error;
+    if (!writeUnitSources(fixtures_[fixture], u.prefix, error)) return check_.fail("append test: " + error);
+    Workload grown = w_;
+    grown.units.push_back(u);
+    UserLineSample sample{protocol::fileURI(mapRecordedPath(target.path, u.prefix)), target.line - 1,
+                          target.launches, &grown.units.back()};
+
+    // Let the watcher settle (it reports a build that just finished), then append in one write.
+    std::this_thread::sleep_for(1500ms);
+    ProcessFigures before = p->figures();
+    size_t buildsBefore = lastIndexLine(w_.dir + "/logs/append.log").count;
+    int fd = open(w_.files[0].c_str(), O_WRONLY | O_APPEND);
+    Clock::time_point appended = Clock::now();
+    bool written = fd >= 0 && write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+    if (fd >= 0) close(fd);
+    if (!written) check_.fail("append test: cannot append to " + w_.files[0]);
+
+    Checker quiet; // Wrong answers are expected until the new compile is indexed.
+    for (auto deadline = appended + 1800s; written && Clock::now() < deadline;) {
+      Clock::time_point arrived;
+      json resp = p->request("textDocument/references",
+                             {{"textDocument", textDocument(sample.uri)},
+                              {"position", position(sample.line, 4)},
+                              {"context", {{"includeDeclaration", false}}}},
+                             1800s, nullptr, &arrived);
+      if (checkReferences(resp, sample, grown, quiet)) {
+        r_.appendSeconds = seconds(arrived - appended);
+        break;
+      }
+      if (!p->running()) break;
+      std::this_thread::sleep_for(20ms);
+    }
+    if (r_.appendSeconds < 0) check_.fail("append test: the appended compile was never answered");
+    ProcessFigures after = p->figures();
+    IndexLogLine line = lastIndexLine(w_.dir + "/logs/append.log");
+    r_.appendBytesAppended = text.size();
+    r_.appendBytesIndexed = line.count > buildsBefore ? line.bytes : 0;
+    r_.appendRchar = after.rchar - before.rchar;
+    r_.appendFaultBytes = (after.minorFaults + after.majorFaults - before.minorFaults - before.majorFaults) *
+                          static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+    p->stop();
+    if (truncate(w_.files[0].c_str(), static_cast<off_t>(w_.fileBytes[0])) != 0)
+      check_.fail("append test: cannot cut " + w_.files[0] + " back");
+    std::error_code ec;
+    fs::remove_all(u.prefix, ec);
+    log("appended compile answered after " + std::to_string(r_.appendSeconds) + " s");
+  }
+
+  const Options &o_;
+  const Workload &w_;
+  const std::vector<FixtureLog> &fixtures_;
+  const std::vector<RefLog> &refs_;
+  Result &r_;
+  std::mt19937_64 rng_;
+  Checker check_;
+  std::optional<PositionSample> definitionTarget_;
+  uint32_t definitionTargetUnit_ = 0;
+  std::string definitionTargetText_;
+  bool definitionTargetCpp_ = false;
+};
+
+// ---------------------------------------------------------------------------------------------------------
+// The table.
+
+std::string fmtBytes(double b) {
+  char buf[32];
+  if (b >= 1e9)
+    std::snprintf(buf, sizeof buf, "%.2f GB", b / 1e9);
+  else if (b >= 1e6)
+    std::snprintf(buf, sizeof buf, "%.1f MB", b / 1e6);
+  else if (b >= 1e3)
+    std::snprintf(buf, sizeof buf, "%.1f kB", b / 1e3);
+  else
+    std::snprintf(buf, sizeof buf, "%.0f B", b);
+  return buf;
+}
+
+std::string fmtSeconds(double s) {
+  char buf[32];
+  if (s < 0) return "–";
+  if (s < 1e-3)
+    std::snprintf(buf, sizeof buf, "%.0f µs", s * 1e6);
+  else if (s < 1)
+    std::snprintf(buf, sizeof buf, "%.1f ms", s * 1e3);
+  else
+    std::snprintf(buf, sizeof buf, "%.2f s", s);
+  return buf;
+}
+
+std::string fmtMs(double ms) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, ms < 10 ? "%.2f" : "%.0f", ms);
+  return buf;
+}
+
+std::string fmtRatio(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, x < 10 ? "%.1f×" : "%.0f×", x);
+  return buf;
+}
+
+std::string machineLine() {
+  std::string cpu = "unknown CPU";
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  for (std::string line; std::getline(cpuinfo, line);)
+    if (line.rfind("model name", 0) == 0) {
+      cpu = line.substr(line.find(':') + 2);
+      break;
+    }
+  uint64_t memKb = 0;
+  std::ifstream meminfo("/proc/meminfo");
+  for (std::string line; std::getline(meminfo, line);)
+    if (line.rfind("MemTotal:", 0) == 0) memKb = std::strtoull(line.c_str() + 9, nullptr, 10);
+  std::string load = readFile("/proc/loadavg");
+  load = load.substr(0, load.find(' ', load.find(' ', load.find(' ') + 1) + 1));
+  utsname u{};
+  uname(&u);
+  char buf[512];
+  std::snprintf(buf, sizeof buf, "%u × %s (nproc %u), %.1f GiB RAM, Linux %s; load average %s",
+                std::thread::hardware_concurrency(), cpu.c_str(), std::thread::hardware_concurrency(),
+                static_cast<double>(memKb) / (1024.0 * 1024.0), u.release, load.c_str());
+  return buf;
+}
+
+const Latency *findLatency(const Result &r, const std::string &method) {
+  for (const Latency &l : r.latencies)
+    if (l.method == method) return &l;
+  return nullptr;
+}
+
+std::string renderTable(const std::vector<Result> &results, const Options &o) {
+  std::ostringstream md;
+  time_t now = time(nullptr);
+  char date[64];
+  strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
+  md << "Machine: " << machineLine() << ".  \n";
+  md << "Commit: " << (o.commit.empty() ? std::string("unknown") : o.commit) << "; " << date << ".  \n";
+  md << "Page cache warm. Requests: sequential, one in flight, over LSP pipes (UTF-16 positions), "
+     << o.requests << " per method at real positions of " << o.openDocs
+     << " open output-code documents and as many user files.\n\n";
+
+  // The growth column compares the smallest and largest multi-rank workloads of this run.
+  const Result *small = nullptr, *large = nullptr;
+  for (const Result &r : results)
+    if (r.name.find("single") == std::string::npos) {
+      if (!small || r.bytes < small->bytes) small = &r;
+      if (!large || r.bytes > large->bytes) large = &r;
+    }
+  bool growth = small && large && small != large;
+  md << "| |";
+  for (const Result &r : results)
+    md << " " << r.name << " |";
+  if (growth) md << " growth " << small->name << " → " << large->name << " |";
+  md << "\n|---|";
+  for (size_t i = 0; i < results.size(); ++i)
+    md << "---:|";
+  if (growth) md << "---:|";
+  md << "\n";
+
+  using Cell = std::function<std::string(const Result &)>;
+  using Value = std::function<double(const Result &)>;
+  auto row = [&](const std::string &label, const Cell &cell, const Value &value) {
+    md << "| " << label << " |";
+    for (const Result &r : results)
+      md << " " << cell(r) << " |";
+    if (growth) {
+      double a = value ? value(*small) : 0, b = value ? value(*large) : 0;
+      md << " " << (value && a > 0 && b > 0 ? fmtRatio(b / a) : std::string("")) << " |";
+    }
+    md << "\n";
+  };
+  auto minOf = [](const std::vector<double> &v) {
+    return v.empty() ? -1.0 : *std::min_element(v.begin(), v.end());
+  };
+  auto startOf = [](const Result &r, size_t i) {
+    return i < r.startSeconds.size() ? r.startSeconds[i] : -1.0;
+  };
+
+  row(
+      "trace bytes (files; compiles)",
+      [](const Result &r) {
+        return fmtBytes(static_cast<double>(r.bytes)) + " (" + std::to_string(r.files) + "; " +
+               std::to_string(r.compiles) + ")";
+      },
+      [](const Result &r) { return static_cast<double>(r.bytes); });
+  row(
+      "`wc -l`", [](const Result &r) { return fmtSeconds(r.wcSeconds); },
+      [](const Result &r) { return r.wcSeconds; });
+  row(
+      "`cat > /dev/null`", [](const Result &r) { return fmtSeconds(r.catSeconds); },
+      [](const Result &r) { return r.catSeconds; });
+  row(
+      "start → first correct definition (cold index)",
+      [&](const Result &r) {
+        double s = startOf(r, 0);
+        return s < 0 ? std::string("–") : fmtSeconds(s) + " (" + fmtRatio(s / r.wcSeconds) + " wc)";
+      },
+      [&](const Result &r) { return startOf(r, 0); });
+  row(
+      "warm start (2nd start; no persistent cache yet)",
+      [&](const Result &r) {
+        double s = startOf(r, 1);
+        return s < 0 ? std::string("–") : fmtSeconds(s) + " (" + fmtRatio(s / r.wcSeconds) + " wc)";
+      },
+      [&](const Result &r) { return startOf(r, 1); });
+  row(
+      "index build, server log (best start)",
+      [&](const Result &r) {
+        double ms = minOf(r.startIndexMs);
+        return ms < 0 ? std::string("–")
+                      : fmtSeconds(ms / 1e3) + " (" + fmtRatio(ms / 1e3 / r.wcSeconds) + " wc)";
+      },
+      [&](const Result &r) { return minOf(r.startIndexMs); });
+  row(
+      "peak RSS, index ready",
+      [](const Result &r) {
+        return fmtBytes(static_cast<double>(r.rssIndexKb) * 1024) + " (" +
+               std::to_string(static_cast<int>(std::lround(100.0 * r.rssIndexKb * 1024 / r.bytes))) +
+               "% of trace)";
+      },
+      [](const Result &r) { return static_cast<double>(r.rssIndexKb); });
+  row(
+      "peak RSS, after all requests",
+      [](const Result &r) {
+        return fmtBytes(static_cast<double>(r.rssEndKb) * 1024) + " (" +
+               std::to_string(static_cast<int>(std::lround(100.0 * r.rssEndKb * 1024 / r.bytes))) +
+               "% of trace)";
+      },
+      [](const Result &r) { return static_cast<double>(r.rssEndKb); });
+  std::vector<std::string> methods;
+  for (const Result &r : results)
+    for (const Latency &l : r.latencies)
+      if (std::find(methods.begin(), methods.end(), l.method) == methods.end()) methods.push_back(l.method);
+  for (const std::string &m : methods)
+    row(
+        m + " p50 / p99 ms",
+        [&](const Result &r) {
+          const Latency *l = findLatency(r, m);
+          return l ? fmtMs(l->p50) + " / " + fmtMs(l->p99) : std::string("–");
+        },
+        [&](const Result &r) {
+          const Latency *l = findLatency(r, m);
+          return l ? l->p99 : -1.0;
+        });
+  row(
+      "appended compile answered after", [](const Result &r) { return fmtSeconds(r.appendSeconds); },
+      [](const Result &r) { return r.appendSeconds; });
+  row(
+      "bytes re-read for it (appended)",
+      [](const Result &r) {
+        if (r.appendSeconds < 0) return std::string("–");
+        return fmtBytes(static_cast<double>(r.appendBytesIndexed)) + " (" +
+               fmtBytes(static_cast<double>(r.appendBytesAppended)) + ")";
+      },
+      [](const Result &r) { return static_cast<double>(r.appendBytesIndexed); });
+  row(
+      "wrong answers", [](const Result &r) { return std::to_string(r.wrong); }, nullptr);
+  md << "\nRatios in parentheses are to `wc -l` on the same files. Peak RSS is VmHWM of the server. "
+        "\"bytes re-read\" is what the rebuild after the append scanned (the server's `indexed ... (N "
+        "bytes)` "
+        "log line), with the bytes appended in parentheses. The growth column is the ratio of the largest to "
+        "the smallest multi-rank workload (for latencies: of p99).\n";
+  return md.str();
+}
+
+std::string resultPath(const Options &o, const std::string &name) {
+  return o.work + "/results/" + name + ".json";
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Commands.
+
+int usage() {
+  std::cerr
+      << "usage: inductor-bench run|table|smoke --server BIN --fixtures DIR [--sizes 10M,100M,1G,1G-single]\n"
+         "         [--work DIR] [--out FILE] [--requests N] [--open-docs N] [--starts N] [--no-append]\n"
+         "         [--commit TEXT] [--seed N]\n";
+  return 2;
+}
+
+int runBenchmark(const Options &o) {
+  std::string error;
+  std::vector<FixtureLog> fixtures = loadFixtures(o.fixtures, error);
+  if (fixtures.empty()) {
+    std::cerr << "inductor-bench: " << error << "\n";
+    return 2;
+  }
+  std::vector<RefLog> refs;
+  for (const FixtureLog &f : fixtures)
+    refs.push_back(buildReference(f.path));
+  std::vector<Result> results;
+  int status = 0;
+  for (const std::string &size : o.sizes) {
+    auto spec = WorkloadSpec::parse(size);
+    if (!spec) {
+      std::cerr << "inductor-bench: bad size " << size << " (e.g. 10M, 100M, 1G, 1G-single)\n";
+      return 2;
+    }
+    auto started = Clock::now();
+    bool generated = false;
+    auto w = ensureWorkload(*spec, fixtures, o.work, generated, error);
+    if (!w) {
+      std::cerr << "inductor-bench: " << error << "\n";
+      return 2;
+    }
+    std::cerr << "[" << size << "] " << (generated ? "generated " : "cached ") << w->units.size()
+              << " units, " << w->bytes << " bytes in " << w->files.size() << " files under " << w->dir
+              << " (" << seconds(Clock::now() - started) << " s)" << std::endl;
+    Result r;
+    r.name = size;
+    r.bytes = w->bytes;
+    r.files = w->files.size();
+    r.units = w->units.size();
+    Session(o, *w, fixtures, refs, r).run();
+    for (const std::string &p : r.problems)
+      std::cerr << "[" << size << "] WRONG: " << p << "\n";
+    if (r.wrong) status = 1;
+    fs::create_directories(o.work + "/results");
+    std::ofstream(resultPath(o, size)) << toJson(r).dump(1) << "\n";
+    results.push_back(std::move(r));
+  }
+  std::string table = renderTable(results, o);
+  std::cout << table;
+  if (!o.out.empty()) std::ofstream(o.out) << table;
+  return status;
+}
+
+int tableOnly(const Options &o) {
+  std::vector<Result> results;
+  for (const std::string &size : o.sizes) {
+    json j = json::parse(readFile(resultPath(o, size)), nullptr, false);
+    if (j.is_discarded()) {
+      std::cerr << "inductor-bench: no stored result for " << size << " in " << resultPath(o, size) << "\n";
+      return 2;
+    }
+    results.push_back(fromJson(j));
+  }
+  std::string table = renderTable(results, o);
+  std::cout << table;
+  if (!o.out.empty()) std::ofstream(o.out) << table;
+  return 0;
+}
+
+} // namespace
+
+int benchMain(int argc, char **argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty()) return usage();
+  Options o;
+  std::string command = args[0];
+  for (size_t i = 1; i < args.size(); ++i) {
+    const std::string &a = args[i];
+    auto value = [&]() -> std::string { return i + 1 < args.size() ? args[++i] : std::string(); };
+    if (a == "--server")
+      o.server = value();
+    else if (a == "--fixtures")
+      o.fixtures = value();
+    else if (a == "--sizes")
+      o.sizes = split(value(), ',');
+    else if (a == "--work")
+      o.work = value();
+    else if (a == "--out")
+      o.out = value();
+    else if (a == "--requests")
+      o.requests = std::stoul(value());
+    else if (a == "--open-docs")
+      o.openDocs = std::stoul(value());
+    else if (a == "--starts")
+      o.starts = static_cast<unsigned>(std::stoul(value()));
+    else if (a == "--no-append")
+      o.append = false;
+    else if (a == "--commit")
+      o.commit = value();
+    else if (a == "--seed")
+      o.seed = std::stoull(value());
+    else
+      return usage();
+  }
+  if (command == "table") return tableOnly(o);
+  if (o.server.empty() || o.fixtures.empty()) return usage();
+  if (command == "run") return runBenchmark(o);
+  if (command != "smoke") return usage();
+  // The CI smoke test: the 10M workload in a fresh directory, fewer requests, every answer checked.
+  o.smoke = true;
+  o.sizes = {"10M"};
+  o.requests = 100;
+  o.openDocs = 16;
+  o.starts = 1;
+  fs::create_directories("/tmp/inductor-bench");
+  char dir[] = "/tmp/inductor-bench/smoke-XXXXXX";
+  if (!mkdtemp(dir)) {
+    std::cerr << "inductor-bench: mkdtemp failed: " << std::strerror(errno) << "\n";
+    return 2;
+  }
+  o.work = dir;
+  int status = runBenchmark(o);
+  std::error_code ec;
+  if (status == 0)
+    fs::remove_all(o.work, ec);
+  else
+    std::cerr << "inductor-bench: kept " << o.work << " (server logs under */logs/)\n";
+  return status;
+}
+
+} // namespace inductor::bench
+
+int main(int argc, char **argv) {
+  return inductor::bench::benchMain(argc, argv);
+}
