@@ -219,7 +219,7 @@ json LSPClient::waitForResponse(const json &id, std::chrono::milliseconds timeou
   return waitFor(id, timeout, "the response to id " + id.dump());
 }
 
-json LSPClient::waitForNullIdResponse(std::chrono::milliseconds timeout) {
+json LSPClient::waitForNullIdResponse(std::chrono::milliseconds timeout, bool required) {
   std::unique_lock<std::mutex> lock(mutex_);
   bool ok = cv_.wait_for(lock, timeout, [&] { return !nullIdResponses_.empty() || eof_; });
   if (ok && !nullIdResponses_.empty()) {
@@ -228,7 +228,7 @@ json LSPClient::waitForNullIdResponse(std::chrono::milliseconds timeout) {
     return r;
   }
   lock.unlock();
-  fail("no response with a null id arrived");
+  if (required) fail("no response with a null id arrived");
   return nullptr;
 }
 
@@ -323,9 +323,19 @@ void LSPClient::shutdown(std::chrono::milliseconds timeout) {
   CHECK_MESSAGE(response.contains("result"), "shutdown answered " << response.dump());
   if (response.contains("result")) CHECK(response["result"].is_null());
   notify("exit", nullptr);
+  int code = waitForExit(timeout);
+  if (code != 0) failed_ = true;
+  CHECK_MESSAGE(code == 0, "server exit code " << code << " (want 0)\n" << logTail());
+  auto problems = protocolProblems();
+  if (!problems.empty()) failed_ = true;
+  CHECK_MESSAGE(problems.empty(), "non-LSP output on stdout: " << json(problems).dump());
+}
+
+int LSPClient::waitForExit(std::chrono::milliseconds timeout) {
+  if (pid_ <= 0) return -1;
   {
     std::lock_guard<std::mutex> lock(writeMutex_);
-    std::fclose(toServer_);
+    if (toServer_) std::fclose(toServer_);
     toServer_ = nullptr;
   }
   auto deadline = std::chrono::steady_clock::now() + timeout;
@@ -334,17 +344,12 @@ void LSPClient::shutdown(std::chrono::milliseconds timeout) {
   while ((done = waitpid(pid_, &status, WNOHANG)) == 0 && std::chrono::steady_clock::now() < deadline)
     std::this_thread::sleep_for(5ms);
   if (done != pid_) {
-    fail("the server did not exit within " + std::to_string(timeout.count()) + " ms of `exit`");
-    return;
+    fail("the server did not exit within " + std::to_string(timeout.count()) + " ms");
+    return -1;
   }
   pid_ = -1;
   if (reader_.joinable()) reader_.join();
-  bool exitedZero = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-  if (!exitedZero) failed_ = true;
-  CHECK_MESSAGE(exitedZero, "server exit status " << status << " (want exit code 0)\n" << logTail());
-  auto problems = protocolProblems();
-  if (!problems.empty()) failed_ = true;
-  CHECK_MESSAGE(problems.empty(), "non-LSP output on stdout: " << json(problems).dump());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 std::vector<json> LSPClient::notifications(const std::string &method) const {
@@ -367,6 +372,18 @@ json LSPClient::waitForNotification(const std::string &method, std::chrono::mill
   for (const json &n : notifications_)
     if (n.value("method", "") == method) return n.contains("params") ? n["params"] : json::object();
   return nullptr;
+}
+
+json LSPClient::waitForServerRequest(const std::string &method, std::chrono::milliseconds timeout) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  auto find = [&]() -> const json * {
+    for (const json &r : serverRequests_)
+      if (r.value("method", "") == method) return &r;
+    return nullptr;
+  };
+  cv_.wait_for(lock, timeout, [&] { return find() || eof_; });
+  const json *r = find();
+  return r ? *r : json();
 }
 
 std::vector<json> LSPClient::serverRequests() const {

@@ -78,7 +78,8 @@ public:
   /// Waits for a response with this id (for raw frames that carry an id). Null on timeout.
   json waitForResponse(const json &id, std::chrono::milliseconds timeout = 30s);
   /// Waits for the next response whose id is null (the answer to a message that could not be parsed).
-  json waitForNullIdResponse(std::chrono::milliseconds timeout = 30s);
+  /// A timeout fails the test (and kills the server) when `required`, else returns null quietly.
+  json waitForNullIdResponse(std::chrono::milliseconds timeout = 30s, bool required = true);
 
   /// Opens a file: reads it from disk, languageId from the extension (.py python, .cpp/.h cpp, else
   /// plaintext). Returns its `file://` URI.
@@ -90,10 +91,16 @@ public:
   /// stdout carried only LSP frames.
   void shutdown(std::chrono::milliseconds timeout = 20s);
 
+  /// Closes the server's stdin and waits for it to exit; returns its exit code (-1 if it was killed by a
+  /// signal, or did not exit in time, which fails the test).
+  int waitForExit(std::chrono::milliseconds timeout = 20s);
+
   /// Notifications received so far with this method (all of them when `method` is empty), in order.
   std::vector<json> notifications(const std::string &method = "") const;
   /// Waits until a notification with this method has arrived (returns its params), or times out (null).
   json waitForNotification(const std::string &method, std::chrono::milliseconds timeout = 30s);
+  /// Waits until the server has sent a request with this method (returns the whole message), or null.
+  json waitForServerRequest(const std::string &method, std::chrono::milliseconds timeout = 30s);
   /// Server->client requests received so far (whole messages), in order.
   std::vector<json> serverRequests() const;
   /// Non-LSP output seen on the server's stdout (should stay empty).
