@@ -22,6 +22,13 @@ std::atomic<bool> gTrackAllocations{false};
 std::atomic<std::size_t> gLargestAllocation{0};
 } // namespace
 
+// The replacement pair below is consistent (malloc/free), but GCC 12 at -O2 inlines it into callers and then
+// reports `free` on memory from `operator new` (-Wmismatched-new-delete), which is exactly what a replacement
+// is allowed to do.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+#endif
+
 void *operator new(std::size_t size) {
   if (gTrackAllocations.load(std::memory_order_relaxed)) {
     std::size_t seen = gLargestAllocation.load(std::memory_order_relaxed);
