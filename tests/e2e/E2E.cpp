@@ -149,13 +149,16 @@ std::set<Frame> ExpectedOutputCode::originsOf(const LaunchSite &s) const {
   return it == record.origins.end() ? std::set<Frame>{} : it->second;
 }
 
-std::string findVirtualOutputCode(LSPClient &client, const std::string &payload) {
+std::string findVirtualOutputCode(LSPClient &client, const std::string &payload,
+                                  const std::string &traceFile) {
+  std::string logName = traceFile.empty() ? "" : "/" + fs::path(traceFile).filename().string() + "/";
   json list = client.request("inductor/listArtifacts", json::object());
   if (!list.is_array()) return "";
   for (const json &a : list) {
     std::string uri = a.value("uri", "");
     std::string kind = a.value("kind", "");
     if (uri.rfind("inductor-trace:", 0) != 0 || (kind != "outputCode" && kind != "wrapperCode")) continue;
+    if (!logName.empty() && uri.find(fileURI(logName).substr(7)) == std::string::npos) continue;
     json content = client.request("inductor/artifactContent", {{"uri", uri}});
     if (!content.is_object()) continue;
     std::string text = content.value("text", "");
@@ -181,7 +184,7 @@ std::vector<ExpectedOutputCode> expectedOutputCodes(const std::vector<std::strin
         e.uri = fileURI(local);
         e.text = readFile(local);
       } else if (client) {
-        e.uri = findVirtualOutputCode(*client, r.payload);
+        e.uri = findVirtualOutputCode(*client, r.payload, r.traceFile);
         e.text = r.payload;
       } else {
         continue;

@@ -83,8 +83,9 @@ std::map<Frame, std::vector<LaunchRef>> launchesByUserLine(const std::vector<Exp
 std::string kernelKindOf(const std::string &kernel);
 
 /// The inductor-trace: URI of the log-only output code whose text equals `payload` (via listArtifacts and
-/// artifactContent); empty if none.
-std::string findVirtualOutputCode(LSPClient &client, const std::string &payload);
+/// artifactContent); empty if none. With `traceFile`, only artifacts of that log (its name is in the URI).
+std::string findVirtualOutputCode(LSPClient &client, const std::string &payload,
+                                  const std::string &traceFile = "");
 
 /// A fresh directory under /tmp (outside the repository), removed with everything in it on destruction.
 class TempDir {

@@ -189,7 +189,15 @@ std::vector<OutputCodeRecord> readOutputCodes(const std::string &tracePath) {
     oc.traceFile = tracePath;
     oc.line = r.line;
     oc.compileId = compileKey(r.envelope);
-    if (r.envelope.contains("rank")) oc.rank = r.envelope["rank"].get<int>();
+    if (r.envelope.contains("rank")) {
+      oc.rank = r.envelope["rank"].get<int>();
+    } else {
+      // Older logs say the rank only in the file name: dedicated_log_torch_trace_rank_1[_xyz].log.
+      static const std::regex rank(R"(_rank_(\d+)[_.])");
+      std::smatch m;
+      std::string name = fs::path(tracePath).filename().string();
+      if (std::regex_search(name, m, rank)) oc.rank = std::stoi(m[1].str());
+    }
     oc.aoti = r.envelope.contains("graph_dump");
     const json &meta = oc.aoti ? r.envelope["graph_dump"] : r.envelope["inductor_output_code"];
     if (meta.is_object()) oc.recordedPath = meta.value("filename", "");
