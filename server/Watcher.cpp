@@ -80,15 +80,17 @@ void Server::startWatcher() {
     inotify_add_watch(watcherFd_, d.c_str(), IN_CLOSE_WRITE | IN_MODIFY | IN_CREATE | IN_MOVED_TO);
   logInfo("watching " + std::to_string(dirs.size()) + " directories for trace changes");
   watcher_ = std::thread([this] {
-    std::optional<Clock::time_point> first, last;
+    // A plain flag rather than std::optional: GCC 12 -O2 reports optional<time_point> as maybe-uninitialized.
+    bool pending = false;
+    Clock::time_point first{}, last{};
     bool appendsOnly = true;
     alignas(inotify_event) char buf[16384];
     while (!stopWatcher_) {
       // Sleep until the pending rebuild is due (or kIdlePoll, to notice stopWatcher_).
       auto timeout = kIdlePoll;
-      if (last) {
-        auto due = std::min(*last + (appendsOnly ? kAppendQuiet : kOtherQuiet),
-                            *first + (appendsOnly ? kAppendMax : kOtherMax));
+      if (pending) {
+        auto due = std::min(last + (appendsOnly ? kAppendQuiet : kOtherQuiet),
+                            first + (appendsOnly ? kAppendMax : kOtherMax));
         auto left = std::chrono::duration_cast<std::chrono::milliseconds>(due - Clock::now());
         timeout = std::clamp(left + std::chrono::milliseconds(1), std::chrono::milliseconds(1), kIdlePoll);
       }
@@ -101,7 +103,8 @@ void Server::startWatcher() {
             auto *ev = reinterpret_cast<inotify_event *>(p);
             if (ev->len && interesting(ev->name)) {
               auto now = Clock::now();
-              if (!first) first = now;
+              if (!pending) first = now;
+              pending = true;
               last = now;
               bool append = (ev->mask & (IN_MODIFY | IN_CLOSE_WRITE)) && index::isTraceLogName(ev->name);
               appendsOnly = appendsOnly && append;
@@ -111,12 +114,11 @@ void Server::startWatcher() {
         }
       }
       auto now = Clock::now();
-      if (last && (now - *last >= (appendsOnly ? kAppendQuiet : kOtherQuiet) ||
-                   now - *first >= (appendsOnly ? kAppendMax : kOtherMax))) {
+      if (pending && (now - last >= (appendsOnly ? kAppendQuiet : kOtherQuiet) ||
+                      now - first >= (appendsOnly ? kAppendMax : kOtherMax))) {
         logInfo(appendsOnly ? "trace logs grew: reindexing incrementally"
                             : "trace inputs changed: reindexing incrementally");
-        first.reset();
-        last.reset();
+        pending = false;
         appendsOnly = true;
         startIndexing(Rebuild::Incremental);
       }
