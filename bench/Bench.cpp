@@ -19,9 +19,12 @@
 #include "bench/Reference.h"
 #include "bench/Workload.h"
 
+#include "index/Index.h"
+#include "index/TraceLog.h"
 #include "protocol/URI.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -174,10 +177,13 @@ struct Result {
   uint64_t bytes = 0;
   size_t files = 0, units = 0, compiles = 0, launches = 0, artifacts = 0;
   double wcSeconds = 0, catSeconds = 0;
-  std::vector<double> startSeconds; ///< Process start -> first correct definition, per start.
-  std::vector<double> startIndexMs; ///< The server's own "indexed ... in N ms", per start.
-  uint64_t rssIndexKb = 0;          ///< VmHWM right after the first answer of a fresh start.
-  uint64_t rssEndKb = 0;            ///< VmHWM after every request of the main session.
+  double scanSeconds = -1;  ///< In-process: TraceLog::open of every file (the scan), as Index::build runs it.
+  double buildSeconds = -1; ///< In-process: Index::build, no server, no LSP.
+  std::vector<double> startSeconds;        ///< Process start -> first correct definition, per start.
+  std::vector<double> startIndexMs;        ///< The server's own "indexed ... in N ms", per start.
+  uint64_t rssIndexKb = 0;                 ///< VmHWM right after the first answer of a fresh start.
+  uint64_t rssEndKb = 0;                   ///< VmHWM after every request of the main session.
+  uint64_t peakAnonKb = 0, peakFileKb = 0; ///< Largest RssAnon / RssFile seen while a fresh start indexes.
   std::vector<Latency> latencies;
   double appendSeconds = -1; ///< Append -> first correct answer about the appended compile.
   uint64_t appendBytesIndexed = 0, appendBytesAppended = 0, appendRchar = 0, appendFaultBytes = 0;
@@ -204,10 +210,14 @@ json toJson(const Result &r) {
           {"artifacts", r.artifacts},
           {"wcSeconds", r.wcSeconds},
           {"catSeconds", r.catSeconds},
+          {"scanSeconds", r.scanSeconds},
+          {"buildSeconds", r.buildSeconds},
           {"startSeconds", r.startSeconds},
           {"startIndexMs", r.startIndexMs},
           {"rssIndexKb", r.rssIndexKb},
           {"rssEndKb", r.rssEndKb},
+          {"peakAnonKb", r.peakAnonKb},
+          {"peakFileKb", r.peakFileKb},
           {"latencies", lat},
           {"appendSeconds", r.appendSeconds},
           {"appendBytesIndexed", r.appendBytesIndexed},
@@ -229,10 +239,14 @@ Result fromJson(const json &j) {
   r.artifacts = j.value("artifacts", size_t{0});
   r.wcSeconds = j.value("wcSeconds", 0.0);
   r.catSeconds = j.value("catSeconds", 0.0);
+  r.scanSeconds = j.value("scanSeconds", -1.0);
+  r.buildSeconds = j.value("buildSeconds", -1.0);
   r.startSeconds = j.value("startSeconds", std::vector<double>{});
   r.startIndexMs = j.value("startIndexMs", std::vector<double>{});
   r.rssIndexKb = j.value("rssIndexKb", uint64_t{0});
   r.rssEndKb = j.value("rssEndKb", uint64_t{0});
+  r.peakAnonKb = j.value("peakAnonKb", uint64_t{0});
+  r.peakFileKb = j.value("peakFileKb", uint64_t{0});
   for (const json &l : j.value("latencies", json::array())) {
     Latency x;
     x.method = l.value("method", "");
@@ -448,6 +462,7 @@ public:
 
   void run() {
     timeRawReads();
+    timeInProcess();
     mainSession();
     if (!definitionTarget_) {
       check_.fail("no output-code position with an origin: cannot time starts");
@@ -476,6 +491,39 @@ private:
     r_.wcSeconds = median(wcs);
     r_.catSeconds = median(cats);
     log("wc -l " + std::to_string(r_.wcSeconds) + " s, cat " + std::to_string(r_.catSeconds) + " s");
+  }
+
+  /// The index without the server: the scan alone (TraceLog::open of every file, on as many threads as
+  /// Index::build uses), then a whole Index::build; best of 3 and of 2.
+  void timeInProcess() {
+    unsigned jobs = std::max(1u, std::min(4u, std::thread::hardware_concurrency())); // inductor-ls's default
+    std::vector<double> scans, builds;
+    for (int rep = 0; rep < 3; ++rep) {
+      std::atomic<size_t> next{0};
+      auto start = Clock::now();
+      std::vector<std::thread> threads;
+      for (unsigned t = 0; t < std::min<size_t>(jobs, w_.files.size()); ++t)
+        threads.emplace_back([&] {
+          for (size_t i; (i = next.fetch_add(1)) < w_.files.size();)
+            (void)index::TraceLog::open(w_.files[i]);
+        });
+      for (std::thread &t : threads)
+        t.join();
+      scans.push_back(seconds(Clock::now() - start));
+    }
+    for (int rep = 0; rep < 2; ++rep) {
+      index::IndexOptions options;
+      options.inputs = {w_.traceDir()};
+      options.roots = {w_.srcDir()};
+      options.jobs = jobs;
+      auto start = Clock::now();
+      auto idx = index::Index::build(options);
+      builds.push_back(seconds(Clock::now() - start));
+    }
+    r_.scanSeconds = *std::min_element(scans.begin(), scans.end());
+    r_.buildSeconds = *std::min_element(builds.begin(), builds.end());
+    log("in-process scan " + std::to_string(r_.scanSeconds) + " s, Index::build " +
+        std::to_string(r_.buildSeconds) + " s");
   }
 
   /// Matches the server's output-code artifacts to units and references; every expected one must appear once.
@@ -533,7 +581,8 @@ private:
 
     std::vector<MatchedArtifact> artifacts = matchArtifacts(list["result"]);
     std::shuffle(artifacts.begin(), artifacts.end(), rng_);
-    size_t nOpen = std::min(o_.openDocs, artifacts.size());
+    // Open at most --open-docs; keep a quarter of the artifacts (at least) for the not-open case.
+    size_t nOpen = std::min(o_.openDocs, artifacts.size() - artifacts.size() / 4);
     size_t nClosed = std::min(o_.openDocs, artifacts.size() - nOpen);
 
     std::vector<PositionSample> open, closed;
@@ -670,10 +719,22 @@ private:
     auto p = startServer(o_, w_, "start" + std::to_string(k), /*watch=*/true);
     if (!p) return check_.fail("server did not start or initialize");
     didOpen(*p, s.uri, definitionTargetCpp_ ? "cpp" : "python", definitionTargetText_);
+    // Sample the resident set while the index builds: VmHWM has the peak, but not its heap / file split.
+    std::atomic<bool> done{false};
+    std::thread sampler([&] {
+      while (!done) {
+        ProcessFigures f = p->figures();
+        r_.peakAnonKb = std::max(r_.peakAnonKb, f.rssAnonKb);
+        r_.peakFileKb = std::max(r_.peakFileKb, f.rssFileKb);
+        std::this_thread::sleep_for(2ms);
+      }
+    });
     Clock::time_point arrived;
     json resp = p->request("textDocument/definition",
                            {{"textDocument", textDocument(s.uri)}, {"position", position(s.line, s.column)}},
                            1800s, nullptr, &arrived);
+    done = true;
+    sampler.join();
     if (checkDefinition(resp, s, check_)) r_.startSeconds.push_back(seconds(arrived - p->started()));
     r_.rssIndexKb = std::max(r_.rssIndexKb, p->figures().vmHwmKb);
     p->stop();
@@ -914,6 +975,15 @@ std::string renderTable(const std::vector<Result> &results, const Options &o) {
         return s < 0 ? std::string("–") : fmtSeconds(s) + " (" + fmtRatio(s / r.wcSeconds) + " wc)";
       },
       [&](const Result &r) { return startOf(r, 1); });
+  auto vsWc = [](double s, const Result &r) {
+    return s < 0 ? std::string("–") : fmtSeconds(s) + " (" + fmtRatio(s / r.wcSeconds) + " wc)";
+  };
+  row(
+      "in-process: trace scan only (TraceLog::open, all files)",
+      [&](const Result &r) { return vsWc(r.scanSeconds, r); }, [](const Result &r) { return r.scanSeconds; });
+  row(
+      "in-process: Index::build", [&](const Result &r) { return vsWc(r.buildSeconds, r); },
+      [](const Result &r) { return r.buildSeconds; });
   row(
       "index build, server log (best start)",
       [&](const Result &r) {
@@ -930,6 +1000,13 @@ std::string renderTable(const std::vector<Result> &results, const Options &o) {
                "% of trace)";
       },
       [](const Result &r) { return static_cast<double>(r.rssIndexKb); });
+  row(
+      "of which heap / mapped trace (sampled peaks of RssAnon / RssFile)",
+      [](const Result &r) {
+        return fmtBytes(static_cast<double>(r.peakAnonKb) * 1024) + " / " +
+               fmtBytes(static_cast<double>(r.peakFileKb) * 1024);
+      },
+      [](const Result &r) { return static_cast<double>(r.peakAnonKb); });
   row(
       "peak RSS, after all requests",
       [](const Result &r) {

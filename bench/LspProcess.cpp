@@ -139,6 +139,8 @@ ProcessFigures LspProcess::figures() const {
   for (std::string line; std::getline(status, line);) {
     if (line.rfind("VmHWM:", 0) == 0) f.vmHwmKb = std::strtoull(line.c_str() + 6, nullptr, 10);
     if (line.rfind("VmRSS:", 0) == 0) f.vmRssKb = std::strtoull(line.c_str() + 6, nullptr, 10);
+    if (line.rfind("RssAnon:", 0) == 0) f.rssAnonKb = std::strtoull(line.c_str() + 8, nullptr, 10);
+    if (line.rfind("RssFile:", 0) == 0) f.rssFileKb = std::strtoull(line.c_str() + 8, nullptr, 10);
   }
   std::ifstream io(base + "/io");
   for (std::string line; std::getline(io, line);) {

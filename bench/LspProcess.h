@@ -35,7 +35,8 @@ using Clock = std::chrono::steady_clock;
 
 /// Figures of a running process, from /proc.
 struct ProcessFigures {
-  uint64_t vmHwmKb = 0, vmRssKb = 0; ///< /proc/<pid>/status VmHWM, VmRSS.
+  uint64_t vmHwmKb = 0, vmRssKb = 0;     ///< /proc/<pid>/status VmHWM, VmRSS.
+  uint64_t rssAnonKb = 0, rssFileKb = 0; ///< The parts of VmRSS: heap and stacks; mapped files (the trace).
   uint64_t rchar = 0, readBytes = 0; ///< /proc/<pid>/io: bytes read through read()-like calls, from storage.
   uint64_t minorFaults = 0, majorFaults = 0; ///< /proc/<pid>/stat (mapped pages touched).
 };
