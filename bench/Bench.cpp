@@ -38,6 +38,7 @@
 #include <set>
 #include <spawn.h>
 #include <sstream>
+#include <sys/resource.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <thread>
@@ -185,8 +186,10 @@ struct Result {
   double wcSeconds = 0, catSeconds = 0;
   double scanSeconds = -1;  ///< In-process: TraceLog::open of every file (the scan), as Index::build runs it.
   double buildSeconds = -1; ///< In-process: Index::build, no server, no LSP.
+  double buildCpuSeconds = -1;             ///< Its CPU time (user + sys, every thread), from getrusage.
   std::vector<double> startSeconds;        ///< Process start -> first correct definition, per start.
   std::vector<double> startIndexMs;        ///< The server's own "indexed ... in N ms", per start.
+  std::vector<double> startCpuSeconds;     ///< CPU time (all threads) of the server at its first answer.
   uint64_t rssIndexKb = 0;                 ///< VmHWM right after the first answer of a fresh start.
   uint64_t rssEndKb = 0;                   ///< VmHWM after every request of the main session.
   uint64_t peakAnonKb = 0, peakFileKb = 0; ///< Largest RssAnon / RssFile seen while a fresh start indexes.
@@ -218,8 +221,10 @@ json toJson(const Result &r) {
           {"catSeconds", r.catSeconds},
           {"scanSeconds", r.scanSeconds},
           {"buildSeconds", r.buildSeconds},
+          {"buildCpuSeconds", r.buildCpuSeconds},
           {"startSeconds", r.startSeconds},
           {"startIndexMs", r.startIndexMs},
+          {"startCpuSeconds", r.startCpuSeconds},
           {"rssIndexKb", r.rssIndexKb},
           {"rssEndKb", r.rssEndKb},
           {"peakAnonKb", r.peakAnonKb},
@@ -247,8 +252,10 @@ Result fromJson(const json &j) {
   r.catSeconds = j.value("catSeconds", 0.0);
   r.scanSeconds = j.value("scanSeconds", -1.0);
   r.buildSeconds = j.value("buildSeconds", -1.0);
+  r.buildCpuSeconds = j.value("buildCpuSeconds", -1.0);
   r.startSeconds = j.value("startSeconds", std::vector<double>{});
   r.startIndexMs = j.value("startIndexMs", std::vector<double>{});
+  r.startCpuSeconds = j.value("startCpuSeconds", std::vector<double>{});
   r.rssIndexKb = j.value("rssIndexKb", uint64_t{0});
   r.rssEndKb = j.value("rssEndKb", uint64_t{0});
   r.peakAnonKb = j.value("peakAnonKb", uint64_t{0});
@@ -522,9 +529,18 @@ private:
       options.inputs = {w_.traceDir()};
       options.roots = {w_.srcDir()};
       options.jobs = jobs;
+      auto cpu = [] {
+        rusage u{};
+        getrusage(RUSAGE_SELF, &u);
+        return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+               static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+      };
+      double cpu0 = cpu();
       auto start = Clock::now();
       auto idx = index::Index::build(options);
       builds.push_back(seconds(Clock::now() - start));
+      double used = cpu() - cpu0;
+      r_.buildCpuSeconds = r_.buildCpuSeconds < 0 ? used : std::min(r_.buildCpuSeconds, used);
     }
     r_.scanSeconds = *std::min_element(scans.begin(), scans.end());
     r_.buildSeconds = *std::min_element(builds.begin(), builds.end());
@@ -742,7 +758,9 @@ private:
     done = true;
     sampler.join();
     if (checkDefinition(resp, s, check_)) r_.startSeconds.push_back(seconds(arrived - p->started()));
-    r_.rssIndexKb = std::max(r_.rssIndexKb, p->figures().vmHwmKb);
+    ProcessFigures f = p->figures();
+    r_.rssIndexKb = std::max(r_.rssIndexKb, f.vmHwmKb);
+    r_.startCpuSeconds.push_back(f.cpuSeconds);
     p->stop();
     IndexLogLine line = lastIndexLine(w_.dir + "/logs/start" + std::to_string(k) + ".log");
     r_.startIndexMs.push_back(line.ms);
@@ -994,6 +1012,14 @@ std::string renderTable(const std::vector<Result> &results, const Options &o) {
   row(
       "in-process: Index::build", [&](const Result &r) { return vsWc(r.buildSeconds, r); },
       [](const Result &r) { return r.buildSeconds; });
+  row(
+      "server CPU time (user + sys, all threads) at that first answer",
+      [&](const Result &r) { return fmtSeconds(minOf(r.startCpuSeconds)); },
+      [&](const Result &r) { return minOf(r.startCpuSeconds); });
+  row(
+      "in-process: Index::build CPU time (user + sys, all threads)",
+      [&](const Result &r) { return fmtSeconds(r.buildCpuSeconds); },
+      [](const Result &r) { return r.buildCpuSeconds; });
   row(
       "index build, server log (best start)",
       [&](const Result &r) {

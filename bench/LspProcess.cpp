@@ -157,9 +157,14 @@ ProcessFigures LspProcess::figures() const {
     for (std::string field; rest >> field;)
       fields.push_back(field);
     // rest starts at field 3 (state); minflt is field 10, majflt field 12 (proc(5)).
-    if (fields.size() > 9) {
+    if (fields.size() > 12) {
       f.minorFaults = std::strtoull(fields[7].c_str(), nullptr, 10);
       f.majorFaults = std::strtoull(fields[9].c_str(), nullptr, 10);
+      // utime and stime are fields 14 and 15, in clock ticks.
+      double ticks = static_cast<double>(sysconf(_SC_CLK_TCK));
+      f.cpuSeconds = static_cast<double>(std::strtoull(fields[11].c_str(), nullptr, 10) +
+                                         std::strtoull(fields[12].c_str(), nullptr, 10)) /
+                     ticks;
     }
   }
   return f;

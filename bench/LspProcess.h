@@ -39,6 +39,7 @@ struct ProcessFigures {
   uint64_t rssAnonKb = 0, rssFileKb = 0; ///< The parts of VmRSS: heap and stacks; mapped files (the trace).
   uint64_t rchar = 0, readBytes = 0; ///< /proc/<pid>/io: bytes read through read()-like calls, from storage.
   uint64_t minorFaults = 0, majorFaults = 0; ///< /proc/<pid>/stat (mapped pages touched).
+  double cpuSeconds = 0;                     ///< /proc/<pid>/stat utime + stime, all threads.
 };
 
 class LspProcess {
