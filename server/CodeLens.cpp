@@ -7,6 +7,7 @@
 #include "server/Convert.h"
 #include "server/Server.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -66,7 +67,9 @@ void Server::onCodeLens(const protocol::CodeLensParams &params, Reply reply) {
         for (index::LaunchRef r : ul.launches) {
           if (!unique.insert({r.artifact.value, r.index}).second) continue;
           ++byKind[kindWord(index.compileOf(r.artifact))];
-          locations.push_back(launchLocation(texts, index, r));
+          json loc = launchLocation(texts, index, r);
+          if (std::find(locations.begin(), locations.end(), loc) == locations.end())
+            locations.push_back(std::move(loc));
         }
         std::string title = std::to_string(unique.size()) + (unique.size() == 1 ? " kernel" : " kernels");
         for (const char *k : {"forward", "backward", "inference", "AOT", "other"})

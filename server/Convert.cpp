@@ -65,6 +65,30 @@ size_t TextCache::byteColumn(const std::string &uri, const protocol::Position &p
   return protocol::characterToByteColumn(lineText(uri, p.line), p.character, server_.encoding());
 }
 
+const index::OutputCodeAnalysis *TextCache::editedAnalysis(const std::string &uri, index::Language language) {
+  Entry &e = get(uri);
+  if (!e.doc->edited) return nullptr;
+  if (!e.edited) {
+    index::TextLines lines = index::splitLines(e.doc->text);
+    e.edited = std::make_unique<index::OutputCodeAnalysis>(language == index::Language::Cpp
+                                                               ? index::analyzeCppWrapper(lines)
+                                                               : index::analyzePythonWrapper(lines));
+  }
+  return e.edited.get();
+}
+
+namespace {
+
+/// Which occurrence of its key (`kernel:handle`) item `i` is among the first `count` items.
+template <class Key> size_t occurrence(size_t count, size_t i, Key key) {
+  size_t n = 0;
+  for (size_t j = 0; j < i && j < count; ++j)
+    n += key(j) == key(i);
+  return n;
+}
+
+} // namespace
+
 protocol::Range TextCache::lineRange(const std::string &uri, uint32_t line) {
   std::string_view text = lineText(uri, line);
   size_t begin = index::indentOf(text);
@@ -89,8 +113,20 @@ protocol::Location launchLocation(TextCache &texts, const index::Index &index, i
   const index::Launch &l = index.launch(ref);
   protocol::Location loc;
   loc.uri = texts.uriOf(index, ref.artifact);
-  loc.range = {texts.position(loc.uri, l.site.line, l.site.column),
-               texts.position(loc.uri, l.site.line, std::max(l.site.endColumn, l.site.column))};
+  index::KernelLaunch site = l.site;
+  const index::Artifact &a = index.artifact(ref.artifact);
+  if (const index::OutputCodeAnalysis *edited = texts.editedAnalysis(loc.uri, a.language)) {
+    // The same launch in the edited text: the same key, the same occurrence of it.
+    std::string key = site.key();
+    size_t n = occurrence(a.launches.size(), ref.index, [&](size_t j) { return a.launches[j].site.key(); });
+    for (const index::KernelLaunch &e : edited->launches)
+      if (e.key() == key && n-- == 0) {
+        site = e;
+        break;
+      }
+  }
+  loc.range = {texts.position(loc.uri, site.line, site.column),
+               texts.position(loc.uri, site.line, std::max(site.endColumn, site.column))};
   return loc;
 }
 
@@ -132,6 +168,42 @@ std::optional<std::pair<size_t, size_t>> identifierAround(std::string_view line,
 index::SymbolAt symbolAtPosition(const index::Index &index, index::ArtifactId id, TextCache &texts,
                                  const std::string &uri, const protocol::Position &position) {
   size_t column = texts.byteColumn(uri, position);
+  const index::Artifact &artifact = index.artifact(id);
+  if (const index::OutputCodeAnalysis *edited = texts.editedAnalysis(uri, artifact.language)) {
+    // Edited generated code: find the token in the current text, then the same launch or kernel in the index.
+    index::SymbolAt s;
+    s.artifact = id;
+    for (size_t i = 0; i < edited->launches.size(); ++i) {
+      const index::KernelLaunch &e = edited->launches[i];
+      if (e.line != position.line || column < e.column || column > std::max(e.endColumn, e.column)) continue;
+      size_t n = occurrence(edited->launches.size(), i, [&](size_t j) { return edited->launches[j].key(); });
+      for (uint32_t k = 0; k < artifact.launches.size(); ++k)
+        if (artifact.launches[k].site.key() == e.key() && n-- == 0) {
+          s.kind = index::SymbolAt::Kind::Launch;
+          s.index = k;
+          s.line = e.line;
+          s.column = e.column;
+          s.endColumn = e.endColumn;
+          return s;
+        }
+    }
+    for (const index::KernelDefinition &d : edited->kernels) {
+      bool atName =
+          d.nameLine == position.line && column >= d.nameColumn && column <= d.nameColumn + d.name.size();
+      bool atDef = d.defLine && d.defColumn && *d.defLine == position.line && column >= *d.defColumn &&
+                   column <= *d.defColumn + d.name.size();
+      if (!atName && !atDef) continue;
+      if (const index::KernelDefinition *k = artifact.code.findKernel(d.name)) {
+        s.kind = index::SymbolAt::Kind::KernelDefinition;
+        s.index = static_cast<uint32_t>(k - artifact.code.kernels.data());
+        s.line = position.line;
+        s.column = atName ? d.nameColumn : *d.defColumn;
+        s.endColumn = s.column + static_cast<uint32_t>(d.name.size());
+        return s;
+      }
+    }
+    return s; // Nothing generated at this position of the edited text.
+  }
   index::SymbolAt s = index.symbolAt(id, position.line, static_cast<uint32_t>(column));
   if (s.kind != index::SymbolAt::Kind::None) return s;
   std::string_view line = texts.lineText(uri, position.line);

@@ -46,11 +46,15 @@ public:
   size_t byteColumn(const std::string &uri, const protocol::Position &p);
   /// A range covering the non-blank text of a line.
   protocol::Range lineRange(const std::string &uri, uint32_t line);
+  /// For generated code the client has edited: the analysis of its current text (the index's positions are
+  /// those of the text it indexed). nullptr when the document is not edited.
+  const index::OutputCodeAnalysis *editedAnalysis(const std::string &uri, index::Language language);
 
 private:
   struct Entry {
     std::shared_ptr<const Document> doc;
     std::unique_ptr<protocol::LineTable> table;
+    std::unique_ptr<index::OutputCodeAnalysis> edited; ///< Lazily, for edited documents.
   };
   Entry &get(const std::string &uri);
   const Server &server_;

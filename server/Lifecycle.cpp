@@ -110,6 +110,7 @@ void Server::onDidChange(const protocol::DidChangeTextDocumentParams &params) {
     if (!protocol::applyContentChange(doc->text, change, encoding_))
       logWarn("repaired an out-of-range edit in " + doc->uri);
   doc->version = params.textDocument.version;
+  doc->edited = true;
   it->second = std::move(doc);
 }
 

@@ -49,8 +49,11 @@ void Server::onReferences(const protocol::ReferenceParams &params, Reply reply) 
         break;
       }
     }
-    for (index::LaunchRef r : launches)
-      out.push_back(launchLocation(texts, index, r));
+    // Several compiles can share one file (every rank writing the same cache file): one location each.
+    for (index::LaunchRef r : launches) {
+      json loc = launchLocation(texts, index, r);
+      if (std::find(out.begin(), out.end(), loc) == out.end()) out.push_back(std::move(loc));
+    }
     reply(std::move(out));
   });
 }

@@ -73,7 +73,12 @@ int Server::run() {
     for (const std::string &p : r.problems)
       logWarn("transport: " + p);
     if (r.kind == protocol::ReadResult::Kind::EndOfFile) break;
-    if (r.kind == protocol::ReadResult::Kind::Malformed) continue;
+    if (r.kind == protocol::ReadResult::Kind::Malformed) {
+      // JSON-RPC: a message that cannot be parsed is answered with ParseError and a null id.
+      std::string why = r.problems.empty() ? "malformed message" : r.problems.front();
+      transport_.send(protocol::makeErrorResponse(nullptr, protocol::ErrorCode::ParseError, why));
+      continue;
+    }
     handleMessage(r.body);
   }
   cancelBuild_ = true;

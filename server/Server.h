@@ -77,6 +77,9 @@ struct Document {
   std::string uri;
   std::string text;
   int64_t version = 0;
+  /// The client changed the text since opening it: positions in it may no longer be the index's (see
+  /// symbolAtPosition in server/Convert.h).
+  bool edited = false;
 };
 
 struct ServerOptions {

@@ -48,9 +48,9 @@ size_t checkUserLineReferences(LSPClient &client, const std::string &caseName,
       CHECK(sorted(got) == sorted(expected));
     } else {
       // Ranks that wrote the very same output code file: their launches are the same locations.
-      // FIXME(e2e): references repeat identical locations (one per rank); an editor lists each twice.
-      WARN_MESSAGE(got.size() == gotSet.size(),
-                   "duplicate locations: " << got.size() << " for " << gotSet.size() << " distinct");
+      // One location each, not one per rank.
+      CHECK_MESSAGE(got.size() == gotSet.size(),
+                    "duplicate locations: " << got.size() << " for " << gotSet.size() << " distinct");
     }
   }
   // Lines that produced no kernel have no references: the first line, and blank lines.

@@ -656,7 +656,7 @@ TEST_CASE("v2 provenance with debug handles: every launch from its stack trace")
 
 TEST_CASE("damaged logs: served as far as they go, the damage counted") {
   // simple_corrupted_json.log lost a line of a chromium_event payload, a kind the index never reads: its
-  // compile is served exactly like simple.log's, and nothing is reported (payloads are not verified).
+  // compile is served exactly like simple.log's, and the damaged record is found by its has_payload md5.
   auto damaged = buildBoth({kTlparse + "/simple_corrupted_json.log"});
   auto intact = build({kTlparse + "/simple.log"}, 1);
   REQUIRE(damaged->compiles().size() == 1);
@@ -672,8 +672,10 @@ TEST_CASE("damaged logs: served as far as they go, the damage counted") {
     return out;
   };
   CHECK(launchesOf(*damaged) == launchesOf(*intact));
-  CHECK(damaged->stats().corruptedRecords == 0);
-  CHECK(damaged->diagnostics().empty());
+  CHECK(damaged->stats().corruptedRecords == 1);
+  REQUIRE(damaged->diagnostics().size() == 1);
+  CHECK(damaged->diagnostics()[0].message.find("md5") != std::string::npos);
+  CHECK(intact->stats().corruptedRecords == 0);
 
   // A garbage envelope and a record cut short at the end: counted and reported, the compile still served.
   TempDir dir;
