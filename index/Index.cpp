@@ -1034,6 +1034,10 @@ std::shared_ptr<const Index> IndexBuilder::run() {
   if (!cancelled()) buildLogCompiles();
   if (!cancelled()) buildFileCompiles(inputs);
   if (!cancelled()) linkKernelSources(inputs.cacheSources);
+  // The analyses own what they need; the payload pages they touched need not stay resident (a 1 GB trace
+  // otherwise keeps ~40% of its bytes in RSS through fault-around).
+  for (const auto &log : tables_->logs)
+    log->releasePages();
   freeze();
   index_->tables_ = std::move(tables_);
   if (cache_ && !cancelled()) {

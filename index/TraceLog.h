@@ -231,6 +231,11 @@ public:
   void finalize();
   /// Bytes consumed by scans so far, pending record included (>= stats().bytes).
   uint64_t scannedBytes() const { return scannedBytes_; }
+  /// Returns the mapping's resident pages to the page cache (MADV_DONTNEED): after the index has analysed the
+  /// payloads it needs, nothing of the log is kept in this process's memory; later reads (a virtual
+  /// document's text) fault the pages they touch back in. Safe while other threads read the log: views stay
+  /// valid.
+  void releasePages() const { file_.dropPages(0, file_.size()); }
   /// Bytes of the file this object's own scans went through: the whole file after open(), only the bytes
   /// from the resume point after resume() (refresh() adds what it scans). For measuring incremental work.
   uint64_t bytesRead() const { return bytesRead_; }
