@@ -47,16 +47,12 @@ std::string readFile(const std::string &path) {
   return ss.str();
 }
 
-/// FNV-1a, 64 bit: identity of a text across its copies (log payload, cache file, debug-dir copy). Streaming,
-/// so a payload is hashed line by line without joining it.
+/// Identity of a text across its copies (log payload, cache file, debug-dir copy), hashed line by line so a
+/// payload needs no joining. Combines per-line std::hash values (8 bytes at a time, where byte-wise FNV-1a
+/// was a measurable share of a 1 GB build). Only compared within one process; both sides hash the same lines.
 struct ContentHash {
   uint64_t h = 1469598103934665603ull;
-  void update(std::string_view s) {
-    for (unsigned char c : s) {
-      h ^= c;
-      h *= 1099511628211ull;
-    }
-  }
+  void update(std::string_view s) { h = (h ^ std::hash<std::string_view>{}(s)) * 1099511628211ull; }
 };
 
 /// Identity of generated code across its copies. The copies agree line for line but not at the end: the
