@@ -1047,6 +1047,20 @@ std::shared_ptr<const Index> IndexBuilder::run() {
 // ---------------------------------------------------------------------------------------------------------------
 // Index.
 
+std::string_view Compile::kindWord() const {
+  switch (graphKind) {
+  case GraphKind::Forward:
+    return "forward";
+  case GraphKind::Backward:
+    return "backward";
+  case GraphKind::Inference:
+    return aoti ? "AOT" : "inference";
+  case GraphKind::Unknown:
+    break;
+  }
+  return aoti ? "AOT" : "other";
+}
+
 std::string Compile::label() const {
   std::string s;
   if (!id.empty())

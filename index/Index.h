@@ -104,6 +104,8 @@ struct Compile {
   std::vector<ArtifactId> graphs;
   /// "[0/0] forward", "[0/1_1] inference · rank 1", "AOTInductor"...
   std::string label() const;
+  /// One word for counts and summaries: "forward", "backward", "inference", "AOT" (AOTInductor) or "other".
+  std::string_view kindWord() const;
 };
 
 /// A kernel launch with everything resolved about it.

@@ -15,6 +15,10 @@ namespace inductor::server {
 
 namespace {
 
+std::string kindWordOf(const index::Compile *c) {
+  return c ? std::string(c->kindWord()) : "other";
+}
+
 protocol::CodeLens makeLens(const std::string &uri, protocol::Range range, std::string title,
                             json locations) {
   protocol::CodeLens lens;
@@ -35,21 +39,6 @@ std::string originTitle(TextCache &texts, const std::vector<index::Origin> &orig
   return title;
 }
 
-std::string kindWord(const index::Compile *c) {
-  if (!c) return "other";
-  switch (c->graphKind) {
-  case index::GraphKind::Forward:
-    return "forward";
-  case index::GraphKind::Backward:
-    return "backward";
-  case index::GraphKind::Inference:
-    return c->aoti ? "AOT" : "inference";
-  case index::GraphKind::Unknown:
-    break;
-  }
-  return c->aoti ? "AOT" : "other";
-}
-
 } // namespace
 
 void Server::onCodeLens(const protocol::CodeLensParams &params, Reply reply) {
@@ -66,7 +55,7 @@ void Server::onCodeLens(const protocol::CodeLensParams &params, Reply reply) {
         json locations = json::array();
         for (index::LaunchRef r : ul.launches) {
           if (!unique.insert({r.artifact.value, r.index}).second) continue;
-          ++byKind[kindWord(index.compileOf(r.artifact))];
+          ++byKind[kindWordOf(index.compileOf(r.artifact))];
           json loc = launchLocation(texts, index, r);
           if (std::find(locations.begin(), locations.end(), loc) == locations.end())
             locations.push_back(std::move(loc));

@@ -19,6 +19,10 @@ namespace inductor::server {
 
 namespace {
 
+std::string kindWordOf(const index::Compile *c) {
+  return c ? std::string(c->kindWord()) : "other";
+}
+
 std::string relative(const std::string &path) {
   std::error_code ec;
   fs::path rel = fs::relative(path, fs::current_path(ec), ec);
@@ -43,21 +47,6 @@ std::string sourceText(const index::Origin &o, std::map<std::string, std::vector
     it = files.emplace(o.path, std::move(lines)).first;
   }
   return o.line >= 1 && o.line <= it->second.size() ? std::string(index::trim(it->second[o.line - 1])) : "";
-}
-
-std::string kindWord(const index::Compile *c) {
-  if (!c) return "other";
-  switch (c->graphKind) {
-  case index::GraphKind::Forward:
-    return "forward";
-  case index::GraphKind::Backward:
-    return "backward";
-  case index::GraphKind::Inference:
-    return c->aoti ? "AOT" : "inference";
-  case index::GraphKind::Unknown:
-    break;
-  }
-  return c->aoti ? "AOT" : "other";
 }
 
 void usage() {
@@ -194,7 +183,7 @@ int runExplain(const std::vector<std::string> &args) {
       std::map<uint32_t, std::pair<std::string, std::vector<std::string>>> byCompile;
       for (index::LaunchRef r : launches) {
         const index::Compile *c = index->compileOf(r.artifact);
-        ++byKind[kindWord(c)];
+        ++byKind[kindWordOf(c)];
         const index::Launch &l = index->launch(r);
         auto &slot = byCompile[index->artifact(r.artifact).compile.value];
         slot.first = c ? c->label() : "?";
