@@ -728,6 +728,11 @@ void IndexBuilder::buildLogCompiles() {
     if (!results[i]) misses.push_back(i);
   }
   std::atomic<size_t> done{0};
+  // Payloads are read through the mapping, and fault-around maps the pages around every payload: over a whole
+  // log that is most of it. Returning a log's pages every few compiles keeps the peak resident set near the
+  // heap; pages another worker still reads fault back in from the page cache.
+  std::vector<std::atomic<uint32_t>> analysedPerLog(tables_->logs.size());
+  constexpr uint32_t kReleaseEvery = 16;
   parallelFor(misses.size(), [&](size_t m) {
     size_t i = misses[m];
     const PendingCompile &p = pending[i];
@@ -772,6 +777,7 @@ void IndexBuilder::buildLogCompiles() {
     if (p.preGrad >= 0) r.pre = analyzeGraphLines(log.payloadLines(records[p.preGrad]));
     resolveLaunches(a, prov, r.post, r.pre);
     results[i] = std::move(analysis);
+    if (++analysedPerLog[p.log] % kReleaseEvery == 0) log.releasePages();
     size_t n = ++done;
     if (n == misses.size() || n % 16 == 0) report(n, misses.size(), "analysing output code");
   });
