@@ -1121,7 +1121,13 @@ std::string Index::text(ArtifactId id) const {
   const Artifact &a = artifacts_[id.value];
   if (a.traceFile != UINT32_MAX && a.traceFile < tables_->logs.size()) {
     const TraceLog &log = *tables_->logs[a.traceFile];
-    if (a.record < log.records().size()) return log.payloadText(log.records()[a.record]);
+    if (a.record < log.records().size()) {
+      // A copy is returned; the payload's pages need not stay resident in this process.
+      const TraceRecord &record = log.records()[a.record];
+      std::string text = log.payloadText(record);
+      log.releasePayloadPages(record);
+      return text;
+    }
   }
   for (const std::string &p : a.paths) {
     std::ifstream in(p, std::ios::binary);

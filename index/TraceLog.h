@@ -236,6 +236,10 @@ public:
   /// document's text) fault the pages they touch back in. Safe while other threads read the log: views stay
   /// valid.
   void releasePages() const { file_.dropPages(0, file_.size()); }
+  /// The same for the pages of one record's payload (whole pages only), after its text was copied out.
+  void releasePayloadPages(const TraceRecord &record) const {
+    file_.dropPages(record.payloadBegin, record.payloadEnd - record.payloadBegin);
+  }
   /// Bytes of the file this object's own scans went through: the whole file after open(), only the bytes
   /// from the resume point after resume() (refresh() adds what it scans). For measuring incremental work.
   uint64_t bytesRead() const { return bytesRead_; }
