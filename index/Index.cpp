@@ -32,6 +32,10 @@ struct Index::Tables {
   /// Local user source path -> 1-based line -> launches, lines in order.
   std::unordered_map<std::string, std::map<uint32_t, std::vector<LaunchRef>>> byUserLine;
   std::vector<KernelSymbol> symbols;
+  /// Distinct kernel names (the same kernel recurs in every compile and rank) and, per symbol, its name's
+  /// index: a search scores each name once.
+  std::vector<std::string_view> symbolNames;
+  std::vector<uint32_t> symbolNameIds;
 };
 
 namespace {
@@ -1014,6 +1018,13 @@ void IndexBuilder::freeze() {
         t.symbols.push_back({d.name, id, d.nameLine, d.nameColumn, d.kind});
     }
   }
+  std::unordered_map<std::string_view, uint32_t> nameIds;
+  t.symbolNameIds.reserve(t.symbols.size());
+  for (const KernelSymbol &k : t.symbols) {
+    auto [it, inserted] = nameIds.try_emplace(k.name, static_cast<uint32_t>(t.symbolNames.size()));
+    if (inserted) t.symbolNames.push_back(k.name);
+    t.symbolNameIds.push_back(it->second);
+  }
   for (const auto &[path, lines] : t.byUserLine)
     idx.stats_.userLines += lines.size();
   idx.stats_.compiles = idx.compiles_.size();
@@ -1304,16 +1315,20 @@ int fuzzyScore(std::string_view query, std::string_view name) {
 } // namespace
 
 std::vector<KernelSymbol> Index::searchKernels(std::string_view query, size_t limit) const {
-  std::vector<std::pair<int, const KernelSymbol *>> scored;
-  for (const KernelSymbol &k : tables_->symbols) {
-    int s = fuzzyScore(query, k.name);
-    if (s >= 0) scored.emplace_back(s, &k);
-  }
-  std::stable_sort(scored.begin(), scored.end(),
-                   [](const auto &a, const auto &b) { return a.first > b.first; });
+  const Tables &t = *tables_;
+  std::vector<int> nameScore(t.symbolNames.size());
+  for (size_t n = 0; n < t.symbolNames.size(); ++n)
+    nameScore[n] = fuzzyScore(query, t.symbolNames[n]);
+  // Best score first, index order among equals; only the first `limit` are ordered.
+  std::vector<std::pair<int, uint32_t>> scored;
+  for (uint32_t i = 0; i < t.symbols.size(); ++i)
+    if (int sc = nameScore[t.symbolNameIds[i]]; sc >= 0) scored.emplace_back(-sc, i);
+  size_t n = std::min(limit, scored.size());
+  std::partial_sort(scored.begin(), scored.begin() + static_cast<std::ptrdiff_t>(n), scored.end());
   std::vector<KernelSymbol> out;
-  for (size_t i = 0; i < scored.size() && out.size() < limit; ++i)
-    out.push_back(*scored[i].second);
+  out.reserve(n);
+  for (size_t i = 0; i < n; ++i)
+    out.push_back(t.symbols[scored[i].second]);
   return out;
 }
 
