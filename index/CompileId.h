@@ -41,6 +41,7 @@ struct CompileId {
   static std::optional<CompileId> parse(std::string_view text);
 
   /// Ordered by frameId, frameCompileId, attempt, compiledAutogradId; a missing component sorts first.
+  // NOLINTNEXTLINE(modernize-use-nullptr): clang-tidy 14 misreads the synthesized comparison with 0.
   friend auto operator<=>(const CompileId &, const CompileId &) = default;
   friend bool operator==(const CompileId &, const CompileId &) = default;
 };

@@ -59,9 +59,8 @@ struct Collector {
       dirs[dir].graphs.insert(dirs[dir].graphs.begin(), full);
     } else if (name == "fx_graph_readable.py") {
       dirs[dir].graphs.push_back(full);
-    } else if (startsWith(name, "inductor_provenance_tracking_node_mappings") && endsWith(name, ".json")) {
-      provenance.insert(full);
-    } else if (startsWith(name, "inductor_provenance_tracking_kernel_stack_traces") &&
+    } else if ((startsWith(name, "inductor_provenance_tracking_node_mappings") ||
+                startsWith(name, "inductor_provenance_tracking_kernel_stack_traces")) &&
                endsWith(name, ".json")) {
       provenance.insert(full);
     } else if (name == "kernel_information.json") {

@@ -825,8 +825,10 @@ void IndexBuilder::buildLogCompiles() {
       const TraceRecord &tr = log.records()[rec];
       std::string name(recordGraphName(tr));
       // The compile is pushed after this lambda runs, so attach the graph to it by hand.
-      ArtifactId id = addGraphArtifact(CompileRef{}, label + " " + std::string(what) + " (" + name + ")",
-                                       name, role, g, p.log, static_cast<uint32_t>(rec), "");
+      std::string title = label;
+      title.append(" ").append(what).append(" (").append(name).append(")");
+      ArtifactId id = addGraphArtifact(CompileRef{}, std::move(title), name, role, g, p.log,
+                                       static_cast<uint32_t>(rec), "");
       index_->artifacts_[id.value].compile = ref;
       c.graphs.push_back(id);
       index_->artifacts_[id.value].virtualName =
@@ -1093,8 +1095,7 @@ std::string Compile::label() const {
 
 std::shared_ptr<const Index> Index::build(const IndexOptions &options, const ProgressCallback &progress,
                                           const std::atomic<bool> *cancelled, IndexCache *cache) {
-  IndexOptions o = options;
-  IndexBuilder builder(o, progress, cancelled, cache);
+  IndexBuilder builder(options, progress, cancelled, cache);
   return builder.run();
 }
 

@@ -79,7 +79,9 @@ void Server::onListArtifacts(const json &, Reply reply) {
 }
 
 void Server::onStatus(const json &, Reply reply) {
-  reply(statusJson());
+  // Answered at once, also while indexing: the status says whether it is.
+  const Reply answer = std::move(reply);
+  answer(statusJson());
 }
 
 } // namespace inductor::server

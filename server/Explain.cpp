@@ -66,7 +66,7 @@ int runExplain(const std::vector<std::string> &args) {
     if (a == "--json") {
       asJson = true;
     } else if (a == "--path-mapping" && i + 1 < args.size()) {
-      std::string m = args[++i];
+      const std::string &m = args[++i];
       size_t eq = m.find('=');
       if (eq == std::string::npos) {
         usage();
