@@ -51,7 +51,13 @@ struct Collector {
     std::string name = p.filename().string();
     std::string dir = p.parent_path().string();
     std::string full = p.string();
-    if (isTraceLogName(name)) {
+    // Known names first; a file the user named explicitly may also be a log or a provenance map by extension.
+    bool provenanceName = (startsWith(name, "inductor_provenance_tracking_node_mappings") ||
+                           startsWith(name, "inductor_provenance_tracking_kernel_stack_traces")) &&
+                          endsWith(name, ".json");
+    bool explicitLog = explicitFile && (endsWith(name, ".log") || endsWith(name, ".txt"));
+    bool explicitJson = explicitFile && endsWith(name, ".json") && name != "kernel_information.json";
+    if (isTraceLogName(name) || explicitLog) {
       traceLogs.insert(full);
     } else if (name == "output_code.py" || name == "output_code.cpp") {
       dirs[dir].outputCode = full;
@@ -59,9 +65,7 @@ struct Collector {
       dirs[dir].graphs.insert(dirs[dir].graphs.begin(), full);
     } else if (name == "fx_graph_readable.py") {
       dirs[dir].graphs.push_back(full);
-    } else if ((startsWith(name, "inductor_provenance_tracking_node_mappings") ||
-                startsWith(name, "inductor_provenance_tracking_kernel_stack_traces")) &&
-               endsWith(name, ".json")) {
+    } else if (provenanceName || explicitJson) {
       provenance.insert(full);
     } else if (name == "kernel_information.json") {
       kernelInformation.insert(full);
@@ -69,10 +73,6 @@ struct Collector {
       wrappersCpp.insert(full);
     } else if (endsWith(name, ".py") && isCacheHashName(name.substr(0, name.size() - 3))) {
       cacheSources.insert(full);
-    } else if (explicitFile && (endsWith(name, ".log") || endsWith(name, ".txt"))) {
-      traceLogs.insert(full); // A log named explicitly, e.g. a tlparse test input.
-    } else if (explicitFile && endsWith(name, ".json")) {
-      provenance.insert(full);
     }
   }
 };
