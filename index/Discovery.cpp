@@ -33,11 +33,6 @@ bool isCacheHashName(const std::string &stem) {
                      [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); });
 }
 
-bool skipDirectory(const std::string &name) {
-  return (name.size() > 1 && name[0] == '.') || name == "node_modules" || name == "__pycache__" ||
-         name == "build" || startsWith(name, "build-");
-}
-
 struct Collector {
   std::set<std::string> traceLogs;
   // Graph directory -> its files.
@@ -99,7 +94,7 @@ DiscoveredInputs discoverInputs(const std::vector<std::string> &inputs, size_t m
     for (; !ec && it != end && seen < maxFiles; it.increment(ec)) {
       std::error_code fe;
       if (it->is_directory(fe)) {
-        if (skipDirectory(it->path().filename().string()) && it->path() != root)
+        if (isSkippedDirectory(it->path().filename().string()) && it->path() != root)
           it.disable_recursion_pending();
         continue;
       }

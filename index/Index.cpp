@@ -43,12 +43,17 @@ namespace {
 // ---------------------------------------------------------------------------------------------------------------
 // Small helpers.
 
-std::string readFile(const std::string &path) {
+/// The file's bytes; nullopt when it cannot be opened.
+std::optional<std::string> tryReadFile(const std::string &path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return {};
+  if (!in) return std::nullopt;
   std::ostringstream ss;
   ss << in.rdbuf();
   return ss.str();
+}
+
+std::string readFile(const std::string &path) {
+  return tryReadFile(path).value_or(std::string());
 }
 
 /// Identity of a text across its copies (log payload, cache file, debug-dir copy), hashed line by line so a
@@ -1141,14 +1146,8 @@ std::string Index::text(ArtifactId id) const {
       return text;
     }
   }
-  for (const std::string &p : a.paths) {
-    std::ifstream in(p, std::ios::binary);
-    if (in) {
-      std::ostringstream ss;
-      ss << in.rdbuf();
-      return ss.str();
-    }
-  }
+  for (const std::string &p : a.paths)
+    if (auto text = tryReadFile(p)) return std::move(*text);
   return {};
 }
 

@@ -8,6 +8,11 @@ namespace fs = std::filesystem;
 
 namespace inductor::index {
 
+bool isSkippedDirectory(std::string_view name) {
+  return (name.size() > 1 && name[0] == '.') || name == "node_modules" || name == "__pycache__" ||
+         name == "build" || name.substr(0, 6) == "build-";
+}
+
 std::string normalizePath(std::string_view path) {
   if (path.empty()) return {};
   bool absolute = path.front() == '/';
@@ -64,12 +69,6 @@ size_t commonSuffixComponents(std::string_view a, std::string_view b) {
   return n;
 }
 
-bool skipDirectory(const fs::path &dir) {
-  std::string name = dir.filename().string();
-  return (name.size() > 1 && name[0] == '.') || name == "node_modules" || name == "__pycache__" ||
-         name == "build" || name.rfind("build-", 0) == 0;
-}
-
 } // namespace
 
 PathResolver::PathResolver(std::vector<PathMapping> mappings, std::vector<std::string> roots, size_t maxFiles)
@@ -91,7 +90,7 @@ void PathResolver::buildSuffixIndex() const {
     fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec), end;
     for (; !ec && it != end; it.increment(ec)) {
       if (it->is_directory(ec)) {
-        if (skipDirectory(it->path())) it.disable_recursion_pending();
+        if (isSkippedDirectory(it->path().filename().string())) it.disable_recursion_pending();
         continue;
       }
       if (!it->is_regular_file(ec)) continue;

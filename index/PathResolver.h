@@ -61,6 +61,10 @@ private:
   mutable std::unordered_map<std::string, ResolvedPath> memo_;
 };
 
+/// Directories that walks of workspaces and trace inputs skip (by name): hidden ones, node_modules,
+/// __pycache__ and build trees (`build`, `build-*`). Shared by the suffix index here and by Discovery.
+bool isSkippedDirectory(std::string_view name);
+
 /// Normalizes `path` lexically: collapses `//`, `/./`, `dir/..`; keeps it absolute when it was.
 std::string normalizePath(std::string_view path);
 
