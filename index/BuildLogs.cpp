@@ -1,0 +1,97 @@
+// Step 2 of the build pipeline (see IndexBuilder.h): reading TORCH_TRACE logs, resuming grown ones from the
+// build cache, verifying payload digests.
+#include "index/IndexBuilder.h"
+
+#include <algorithm>
+
+namespace inductor::index {
+
+using namespace detail;
+
+/// Logs up to this size have every payload's md5 checked when first read (see openLogs).
+constexpr size_t kVerifyPayloadsUpTo = 64u << 20;
+
+/// 0-based line number of the last line that is not a payload line (does not start with a tab).
+uint32_t lastEnvelopeLine(std::string_view text) {
+  size_t end = text.size();
+  if (end > 0 && text[end - 1] == '\n') --end; // The final newline does not start a line.
+  while (true) {
+    size_t nl = end == 0 ? std::string_view::npos : text.rfind('\n', end - 1);
+    size_t start = nl == std::string_view::npos ? 0 : nl + 1;
+    if (start == 0 || start >= text.size() || text[start] != '\t')
+      return static_cast<uint32_t>(
+          std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(start), '\n'));
+    end = nl;
+  }
+}
+
+void IndexBuilder::openLogs(const std::vector<std::string> &paths) {
+  // How each log was obtained, for the cache's statistics.
+  enum class How { Failed, Opened, Resumed, Reused };
+  std::vector<std::shared_ptr<const TraceLog>> logs(paths.size());
+  std::vector<How> how(paths.size(), How::Failed);
+  std::vector<uint64_t> lineage(paths.size(), 0);
+  std::vector<uint64_t> bytesRead(paths.size(), 0);
+  std::vector<uint64_t> mismatched(paths.size(), 0);
+  std::atomic<size_t> done{0};
+  parallelFor(paths.size(), [&](size_t i) {
+    const CachedLog *previous = nullptr;
+    if (cache_)
+      if (auto it = cache_->state_->logs.find(paths[i]); it != cache_->state_->logs.end())
+        previous = &it->second;
+    if (previous && !previous->log->stale()) {
+      logs[i] = previous->log;
+      how[i] = How::Reused;
+      lineage[i] = previous->lineage;
+    } else {
+      Expected<TraceLog> log = previous ? TraceLog::resume(*previous->log) : TraceLog::open(paths[i]);
+      if (!log) {
+        diag(paths[i], 0, log.error().message);
+      } else {
+        how[i] = log->resumed() ? How::Resumed : How::Opened;
+        if (log->resumed()) lineage[i] = previous->lineage;
+        bytesRead[i] = log->bytesRead();
+        // A payload that lost a line still parses as lines; only its has_payload md5 tells. Verifying costs
+        // a second pass at ~0.5 GB/s, so it is done for logs read whole and of moderate size only.
+        if (!log->resumed() && log->text().size() <= kVerifyPayloadsUpTo) {
+          // The last record may still be being written (a growing log, or one cut short by a crash): it is
+          // incomplete, not corrupted, so it is not held against the log.
+          uint32_t lastEnvelope = lastEnvelopeLine(log->text());
+          PayloadVerification v = log->verifyAll();
+          for (const TraceDiagnostic &d : v.diagnostics) {
+            if (d.line == lastEnvelope) continue;
+            ++mismatched[i];
+            diag(paths[i], d.line, d.message);
+          }
+          // verifyAll keeps a bounded number of diagnostics; count the rest without them.
+          if (v.mismatched > v.diagnostics.size()) mismatched[i] += v.mismatched - v.diagnostics.size();
+        }
+        logs[i] = std::make_shared<const TraceLog>(std::move(*log));
+      }
+    }
+    if (logs[i])
+      for (const TraceDiagnostic &d : logs[i]->diagnostics())
+        diag(paths[i], d.line, d.message);
+    size_t n = ++done;
+    if (n == paths.size() || n % 8 == 0) report(n, paths.size(), "reading trace logs");
+  });
+  IndexCache::BuildStats &stats = next_.last;
+  for (size_t i = 0; i < paths.size(); ++i) {
+    if (!logs[i]) continue;
+    if (lineage[i] == 0) lineage[i] = next_.nextLineage++;
+    stats.logsReused += how[i] == How::Reused;
+    stats.logsResumed += how[i] == How::Resumed;
+    stats.logsOpened += how[i] == How::Opened;
+    stats.bytesRead += bytesRead[i];
+    next_.logs[paths[i]] = CachedLog{logs[i], lineage[i]};
+    index_->traceFiles_.push_back(paths[i]);
+    index_->stats_.traceBytes += logs[i]->text().size();
+    index_->stats_.traceBytesRead += bytesRead[i];
+    index_->stats_.corruptedRecords += logs[i]->stats().corruptedRecords + mismatched[i];
+    tables_->logs.push_back(std::move(logs[i]));
+    lineages_.push_back(lineage[i]);
+  }
+  index_->stats_.traceFiles = tables_->logs.size();
+}
+
+} // namespace inductor::index

@@ -1,0 +1,284 @@
+#include "index/IndexBuilder.h"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+namespace inductor::index {
+
+namespace detail {
+
+std::optional<std::string> tryReadFile(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string readFile(const std::string &path) {
+  return tryReadFile(path).value_or(std::string());
+}
+
+/// Identity of a text across its copies (log payload, cache file, debug-dir copy), hashed line by line so a
+/// payload needs no joining. Combines per-line std::hash values (8 bytes at a time, where byte-wise FNV-1a
+/// was a measurable share of a 1 GB build). Only compared within one process; both sides hash the same lines.
+struct ContentHash {
+  uint64_t h = 1469598103934665603ull;
+  void update(std::string_view s) { h = (h ^ std::hash<std::string_view>{}(s)) * 1099511628211ull; }
+};
+
+/// Identity of generated code across its copies. The copies agree line for line but not at the end: the
+/// cache's
+/// `*.wrapper.cpp` appends `// Compile cmd` comments, TORCH_COMPILE_DEBUG's `output_code.cpp` a `// Triton
+/// kernels are embedded ...` note, and log payloads end with blank lines. So trailing blank and comment-only
+/// lines are not part of the identity; every position before them is the same in every copy.
+uint64_t identityHash(const std::vector<std::string_view> &lines) {
+  size_t end = lines.size();
+  while (end > 0) {
+    std::string_view t = trim(lines[end - 1]);
+    if (!t.empty() && t.substr(0, 2) != "//" && t[0] != '#') break;
+    --end;
+  }
+  ContentHash h;
+  for (size_t i = 0; i < end; ++i) {
+    if (i) h.update("\n");
+    h.update(lines[i]);
+  }
+  return h.h;
+}
+
+std::string basename(std::string_view p) {
+  size_t s = p.rfind('/');
+  return std::string(s == std::string_view::npos ? p : p.substr(s + 1));
+}
+
+std::string slug(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
+        c == '-')
+      out += c;
+    else if (!out.empty() && out.back() != '-')
+      out += '-';
+  }
+  while (!out.empty() && out.back() == '-')
+    out.pop_back();
+  return out;
+}
+
+std::string_view graphKindName(GraphKind k) {
+  switch (k) {
+  case GraphKind::Forward:
+    return "forward";
+  case GraphKind::Backward:
+    return "backward";
+  case GraphKind::Inference:
+    return "inference";
+  case GraphKind::Unknown:
+    break;
+  }
+  return "";
+}
+
+/// Priority of a graph artifact as the post-grad graph of a compile (higher wins), 0 if it is not one.
+int postGradPriority(std::string_view name) {
+  if (name == "inductor_post_grad_graph") return 4;
+  if (name == "after_post_grad_graph") return 3;
+  if (name == "after_recompile_post_grad") return 2;
+  if (name == "before_post_grad_graph") return 1;
+  return 0;
+}
+
+/// Priority of a graph artifact as the pre-grad graph (the graph whose node names provenance calls pre-grad).
+int preGradPriority(std::string_view name) {
+  if (name == "after_pre_grad_graph") return 5;
+  if (name == "inductor_pre_grad_graph") return 4;
+  if (name == "after_recompile_pre_grad") return 3;
+  if (name == "before_pre_grad_graph") return 2;
+  if (name == "dynamo_output_graph") return 1;
+  return 0;
+}
+
+/// The record's graph name: the artifact name, or the top-level key for `*_graph` records.
+std::string_view recordGraphName(const TraceRecord &r) {
+  if (r.kind == TraceKind::Artifact) return r.name;
+  return r.kindKey;
+}
+
+std::string optionsKey(const IndexOptions &o) {
+  std::string key;
+  auto add = [&](std::string_view part) {
+    key += std::to_string(part.size());
+    key += ':';
+    key += part;
+  };
+  for (const PathMapping &m : o.pathMappings) {
+    add(m.from);
+    add(m.to);
+  }
+  key += '|';
+  for (const std::string &r : o.roots)
+    add(r);
+  key += '|';
+  for (const std::string &i : o.inputs)
+    add(i);
+  return key;
+}
+
+/// The cache key of a compile: its log and lineage, and the index and extent of every record it reads.
+std::string compileKey(const PendingCompile &p, const TraceLog &log, uint64_t lineage) {
+  std::string key = log.path();
+  key += '\0';
+  key += std::to_string(lineage);
+  key += p.cpp ? ":cpp" : ":py";
+  key += p.rank ? ":r" + std::to_string(*p.rank) : ":-";
+  for (int rec :
+       {p.output, p.postGrad, p.preGrad, p.nodeMappings, p.stackTraces, p.kernelToPost, p.postToPre}) {
+    key += '|';
+    if (rec < 0) continue;
+    const TraceRecord &r = log.records()[static_cast<size_t>(rec)];
+    key += std::to_string(rec) + "@" + std::to_string(r.envelopeOffset) + "-" + std::to_string(r.payloadEnd);
+  }
+  return key;
+}
+
+} // namespace detail
+
+using namespace detail;
+
+IndexCache::IndexCache() : state_(std::make_unique<State>()) {}
+IndexCache::IndexCache(IndexCache &&) noexcept = default;
+IndexCache &IndexCache::operator=(IndexCache &&) noexcept = default;
+IndexCache::~IndexCache() = default;
+
+void IndexCache::clear() {
+  uint64_t lineage = state_->nextLineage;
+  *state_ = State();
+  state_->nextLineage = lineage;
+}
+
+bool IndexCache::empty() const {
+  return !state_->stored;
+}
+
+IndexCache::BuildStats IndexCache::lastBuild() const {
+  return state_->last;
+}
+
+void IndexBuilder::freeze() {
+  Index &idx = *index_;
+  Index::Tables &t = *tables_;
+  for (uint32_t i = 0; i < idx.artifacts_.size(); ++i) {
+    Artifact &a = idx.artifacts_[i];
+    ArtifactId id{i};
+    for (const std::string &p : a.paths) {
+      std::string key = normalizePath(p);
+      auto [it, inserted] = t.byPath.emplace(key, id);
+      if (!inserted) {
+        auto &all = t.sharedPaths[key];
+        if (all.empty()) all.push_back(it->second);
+        all.push_back(id);
+      }
+    }
+    if (a.paths.empty() && !a.virtualName.empty()) {
+      std::string name = a.virtualName;
+      for (int k = 2; t.byVirtual.count(name); ++k)
+        name = a.virtualName + "~" + std::to_string(k);
+      a.virtualName = name;
+      t.byVirtual.emplace(name, id);
+    }
+    if (a.kind == ArtifactKind::OutputCode || a.kind == ArtifactKind::WrapperCode) {
+      idx.stats_.kernels += a.code.kernels.size();
+      for (uint32_t l = 0; l < a.launches.size(); ++l) {
+        const Launch &L = a.launches[l];
+        ++idx.stats_.launches;
+        if (!L.origins.empty()) ++idx.stats_.launchesWithOrigin;
+        for (const Origin &o : L.origins)
+          t.byUserLine[normalizePath(o.path)][o.line].push_back({id, l});
+        if (L.definition < 0) t.symbols.push_back({L.site.kernel, id, L.site.line, L.site.column, L.kind});
+      }
+      for (const KernelDefinition &d : a.code.kernels)
+        t.symbols.push_back({d.name, id, d.nameLine, d.nameColumn, d.kind});
+    }
+  }
+  std::unordered_map<std::string_view, uint32_t> nameIds;
+  t.symbolNameIds.reserve(t.symbols.size());
+  for (const KernelSymbol &k : t.symbols) {
+    auto [it, inserted] = nameIds.try_emplace(k.name, static_cast<uint32_t>(t.symbolNames.size()));
+    if (inserted) t.symbolNames.push_back(k.name);
+    t.symbolNameIds.push_back(it->second);
+  }
+  for (const auto &[path, lines] : t.byUserLine)
+    idx.stats_.userLines += lines.size();
+  idx.stats_.compiles = idx.compiles_.size();
+  idx.stats_.artifacts = idx.artifacts_.size();
+  idx.stats_.errors = idx.diagnostics_.size();
+}
+
+std::shared_ptr<const Index> IndexBuilder::run() {
+  if (cache_) {
+    next_.optionsKey = optionsKey(options_);
+    next_.nextLineage = cache_->state_->nextLineage;
+    // Analyses hold paths resolved with the previous options: with other options nothing can be reused.
+    if (cache_->state_->optionsKey != next_.optionsKey) cache_->clear();
+  }
+  report(0, 1, "discovering traces");
+  DiscoveredInputs inputs = discoverInputs(options_.inputs.empty() ? options_.roots : options_.inputs);
+  for (const std::string &e : inputs.errors)
+    diag(e, 0, "input not found");
+  openLogs(inputs.traceLogs);
+  if (!cancelled()) buildLogCompiles();
+  if (!cancelled()) buildFileCompiles(inputs);
+  if (!cancelled()) linkKernelSources(inputs.cacheSources);
+  // The analyses own what they need; the payload pages they touched need not stay resident (a 1 GB trace
+  // otherwise keeps ~40% of its bytes in RSS through fault-around).
+  for (const auto &log : tables_->logs)
+    log->releasePages();
+  freeze();
+  index_->tables_ = std::move(tables_);
+  if (cache_ && !cancelled()) {
+    next_.stored = true;
+    *cache_->state_ = std::move(next_);
+  }
+  report(1, 1, "done");
+  return index_;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Index.
+
+std::string_view Compile::kindWord() const {
+  switch (graphKind) {
+  case GraphKind::Forward:
+    return "forward";
+  case GraphKind::Backward:
+    return "backward";
+  case GraphKind::Inference:
+    return aoti ? "AOT" : "inference";
+  case GraphKind::Unknown:
+    break;
+  }
+  return aoti ? "AOT" : "other";
+}
+
+std::string Compile::label() const {
+  std::string s;
+  if (!id.empty())
+    s = "[" + id.traceStr() + "]";
+  else if (aoti)
+    s = "AOTInductor";
+  std::string_view kind = graphKindName(graphKind);
+  if (!kind.empty()) s += (s.empty() ? "" : " ") + std::string(kind);
+  if (s.empty()) s = "compile";
+  if (rank) s += " rank " + std::to_string(*rank);
+  return s;
+}
+
+std::shared_ptr<const Index> Index::build(const IndexOptions &options, const ProgressCallback &progress,
+                                          const std::atomic<bool> *cancelled, IndexCache *cache) {
+  IndexBuilder builder(options, progress, cancelled, cache);
+  return builder.run();
+}
+
+} // namespace inductor::index

@@ -1,0 +1,244 @@
+// index/IndexBuilder.h: the build pipeline of an Index (see Index.h), shared by the files that implement its
+// steps. Internal to index/: nothing outside index/*.cpp includes it.
+//   IndexBuilder.cpp  run(), freeze(), the build cache (IndexCache) and helpers shared by the steps;
+//   BuildLogs.cpp     step 2, reading and verifying TORCH_TRACE logs;
+//   BuildCompiles.cpp steps 3-5, cutting logs into compiles, analysing output code, graphs and provenance,
+//                     merging file copies, linking kernel files;
+//   Origins.cpp       step 4's origin resolution (the fallback chain of Index.h);
+//   Index.cpp         the queries of a built Index.
+#pragma once
+
+#include "index/Discovery.h"
+#include "index/GraphDump.h"
+#include "index/Index.h"
+#include "index/Provenance.h"
+#include "index/TextLines.h"
+#include "index/TraceLog.h"
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+namespace inductor::index {
+
+// The frozen lookup tables of an Index (see Index.h). Built once by IndexBuilder::freeze.
+struct Index::Tables {
+  std::vector<std::shared_ptr<const TraceLog>> logs;
+  std::unordered_map<std::string, ArtifactId> byPath;
+  /// Paths shared by several artifacts: path -> all of them (the first is also in byPath).
+  std::unordered_map<std::string, std::vector<ArtifactId>> sharedPaths;
+  std::unordered_map<std::string, ArtifactId> byVirtual;
+  /// Local user source path -> 1-based line -> launches, lines in order.
+  std::unordered_map<std::string, std::map<uint32_t, std::vector<LaunchRef>>> byUserLine;
+  std::vector<KernelSymbol> symbols;
+  /// Distinct kernel names (the same kernel recurs in every compile and rank) and, per symbol, its name's
+  /// index: a search scores each name once.
+  std::vector<std::string_view> symbolNames;
+  std::vector<uint32_t> symbolNameIds;
+};
+
+namespace detail {
+
+/// The file's bytes; nullopt when it cannot be opened.
+std::optional<std::string> tryReadFile(const std::string &path);
+/// The file's bytes; empty when it cannot be opened.
+std::string readFile(const std::string &path);
+
+/// Identity of generated code across its copies (log payload, cache file, debug-dir copy): see
+/// IndexBuilder.cpp.
+uint64_t identityHash(const std::vector<std::string_view> &lines);
+std::string basename(std::string_view p);
+/// A file-name-safe form of a label ("[0/0] forward" -> "0-0-forward").
+std::string slug(std::string_view s);
+/// "forward", "backward", "inference", or "" for Unknown.
+std::string_view graphKindName(GraphKind k);
+/// Priority of a graph artifact as the post-grad graph of a compile (higher wins), 0 if it is not one.
+int postGradPriority(std::string_view name);
+/// Priority of a graph artifact as the pre-grad graph (the graph whose node names provenance calls pre-grad).
+int preGradPriority(std::string_view name);
+/// The record's graph name: the artifact name, or the top-level key for `*_graph` records.
+std::string_view recordGraphName(const TraceRecord &r);
+
+// Compiles cut out of a log.
+
+struct PendingCompile {
+  uint32_t log = 0;
+  CompileId id;
+  std::optional<int> rank;
+  int output = -1; ///< Record index of the output code.
+  bool cpp = false;
+  int postGrad = -1, preGrad = -1;
+  int nodeMappings = -1, stackTraces = -1, kernelToPost = -1, postToPre = -1;
+};
+
+enum class ProvenanceSlot { NodeMappings, StackTraces, KernelToPost, PostToPre };
+
+/// Cuts a log into compiles. Per (compile id, rank) stream: an output code record starts a compile that owns
+/// the best post-grad graph seen since the previous output code and the best pre-grad graph of the stream.
+/// Provenance artifacts go to the latest compile whose slot is still empty; one that arrives before any
+/// output code (some versions log provenance first) waits for the next output code.
+std::vector<PendingCompile> segmentLog(uint32_t logIndex, const TraceLog &log);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Provenance of one compile, whatever its source (log payloads or files).
+
+struct CompileProvenance {
+  NodeMappings mappings;
+  bool hasMappings = false;
+  std::unordered_map<std::string, std::vector<std::vector<StackFrame>>> stackTraces;
+  std::unordered_map<std::string, KernelInformation> kernelInformation;
+};
+
+struct GraphData {
+  GraphDumpAnalysis analysis;
+  bool present = false;
+  /// Node name -> index into analysis.nodes (first occurrence).
+  std::unordered_map<std::string, uint32_t> nodeIndex;
+  void index() {
+    for (uint32_t i = 0; i < analysis.nodes.size(); ++i)
+      nodeIndex.emplace(analysis.nodes[i].name, i);
+  }
+  const SourceComment *originOf(const std::string &node) const {
+    auto it = nodeIndex.find(node);
+    if (it == nodeIndex.end()) return nullptr;
+    const GraphNodeDef &n = analysis.nodes[it->second];
+    if (!n.origin || *n.origin >= analysis.origins.size()) return nullptr;
+    return &analysis.origins[*n.origin];
+  }
+};
+
+/// The analysis of one compile of a log (step 4 of the pipeline): what IndexCache keeps between builds. Its
+/// output-code artifact's `traceFile` is the log's index in the build that analysed it; the merge sets it.
+struct CompileAnalysis {
+  Compile compile;
+  Artifact code;
+  GraphData post, pre;
+  uint64_t hash = 0;
+  std::vector<IndexDiagnostic> diagnostics;
+};
+
+/// A log kept for the next build, and its lineage: a number that changes when the log is read from scratch,
+/// so that record indices of an older version of the file never match.
+struct CachedLog {
+  std::shared_ptr<const TraceLog> log;
+  uint64_t lineage = 0;
+};
+
+/// Identity of the options that analysis results depend on (path resolution).
+std::string optionsKey(const IndexOptions &o);
+/// The cache key of a compile: its log and lineage, and the index and extent of every record it reads.
+std::string compileKey(const PendingCompile &p, const TraceLog &log, uint64_t lineage);
+
+/// A graph dump's analysis with its node index.
+GraphData analyzeGraphLines(const std::vector<std::string_view> &lines);
+/// Parses one provenance payload into `prov`; on failure `error` says why and `prov` is unchanged.
+void parseProvenanceInto(CompileProvenance &prov, ProvenanceSlot slot, std::string_view json,
+                         std::string &error);
+
+} // namespace detail
+
+struct IndexCache::State {
+  std::string optionsKey;
+  std::unordered_map<std::string, detail::CachedLog> logs; ///< By path.
+  std::unordered_map<std::string, std::shared_ptr<const detail::CompileAnalysis>>
+      compiles; ///< By compileKey().
+  uint64_t nextLineage = 1;
+  bool stored = false;
+  BuildStats last;
+};
+
+using detail::CachedLog;
+using detail::CompileAnalysis;
+using detail::CompileProvenance;
+using detail::GraphData;
+
+class IndexBuilder {
+public:
+  IndexBuilder(const IndexOptions &options, const ProgressCallback &progress,
+               const std::atomic<bool> *cancelled, IndexCache *cache)
+      : options_(options), progress_(progress), cancelled_(cancelled), cache_(cache),
+        resolver_(options.pathMappings, rootsForResolver(options)) {
+    index_ = std::make_shared<Index>();
+    tables_ = std::make_shared<Index::Tables>();
+  }
+
+  std::shared_ptr<const Index> run();
+
+private:
+  static std::vector<std::string> rootsForResolver(const IndexOptions &o) {
+    std::vector<std::string> roots = o.roots;
+    for (const std::string &in : o.inputs)
+      roots.push_back(in);
+    return roots;
+  }
+  bool cancelled() const { return cancelled_ && cancelled_->load(std::memory_order_relaxed); }
+  /// Serialised: workers report too, and the callback need not be thread-safe.
+  void report(size_t done, size_t total, std::string_view message) {
+    if (!progress_) return;
+    std::lock_guard<std::mutex> lock(progressMutex_);
+    progress_(done, total, message);
+  }
+  void diag(std::string file, uint32_t line, std::string message) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    index_->diagnostics_.push_back({std::move(file), line, std::move(message)});
+  }
+
+  template <class F> void parallelFor(size_t n, F &&f) {
+    unsigned jobs = options_.jobs;
+    if (jobs <= 1 || n <= 1) {
+      for (size_t i = 0; i < n && !cancelled(); ++i)
+        f(i);
+      return;
+    }
+    std::atomic<size_t> next{0};
+    std::vector<std::thread> threads;
+    for (unsigned t = 0; t < std::min<size_t>(jobs, n); ++t)
+      threads.emplace_back([&] {
+        for (size_t i; (i = next.fetch_add(1)) < n && !cancelled();)
+          f(i);
+      });
+    for (auto &t : threads)
+      t.join();
+  }
+
+  void openLogs(const std::vector<std::string> &paths);
+  void buildLogCompiles();
+  void buildFileCompiles(const DiscoveredInputs &inputs);
+  void linkKernelSources(const std::vector<std::string> &cacheSources);
+  void freeze();
+
+  ArtifactId addArtifact(Artifact a) {
+    ArtifactId id{static_cast<uint32_t>(index_->artifacts_.size())};
+    index_->artifacts_.push_back(std::move(a));
+    return id;
+  }
+  Origin makeOrigin(const std::string &file, uint32_t line, std::string code, std::string function) const;
+  void resolveLaunches(Artifact &a, const CompileProvenance &prov, const GraphData &post,
+                       const GraphData &pre);
+  ArtifactId addGraphArtifact(CompileRef compile, std::string title, std::string graphName,
+                              Artifact::GraphRole role, const GraphData &graph, uint32_t log, uint32_t record,
+                              std::string path);
+
+  const IndexOptions &options_;
+  const ProgressCallback &progress_;
+  const std::atomic<bool> *cancelled_;
+  IndexCache *cache_;
+  /// What this build leaves in cache_ (stored only when the build was not cancelled).
+  IndexCache::State next_;
+  std::vector<uint64_t> lineages_; ///< Per log of tables_->logs.
+  PathResolver resolver_;
+  std::shared_ptr<Index> index_;
+  std::shared_ptr<Index::Tables> tables_;
+  std::mutex mutex_, progressMutex_;
+  /// Content hash -> output-code artifact, to merge copies of the same text.
+  std::unordered_map<uint64_t, ArtifactId> byContent_;
+};
+
+} // namespace inductor::index

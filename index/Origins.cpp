@@ -1,0 +1,114 @@
+// Origins of kernel launches (step 4 of the build pipeline, see IndexBuilder.h): the fallback chain of
+// Index.h from a launch's provenance to the user source lines it came from.
+#include "index/IndexBuilder.h"
+
+#include <algorithm>
+#include <set>
+
+namespace inductor::index {
+
+using namespace detail;
+
+Origin IndexBuilder::makeOrigin(const std::string &file, uint32_t line, std::string code,
+                                std::string function) const {
+  ResolvedPath r = resolver_.resolve(file);
+  Origin o;
+  o.path = r.path;
+  o.recordedPath = file;
+  o.line = line;
+  o.code = std::move(code);
+  o.function = std::move(function);
+  o.exists = r.exists;
+  return o;
+}
+
+void IndexBuilder::resolveLaunches(Artifact &a, const CompileProvenance &prov, const GraphData &post,
+                                   const GraphData &pre) {
+  std::unordered_map<std::string, int> launchCount;
+  for (const KernelLaunch &l : a.code.launches)
+    ++launchCount[l.kernel];
+  a.launches.clear();
+  a.launches.reserve(a.code.launches.size());
+  for (const KernelLaunch &site : a.code.launches) {
+    Launch L;
+    L.site = site;
+    const KernelDefinition *def = a.code.findKernel(site.kernel);
+    if (def) L.definition = static_cast<int>(def - a.code.kernels.data());
+    L.kind = def ? def->kind : kindFromName(site.kernel);
+    L.atenOps = site.atenOps.empty() && def ? def->atenOps : site.atenOps;
+    std::string key = site.key();
+    // Without a debug handle a kernel launched twice cannot be told apart in the maps: use only what the
+    // launch itself says (its comment) rather than the union, which would name lines of the other launches.
+    bool ambiguous = !site.debugHandle && launchCount[site.kernel] > 1;
+
+    // FX nodes.
+    const KernelInformation *info = nullptr;
+    if (auto it = prov.kernelInformation.find(key); it != prov.kernelInformation.end()) info = &it->second;
+    if (info) {
+      L.postGradNodes = info->postGradNodes;
+      L.preGradNodes = info->preGradNodes;
+    }
+    if (L.postGradNodes.empty() && !ambiguous) {
+      auto it = prov.mappings.kernelToPost.find(key);
+      if (it == prov.mappings.kernelToPost.end() && site.debugHandle)
+        it = prov.mappings.kernelToPost.find(site.kernel);
+      if (it != prov.mappings.kernelToPost.end())
+        L.postGradNodes = it->second;
+      else if (def && launchCount[site.kernel] == 1) // The definition's comment describes its first launch.
+        for (const auto &[src, nodes] : def->sourceToAten)
+          L.postGradNodes.insert(L.postGradNodes.end(), nodes.begin(), nodes.end());
+    }
+    if (L.preGradNodes.empty()) {
+      std::set<std::string> pres;
+      for (const std::string &n : L.postGradNodes)
+        if (auto it = prov.mappings.postToPre.find(n); it != prov.mappings.postToPre.end())
+          pres.insert(it->second.begin(), it->second.end());
+      if (pres.empty())
+        for (const std::string &n :
+             site.sourceNodes.empty() && def && !ambiguous ? def->sourceNodes : site.sourceNodes)
+          if (!n.empty()) pres.insert(n);
+      L.preGradNodes.assign(pres.begin(), pres.end());
+    }
+
+    auto addOrigin = [&](Origin o) {
+      if (std::find(L.origins.begin(), L.origins.end(), o) == L.origins.end())
+        L.origins.push_back(std::move(o));
+    };
+    // 1. Stack traces recorded for this kernel:debug_handle.
+    const std::vector<std::vector<StackFrame>> *traces = nullptr;
+    if (info && !info->stackTraces.empty()) traces = &info->stackTraces;
+    if (!traces) {
+      auto it = prov.stackTraces.find(key);
+      if (it == prov.stackTraces.end() && !ambiguous) it = prov.stackTraces.find(site.kernel);
+      if (it != prov.stackTraces.end()) traces = &it->second;
+    }
+    if (traces) {
+      for (const auto &trace : *traces) {
+        if (const StackFrame *f = userFrame(trace))
+          addOrigin(makeOrigin(f->file, f->line, f->code, f->function));
+        std::vector<Origin> stack;
+        for (const StackFrame &f : trace)
+          if (!isLibraryPath(f.file)) stack.push_back(makeOrigin(f.file, f.line, f.code, f.function));
+        if (!stack.empty()) L.stacks.push_back(std::move(stack));
+      }
+      if (!L.origins.empty()) L.originSource = OriginSource::StackTrace;
+    }
+    // 2. Post-grad FX nodes in the post-grad graph's `# File:` comments.
+    if (L.origins.empty() && post.present) {
+      for (const std::string &n : L.postGradNodes)
+        if (const SourceComment *c = post.originOf(n); c && !isLibraryPath(c->file))
+          addOrigin(makeOrigin(c->file, c->line, c->code, c->function));
+      if (!L.origins.empty()) L.originSource = OriginSource::PostGradGraph;
+    }
+    // 3. Pre-grad FX nodes in the pre-grad graph's `# File:` comments.
+    if (L.origins.empty() && pre.present) {
+      for (const std::string &n : L.preGradNodes)
+        if (const SourceComment *c = pre.originOf(n); c && !isLibraryPath(c->file))
+          addOrigin(makeOrigin(c->file, c->line, c->code, c->function));
+      if (!L.origins.empty()) L.originSource = OriginSource::PreGradGraph;
+    }
+    a.launches.push_back(std::move(L));
+  }
+}
+
+} // namespace inductor::index
