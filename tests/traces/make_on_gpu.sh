@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Makes the real traces under tests/traces/ on a machine with a CUDA GPU, PyTorch >= 2.9 and transformers and
+# torchvision (made with PyTorch 2.11 on an H100). Each case runs in /tmp/work/<case>/ as on a cluster, then is
+# packed as <case>.tar.xz into $OUT_DIR: model.py, trace/, torch_compile_debug/, inductor_cache/ (text only),
+# run.log, profiles, and site-packages/: copies of the third-party files that the trace's frames name (what a
+# user's own environment would hold), with ORIGIN.txt naming the folder they came from.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+out=${OUT_DIR:-$here}
+cases=${CASES:-hf_llama tv_resnet gpt2_profiled cudagraph_profiled health_lib}
+one() {
+  local c=$1 work=/tmp/work/$1
+  rm -rf "$work" && mkdir -p "$work" && cp -r "$here/$c/." "$work/"
+  (cd "$work" && TORCH_TRACE="$work/trace" INDUCTOR_PROVENANCE=1 TORCH_COMPILE_DEBUG=1 \
+     TORCHINDUCTOR_CACHE_DIR="$work/inductor_cache" timeout "${LIMIT:-500}" python3 model.py > run.log 2>&1)
+  echo "$c: exit $? $(tail -1 "$work/run.log")"
+  rm -rf "$work/inductor_cache/triton"
+  find "$work/inductor_cache" -type f ! \( -name '*.py' -o -name '*.cpp' -o -name '*.json' -o -name '*.best_config' \) -delete
+  # Third-party files named by the trace (not torch/triton's own, not the case's own site-packages).
+  local site
+  site=$(python3 -c 'import site; print(site.getsitepackages()[0])')
+  grep -aoE "$site/[A-Za-z0-9_./-]+\.py" "$work"/trace/*.log | sort -u | while read -r f; do
+    rel=${f#"$site"/}
+    case "$rel" in torch/*|triton/*|functorch/*|torchgen/*) continue ;; esac
+    [[ -f "$f" ]] && mkdir -p "$work/site-packages/$(dirname "$rel")" && cp "$f" "$work/site-packages/$rel"
+  done
+  [[ -d "$work/site-packages" && ! -f "$work/site-packages/ORIGIN.txt" ]] && echo "$site" > "$work/site-packages/ORIGIN.txt"
+  find "$work" -name __pycache__ -prune -exec rm -rf {} +
+  find "$work" -depth -type d -empty -delete
+  tar -C /tmp/work -cJf "$out/$c.tar.xz" "$c"
+  echo "$c: $(du -sh "$work" | cut -f1) -> $(stat -c %s "$out/$c.tar.xz") bytes packed"
+}
+for c in $cases; do one "$c" & done
+wait
