@@ -203,6 +203,10 @@ struct IndexOptions {
   /// Workspace folders: discovery when `inputs` is empty, and suffix matching of recorded paths.
   std::vector<std::string> roots;
   std::vector<PathMapping> pathMappings;
+  /// Import roots of the user's Python environment (its interpreter's sys.path directories), filled by the
+  /// server: recorded `.../site-packages/<rest>` paths resolve under them, and their files may be read (see
+  /// ReadPolicy.h). Empty: none known.
+  std::vector<std::string> pythonPaths;
   /// Worker threads for reading logs and analysing payloads; 0 or 1 runs everything on the calling thread.
   unsigned jobs = 0;
 };
