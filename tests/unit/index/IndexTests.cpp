@@ -796,7 +796,9 @@ TEST_CASE(
             if (fs::exists(local) && fs::file_size(local) > 0) ++expected[normalizePath(local)];
           }
     size_t linkedFiles = 0;
-    for (const auto &[path, count] : expected) {
+    for (const auto &entry : expected) {
+      const auto &path = entry.first;
+      const auto &count = entry.second;
       CAPTURE(path);
       auto ids = index->findAllByPath(path);
       REQUIRE(!ids.empty());
