@@ -39,22 +39,38 @@ std::optional<ArtifactId> Index::findByVirtualName(std::string_view name) const 
   return std::nullopt;
 }
 
-std::string Index::text(ArtifactId id) const {
-  if (!id.valid() || id.value >= artifacts_.size()) return {};
+Expected<std::string> Index::readText(ArtifactId id) const {
+  if (!id.valid() || id.value >= artifacts_.size()) return Error{"no such artifact"};
   const Artifact &a = artifacts_[id.value];
+  const auto tooLarge = [](uint64_t bytes) {
+    return Error{"the text is " + std::to_string(bytes >> 20) + " MB, over the limit of " +
+                 std::to_string(IndexLimits::kServedTextBytes >> 20) + " MB served per request"};
+  };
   if (a.traceFile != UINT32_MAX && a.traceFile < tables_->logs.size()) {
     const TraceLog &log = *tables_->logs[a.traceFile];
     if (a.record < log.records().size()) {
-      // A copy is returned; the payload's pages need not stay resident in this process.
       const TraceRecord &record = log.records()[a.record];
-      std::string text = log.payloadText(record);
+      if (record.payloadEnd - record.payloadBegin > IndexLimits::kServedTextBytes)
+        return tooLarge(record.payloadEnd - record.payloadBegin);
+      // A copy is returned; the payload's pages need not stay resident in this process.
+      Expected<std::string> text = log.readPayload(record);
       log.releasePayloadPages(record);
       return text;
     }
   }
-  for (const std::string &p : a.paths)
-    if (auto text = tryReadFile(p)) return std::move(*text);
-  return {};
+  std::optional<Error> last;
+  for (const std::string &p : a.paths) {
+    // Judged now, not at indexing: the file may have been replaced by a link out of the roots since.
+    auto text = readPolicy_.read(p, IndexLimits::kServedTextBytes);
+    if (text) return std::move(*text);
+    last = text.error();
+  }
+  return last ? *last : Error{"the artifact has no text"};
+}
+
+std::string Index::text(ArtifactId id) const {
+  Expected<std::string> text = readText(id);
+  return text ? std::move(*text) : std::string();
 }
 
 SymbolAt Index::symbolAt(ArtifactId id, uint32_t line, uint32_t column) const {

@@ -9,8 +9,6 @@
 #include <boost/asio/thread_pool.hpp>
 
 #include <chrono>
-#include <fstream>
-#include <sstream>
 
 namespace inductor::server {
 
@@ -214,23 +212,30 @@ std::shared_ptr<const Document> Server::document(const std::string &uri) const {
   doc->uri = uri;
   auto parsed = protocol::parseURI(uri);
   if (!parsed) return doc;
+  std::shared_ptr<const index::Index> idx;
+  {
+    std::lock_guard<std::mutex> lock(indexMutex_);
+    idx = index_;
+  }
+  if (!idx) return doc; // Requests run once the index is ready; before that nothing is read.
   if (parsed->scheme == "file") {
-    std::ifstream in(parsed->path, std::ios::binary);
-    if (in) {
-      std::ostringstream ss;
-      ss << in.rdbuf();
-      doc->text = ss.str();
-    }
+    // A document the client has not opened: read from disk only inside the roots (ReadPolicy.h), and only up
+    // to the size served per request.
+    index::Expected<std::string> text = idx->readPolicy().read(parsed->path, index::IndexLimits::kServedTextBytes);
+    if (text)
+      doc->text = std::move(*text);
+    else
+      logDebug(text.error().message);
   } else if (parsed->scheme == "inductor-trace") {
-    std::shared_ptr<const index::Index> idx;
-    {
-      std::lock_guard<std::mutex> lock(indexMutex_);
-      idx = index_;
-    }
     std::string name =
         parsed->path.size() > 1 && parsed->path[0] == '/' ? parsed->path.substr(1) : parsed->path;
-    if (idx)
-      if (auto id = idx->findByVirtualName(name)) doc->text = idx->text(*id);
+    if (auto id = idx->findByVirtualName(name)) {
+      index::Expected<std::string> text = idx->readText(*id);
+      if (text)
+        doc->text = std::move(*text);
+      else
+        logWarn(uri + ": " + text.error().message);
+    }
   }
   return doc;
 }
