@@ -2,6 +2,7 @@
 #include "index/IndexBuilder.h"
 
 #include <algorithm>
+#include <climits>
 #include <filesystem>
 
 namespace fs = std::filesystem;
@@ -215,12 +216,14 @@ std::vector<LaunchRef> Index::launchesForGraphNode(ArtifactId graph, uint32_t no
 namespace {
 
 /// Fuzzy score of `name` for `query`: case-insensitive subsequence match; higher is better; -1 if no match.
+/// Consecutive matches score quadratically in the run's length, so the sum is kept in 64 bits (a 60,000-byte
+/// name reaches 3.6e9) and the normalised result is clamped to int: an exact match of any length still wins.
 int fuzzyScore(std::string_view query, std::string_view name) {
   if (query.empty()) return 0;
   auto lower = [](char c) { return static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c); };
-  int score = 0;
+  int64_t score = 0;
   size_t qi = 0;
-  int run = 0;
+  int64_t run = 0;
   for (size_t i = 0; i < name.size() && qi < query.size(); ++i) {
     if (lower(name[i]) == lower(query[qi])) {
       ++qi;
@@ -231,7 +234,9 @@ int fuzzyScore(std::string_view query, std::string_view name) {
     }
   }
   if (qi < query.size()) return -1;
-  return score * 100 / static_cast<int>(name.size() + 10);
+  int64_t normalised = score / static_cast<int64_t>(name.size() + 10) * 100 +
+                       score % static_cast<int64_t>(name.size() + 10) * 100 / static_cast<int64_t>(name.size() + 10);
+  return static_cast<int>(std::min<int64_t>(normalised, INT_MAX - 1));
 }
 
 } // namespace
