@@ -239,8 +239,9 @@ void IndexBuilder::buildLogCompiles() {
       uint64_t bytes = rec.payloadEnd - rec.payloadBegin;
       if (bytes <= limit) return true;
       r.diagnostics.push_back({log.path(), rec.line,
-                               std::string(what) + " of " + std::to_string(bytes >> 20) + " MB exceeds the limit of " +
-                                   std::to_string(limit >> 20) + " MB: not analysed"});
+                               std::string(what) + " of " + std::to_string(bytes >> 20) +
+                                   " MB exceeds the limit of " + std::to_string(limit >> 20) +
+                                   " MB: not analysed"});
       return false;
     };
     Artifact &a = r.code;
@@ -268,7 +269,8 @@ void IndexBuilder::buildLogCompiles() {
       // JSON payloads are one line (json.dumps): read in place, not copied.
       std::vector<std::string_view> lines = log.payloadLines(records[rec]);
       std::string joined;
-      std::string_view json = lines.size() == 1 ? lines[0] : std::string_view(joined = log.payloadText(records[rec]));
+      std::string_view json =
+          lines.size() == 1 ? lines[0] : std::string_view(joined = log.payloadText(records[rec]));
       std::string error;
       parseProvenanceInto(prov, slot, json, error);
       if (!error.empty())
@@ -297,7 +299,8 @@ void IndexBuilder::buildLogCompiles() {
     cut[l] = true;
     const std::string &path = tables_->logs[l]->path();
     next_.logs.erase(path);
-    diag(path, 0, "the file was truncated while it was indexed: its compiles are left out until it is read again");
+    diag(path, 0,
+         "the file was truncated while it was indexed: its compiles are left out until it is read again");
   }
   index_->stats_.compilesAnalysed = misses.size();
   next_.last.compilesAnalysed = misses.size();
@@ -403,8 +406,8 @@ void IndexBuilder::buildFileCompiles(const DiscoveredInputs &inputs) {
       std::string label = ref.valid() ? index_->compiles_[ref.value].label() : "";
       for (const std::string &g : unit.graphs) {
         if (!known.insert(g).second) continue;
-        addGraphArtifact(ref, label + " " + basename(g), basename(g), Artifact::GraphRole::PostGrad, graphFile(g),
-                         UINT32_MAX, UINT32_MAX, g);
+        addGraphArtifact(ref, label + " " + basename(g), basename(g), Artifact::GraphRole::PostGrad,
+                         graphFile(g), UINT32_MAX, UINT32_MAX, g);
       }
       continue;
     }
@@ -431,7 +434,8 @@ void IndexBuilder::buildFileCompiles(const DiscoveredInputs &inputs) {
     parseFile(unit.nodeMappings, ProvenanceSlot::NodeMappings);
     parseFile(unit.stackTraces, ProvenanceSlot::StackTraces);
     if (!unit.kernelInformation.empty()) {
-      if (auto json = readInput(unit.kernelInformation, IndexLimits::kProvenanceBytes, "kernel information")) {
+      if (auto json =
+              readInput(unit.kernelInformation, IndexLimits::kProvenanceBytes, "kernel information")) {
         auto info = parseKernelInformation(*json);
         if (info)
           prov.kernelInformation = std::move(*info);
@@ -513,7 +517,8 @@ void IndexBuilder::linkKernelSources(const std::vector<std::string> &cacheSource
     }
 }
 
-std::optional<std::string> IndexBuilder::readInput(const std::string &path, size_t maxBytes, std::string_view what) {
+std::optional<std::string> IndexBuilder::readInput(const std::string &path, size_t maxBytes,
+                                                   std::string_view what) {
   auto text = readFileBounded(path, maxBytes);
   if (text) return std::move(*text);
   diag(path, 0, std::string(what) + ": " + text.error().message);

@@ -42,8 +42,9 @@ void IndexBuilder::openLogs(const std::vector<std::string> &paths) {
         // others, the last record is checked, which is where a log cut short (truncated, copied while being
         // written) or still being written shows: its payload is incomplete, and the analyses would lose what
         // is missing without a word.
-        PayloadVerification v = !log->resumed() && log->text().size() <= kVerifyPayloadsUpTo ? log->verifyAll()
-                                                                                               : log->verifyLast();
+        PayloadVerification v = !log->resumed() && log->text().size() <= kVerifyPayloadsUpTo
+                                    ? log->verifyAll()
+                                    : log->verifyLast();
         for (const TraceDiagnostic &d : v.diagnostics)
           diag(paths[i], d.line, d.message);
         mismatched[i] = v.mismatched; // verifyAll keeps a bounded number of diagnostics; all are counted.

@@ -54,7 +54,8 @@ struct Collector {
   bool choose(const std::string &full, bool viaLink) {
     struct stat st;
     if (::stat(full.c_str(), &st) != 0) return true;
-    auto [it, inserted] = byIdentity.try_emplace({uint64_t(st.st_dev), uint64_t(st.st_ino)}, Choice{full, viaLink});
+    auto [it, inserted] =
+        byIdentity.try_emplace({uint64_t(st.st_dev), uint64_t(st.st_ino)}, Choice{full, viaLink});
     if (inserted) return true;
     Choice &was = it->second;
     if (was.path == full) return true; // The same path again (a file named and also found by a walk).
@@ -133,7 +134,8 @@ struct Collector {
 
 } // namespace
 
-DiscoveredInputs discoverInputs(const std::vector<std::string> &inputs, size_t maxFiles, const ReadPolicy *policy) {
+DiscoveredInputs discoverInputs(const std::vector<std::string> &inputs, size_t maxFiles,
+                                const ReadPolicy *policy) {
   DiscoveredInputs out;
   Collector c;
   size_t seen = 0, skippedLinks = 0;
@@ -158,8 +160,9 @@ DiscoveredInputs discoverInputs(const std::vector<std::string> &inputs, size_t m
         // Judged by its target; never walked into (the iterator does not follow directory links).
         if (!policy || !policy->allows(it->path().string())) {
           if (++skippedLinks <= kLinksReported)
-            out.notes.push_back({it->path().string(), "not read: a symbolic link that leads out of the workspace "
-                                                      "folders and trace inputs"});
+            out.notes.push_back({it->path().string(),
+                                 "not read: a symbolic link that leads out of the workspace "
+                                 "folders and trace inputs"});
           continue;
         }
         if (!it->is_regular_file(fe)) continue;
@@ -187,8 +190,9 @@ DiscoveredInputs discoverInputs(const std::vector<std::string> &inputs, size_t m
     }
   }
   if (skippedLinks > kLinksReported)
-    out.notes.push_back({"", std::to_string(skippedLinks - kLinksReported) +
-                                 " more symbolic links out of the workspace folders and trace inputs were not read"});
+    out.notes.push_back(
+        {"", std::to_string(skippedLinks - kLinksReported) +
+                 " more symbolic links out of the workspace folders and trace inputs were not read"});
   c.dropDuplicates();
 
   out.traceLogs.assign(c.traceLogs.begin(), c.traceLogs.end());

@@ -234,8 +234,9 @@ int fuzzyScore(std::string_view query, std::string_view name) {
     }
   }
   if (qi < query.size()) return -1;
-  int64_t normalised = score / static_cast<int64_t>(name.size() + 10) * 100 +
-                       score % static_cast<int64_t>(name.size() + 10) * 100 / static_cast<int64_t>(name.size() + 10);
+  int64_t normalised =
+      score / static_cast<int64_t>(name.size() + 10) * 100 +
+      score % static_cast<int64_t>(name.size() + 10) * 100 / static_cast<int64_t>(name.size() + 10);
   return static_cast<int>(std::min<int64_t>(normalised, INT_MAX - 1));
 }
 

@@ -304,7 +304,8 @@ public:
   /// The text of an artifact, read from its log payload (TraceLog::readPayload: refused when the log was
   /// truncated, deleted or changed since it was indexed) or else from its first readable file (only files
   /// that readPolicy() allows, judged now: a file replaced by a link out of the roots after indexing is
-  /// refused). Errors say why there is no text: those, I/O errors, and texts over IndexLimits::kServedTextBytes.
+  /// refused). Errors say why there is no text: those, I/O errors, and texts over
+  /// IndexLimits::kServedTextBytes.
   Expected<std::string> readText(ArtifactId id) const;
   /// readText(), or empty on any error.
   std::string text(ArtifactId id) const;

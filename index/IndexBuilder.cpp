@@ -235,8 +235,8 @@ std::shared_ptr<const Index> IndexBuilder::run() {
   }
   report(0, 1, "discovering traces");
   index_->readPolicy_ = policy_;
-  DiscoveredInputs inputs =
-      discoverInputs(options_.inputs.empty() ? options_.roots : options_.inputs, kMaxDiscoveredFiles, &policy_);
+  DiscoveredInputs inputs = discoverInputs(options_.inputs.empty() ? options_.roots : options_.inputs,
+                                           kMaxDiscoveredFiles, &policy_);
   for (const std::string &e : inputs.errors)
     diag(e, 0, "input not found");
   for (const DiscoveredInputs::Note &n : inputs.notes)
@@ -251,13 +251,17 @@ std::shared_ptr<const Index> IndexBuilder::run() {
     log->releasePages();
   if (refusedReads_ > 0)
     diag(firstRefused_, 0,
-         std::to_string(refusedReads_) + " file(s) named by the traces were not read, the first being this one: "
-         "they are outside the workspace folders, trace inputs, pathMappings targets and Python environment (add "
-         "their directory to traceDirs to use them)");
+         std::to_string(refusedReads_) +
+             " file(s) named by the traces were not read, the first being this one: "
+             "they are outside the workspace folders, trace inputs, pathMappings targets and Python "
+             "environment (add "
+             "their directory to traceDirs to use them)");
   if (resolver_.indexedFiles() >= kMaxDiscoveredFiles)
-    diag("", 0, "the search for recorded paths under the workspace folders stopped after " +
-                    std::to_string(kMaxDiscoveredFiles) + " files: some sources may not be found (name the "
-                    "trace directories in traceDirs, or map paths with pathMappings)");
+    diag("", 0,
+         "the search for recorded paths under the workspace folders stopped after " +
+             std::to_string(kMaxDiscoveredFiles) +
+             " files: some sources may not be found (name the "
+             "trace directories in traceDirs, or map paths with pathMappings)");
   freeze();
   index_->tables_ = std::move(tables_);
   if (cache_ && !cancelled()) {

@@ -37,7 +37,8 @@ std::optional<int> integer(std::string_view raw) {
 }
 
 std::optional<double> number(std::string_view raw) {
-  if (raw.empty() || raw.size() > 64 || !(raw[0] == '-' || (raw[0] >= '0' && raw[0] <= '9'))) return std::nullopt;
+  if (raw.empty() || raw.size() > 64 || !(raw[0] == '-' || (raw[0] >= '0' && raw[0] <= '9')))
+    return std::nullopt;
   // strtod needs a terminated string; a number token is short.
   std::string text(raw);
   char *end = nullptr;

@@ -100,9 +100,9 @@ inline bool isValue(std::string_view text) {
   return c.p == c.end;
 }
 
-/// Calls member(key, rawValue) for each member of the JSON object `text`, in order; keys undecoded and without
-/// quotes. Returns false when `text` is not exactly one well-formed object (members already reported stay
-/// reported: a caller that needs all-or-nothing checks first, or discards).
+/// Calls member(key, rawValue) for each member of the JSON object `text`, in order; keys undecoded and
+/// without quotes. Returns false when `text` is not exactly one well-formed object (members already reported
+/// stay reported: a caller that needs all-or-nothing checks first, or discards).
 template <typename F> bool walkObject(std::string_view text, F &&member) {
   Cursor c{text.data(), text.data() + text.size()};
   c.blanks();

@@ -19,9 +19,9 @@ namespace {
 
 // ---------------------------------------------------------------------------------------------------------------
 // The SIGBUS guard (see MappedFile.h). Mappings register their address range in a table that the signal
-// handler reads without locks: slots are claimed and released by the mapping threads (under a mutex, which the
-// handler never takes) and read by the handler with atomic loads only. Chunks of slots are allocated on demand
-// and never freed, so the handler never sees freed memory.
+// handler reads without locks: slots are claimed and released by the mapping threads (under a mutex, which
+// the handler never takes) and read by the handler with atomic loads only. Chunks of slots are allocated on
+// demand and never freed, so the handler never sees freed memory.
 
 struct GuardSlot {
   std::atomic<uintptr_t> begin{0}; // 0: free.
@@ -45,8 +45,8 @@ GuardSlot &slotAt(size_t index) {
 // A raw system call, so it is safe in the signal handler.
 bool zeroFill(uintptr_t from, uintptr_t end) {
   if (end <= from) return true;
-  void *p = ::mmap(reinterpret_cast<void *>(from), end - from, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
-                   -1, 0);
+  void *p = ::mmap(reinterpret_cast<void *>(from), end - from, PROT_READ,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
   return p != MAP_FAILED;
 }
 

@@ -14,10 +14,11 @@
 //  - A SIGBUS guard, for the race that no check can close (the file is cut between the check and the read, or
 //    during a scan): the first MappedFile installs a process-wide SIGBUS handler (sigaction, SA_SIGINFO) that
 //    looks the faulting address up in a lock-free table of live mappings; for one of ours it maps zero pages
-//    over the rest of that mapping (mmap MAP_FIXED, a raw system call) and returns, so the read is retried and
-//    sees zeros; the owner learns it through faulted() and state(), and treats what it read as unusable (the
-//    scan is redone, a request gets an error). A fault outside our mappings goes to the handler installed
-//    before ours (a sanitizer's or a fuzzer's), or kills the process as it would have without the guard.
+//    over the rest of that mapping (mmap MAP_FIXED, a raw system call) and returns, so the read is retried
+//    and sees zeros; the owner learns it through faulted() and state(), and treats what it read as unusable
+//    (the scan is redone, a request gets an error). A fault outside our mappings goes to the handler
+//    installed before ours (a sanitizer's or a fuzzer's), or kills the process as it would have without the
+//    guard.
 //  Reads never fault, so nothing needs to copy the file into memory to be safe (reading payloads with pread
 //  instead would not cover the scan and the analyses, which work on views into the mapping). The table holds
 //  65,536 live mappings; one past that is left unguarded (the server maps one or two per trace log).
@@ -94,8 +95,8 @@ public:
   /// Whether a read has met the cut end of the file (the SIGBUS guard zero-filled the rest of the mapping).
   /// Cheap (one atomic load); false for fromString() and unguarded mappings.
   bool faulted() const;
-  /// The file as it is now compared with the mapping (one fstat of the descriptor kept open since open(), so a
-  /// file replaced under the same path is not seen here: compare stamps of the path for that). A Truncated
+  /// The file as it is now compared with the mapping (one fstat of the descriptor kept open since open(), so
+  /// a file replaced under the same path is not seen here: compare stamps of the path for that). A Truncated
   /// file has its pages past the new end zero-filled before this returns, so no later read faults. Always
   /// Unchanged for fromString().
   FileState state() const;

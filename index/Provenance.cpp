@@ -36,7 +36,8 @@ struct Budget {
 
 // Walks the top-level object of a provenance document, calling member(decodedKey, rawValue, budget). Returns
 // an error (prefixed by `what`) when the text is not a JSON object, or when the budget ran out.
-template <class F> std::optional<Error> walkDocument(std::string_view text, std::string_view what, F &&member) {
+template <class F>
+std::optional<Error> walkDocument(std::string_view text, std::string_view what, F &&member) {
   std::string_view t = text;
   const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
   while (!t.empty() && blank(t.front()))
@@ -271,18 +272,19 @@ void NodeMappings::merge(const NodeMappings &other) {
 Expected<NodeMappings> parseNodeMappings(std::string_view text) {
   NodeMappings m;
   std::optional<double> version;
-  auto error = walkDocument(text, "node mappings", [&](const std::string &key, std::string_view raw, Budget &budget) {
-    if (key == "preToPost")
-      readMap(raw, m.preToPost, budget);
-    else if (key == "postToPre")
-      readMap(raw, m.postToPre, budget);
-    else if (key == "cppCodeToPost")
-      readMap(raw, m.kernelToPost, budget);
-    else if (key == "postToCppCode")
-      readMap(raw, m.postToKernel, budget);
-    else if (key == "version")
-      version = json_scan::number(raw);
-  });
+  auto error =
+      walkDocument(text, "node mappings", [&](const std::string &key, std::string_view raw, Budget &budget) {
+        if (key == "preToPost")
+          readMap(raw, m.preToPost, budget);
+        else if (key == "postToPre")
+          readMap(raw, m.postToPre, budget);
+        else if (key == "cppCodeToPost")
+          readMap(raw, m.kernelToPost, budget);
+        else if (key == "postToCppCode")
+          readMap(raw, m.postToKernel, budget);
+        else if (key == "version")
+          version = json_scan::number(raw);
+      });
   if (error) return *error;
   // Written as a float (2.0) by torch/_inductor/debug.py; clamped, since a double out of int's range does not
   // convert.
@@ -308,22 +310,21 @@ Expected<NameMap> parseKernelToPostGradNodes(std::string_view text) {
 Expected<NameMap> parsePostToPreGradNodes(std::string_view text) {
   NameMap out;
   std::string scratch;
-  auto error =
-      walkDocument(text, "inductor_post_to_pre_grad_nodes",
-                   [&](const std::string &key, std::string_view raw, Budget &budget) {
-        std::vector<std::string> &pre = out[key];
-        pre.clear();
-        std::unordered_set<std::string> seen;
-        json_scan::walkArray(raw, [&](std::string_view node) {
-          if (budget.spent() || !budget.take()) return;
-          std::optional<std::string_view> name = json_scan::string(node, scratch);
-          if (!name)
-            json_scan::walkObject(node, [&](std::string_view k, std::string_view v) {
-              if (k == "name") name = json_scan::string(v, scratch);
-            });
-          if (name && seen.insert(std::string(*name)).second) pre.emplace_back(*name);
-        });
-      });
+  auto error = walkDocument(text, "inductor_post_to_pre_grad_nodes",
+                            [&](const std::string &key, std::string_view raw, Budget &budget) {
+                              std::vector<std::string> &pre = out[key];
+                              pre.clear();
+                              std::unordered_set<std::string> seen;
+                              json_scan::walkArray(raw, [&](std::string_view node) {
+                                if (budget.spent() || !budget.take()) return;
+                                std::optional<std::string_view> name = json_scan::string(node, scratch);
+                                if (!name)
+                                  json_scan::walkObject(node, [&](std::string_view k, std::string_view v) {
+                                    if (k == "name") name = json_scan::string(v, scratch);
+                                  });
+                                if (name && seen.insert(std::string(*name)).second) pre.emplace_back(*name);
+                              });
+                            });
   if (error) return *error;
   return out;
 }
@@ -342,12 +343,12 @@ Expected<std::unordered_map<std::string, std::vector<std::vector<StackFrame>>>>
 parseKernelStackTraces(std::string_view text) {
   std::unordered_map<std::string, std::vector<std::vector<StackFrame>>> out;
   std::string scratch;
-  auto error =
-      walkDocument(text, "kernel stack traces", [&](const std::string &key, std::string_view raw, Budget &budget) {
-        auto &parsed = out[key];
-        parsed.clear();
-        appendStackTraces(raw, parsed, budget);
-      });
+  auto error = walkDocument(text, "kernel stack traces",
+                            [&](const std::string &key, std::string_view raw, Budget &budget) {
+                              auto &parsed = out[key];
+                              parsed.clear();
+                              appendStackTraces(raw, parsed, budget);
+                            });
   if (error) return *error;
   return out;
 }
@@ -357,22 +358,22 @@ Expected<std::unordered_map<std::string, KernelInformation>> parseKernelInformat
   std::string scratch;
   auto error = walkDocument(text, "kernel_information.json",
                             [&](const std::string &key, std::string_view raw, Budget &budget) {
-    if (raw.empty() || raw.front() != '{') return;
-    KernelInformation &k = out[key];
-    k = KernelInformation();
-    json_scan::walkObject(raw, [&](std::string_view member, std::string_view v) {
-      if (member == "stack_traces") {
-        k.stackTraces.clear();
-        appendStackTraces(v, k.stackTraces, budget);
-      } else if (member == "post_grad_nodes") {
-        k.postGradNodes.clear();
-        appendStrings(v, k.postGradNodes, budget);
-      } else if (member == "pre_grad_nodes") {
-        k.preGradNodes.clear();
-        appendStrings(v, k.preGradNodes, budget);
-      }
-    });
-  });
+                              if (raw.empty() || raw.front() != '{') return;
+                              KernelInformation &k = out[key];
+                              k = KernelInformation();
+                              json_scan::walkObject(raw, [&](std::string_view member, std::string_view v) {
+                                if (member == "stack_traces") {
+                                  k.stackTraces.clear();
+                                  appendStackTraces(v, k.stackTraces, budget);
+                                } else if (member == "post_grad_nodes") {
+                                  k.postGradNodes.clear();
+                                  appendStrings(v, k.postGradNodes, budget);
+                                } else if (member == "pre_grad_nodes") {
+                                  k.preGradNodes.clear();
+                                  appendStrings(v, k.preGradNodes, budget);
+                                }
+                              });
+                            });
   if (error) return *error;
   return out;
 }

@@ -58,8 +58,8 @@ std::string canonicalPath(std::string_view path);
 bool isWithin(std::string_view path, std::string_view root);
 
 /// The bytes of the regular file at `path`, if it has at most `maxBytes` (checked before reading, so a huge
-/// file costs nothing). Never blocks (FIFOs and devices are refused). No policy: for files a walk of the roots
-/// found.
+/// file costs nothing). Never blocks (FIFOs and devices are refused). No policy: for files a walk of the
+/// roots found.
 Expected<std::string> readRegularFile(std::string_view path, size_t maxBytes);
 
 } // namespace inductor::index

@@ -811,10 +811,11 @@ PayloadVerification TraceLog::verifyFrom(uint64_t pos, uint64_t line) const {
       bool last = pos >= limit;
       result.diagnostics.push_back(
           {uint32_t(std::min<uint64_t>(unitLine, UINT32_MAX)),
-           last ? "the last record (" + kind +
-                      ") is cut short: its payload does not match its has_payload md5 (the log was truncated, "
-                      "or is still being written); what it holds is incomplete"
-                : "payload does not match has_payload md5 (" + kind + " record)"});
+           last
+               ? "the last record (" + kind +
+                     ") is cut short: its payload does not match its has_payload md5 (the log was truncated, "
+                     "or is still being written); what it holds is incomplete"
+               : "payload does not match has_payload md5 (" + kind + " record)"});
     }
   }
   return result;

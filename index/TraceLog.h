@@ -26,8 +26,8 @@
 //
 // A log cut short (its last record's payload fails its md5) is reported like a corrupted record (verifyAll,
 // verifyLast). A log truncated while it is mapped never faults (see MappedFile.h): a scan that met the cut is
-// redone on the file as it is now; payloads served later go through readPayload(), which refuses a log that was
-// truncated, deleted or rewritten since.
+// redone on the file as it is now; payloads served later go through readPayload(), which refuses a log that
+// was truncated, deleted or rewritten since.
 //
 // Units: lines are 0-based; offsets are byte offsets into text(); nothing here knows about UTF-16 or URIs.
 //

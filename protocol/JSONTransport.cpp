@@ -230,8 +230,8 @@ ReadResult JSONTransport::readStandard() {
     eof_ = true;
     result.kind = ReadResult::Kind::Malformed;
     result.body.clear();
-    result.problems.push_back("end of input after " + std::to_string(got) + " of " + std::to_string(length) +
-                              " body bytes");
+    addProblem(result,
+               "end of input after " + std::to_string(got) + " of " + std::to_string(length) + " body bytes");
     return result;
   }
   result.kind = ReadResult::Kind::Message;
@@ -268,7 +268,7 @@ ReadResult JSONTransport::readDelimited() {
   if (tooLarge) {
     result.kind = ReadResult::Kind::Malformed;
     result.body.clear();
-    result.problems.push_back("delimited message exceeds " + std::to_string(kMaxMessageBytes) + " bytes");
+    addProblem(result, "delimited message exceeds " + std::to_string(kMaxMessageBytes) + " bytes");
     return result;
   }
   result.kind = ReadResult::Kind::Message;

@@ -215,7 +215,8 @@ std::variant<Message, MessageError> parseMessage(std::string_view body) {
   bool tooDeep = false;
   std::optional<json> parsed = parseBoundedJson(body, kMaxJsonDepth, &tooDeep);
   if (tooDeep)
-    return invalid("message nests arrays and objects deeper than " + std::to_string(kMaxJsonDepth) + " levels",
+    return invalid("message nests arrays and objects deeper than " + std::to_string(kMaxJsonDepth) +
+                       " levels",
                    FlatScanner(body).topLevelId());
   if (!parsed) return MessageError{ErrorCode::ParseError, "message is not valid JSON", nullptr};
   json &j = *parsed;

@@ -31,7 +31,8 @@ template <class T> T clampedNumber(const json &v) {
     if (v.is_number_integer()) {
       const auto i = v.get<std::int64_t>();
       if (i < 0 && !Limits::is_signed) return 0;
-      if (i > 0 && static_cast<std::uint64_t>(i) > static_cast<std::uint64_t>(Limits::max())) return Limits::max();
+      if (i > 0 && static_cast<std::uint64_t>(i) > static_cast<std::uint64_t>(Limits::max()))
+        return Limits::max();
       if (Limits::is_signed && i < static_cast<std::int64_t>(Limits::min())) return Limits::min();
       return static_cast<T>(i);
     }

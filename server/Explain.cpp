@@ -124,8 +124,10 @@ int runExplain(const std::vector<std::string> &args) {
       for (const index::Launch &l : a.launches) {
         protocol::json origins = protocol::json::array();
         for (const index::Origin &o : l.origins)
-          origins.push_back(
-              {{"path", o.path}, {"line", o.line}, {"code", sourceText(o, files, index->readPolicy())}, {"exists", o.exists}});
+          origins.push_back({{"path", o.path},
+                             {"line", o.line},
+                             {"code", sourceText(o, files, index->readPolicy())},
+                             {"exists", o.exists}});
         out["launches"].push_back(
             {{"artifact", a.title},
              {"file", a.paths.empty() ? a.virtualName : a.paths.front()},
@@ -172,7 +174,8 @@ int runExplain(const std::vector<std::string> &args) {
       std::string origin = "(no user origin)";
       if (!l.origins.empty()) {
         const index::Origin &o = l.origins.front();
-        origin = shortName(o.path) + ":" + std::to_string(o.line) + "  " + sourceText(o, files, index->readPolicy());
+        origin = shortName(o.path) + ":" + std::to_string(o.line) + "  " +
+                 sourceText(o, files, index->readPolicy());
         if (l.origins.size() > 1) origin += "  (+" + std::to_string(l.origins.size() - 1) + " more)";
       }
       std::printf("  %5u  %-58s -> %s\n", l.site.line + 1, name.c_str(), origin.c_str());
@@ -205,7 +208,8 @@ int runExplain(const std::vector<std::string> &args) {
       for (const char *k : {"forward", "backward", "inference", "AOT", "other"})
         if (auto it = byKind.find(k); it != byKind.end())
           summary += " · " + std::to_string(it->second) + " " + k;
-      std::printf("  %4u  %-60s %s\n", line, sourceText(o, files, index->readPolicy()).c_str(), summary.c_str());
+      std::printf("  %4u  %-60s %s\n", line, sourceText(o, files, index->readPolicy()).c_str(),
+                  summary.c_str());
       for (const auto &[ref, entry] : byCompile) {
         const auto &[compile, names] = entry;
         std::string list;

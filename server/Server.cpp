@@ -221,7 +221,8 @@ std::shared_ptr<const Document> Server::document(const std::string &uri) const {
   if (parsed->scheme == "file") {
     // A document the client has not opened: read from disk only inside the roots (ReadPolicy.h), and only up
     // to the size served per request.
-    index::Expected<std::string> text = idx->readPolicy().read(parsed->path, index::IndexLimits::kServedTextBytes);
+    index::Expected<std::string> text =
+        idx->readPolicy().read(parsed->path, index::IndexLimits::kServedTextBytes);
     if (text)
       doc->text = std::move(*text);
     else

@@ -1,5 +1,5 @@
-// tests/e2e/HostileInputTests.cpp: the real binary against hostile input (issue 11): JSON nested 60,000 deep in
-// every place a message nests, a Content-Length over the cap, logs truncated or deleted under the server,
+// tests/e2e/HostileInputTests.cpp: the real binary against hostile input (issue 11): JSON nested 60,000 deep
+// in every place a message nests, a Content-Length over the cap, logs truncated or deleted under the server,
 // symbolic links and stack traces that lead out of the workspace, numbers out of range, bad command lines.
 // Each test checks that the server answers, stays up, shows nothing from outside its roots and exits cleanly.
 // Under the sanitizer build (scripts/test.sh) every server these tests start also runs under ASan and UBSan.
@@ -69,7 +69,8 @@ TEST_CASE("hostile: JSON nested 60,000 deep in every place a message nests, befo
   json early = client.waitForResponse(101);
   REQUIRE(early.contains("error"));
   CHECK(early["error"]["code"] == -32600);
-  client.sendRawFrame(R"({"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":)" + d + "}}");
+  client.sendRawFrame(R"({"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":)" + d +
+                      "}}");
   CHECK(client.waitForNullIdResponse()["error"]["code"] == -32600);
   // initializationOptions.pathMappings: the initialize is refused, a later one works.
   client.sendRawFrame(
@@ -84,11 +85,11 @@ TEST_CASE("hostile: JSON nested 60,000 deep in every place a message nests, befo
   CHECK(client.waitForNullIdResponse()["error"]["code"] == -32600);
   client.sendRawFrame(R"({"jsonrpc":)" + d + R"(,"id":103,"method":"inductor/status"})");
   CHECK(client.waitForResponse(103)["error"]["code"] == -32600);
-  client.sendRawFrame(R"({"jsonrpc":"2.0","id":104,"method":"textDocument/definition","params":{"position":)" + d +
-                      "}}");
+  client.sendRawFrame(
+      R"({"jsonrpc":"2.0","id":104,"method":"textDocument/definition","params":{"position":)" + d + "}}");
   CHECK(client.waitForResponse(104)["error"]["code"] == -32600);
-  client.sendRawFrame(R"({"jsonrpc":"2.0","method":"workspace/didChangeConfiguration","params":{"settings":)" + d +
-                      "}}");
+  client.sendRawFrame(
+      R"({"jsonrpc":"2.0","method":"workspace/didChangeConfiguration","params":{"settings":)" + d + "}}");
   CHECK(client.waitForNullIdResponse()["error"]["code"] == -32600);
   client.sendRawFrame(R"({"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":)" + d + "}}");
   CHECK(client.waitForNullIdResponse()["error"]["code"] == -32600);
@@ -114,8 +115,8 @@ TEST_CASE("hostile: a Content-Length over the cap is answered at once, and the n
 }
 
 TEST_CASE("hostile: a log truncated after indexing is refused per request, and nothing faults") {
-  // Finding 3 of issue 11: artifactContent or hover on a log-only artifact of a truncated log killed the server
-  // with SIGBUS.
+  // Finding 3 of issue 11: artifactContent or hover on a log-only artifact of a truncated log killed the
+  // server with SIGBUS.
   CopiedTrace trace;
   Session s(trace.dir.path());
   INFO(s.client.logTail());
@@ -123,7 +124,8 @@ TEST_CASE("hostile: a log truncated after indexing is refused per request, and n
   std::vector<std::string> uris = virtualOutputCode(s.client);
   REQUIRE(uris.size() == 2);
   for (const std::string &uri : uris)
-    CHECK(s.client.request("inductor/artifactContent", {{"uri", uri}})["text"].get<std::string>().size() > 1000);
+    CHECK(s.client.request("inductor/artifactContent", {{"uri", uri}})["text"].get<std::string>().size() >
+          1000);
   fs::resize_file(trace.log, fs::file_size(trace.log) / 2);
   for (const std::string &uri : uris) {
     json r = s.client.requestRaw("inductor/artifactContent", {{"uri", uri}});
@@ -132,7 +134,8 @@ TEST_CASE("hostile: a log truncated after indexing is refused per request, and n
     CHECK(r["error"]["message"].get<std::string>().find("truncated") != std::string::npos);
     // Hover and definition in the document still answer (its text is no longer available).
     CHECK(s.client.requestRaw("textDocument/hover", textDocumentPosition(uri, 300, 10)).contains("result"));
-    CHECK(s.client.requestRaw("textDocument/definition", textDocumentPosition(uri, 300, 10)).contains("result"));
+    CHECK(s.client.requestRaw("textDocument/definition", textDocumentPosition(uri, 300, 10))
+              .contains("result"));
   }
   // A reindex reads the log as it is now: its cut last record is reported.
   s.client.request("workspace/executeCommand", {{"command", "inductor.reindex"}});
@@ -202,8 +205,8 @@ TEST_CASE("hostile: symbolic links out of the workspace are not followed, served
   // Finding 4 of issue 11: `output_code.py -> /etc/passwd` and a log linked to a secret were read, served by
   // artifactContent and quoted in window/logMessage.
   TempDir outside("hostile-outside");
-  std::string secretLog = replaceAll(readFile(caseDir("mlp_train") + "/trace/" + kMlpLog), "def call(args):",
-                                     "def call(args):  # " + kMarker);
+  std::string secretLog = replaceAll(readFile(caseDir("mlp_train") + "/trace/" + kMlpLog),
+                                     "def call(args):", "def call(args):  # " + kMarker);
   outside.write("secret.log", secretLog);
   outside.write("secret.py", "SECRET = '" + kMarker + "'\n");
   outside.write("not_a_trace.log", kMarker + " not a trace\n");
@@ -211,7 +214,8 @@ TEST_CASE("hostile: symbolic links out of the workspace are not followed, served
   const std::string ws = trace.dir.path();
   fs::create_symlink(outside.path() + "/secret.log", ws + "/trace/dedicated_log_torch_trace_evil.log");
   fs::create_symlink(outside.path() + "/not_a_trace.log", ws + "/trace/dedicated_log_torch_trace_junk.log");
-  fs::copy(caseDir("mlp_train") + "/torch_compile_debug", ws + "/torch_compile_debug", fs::copy_options::recursive);
+  fs::copy(caseDir("mlp_train") + "/torch_compile_debug", ws + "/torch_compile_debug",
+           fs::copy_options::recursive);
   for (const auto &e : fs::recursive_directory_iterator(ws + "/torch_compile_debug"))
     if (e.path().filename() == "output_code.py") {
       fs::remove(e.path());
@@ -231,7 +235,8 @@ TEST_CASE("hostile: symbolic links out of the workspace are not followed, served
     CHECK_MESSAGE(content.dump().find(kMarker) == std::string::npos, uri);
   }
   // Asked directly for the linked files, the server does not read them either.
-  for (const std::string &path : {ws + "/trace/dedicated_log_torch_trace_evil.log", ws + "/linked_dir/secret.py"}) {
+  for (const std::string &path :
+       {ws + "/trace/dedicated_log_torch_trace_evil.log", ws + "/linked_dir/secret.py"}) {
     json hover = s.client.requestRaw("textDocument/hover", textDocumentPosition(fileURI(path), 0, 3));
     CHECK(hover.dump().find(kMarker) == std::string::npos);
   }
@@ -242,9 +247,9 @@ TEST_CASE("hostile: symbolic links out of the workspace are not followed, served
 }
 
 TEST_CASE("hostile: stack traces naming files outside the workspace never bring their text into answers") {
-  // Finding 4 of issue 11 (the server's side): origins that name /etc/passwd or a secret outside the workspace.
-  // Hover and lens titles are the source reader's business; artifactContent, logMessage and the documents the
-  // server reads for itself must never show such a file.
+  // Finding 4 of issue 11 (the server's side): origins that name /etc/passwd or a secret outside the
+  // workspace. Hover and lens titles are the source reader's business; artifactContent, logMessage and the
+  // documents the server reads for itself must never show such a file.
   TempDir outside("hostile-origin");
   std::string secret;
   for (int i = 0; i < 80; ++i)
@@ -274,12 +279,13 @@ TEST_CASE("hostile: numbers out of range and huge queries are answered, not cras
   Session s(caseDir("mlp_train"));
   INFO(s.client.logTail());
   std::string uri = s.client.didOpen(caseDir("mlp_train") + "/model.py");
-  s.client.sendRawFrame(R"({"jsonrpc":"2.0","id":"big","method":"textDocument/hover","params":{"textDocument":{"uri":")" +
-                        uri + R"("},"position":{"line":1e30,"character":-1e30}}})");
+  s.client.sendRawFrame(
+      R"({"jsonrpc":"2.0","id":"big","method":"textDocument/hover","params":{"textDocument":{"uri":")" + uri +
+      R"("},"position":{"line":1e30,"character":-1e30}}})");
   CHECK(s.client.waitForResponse("big").contains("result"));
-  s.client.sendRawFrame(R"({"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":")" +
-                        uri +
-                        R"(","version":1e300},"contentChanges":[{"range":{"start":{"line":1e30,"character":0},"end":{"line":-5,"character":1e30}},"text":"x"}]}})");
+  s.client.sendRawFrame(
+      R"({"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":")" + uri +
+      R"(","version":1e300},"contentChanges":[{"range":{"start":{"line":1e30,"character":0},"end":{"line":-5,"character":1e30}},"text":"x"}]}})");
   json symbols = s.client.request("workspace/symbol", {{"query", std::string(60000, 'a')}});
   CHECK(symbols.is_array());
   checkStillServes(s.client);
@@ -290,7 +296,8 @@ TEST_CASE("hostile: a bad --jobs is a usage error, not an abort") {
   // Finding 7 of issue 11: `--jobs abc` aborted (an uncaught std::invalid_argument).
   for (const char *jobs : {"abc", "-1", "99999999999", "4x", ""}) {
     CAPTURE(jobs);
-    std::string command = std::string("'") + INDUCTOR_LS_BINARY + "' --jobs '" + jobs + "' </dev/null >/dev/null 2>&1";
+    std::string command =
+        std::string("'") + INDUCTOR_LS_BINARY + "' --jobs '" + jobs + "' </dev/null >/dev/null 2>&1";
     int rc = std::system(command.c_str());
     REQUIRE(WIFEXITED(rc));
     CHECK(WEXITSTATUS(rc) == 2);

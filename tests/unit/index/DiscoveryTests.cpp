@@ -301,7 +301,8 @@ TEST_CASE("symbolic links: followed into the roots only, directories never walke
                      tree.path("real/dedicated_log_torch_trace_link.log"));
   fs::create_symlink(outside.root, tree.path("outside_dir"));
   fs::create_symlink(tree.path("real"), tree.path("latest"));
-  fs::create_symlink(tree.path("real/dedicated_log_torch_trace_a.log"), tree.path("dedicated_log_torch_trace_z.log"));
+  fs::create_symlink(tree.path("real/dedicated_log_torch_trace_a.log"),
+                     tree.path("dedicated_log_torch_trace_z.log"));
   ReadPolicy policy({tree.root});
 
   DiscoveredInputs d = discoverInputs({tree.root}, 200000, &policy);
@@ -313,7 +314,8 @@ TEST_CASE("symbolic links: followed into the roots only, directories never walke
   for (const auto &n : d.notes)
     notes.push_back(n.path);
   std::sort(notes.begin(), notes.end());
-  CHECK(notes == std::vector<std::string>{tree.path("outside_dir"), tree.path("real/dedicated_log_torch_trace_link.log"),
+  CHECK(notes == std::vector<std::string>{tree.path("outside_dir"),
+                                          tree.path("real/dedicated_log_torch_trace_link.log"),
                                           tree.path("real/g/fx_graph_readable.py")});
 
   // The same directory named twice, once through a link: one copy of each file.

@@ -834,7 +834,8 @@ TEST_CASE("ReadPolicy: files a trace names outside the roots are not read, linke
   TempDir root, outside;
   fs::copy(kMlp + "/inductor_cache", outside.path + "/cache", fs::copy_options::recursive);
   // The log names its output code and kernel files in a directory outside the roots.
-  std::string log = replaceAll(readFile(kMlpLog), "/tmp/work/mlp_train/inductor_cache", outside.path + "/cache");
+  std::string log =
+      replaceAll(readFile(kMlpLog), "/tmp/work/mlp_train/inductor_cache", outside.path + "/cache");
   std::ofstream(root.path + "/dedicated_log_torch_trace_x.log", std::ios::binary) << log;
   IndexOptions options;
   options.roots = {root.path};
@@ -850,7 +851,8 @@ TEST_CASE("ReadPolicy: files a trace names outside the roots are not read, linke
   }
   bool reported = false;
   for (const IndexDiagnostic &d : index->diagnostics())
-    reported = reported || (d.message.find("were not read") != std::string::npos && d.file.find(outside.path) == 0);
+    reported =
+        reported || (d.message.find("were not read") != std::string::npos && d.file.find(outside.path) == 0);
   CHECK(reported);
   // The output code is still served, from the log.
   auto text = index->readText(index->compiles()[0].outputCode);

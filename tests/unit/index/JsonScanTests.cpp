@@ -42,11 +42,14 @@ TEST_CASE("json_scan: malformed text is refused") {
 }
 
 TEST_CASE("json_scan: nesting is bounded, so hostile depth cannot overflow the stack") {
-  const auto nested = [](int depth) { return std::string(size_t(depth), '[') + std::string(size_t(depth), ']'); };
+  const auto nested = [](int depth) {
+    return std::string(size_t(depth), '[') + std::string(size_t(depth), ']');
+  };
   CHECK(json_scan::isValue(nested(json_scan::kMaxDepth)));
   CHECK_FALSE(json_scan::isValue(nested(json_scan::kMaxDepth + 2)));
   CHECK_FALSE(json_scan::isValue(nested(1000000)));
-  CHECK_FALSE(json_scan::walkObject("{\"a\": " + nested(1000000) + "}", [](std::string_view, std::string_view) {}));
+  CHECK_FALSE(
+      json_scan::walkObject("{\"a\": " + nested(1000000) + "}", [](std::string_view, std::string_view) {}));
 }
 
 TEST_CASE("json_scan: numbers") {

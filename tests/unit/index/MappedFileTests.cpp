@@ -182,8 +182,8 @@ TEST_CASE("MappedFile: state() of a file that grew, was rewritten, or was delete
 #define INDUCTOR_ASAN 1
 #endif
 
-// Under ASan the child's SIGBUS goes to ASan's handler, which writes a report that the sanitizer job counts as a
-// failure: this test runs in the ordinary build only.
+// Under ASan the child's SIGBUS goes to ASan's handler, which writes a report that the sanitizer job counts
+// as a failure: this test runs in the ordinary build only.
 #ifndef INDUCTOR_ASAN
 TEST_CASE("MappedFile: faults outside our mappings are not swallowed") {
   // The guard must not hide real bugs: a SIGBUS at an address no MappedFile maps still kills the process.

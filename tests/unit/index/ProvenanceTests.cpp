@@ -373,7 +373,8 @@ TEST_CASE("Provenance: what one document may hold is bounded, and nothing is qua
   CHECK(m.postToKernel.at("shared").size() == 100000);
 
   // Deep nesting in a document is refused, not recursed into.
-  CHECK_FALSE(parseNodeMappings("{\"preToPost\": " + std::string(100000, '[') + std::string(100000, ']') + "}"));
+  CHECK_FALSE(
+      parseNodeMappings("{\"preToPost\": " + std::string(100000, '[') + std::string(100000, ']') + "}"));
   // A float version out of int's range does not convert with undefined behaviour.
   auto version = parseNodeMappings(R"({"version": 1e300})");
   REQUIRE(version);

@@ -878,7 +878,8 @@ TEST_CASE("TraceLog::resume: in-memory logs cannot be resumed; stale() is false 
 }
 
 TEST_CASE("TraceLog::readPayload refuses a log truncated, deleted or rewritten since it was read") {
-  // Findings 3 and 7 of issue 11: a truncated log killed the server (SIGBUS); a deleted one kept being served.
+  // Findings 3 and 7 of issue 11: a truncated log killed the server (SIGBUS); a deleted one kept being
+  // served.
   std::vector<std::string> lines(4000, "x = y  # a line of output code long enough to span pages");
   std::string text = record(R"("inductor_output_code": {"filename": "o.py"})", lines) +
                      record(R"("artifact": {"name": "after"})", {"1"});
@@ -990,8 +991,9 @@ TEST_CASE("TraceLog: what one record may make the reader keep is bounded") {
   }
   SUBCASE("strings past kMaxMetadataString are not kept") {
     std::string huge(TraceLog::kMaxMetadataString + 1, 'a');
-    TraceLog log = TraceLog::fromText(record(R"("str": [")" + huge + R"(", 5])") + record(R"("str": ["/ok.py", 6])") +
-                                      record(R"("inductor_output_code": {"filename": ")" + huge + R"("})", {"x"}));
+    TraceLog log =
+        TraceLog::fromText(record(R"("str": [")" + huge + R"(", 5])") + record(R"("str": ["/ok.py", 6])") +
+                           record(R"("inductor_output_code": {"filename": ")" + huge + R"("})", {"x"}));
     CHECK_FALSE(log.internedFilename(InternedStringId{5}));
     CHECK(log.internedFilename(InternedStringId{6}) == "/ok.py");
     REQUIRE(log.records().size() == 3);

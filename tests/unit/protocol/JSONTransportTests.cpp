@@ -254,8 +254,8 @@ TEST_CASE("Standard: a Content-Length over the cap does not swallow the frames a
 TEST_CASE("Standard: resynchronises after a refused body longer than a header line") {
   // The refused body (1 MB, no newline) ends with the next frame's header on the same line: the line is cut
   // at 64 KiB, and the header is still found in its tail.
-  const std::string input = "Content-Length: 99999999999\r\n\r\n{\"a\":\"" + std::string(1 << 20, 'x') + "\"}" +
-                            frame(R"({"id":2})");
+  const std::string input = "Content-Length: 99999999999\r\n\r\n{\"a\":\"" + std::string(1 << 20, 'x') +
+                            "\"}" + frame(R"({"id":2})");
   const auto results = readAll(input, JSONTransport::Style::Standard);
   REQUIRE(results.size() == 3);
   CHECK(results[0].kind == Kind::Malformed);
