@@ -24,8 +24,8 @@ namespace {
 // demand and never freed, so the handler never sees freed memory.
 
 struct GuardSlot {
-  std::atomic<uintptr_t> begin{0}; // 0: free.
-  std::atomic<size_t> length{0};   // Bytes mapped (whole pages).
+  std::atomic<char *> begin{nullptr}; // Null: free.
+  std::atomic<size_t> length{0};      // Bytes mapped (whole pages).
   std::atomic<bool> faulted{false};
 };
 
@@ -43,10 +43,9 @@ GuardSlot &slotAt(size_t index) {
 
 // Replaces [from, end) of a mapping by anonymous zero pages: reads there return zeros instead of faulting.
 // A raw system call, so it is safe in the signal handler.
-bool zeroFill(uintptr_t from, uintptr_t end) {
+bool zeroFill(char *from, char *end) {
   if (end <= from) return true;
-  void *p = ::mmap(reinterpret_cast<void *>(from), end - from, PROT_READ,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+  void *p = ::mmap(from, size_t(end - from), PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
   return p != MAP_FAILED;
 }
 
@@ -57,12 +56,14 @@ void onSigbus(int signal, siginfo_t *info, void *context) {
     GuardSlot *chunk = gChunks[c].load(std::memory_order_acquire);
     for (size_t i = 0; chunk && i < kSlotsPerChunk; ++i) {
       GuardSlot &slot = chunk[i];
-      const uintptr_t begin = slot.begin.load(std::memory_order_acquire);
+      char *begin = slot.begin.load(std::memory_order_acquire);
       const size_t length = slot.length.load(std::memory_order_acquire);
-      if (begin == 0 || address < begin || address >= begin + length) continue;
+      const auto start = reinterpret_cast<uintptr_t>(begin);
+      if (!begin || address < start || address >= start + length) continue;
       // A page of this mapping lies past the end of its (truncated) file: everything from that page to the
       // end of the mapping reads as zeros from now on, and the owner learns it through faulted().
-      if (zeroFill(address & ~(uintptr_t(gPageSize) - 1), begin + length)) {
+      const size_t page = (address - start) / gPageSize * gPageSize;
+      if (zeroFill(begin + page, begin + length)) {
         slot.faulted.store(true, std::memory_order_release);
         return; // The faulting read is retried and now sees zeros.
       }
@@ -93,7 +94,7 @@ void installGuard() {
 
 /// Claims a slot for [begin, begin + length); -1 when the table is full (the mapping is then unguarded, see
 /// MappedFile::open's fallback).
-int claimSlot(const void *begin, size_t length) {
+int claimSlot(void *begin, size_t length) {
   std::lock_guard<std::mutex> lock(gGuardMutex);
   installGuard();
   size_t chunks = gChunkCount.load(std::memory_order_relaxed);
@@ -104,10 +105,10 @@ int claimSlot(const void *begin, size_t length) {
       gChunkCount.store(++chunks, std::memory_order_release);
     }
     GuardSlot &slot = slotAt(index);
-    if (slot.begin.load(std::memory_order_relaxed) != 0) continue;
+    if (slot.begin.load(std::memory_order_relaxed) != nullptr) continue;
     slot.faulted.store(false, std::memory_order_relaxed);
     slot.length.store(length, std::memory_order_release);
-    slot.begin.store(reinterpret_cast<uintptr_t>(begin), std::memory_order_release);
+    slot.begin.store(static_cast<char *>(begin), std::memory_order_release);
     return int(index);
   }
 }
@@ -115,7 +116,7 @@ int claimSlot(const void *begin, size_t length) {
 void releaseSlot(int index) {
   if (index < 0) return;
   std::lock_guard<std::mutex> lock(gGuardMutex);
-  slotAt(size_t(index)).begin.store(0, std::memory_order_release);
+  slotAt(size_t(index)).begin.store(nullptr, std::memory_order_release);
 }
 
 Error systemError(const std::string &what, const std::string &path) {
@@ -234,7 +235,7 @@ FileState MappedFile::state() const {
   if (mapped_ && size_t(st.st_size) < size_) {
     // Shrunk: make the pages past the new end read as zeros now, before anyone touches them (a fault would
     // do the same, see onSigbus). The page holding the new end stays mapped to the file.
-    auto base = reinterpret_cast<uintptr_t>(data_);
+    char *base = const_cast<char *>(data_);
     zeroFill(base + roundUpToPage(size_t(st.st_size)), base + roundUpToPage(size_));
     if (slot_ >= 0) slotAt(size_t(slot_)).faulted.store(true, std::memory_order_release);
     return FileState::Truncated;
