@@ -112,15 +112,19 @@ void parseProvenanceInto(CompileProvenance &prov, ProvenanceSlot slot, std::stri
       error = m.error().message;
       return;
     }
-    // Merge: legacy artifacts may already have filled some maps.
-    for (auto &[k, v] : m->kernelToPost)
-      prov.mappings.kernelToPost[k] = v;
-    for (auto &[k, v] : m->postToPre)
-      prov.mappings.postToPre[k] = v;
-    for (auto &[k, v] : m->preToPost)
-      prov.mappings.preToPost[k] = v;
-    for (auto &[k, v] : m->postToKernel)
-      prov.mappings.postToKernel[k] = v;
+    // Merge: legacy artifacts may already have filled some maps. Moved, not copied (maps can be large).
+    auto merge = [](NameMap &into, NameMap &from) {
+      if (into.empty()) {
+        into = std::move(from);
+        return;
+      }
+      for (auto &[k, v] : from)
+        into[k] = std::move(v);
+    };
+    merge(prov.mappings.kernelToPost, m->kernelToPost);
+    merge(prov.mappings.postToPre, m->postToPre);
+    merge(prov.mappings.preToPost, m->preToPost);
+    merge(prov.mappings.postToKernel, m->postToKernel);
     prov.mappings.version = m->version;
     prov.hasMappings = true;
     return;
@@ -230,26 +234,45 @@ void IndexBuilder::buildLogCompiles() {
     r.compile.traceFile = log.path();
     r.compile.aoti = p.cpp;
 
-    auto lines = log.payloadLines(out);
-    r.hash = identityHash(lines);
+    // Payloads past their limit (IndexLimits) are not analysed; the compile keeps what the rest gives.
+    auto withinLimit = [&](const TraceRecord &rec, size_t limit, std::string_view what) {
+      uint64_t bytes = rec.payloadEnd - rec.payloadBegin;
+      if (bytes <= limit) return true;
+      r.diagnostics.push_back({log.path(), rec.line,
+                               std::string(what) + " of " + std::to_string(bytes >> 20) +
+                                   " MB exceeds the limit of " + std::to_string(limit >> 20) +
+                                   " MB: not analysed"});
+      return false;
+    };
     Artifact &a = r.code;
     a.kind = p.cpp ? ArtifactKind::WrapperCode : ArtifactKind::OutputCode;
     a.language = p.cpp ? Language::Cpp : Language::Python;
     a.traceFile = p.log;
     a.record = static_cast<uint32_t>(p.output);
-    a.code = p.cpp ? analyzeCppWrapper(lines) : analyzePythonWrapper(lines);
+    if (withinLimit(out, IndexLimits::kCodeBytes, p.cpp ? "wrapper code" : "output code")) {
+      auto lines = log.payloadLines(out);
+      r.hash = identityHash(lines);
+      a.code = p.cpp ? analyzeCppWrapper(lines) : analyzePythonWrapper(lines);
+    } else {
+      r.hash = std::hash<std::string>{}(log.path()) ^ out.envelopeOffset; // Merged with nothing.
+    }
     r.compile.aotId = a.code.aotId;
     r.compile.graphKind = a.code.graphKind;
     if (!out.filename.empty()) {
       ResolvedPath local = resolver_.resolve(out.filename);
-      if (local.exists) a.paths.push_back(local.path);
+      if (local.exists && mayRead(local.path)) a.paths.push_back(local.path);
     }
 
     CompileProvenance prov;
     auto parse = [&](int rec, ProvenanceSlot slot) {
-      if (rec < 0) return;
+      if (rec < 0 || !withinLimit(records[rec], IndexLimits::kProvenanceBytes, "provenance payload")) return;
+      // JSON payloads are one line (json.dumps): read in place, not copied.
+      std::vector<std::string_view> lines = log.payloadLines(records[rec]);
+      std::string joined;
+      std::string_view json =
+          lines.size() == 1 ? lines[0] : std::string_view(joined = log.payloadText(records[rec]));
       std::string error;
-      parseProvenanceInto(prov, slot, log.payloadText(records[rec]), error);
+      parseProvenanceInto(prov, slot, json, error);
       if (!error.empty())
         r.diagnostics.push_back({log.path(), records[rec].line, "skipped provenance record: " + error});
     };
@@ -257,8 +280,10 @@ void IndexBuilder::buildLogCompiles() {
     parse(p.postToPre, ProvenanceSlot::PostToPre);
     parse(p.nodeMappings, ProvenanceSlot::NodeMappings);
     parse(p.stackTraces, ProvenanceSlot::StackTraces);
-    if (p.postGrad >= 0) r.post = analyzeGraphLines(log.payloadLines(records[p.postGrad]));
-    if (p.preGrad >= 0) r.pre = analyzeGraphLines(log.payloadLines(records[p.preGrad]));
+    if (p.postGrad >= 0 && withinLimit(records[p.postGrad], IndexLimits::kGraphBytes, "graph"))
+      r.post = analyzeGraphLines(log.payloadLines(records[p.postGrad]));
+    if (p.preGrad >= 0 && withinLimit(records[p.preGrad], IndexLimits::kGraphBytes, "graph"))
+      r.pre = analyzeGraphLines(log.payloadLines(records[p.preGrad]));
     resolveLaunches(a, prov, r.post, r.pre);
     results[i] = std::move(analysis);
     if (++analysedPerLog[p.log] % kReleaseEvery == 0) log.releasePages();
@@ -266,19 +291,31 @@ void IndexBuilder::buildLogCompiles() {
     if (n == misses.size() || n % 16 == 0) report(n, misses.size(), "analysing output code");
   });
   if (cancelled()) return;
+  // A log cut while its payloads were analysed read zeros past the cut (MappedFile's guard): its compiles are
+  // left out, and neither it nor their analyses are kept for the next build, which reads it again.
+  std::vector<bool> cut(tables_->logs.size(), false);
+  for (size_t l = 0; l < tables_->logs.size(); ++l) {
+    if (tables_->logs[l]->fileState() != FileState::Truncated) continue;
+    cut[l] = true;
+    const std::string &path = tables_->logs[l]->path();
+    next_.logs.erase(path);
+    diag(path, 0,
+         "the file was truncated while it was indexed: its compiles are left out until it is read again");
+  }
   index_->stats_.compilesAnalysed = misses.size();
   next_.last.compilesAnalysed = misses.size();
   next_.last.compilesReused = pending.size() - misses.size();
   for (size_t i = 0; i < pending.size(); ++i)
-    next_.compiles.emplace(keys[i], results[i]);
+    if (!cut[pending[i].log]) next_.compiles.emplace(keys[i], results[i]);
 
   // Sequential merge: ids, graph artifacts (a pre-grad graph shared by forward and backward is one artifact).
   // Analyses may be shared with the cache: they are copied, never changed.
   std::map<std::pair<uint32_t, int>, ArtifactId> graphByRecord;
   for (size_t i = 0; i < results.size(); ++i) {
     if (cancelled()) break;
-    const CompileAnalysis &r = *results[i];
     const PendingCompile &p = pending[i];
+    if (cut[p.log]) continue;
+    const CompileAnalysis &r = *results[i];
     const TraceLog &log = *tables_->logs[p.log];
     for (const IndexDiagnostic &d : r.diagnostics)
       index_->diagnostics_.push_back(d);
@@ -327,30 +364,37 @@ void IndexBuilder::buildFileCompiles(const DiscoveredInputs &inputs) {
   // of its own, with the provenance and graphs of its directory.
   std::vector<CompileFiles> units = inputs.compiles;
   for (const std::string &src : inputs.cacheSources) {
-    std::string text = readFile(src);
-    TextLines lines = splitLines(text);
-    if (!looksLikeWrapperCode(lines)) continue;
+    auto text = readInput(src, IndexLimits::kCodeBytes, "cache source");
+    if (!text || !looksLikeWrapperCode(splitLines(*text))) continue;
     CompileFiles f;
     f.outputCode = src;
     std::string debugDir = src.substr(0, src.size() - 3) + ".debug";
     std::error_code ec;
     if (fs::is_directory(debugDir, ec)) {
       for (const char *g : {"fx_graph_transformed.py", "fx_graph_readable.py"})
-        if (fs::is_regular_file(debugDir + "/" + g, ec)) f.graphs.push_back(debugDir + "/" + g);
+        if (std::string graph = debugDir + "/" + g; fs::is_regular_file(graph, ec) && mayRead(graph))
+          f.graphs.push_back(graph);
     }
     units.push_back(f);
   }
+  // A graph file's analysis, or an empty one when it cannot be read.
+  auto graphFile = [&](const std::string &path) {
+    auto text = readInput(path, IndexLimits::kGraphBytes, "graph");
+    return analyzeGraphLines(splitLines(text ? *text : std::string()));
+  };
   std::unordered_set<std::string> known; // Paths already attached to an artifact (from log metadata).
   for (const Artifact &a : index_->artifacts_)
     known.insert(a.paths.begin(), a.paths.end());
   for (const CompileFiles &unit : units) {
     if (cancelled()) return;
     if (known.count(unit.outputCode)) continue;
-    std::string text = readFile(unit.outputCode);
-    if (text.empty()) {
+    auto read = readInput(unit.outputCode, IndexLimits::kCodeBytes, "output code");
+    if (!read) continue;
+    if (read->empty()) {
       diag(unit.outputCode, 0, "cannot read output code");
       continue;
     }
+    const std::string &text = *read;
     TextLines lines = splitLines(text);
     uint64_t h = identityHash(lines);
     if (auto it = byContent_.find(h); it != byContent_.end()) {
@@ -363,7 +407,7 @@ void IndexBuilder::buildFileCompiles(const DiscoveredInputs &inputs) {
       for (const std::string &g : unit.graphs) {
         if (!known.insert(g).second) continue;
         addGraphArtifact(ref, label + " " + basename(g), basename(g), Artifact::GraphRole::PostGrad,
-                         analyzeGraphLines(splitLines(readFile(g))), UINT32_MAX, UINT32_MAX, g);
+                         graphFile(g), UINT32_MAX, UINT32_MAX, g);
       }
       continue;
     }
@@ -381,18 +425,23 @@ void IndexBuilder::buildFileCompiles(const DiscoveredInputs &inputs) {
     CompileProvenance prov;
     auto parseFile = [&](const std::string &path, ProvenanceSlot slot) {
       if (path.empty()) return;
+      auto json = readInput(path, IndexLimits::kProvenanceBytes, "provenance");
+      if (!json) return;
       std::string error;
-      parseProvenanceInto(prov, slot, readFile(path), error);
+      parseProvenanceInto(prov, slot, *json, error);
       if (!error.empty()) diag(path, 0, "skipped provenance file: " + error);
     };
     parseFile(unit.nodeMappings, ProvenanceSlot::NodeMappings);
     parseFile(unit.stackTraces, ProvenanceSlot::StackTraces);
     if (!unit.kernelInformation.empty()) {
-      auto info = parseKernelInformation(readFile(unit.kernelInformation));
-      if (info)
-        prov.kernelInformation = std::move(*info);
-      else
-        diag(unit.kernelInformation, 0, "skipped kernel information: " + info.error().message);
+      if (auto json =
+              readInput(unit.kernelInformation, IndexLimits::kProvenanceBytes, "kernel information")) {
+        auto info = parseKernelInformation(*json);
+        if (info)
+          prov.kernelInformation = std::move(*info);
+        else
+          diag(unit.kernelInformation, 0, "skipped kernel information: " + info.error().message);
+      }
     }
     // fx_graph_transformed.py is the post-grad graph and fx_graph_readable.py the graph Inductor was given:
     // both use post-grad node names (discovery lists the transformed one first). No pre-grad graph is dumped
@@ -400,7 +449,7 @@ void IndexBuilder::buildFileCompiles(const DiscoveredInputs &inputs) {
     GraphData post, pre;
     std::vector<GraphData> graphs;
     for (const std::string &g : unit.graphs)
-      graphs.push_back(analyzeGraphLines(splitLines(readFile(g))));
+      graphs.push_back(graphFile(g));
     if (!graphs.empty()) post = graphs.front();
     resolveLaunches(a, prov, post, pre);
     CompileRef ref{static_cast<uint32_t>(index_->compiles_.size())};
@@ -426,8 +475,9 @@ void IndexBuilder::linkKernelSources(const std::vector<std::string> &cacheSource
   std::map<std::string, ArtifactId> byPath;
   auto kernelFile = [&](const std::string &path) -> ArtifactId {
     if (auto it = byPath.find(path); it != byPath.end()) return it->second;
-    std::string text = readFile(path);
-    auto src = analyzeKernelSource(splitLines(text));
+    auto text = readInput(path, IndexLimits::kCodeBytes, "kernel source");
+    std::optional<KernelSourceFile> src;
+    if (text) src = analyzeKernelSource(splitLines(*text));
     if (!src) {
       byPath.emplace(path, ArtifactId{});
       return {};
@@ -453,7 +503,7 @@ void IndexBuilder::linkKernelSources(const std::vector<std::string> &cacheSource
         paths.emplace_back(d, p);
     for (const auto &[d, path] : paths) {
       ResolvedPath local = resolver_.resolve(path);
-      if (!local.exists) continue;
+      if (!local.exists || !mayRead(local.path)) continue;
       ArtifactId k = kernelFile(local.path);
       if (k.valid())
         index_->artifacts_[k.value].kernelDefinitions.emplace_back(ArtifactId{static_cast<uint32_t>(i)},
@@ -462,9 +512,17 @@ void IndexBuilder::linkKernelSources(const std::vector<std::string> &cacheSource
   }
   for (const std::string &src : cacheSources)
     if (!byPath.count(src)) {
-      std::string text = readFile(src);
-      if (!looksLikeWrapperCode(splitLines(text))) kernelFile(src);
+      auto text = readInput(src, IndexLimits::kCodeBytes, "cache source");
+      if (text && !looksLikeWrapperCode(splitLines(*text))) kernelFile(src);
     }
+}
+
+std::optional<std::string> IndexBuilder::readInput(const std::string &path, size_t maxBytes,
+                                                   std::string_view what) {
+  auto text = readFileBounded(path, maxBytes);
+  if (text) return std::move(*text);
+  diag(path, 0, std::string(what) + ": " + text.error().message);
+  return std::nullopt;
 }
 
 } // namespace inductor::index

@@ -11,20 +11,6 @@ using namespace detail;
 /// Logs up to this size have every payload's md5 checked when first read (see openLogs).
 constexpr size_t kVerifyPayloadsUpTo = 64u << 20;
 
-/// 0-based line number of the last line that is not a payload line (does not start with a tab).
-uint32_t lastEnvelopeLine(std::string_view text) {
-  size_t end = text.size();
-  if (end > 0 && text[end - 1] == '\n') --end; // The final newline does not start a line.
-  while (true) {
-    size_t nl = end == 0 ? std::string_view::npos : text.rfind('\n', end - 1);
-    size_t start = nl == std::string_view::npos ? 0 : nl + 1;
-    if (start == 0 || start >= text.size() || text[start] != '\t')
-      return static_cast<uint32_t>(
-          std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(start), '\n'));
-    end = nl;
-  }
-}
-
 void IndexBuilder::openLogs(const std::vector<std::string> &paths) {
   // How each log was obtained, for the cache's statistics.
   enum class How { Failed, Opened, Resumed, Reused };
@@ -52,20 +38,16 @@ void IndexBuilder::openLogs(const std::vector<std::string> &paths) {
         if (log->resumed()) lineage[i] = previous->lineage;
         bytesRead[i] = log->bytesRead();
         // A payload that lost a line still parses as lines; only its has_payload md5 tells. Verifying costs
-        // a second pass at ~0.5 GB/s, so it is done for logs read whole and of moderate size only.
-        if (!log->resumed() && log->text().size() <= kVerifyPayloadsUpTo) {
-          // The last record may still be being written (a growing log, or one cut short by a crash): it is
-          // incomplete, not corrupted, so it is not held against the log.
-          uint32_t lastEnvelope = lastEnvelopeLine(log->text());
-          PayloadVerification v = log->verifyAll();
-          for (const TraceDiagnostic &d : v.diagnostics) {
-            if (d.line == lastEnvelope) continue;
-            ++mismatched[i];
-            diag(paths[i], d.line, d.message);
-          }
-          // verifyAll keeps a bounded number of diagnostics; count the rest without them.
-          if (v.mismatched > v.diagnostics.size()) mismatched[i] += v.mismatched - v.diagnostics.size();
-        }
+        // a second pass at ~0.5 GB/s, so it is done for logs read whole and of moderate size only; of the
+        // others, the last record is checked, which is where a log cut short (truncated, copied while being
+        // written) or still being written shows: its payload is incomplete, and the analyses would lose what
+        // is missing without a word.
+        PayloadVerification v = !log->resumed() && log->text().size() <= kVerifyPayloadsUpTo
+                                    ? log->verifyAll()
+                                    : log->verifyLast();
+        for (const TraceDiagnostic &d : v.diagnostics)
+          diag(paths[i], d.line, d.message);
+        mismatched[i] = v.mismatched; // verifyAll keeps a bounded number of diagnostics; all are counted.
         logs[i] = std::make_shared<const TraceLog>(std::move(*log));
       }
     }

@@ -1,11 +1,13 @@
 #include "index/Discovery.h"
 
 #include "index/PathResolver.h"
+#include "index/ReadPolicy.h"
 
 #include <algorithm>
 #include <filesystem>
 #include <map>
 #include <set>
+#include <sys/stat.h>
 #include <system_error>
 
 namespace fs = std::filesystem;
@@ -33,7 +35,63 @@ bool isCacheHashName(const std::string &stem) {
                      [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); });
 }
 
+/// Pseudo file systems: nothing torch.compile writes lives there, and walking them is slow (and /proc names
+/// every process's files).
+bool isPseudoFileSystem(const fs::path &p) {
+  return p == "/proc" || p == "/sys" || p == "/dev";
+}
+
 struct Collector {
+  // One file reached by several paths is kept under one: not through a link if possible, else the smallest.
+  struct Choice {
+    std::string path;
+    bool viaLink = false;
+  };
+  std::map<std::pair<uint64_t, uint64_t>, Choice> byIdentity; // (device, inode) -> chosen path.
+  std::set<std::string> dropped;                              // Paths of files chosen under another path.
+
+  /// False when `full` is a second path of a file already chosen under a better one.
+  bool choose(const std::string &full, bool viaLink) {
+    struct stat st;
+    if (::stat(full.c_str(), &st) != 0) return true;
+    auto [it, inserted] =
+        byIdentity.try_emplace({uint64_t(st.st_dev), uint64_t(st.st_ino)}, Choice{full, viaLink});
+    if (inserted) return true;
+    Choice &was = it->second;
+    if (was.path == full) return true; // The same path again (a file named and also found by a walk).
+    bool better = was.viaLink != viaLink ? !viaLink : full < was.path;
+    if (!better) {
+      dropped.insert(full);
+      return false;
+    }
+    dropped.insert(was.path);
+    was = Choice{full, viaLink};
+    return true;
+  }
+
+  /// Removes the paths of files chosen under another path.
+  void dropDuplicates() {
+    if (dropped.empty()) return;
+    auto erase = [&](std::set<std::string> &set) {
+      for (const std::string &d : dropped)
+        set.erase(d);
+    };
+    erase(traceLogs);
+    erase(cacheSources);
+    erase(wrappersCpp);
+    erase(provenance);
+    erase(kernelInformation);
+    for (auto it = dirs.begin(); it != dirs.end();) {
+      CompileFiles &f = it->second;
+      if (dropped.count(f.outputCode)) {
+        it = dirs.erase(it);
+        continue;
+      }
+      std::erase_if(f.graphs, [&](const std::string &g) { return dropped.count(g) > 0; });
+      ++it;
+    }
+  }
+
   std::set<std::string> traceLogs;
   // Graph directory -> its files.
   std::map<std::string, CompileFiles> dirs;
@@ -42,7 +100,7 @@ struct Collector {
   std::set<std::string> provenance;
   std::set<std::string> kernelInformation;
 
-  void add(const fs::path &p, bool explicitFile) {
+  void add(const fs::path &p, bool explicitFile, bool viaLink = false) {
     std::string name = p.filename().string();
     std::string dir = p.parent_path().string();
     std::string full = p.string();
@@ -52,32 +110,37 @@ struct Collector {
                           endsWith(name, ".json");
     bool explicitLog = explicitFile && (endsWith(name, ".log") || endsWith(name, ".txt"));
     bool explicitJson = explicitFile && endsWith(name, ".json") && name != "kernel_information.json";
+    // The set or slot it goes to; only files of interest are stat'ed for their identity.
+    auto keep = [&] { return choose(full, viaLink); };
     if (isTraceLogName(name) || explicitLog) {
-      traceLogs.insert(full);
+      if (keep()) traceLogs.insert(full);
     } else if (name == "output_code.py" || name == "output_code.cpp") {
-      dirs[dir].outputCode = full;
+      if (keep()) dirs[dir].outputCode = full;
     } else if (name == "fx_graph_transformed.py") {
-      dirs[dir].graphs.insert(dirs[dir].graphs.begin(), full);
+      if (keep()) dirs[dir].graphs.insert(dirs[dir].graphs.begin(), full);
     } else if (name == "fx_graph_readable.py") {
-      dirs[dir].graphs.push_back(full);
+      if (keep()) dirs[dir].graphs.push_back(full);
     } else if (provenanceName || explicitJson) {
-      provenance.insert(full);
+      if (keep()) provenance.insert(full);
     } else if (name == "kernel_information.json") {
-      kernelInformation.insert(full);
+      if (keep()) kernelInformation.insert(full);
     } else if (endsWith(name, ".wrapper.cpp")) {
-      wrappersCpp.insert(full);
+      if (keep()) wrappersCpp.insert(full);
     } else if (endsWith(name, ".py") && isCacheHashName(name.substr(0, name.size() - 3))) {
-      cacheSources.insert(full);
+      if (keep()) cacheSources.insert(full);
     }
   }
 };
 
 } // namespace
 
-DiscoveredInputs discoverInputs(const std::vector<std::string> &inputs, size_t maxFiles) {
+DiscoveredInputs discoverInputs(const std::vector<std::string> &inputs, size_t maxFiles,
+                                const ReadPolicy *policy) {
   DiscoveredInputs out;
   Collector c;
-  size_t seen = 0;
+  size_t seen = 0, skippedLinks = 0;
+  bool capReported = false;
+  constexpr size_t kLinksReported = 5;
   for (const std::string &input : inputs) {
     std::error_code ec;
     fs::path root = fs::absolute(input, ec);
@@ -91,18 +154,46 @@ DiscoveredInputs discoverInputs(const std::vector<std::string> &inputs, size_t m
       continue;
     }
     fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec), end;
-    for (; !ec && it != end && seen < maxFiles; it.increment(ec)) {
+    for (; !ec && it != end; it.increment(ec)) {
       std::error_code fe;
+      if (it->is_symlink(fe)) {
+        // Judged by its target; never walked into (the iterator does not follow directory links).
+        if (!policy || !policy->allows(it->path().string())) {
+          if (++skippedLinks <= kLinksReported)
+            out.notes.push_back({it->path().string(),
+                                 "not read: a symbolic link that leads out of the workspace "
+                                 "folders and trace inputs"});
+          continue;
+        }
+        if (!it->is_regular_file(fe)) continue;
+        if (seen >= maxFiles) break;
+        ++seen;
+        c.add(it->path(), false, /*viaLink=*/true);
+        continue;
+      }
       if (it->is_directory(fe)) {
-        if (isSkippedDirectory(it->path().filename().string()) && it->path() != root)
+        if ((isSkippedDirectory(it->path().filename().string()) && it->path() != root) ||
+            isPseudoFileSystem(it->path()))
           it.disable_recursion_pending();
         continue;
       }
       if (!it->is_regular_file(fe)) continue;
+      if (seen >= maxFiles) break;
       ++seen;
       c.add(it->path(), false);
     }
+    if (seen >= maxFiles && !ec && it != end && !capReported) {
+      capReported = true;
+      out.notes.push_back({input, "stopped looking for traces after " + std::to_string(maxFiles) +
+                                      " files: the rest of this directory is not indexed; name the trace "
+                                      "directories in traceDirs instead"});
+    }
   }
+  if (skippedLinks > kLinksReported)
+    out.notes.push_back(
+        {"", std::to_string(skippedLinks - kLinksReported) +
+                 " more symbolic links out of the workspace folders and trace inputs were not read"});
+  c.dropDuplicates();
 
   out.traceLogs.assign(c.traceLogs.begin(), c.traceLogs.end());
 

@@ -16,8 +16,16 @@
 // cache wrapper `c<hash>.py` is listed in `cacheSources`; the index recognises it as a copy of its
 // `.debug/output_code.py` (and of the log's payload) by content.
 //
-// Walks skip hidden directories, node_modules, __pycache__ and build trees, and stop after `maxFiles`
-// entries.
+// Walks skip hidden directories, node_modules, __pycache__, build trees and the pseudo file systems /proc,
+// /sys and /dev, and stop after `maxFiles` files (reported in `notes`: a workspace of `/` says so instead of
+// indexing an arbitrary part of the disk).
+//
+// What may be read (see ReadPolicy.h): a named input is a root, read whatever it is. Inside a directory, a
+// symbolic link is judged by its target: a link to a file inside the policy's roots is taken, anything else
+// (a link out of the roots, `output_code.py -> /etc/passwd`) is skipped and reported in `notes`; links to
+// directories are never walked into (their targets inside the roots are walked where they are). One file
+// reached by several paths (overlapping inputs, `latest.log -> dedicated_log_...log`) is listed once: by the
+// path that is not a link, else the smallest.
 #pragma once
 
 #include <cstddef>
@@ -25,6 +33,8 @@
 #include <vector>
 
 namespace inductor::index {
+
+class ReadPolicy;
 
 /// The files of one compiled graph found outside a log.
 struct CompileFiles {
@@ -45,10 +55,19 @@ struct DiscoveredInputs {
   /// Provenance JSON found outside any graph directory.
   std::vector<std::string> standaloneProvenance;
   std::vector<std::string> errors; ///< Inputs that do not exist or cannot be read.
+  /// What was left out on purpose, for diagnostics: links out of the roots, the file cap. {path, message}.
+  struct Note {
+    std::string path;
+    std::string message;
+  };
+  std::vector<Note> notes;
 };
 
-/// See the file comment. Paths in the result are absolute and normalized, each listed once.
-DiscoveredInputs discoverInputs(const std::vector<std::string> &inputs, size_t maxFiles = 200000);
+/// See the file comment. Paths in the result are absolute and normalized, each listed once. `policy` judges
+/// symbolic links found inside directories; null takes none of them (a caller without a policy reads nothing
+/// through links).
+DiscoveredInputs discoverInputs(const std::vector<std::string> &inputs, size_t maxFiles = 200000,
+                                const ReadPolicy *policy = nullptr);
 
 /// True for names like `dedicated_log_torch_trace_rank_0_abc.log`.
 bool isTraceLogName(const std::string &fileName);

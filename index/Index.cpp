@@ -2,6 +2,7 @@
 #include "index/IndexBuilder.h"
 
 #include <algorithm>
+#include <climits>
 #include <filesystem>
 
 namespace fs = std::filesystem;
@@ -39,22 +40,38 @@ std::optional<ArtifactId> Index::findByVirtualName(std::string_view name) const 
   return std::nullopt;
 }
 
-std::string Index::text(ArtifactId id) const {
-  if (!id.valid() || id.value >= artifacts_.size()) return {};
+Expected<std::string> Index::readText(ArtifactId id) const {
+  if (!id.valid() || id.value >= artifacts_.size()) return Error{"no such artifact"};
   const Artifact &a = artifacts_[id.value];
+  const auto tooLarge = [](uint64_t bytes) {
+    return Error{"the text is " + std::to_string(bytes >> 20) + " MB, over the limit of " +
+                 std::to_string(IndexLimits::kServedTextBytes >> 20) + " MB served per request"};
+  };
   if (a.traceFile != UINT32_MAX && a.traceFile < tables_->logs.size()) {
     const TraceLog &log = *tables_->logs[a.traceFile];
     if (a.record < log.records().size()) {
-      // A copy is returned; the payload's pages need not stay resident in this process.
       const TraceRecord &record = log.records()[a.record];
-      std::string text = log.payloadText(record);
+      if (record.payloadEnd - record.payloadBegin > IndexLimits::kServedTextBytes)
+        return tooLarge(record.payloadEnd - record.payloadBegin);
+      // A copy is returned; the payload's pages need not stay resident in this process.
+      Expected<std::string> text = log.readPayload(record);
       log.releasePayloadPages(record);
       return text;
     }
   }
-  for (const std::string &p : a.paths)
-    if (auto text = tryReadFile(p)) return std::move(*text);
-  return {};
+  std::optional<Error> last;
+  for (const std::string &p : a.paths) {
+    // Judged now, not at indexing: the file may have been replaced by a link out of the roots since.
+    auto text = readPolicy_.read(p, IndexLimits::kServedTextBytes);
+    if (text) return std::move(*text);
+    last = text.error();
+  }
+  return last ? *last : Error{"the artifact has no text"};
+}
+
+std::string Index::text(ArtifactId id) const {
+  Expected<std::string> text = readText(id);
+  return text ? std::move(*text) : std::string();
 }
 
 SymbolAt Index::symbolAt(ArtifactId id, uint32_t line, uint32_t column) const {
@@ -199,12 +216,14 @@ std::vector<LaunchRef> Index::launchesForGraphNode(ArtifactId graph, uint32_t no
 namespace {
 
 /// Fuzzy score of `name` for `query`: case-insensitive subsequence match; higher is better; -1 if no match.
+/// Consecutive matches score quadratically in the run's length, so the sum is kept in 64 bits (a 60,000-byte
+/// name reaches 3.6e9) and the normalised result is clamped to int: an exact match of any length still wins.
 int fuzzyScore(std::string_view query, std::string_view name) {
   if (query.empty()) return 0;
   auto lower = [](char c) { return static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c); };
-  int score = 0;
+  int64_t score = 0;
   size_t qi = 0;
-  int run = 0;
+  int64_t run = 0;
   for (size_t i = 0; i < name.size() && qi < query.size(); ++i) {
     if (lower(name[i]) == lower(query[qi])) {
       ++qi;
@@ -215,7 +234,10 @@ int fuzzyScore(std::string_view query, std::string_view name) {
     }
   }
   if (qi < query.size()) return -1;
-  return score * 100 / static_cast<int>(name.size() + 10);
+  int64_t normalised =
+      score / static_cast<int64_t>(name.size() + 10) * 100 +
+      score % static_cast<int64_t>(name.size() + 10) * 100 / static_cast<int64_t>(name.size() + 10);
+  return static_cast<int>(std::min<int64_t>(normalised, INT_MAX - 1));
 }
 
 } // namespace

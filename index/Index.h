@@ -39,8 +39,10 @@
 #pragma once
 
 #include "index/CompileId.h"
+#include "index/Expected.h"
 #include "index/OutputCode.h"
 #include "index/PathResolver.h"
+#include "index/ReadPolicy.h"
 
 #include <atomic>
 #include <cstdint>
@@ -197,10 +199,27 @@ struct IndexStats {
   size_t compilesAnalysed = 0; ///< Log compiles analysed by this build (the others came from the cache).
 };
 
+/// Limits on the work one input may cause (traces are outside input; see SECURITY.md). Each is far above what
+/// PyTorch writes (the largest seen in real traces is in parentheses); an input past its limit is skipped and
+/// reported as a diagnostic, never cut silently. TraceLog.h has the limits on record metadata.
+struct IndexLimits {
+  /// Output code, wrapper code or a kernel's source, as a log payload or a file (358 KB); analysing it costs
+  /// about its size again.
+  static constexpr size_t kCodeBytes = size_t{128} << 20;
+  /// An FX graph dump, payload or file (364 KB); its analysis costs about 5 times its size.
+  static constexpr size_t kGraphBytes = size_t{64} << 20;
+  /// A provenance map, stack-trace map or kernel_information.json (7 MB); read without a DOM, so it costs
+  /// about what is kept of it, which kMaxProvenanceEntries bounds too.
+  static constexpr size_t kProvenanceBytes = size_t{64} << 20;
+  /// The text of one artifact served to one request (Index::readText); bigger ones are refused, not copied.
+  static constexpr size_t kServedTextBytes = size_t{128} << 20;
+};
+
 struct IndexOptions {
   /// Files or directories to index (traceDirs). Empty: discover under `roots`.
   std::vector<std::string> inputs;
-  /// Workspace folders: discovery when `inputs` is empty, and suffix matching of recorded paths.
+  /// Workspace folders: discovery when `inputs` is empty, and suffix matching of recorded paths. With `inputs`,
+  /// the `to` side of `pathMappings` and `pythonPaths`, the roots of readPolicy(): nothing outside them is read.
   std::vector<std::string> roots;
   std::vector<PathMapping> pathMappings;
   /// Import roots of the user's Python environment (its interpreter's sys.path directories), filled by the
@@ -283,8 +302,20 @@ public:
   std::vector<ArtifactId> findAllByPath(std::string_view path) const;
   /// The log-only artifact with this Artifact::virtualName.
   std::optional<ArtifactId> findByVirtualName(std::string_view name) const;
-  /// The text of an artifact (read from its file or from its log payload). Empty on I/O error.
+  /// The text of an artifact, read from its log payload (TraceLog::readPayload: refused when the log was
+  /// truncated, deleted or changed since it was indexed) or else from its first readable file (only files
+  /// that readPolicy() allows, judged now: a file replaced by a link out of the roots after indexing is
+  /// refused). Errors say why there is no text: those, I/O errors, and texts over
+  /// IndexLimits::kServedTextBytes.
+  Expected<std::string> readText(ArtifactId id) const;
+  /// readText(), or empty on any error.
   std::string text(ArtifactId id) const;
+
+  /// Which local files may be read (ReadPolicy.h): the roots are the workspace folders, the trace inputs, the
+  /// `to` side of every path mapping and the Python environment's import roots of the options this index was
+  /// built with. For everything that reads a file named by a trace or found under a root: the server's
+  /// documents, user sources quoted in hovers and code lenses.
+  const ReadPolicy &readPolicy() const { return readPolicy_; }
 
   /// The kernel launch, kernel definition or FX node at a position of an artifact's text.
   SymbolAt symbolAt(ArtifactId id, uint32_t line, uint32_t column) const;
@@ -308,6 +339,7 @@ public:
 
 private:
   friend class IndexBuilder;
+  ReadPolicy readPolicy_{std::vector<std::string>{}};
   std::vector<std::string> traceFiles_;
   std::vector<Compile> compiles_;
   std::vector<Artifact> artifacts_;

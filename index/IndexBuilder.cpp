@@ -1,8 +1,11 @@
 #include "index/IndexBuilder.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
+
+namespace fs = std::filesystem;
 
 namespace inductor::index {
 
@@ -18,6 +21,10 @@ std::optional<std::string> tryReadFile(const std::string &path) {
 
 std::string readFile(const std::string &path) {
   return tryReadFile(path).value_or(std::string());
+}
+
+Expected<std::string> readFileBounded(const std::string &path, size_t maxBytes) {
+  return readRegularFile(path, maxBytes);
 }
 
 /// Identity of a text across its copies (log payload, cache file, debug-dir copy), hashed line by line so a
@@ -123,6 +130,9 @@ std::string optionsKey(const IndexOptions &o) {
   key += '|';
   for (const std::string &i : o.inputs)
     add(i);
+  key += '|';
+  for (const std::string &p : o.pythonPaths)
+    add(p);
   return key;
 }
 
@@ -224,9 +234,13 @@ std::shared_ptr<const Index> IndexBuilder::run() {
     if (cache_->state_->optionsKey != next_.optionsKey) cache_->clear();
   }
   report(0, 1, "discovering traces");
-  DiscoveredInputs inputs = discoverInputs(options_.inputs.empty() ? options_.roots : options_.inputs);
+  index_->readPolicy_ = policy_;
+  DiscoveredInputs inputs = discoverInputs(options_.inputs.empty() ? options_.roots : options_.inputs,
+                                           kMaxDiscoveredFiles, &policy_);
   for (const std::string &e : inputs.errors)
     diag(e, 0, "input not found");
+  for (const DiscoveredInputs::Note &n : inputs.notes)
+    diag(n.path, 0, n.message);
   openLogs(inputs.traceLogs);
   if (!cancelled()) buildLogCompiles();
   if (!cancelled()) buildFileCompiles(inputs);
@@ -235,6 +249,19 @@ std::shared_ptr<const Index> IndexBuilder::run() {
   // otherwise keeps ~40% of its bytes in RSS through fault-around).
   for (const auto &log : tables_->logs)
     log->releasePages();
+  if (refusedReads_ > 0)
+    diag(firstRefused_, 0,
+         std::to_string(refusedReads_) +
+             " file(s) named by the traces were not read, the first being this one: "
+             "they are outside the workspace folders, trace inputs, pathMappings targets and Python "
+             "environment (add "
+             "their directory to traceDirs to use them)");
+  if (resolver_.indexedFiles() >= kMaxDiscoveredFiles)
+    diag("", 0,
+         "the search for recorded paths under the workspace folders stopped after " +
+             std::to_string(kMaxDiscoveredFiles) +
+             " files: some sources may not be found (name the "
+             "trace directories in traceDirs, or map paths with pathMappings)");
   freeze();
   index_->tables_ = std::move(tables_);
   if (cache_ && !cancelled()) {

@@ -12,6 +12,7 @@
 #include "index/GraphDump.h"
 #include "index/Index.h"
 #include "index/Provenance.h"
+#include "index/ReadPolicy.h"
 #include "index/TextLines.h"
 #include "index/TraceLog.h"
 
@@ -46,10 +47,16 @@ struct Index::Tables {
 
 namespace detail {
 
+/// Files a walk of the inputs (discovery) or of the roots (the suffix index of PathResolver) visits at most.
+constexpr size_t kMaxDiscoveredFiles = 200000;
+
 /// The file's bytes; nullopt when it cannot be opened.
 std::optional<std::string> tryReadFile(const std::string &path);
 /// The file's bytes; empty when it cannot be opened.
 std::string readFile(const std::string &path);
+/// The bytes of a regular file of at most `maxBytes`; errors say why not (cannot be opened, not a regular
+/// file, too large: checked before reading, so a huge file costs nothing).
+Expected<std::string> readFileBounded(const std::string &path, size_t maxBytes);
 
 /// Identity of generated code across its copies (log payload, cache file, debug-dir copy): see
 /// IndexBuilder.cpp.
@@ -164,7 +171,7 @@ public:
   IndexBuilder(const IndexOptions &options, const ProgressCallback &progress,
                const std::atomic<bool> *cancelled, IndexCache *cache)
       : options_(options), progress_(progress), cancelled_(cancelled), cache_(cache),
-        resolver_(options.pathMappings, rootsForResolver(options)) {
+        resolver_(options.pathMappings, rootsForResolver(options)), policy_(policyRoots(options)) {
     index_ = std::make_shared<Index>();
     tables_ = std::make_shared<Index::Tables>();
   }
@@ -178,6 +185,24 @@ private:
       roots.push_back(in);
     return roots;
   }
+  /// The roots of the ReadPolicy (see Index::readPolicy()).
+  static std::vector<std::string> policyRoots(const IndexOptions &o) {
+    std::vector<std::string> roots = rootsForResolver(o);
+    for (const PathMapping &m : o.pathMappings)
+      roots.push_back(m.to);
+    roots.insert(roots.end(), o.pythonPaths.begin(), o.pythonPaths.end());
+    return roots;
+  }
+  /// Whether a local file named by a trace (output code, kernel file) may be read; a refusal is counted and
+  /// reported once per build (see run()).
+  bool mayRead(const std::string &path) {
+    if (policy_.allows(path)) return true;
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (refusedReads_++ == 0) firstRefused_ = path;
+    return false;
+  }
+  /// A file's text for analysis, or nullopt with a diagnostic (unreadable, over `maxBytes`).
+  std::optional<std::string> readInput(const std::string &path, size_t maxBytes, std::string_view what);
   bool cancelled() const { return cancelled_ && cancelled_->load(std::memory_order_relaxed); }
   /// Serialised: workers report too, and the callback need not be thread-safe.
   void report(size_t done, size_t total, std::string_view message) {
@@ -234,6 +259,9 @@ private:
   IndexCache::State next_;
   std::vector<uint64_t> lineages_; ///< Per log of tables_->logs.
   PathResolver resolver_;
+  ReadPolicy policy_;
+  size_t refusedReads_ = 0;  ///< Files named by traces that policy_ refused (under mutex_).
+  std::string firstRefused_; ///< The first of them, for the diagnostic.
   std::shared_ptr<Index> index_;
   std::shared_ptr<Index::Tables> tables_;
   std::mutex mutex_, progressMutex_;

@@ -2,8 +2,26 @@
 // logs are hundreds of MB to GBs; records keep byte offsets into this mapping instead of copies).
 //
 // The mapping is PROT_READ + MAP_PRIVATE: the process never writes to it, and a writer appending to the file
-// (a running torch.compile job) is fine. A writer that truncates the file while it is mapped makes reads
-// past the new end fault with SIGBUS; PyTorch's log handlers only append, so this is accepted, not handled.
+// (a running torch.compile job) is fine.
+//
+// Truncation. A file that shrinks while it is mapped (log rotation, a rerun writing the same file, a copy in
+// progress) makes reads of the pages past its new end fault with SIGBUS, which kills the process. Two layers
+// make that safe:
+//  - Stamps, before touching pages: state() fstat()s the descriptor and reports a file that shrank, was
+//    deleted or changed since it was mapped; on a shrink it replaces the pages past the new end with
+//    anonymous zero pages at once, so that nothing reads them from the file any more. Readers that serve
+//    bytes long after mapping (Index::text, TraceLog's payload accessors) ask it first.
+//  - A SIGBUS guard, for the race that no check can close (the file is cut between the check and the read, or
+//    during a scan): the first MappedFile installs a process-wide SIGBUS handler (sigaction, SA_SIGINFO) that
+//    looks the faulting address up in a lock-free table of live mappings; for one of ours it maps zero pages
+//    over the rest of that mapping (mmap MAP_FIXED, a raw system call) and returns, so the read is retried
+//    and sees zeros; the owner learns it through faulted() and state(), and treats what it read as unusable
+//    (the scan is redone, a request gets an error). A fault outside our mappings goes to the handler
+//    installed before ours (a sanitizer's or a fuzzer's), or kills the process as it would have without the
+//    guard.
+//  Reads never fault, so nothing needs to copy the file into memory to be safe (reading payloads with pread
+//  instead would not cover the scan and the analyses, which work on views into the mapping). The table holds
+//  65,536 live mappings; one past that is left unguarded (the server maps one or two per trace log).
 // Empty files are not mapped (mmap of length 0 fails); text() is then empty.
 //
 // Ownership: move-only; text() views die with the object or at the next successful remap() that changed
@@ -30,6 +48,14 @@ struct FileStamp {
   uint64_t size = 0; ///< Bytes.
   std::chrono::system_clock::time_point modified;
   friend bool operator==(const FileStamp &, const FileStamp &) = default;
+};
+
+/// What became of a mapped file since it was (re)mapped; see MappedFile::state().
+enum class FileState {
+  Unchanged, ///< Same size and modification time.
+  Changed,   ///< Written to (grown, or rewritten in place): the mapped bytes may differ from those read then.
+  Truncated, ///< Shorter than the mapping, or a read met its cut end: the bytes past the end read as zeros.
+  Deleted,   ///< Unlinked, or the descriptor cannot be stat'ed (the mapping keeps its pages until unmapped).
 };
 
 class MappedFile {
@@ -66,6 +92,15 @@ public:
   /// failed (the old mapping stays valid).
   Expected<bool> remap();
 
+  /// Whether a read has met the cut end of the file (the SIGBUS guard zero-filled the rest of the mapping).
+  /// Cheap (one atomic load); false for fromString() and unguarded mappings.
+  bool faulted() const;
+  /// The file as it is now compared with the mapping (one fstat of the descriptor kept open since open(), so
+  /// a file replaced under the same path is not seen here: compare stamps of the path for that). A Truncated
+  /// file has its pages past the new end zero-filled before this returns, so no later read faults. Always
+  /// Unchanged for fromString().
+  FileState state() const;
+
   /// Access-pattern advice (madvise); failures are ignored because advice is only a hint.
   void adviseSequential() const;
   /// Back to the default read-ahead (MADV_NORMAL), for random access to payloads after a scan.
@@ -88,6 +123,7 @@ private:
   const char *data_ = nullptr;
   size_t size_ = 0;
   bool mapped_ = false; // data_ came from mmap (not from owned_, not empty).
+  int slot_ = -1;       // This mapping's slot in the SIGBUS guard's table; -1 when unguarded.
   std::optional<FileStamp> stamp_;
   std::string owned_; // Backing store of fromString().
 };

@@ -1,58 +1,121 @@
 #include "index/Provenance.h"
 
+#include "index/JsonScan.h"
 #include "index/TextLines.h"
-
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <unordered_set>
 
 namespace inductor::index {
 namespace {
-
-using json = nlohmann::json;
 
 bool startsWith(std::string_view s, std::string_view p) {
   return s.substr(0, p.size()) == p;
 }
 
-// Parses `json` with exceptions off; sets `error` on failure.
-json parseJson(std::string_view text, std::string &error) {
-  json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded())
-    error = "invalid JSON";
-  else if (j.is_null())
-    error = "empty";
-  else if (!j.is_object())
-    error = "expected a JSON object";
-  return j;
+// Provenance documents are walked with json_scan rather than parsed into a DOM: a DOM costs about 15 times
+// the text (1 GB for a 64 MB map), while the walk keeps only the strings that end up in the result. What a
+// document may add is bounded too (Budget), since even the kept part of a map of one-letter names is large.
+
+/// Names and stack frames one document may add to its result (kMaxProvenanceEntries); once spent, the rest of
+/// the document is skipped and the document is refused.
+struct Budget {
+  size_t left = kMaxProvenanceEntries;
+  bool take(size_t n = 1) {
+    if (n > left) {
+      left = 0;
+      return false;
+    }
+    left -= n;
+    return true;
+  }
+  bool spent() const { return left == 0; }
+};
+
+// Walks the top-level object of a provenance document, calling member(decodedKey, rawValue, budget). Returns
+// an error (prefixed by `what`) when the text is not a JSON object, or when the budget ran out.
+template <class F>
+std::optional<Error> walkDocument(std::string_view text, std::string_view what, F &&member) {
+  std::string_view t = text;
+  const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
+  while (!t.empty() && blank(t.front()))
+    t.remove_prefix(1);
+  while (!t.empty() && blank(t.back()))
+    t.remove_suffix(1);
+  auto fail = [&](const std::string &why) { return Error{std::string(what) + ": " + why}; };
+  if (t.empty() || t == "null") return fail("empty");
+  if (t.front() != '{') return fail(json_scan::isValue(t) ? "expected a JSON object" : "invalid JSON");
+  // Validated before any member is reported, so that a cut document gives an error, not half a result.
+  if (!json_scan::isValue(t)) return fail("invalid JSON");
+  std::string scratch;
+  Budget budget;
+  json_scan::walkObject(t, [&](std::string_view key, std::string_view raw) {
+    if (budget.spent() || !budget.take()) return;
+    if (auto decoded = json_scan::decodeKey(key, scratch)) member(std::string(*decoded), raw, budget);
+  });
+  if (budget.spent())
+    return fail("more than " + std::to_string(kMaxProvenanceEntries) +
+                " names and stack frames, which no PyTorch graph has: skipped");
+  return std::nullopt;
 }
 
-// Appends the string elements of `array` to `out`; anything else is skipped.
-void appendStrings(const json &array, std::vector<std::string> &out) {
-  if (!array.is_array()) return;
-  for (const json &e : array)
-    if (e.is_string()) out.push_back(e.get<std::string>());
+// Appends the string elements of the array `raw` to `out`; anything else is skipped.
+void appendStrings(std::string_view raw, std::vector<std::string> &out, Budget &budget) {
+  std::string scratch;
+  json_scan::walkArray(raw, [&](std::string_view e) {
+    if (budget.spent()) return;
+    if (auto s = json_scan::string(e, scratch); s && budget.take()) out.emplace_back(*s);
+  });
 }
 
-void readMap(const json &root, const char *key, NameMap &out) {
-  auto it = root.find(key);
-  if (it == root.end() || !it->is_object()) return;
-  for (auto entry = it->begin(); entry != it->end(); ++entry)
-    appendStrings(entry.value(), out[entry.key()]);
+// Appends the stack traces (strings) of the array `raw` to `out`, parsed.
+void appendStackTraces(std::string_view raw, std::vector<std::vector<StackFrame>> &out, Budget &budget) {
+  std::string scratch;
+  json_scan::walkArray(raw, [&](std::string_view e) {
+    if (budget.spent()) return;
+    if (auto trace = json_scan::string(e, scratch)) {
+      std::vector<StackFrame> frames = parseStackTrace(*trace);
+      if (budget.take(frames.size() + 1)) out.push_back(std::move(frames));
+    }
+  });
 }
 
-void appendUnique(std::vector<std::string> &into, const std::string &value) {
-  if (std::find(into.begin(), into.end(), value) == into.end()) into.push_back(value);
+// {key: [string...]} into `out`; a repeated key keeps its last value, as a JSON object does.
+void readMap(std::string_view raw, NameMap &out, Budget &budget) {
+  std::string scratch;
+  json_scan::walkObject(raw, [&](std::string_view key, std::string_view value) {
+    if (budget.spent() || !budget.take()) return;
+    auto decoded = json_scan::decodeKey(key, scratch);
+    if (!decoded) return;
+    std::vector<std::string> &target = out[std::string(*decoded)];
+    target.clear();
+    appendStrings(value, target, budget);
+  });
+}
+
+// Appends the values not yet in `into`, in order. Linear: a list of 100,000 names must not cost 10^10 steps.
+void appendUnique(std::vector<std::string> &into, const std::vector<std::string> &values) {
+  if (into.size() + values.size() <= 16) {
+    for (const std::string &v : values)
+      if (std::find(into.begin(), into.end(), v) == into.end()) into.push_back(v);
+    return;
+  }
+  std::unordered_set<std::string_view> seen(into.begin(), into.end());
+  std::vector<std::string> added;
+  for (const std::string &v : values)
+    if (seen.insert(v).second) added.push_back(v);
+  into.insert(into.end(), std::make_move_iterator(added.begin()), std::make_move_iterator(added.end()));
 }
 
 // Fills `to` as the inverse of `from`, keeping first-seen order.
 void invert(const std::unordered_map<std::string, std::vector<std::string>> &from,
             std::unordered_map<std::string, std::vector<std::string>> &to) {
+  std::unordered_map<std::string, std::unordered_set<std::string>> seen;
   for (const auto &[key, values] : from)
     for (const std::string &v : values)
-      appendUnique(to[v], key);
+      if (seen[v].insert(key).second) to[v].push_back(key);
 }
 
 int inferVersion(const NodeMappings &m) {
@@ -196,11 +259,8 @@ bool NodeMappings::empty() const {
 
 void NodeMappings::merge(const NodeMappings &other) {
   auto add = [](auto &into, const auto &from) {
-    for (const auto &[key, values] : from) {
-      std::vector<std::string> &target = into[key];
-      for (const std::string &v : values)
-        appendUnique(target, v);
-    }
+    for (const auto &[key, values] : from)
+      appendUnique(into[key], values);
   };
   add(preToPost, other.preToPost);
   add(postToPre, other.postToPre);
@@ -210,50 +270,62 @@ void NodeMappings::merge(const NodeMappings &other) {
 }
 
 Expected<NodeMappings> parseNodeMappings(std::string_view text) {
-  std::string error;
-  json root = parseJson(text, error);
-  if (!error.empty()) return Error{"node mappings: " + error};
   NodeMappings m;
-  readMap(root, "preToPost", m.preToPost);
-  readMap(root, "postToPre", m.postToPre);
-  readMap(root, "cppCodeToPost", m.kernelToPost);
-  readMap(root, "postToCppCode", m.postToKernel);
-  auto version = root.find("version");
-  // Written as a float (2.0) by torch/_inductor/debug.py.
-  if (version != root.end() && version->is_number())
-    m.version = static_cast<int>(version->get<double>());
+  std::optional<double> version;
+  auto error =
+      walkDocument(text, "node mappings", [&](const std::string &key, std::string_view raw, Budget &budget) {
+        if (key == "preToPost")
+          readMap(raw, m.preToPost, budget);
+        else if (key == "postToPre")
+          readMap(raw, m.postToPre, budget);
+        else if (key == "cppCodeToPost")
+          readMap(raw, m.kernelToPost, budget);
+        else if (key == "postToCppCode")
+          readMap(raw, m.postToKernel, budget);
+        else if (key == "version")
+          version = json_scan::number(raw);
+      });
+  if (error) return *error;
+  // Written as a float (2.0) by torch/_inductor/debug.py; clamped, since a double out of int's range does not
+  // convert.
+  if (version)
+    m.version = static_cast<int>(std::clamp(*version, -1.0, 1000.0));
   else
     m.version = inferVersion(m);
   return m;
 }
 
 Expected<NameMap> parseKernelToPostGradNodes(std::string_view text) {
-  std::string error;
-  json root = parseJson(text, error);
-  if (!error.empty()) return Error{"inductor_triton_kernel_to_post_grad_nodes: " + error};
   NameMap out;
-  for (auto entry = root.begin(); entry != root.end(); ++entry)
-    appendStrings(entry.value(), out[entry.key()]);
+  auto error = walkDocument(text, "inductor_triton_kernel_to_post_grad_nodes",
+                            [&](const std::string &key, std::string_view raw, Budget &budget) {
+                              std::vector<std::string> &target = out[key];
+                              target.clear();
+                              appendStrings(raw, target, budget);
+                            });
+  if (error) return *error;
   return out;
 }
 
 Expected<NameMap> parsePostToPreGradNodes(std::string_view text) {
-  std::string error;
-  json root = parseJson(text, error);
-  if (!error.empty()) return Error{"inductor_post_to_pre_grad_nodes: " + error};
   NameMap out;
-  for (auto entry = root.begin(); entry != root.end(); ++entry) {
-    std::vector<std::string> &pre = out[entry.key()];
-    if (!entry.value().is_array()) continue;
-    for (const json &node : entry.value()) {
-      if (node.is_object()) {
-        auto name = node.find("name");
-        if (name != node.end() && name->is_string()) appendUnique(pre, name->get<std::string>());
-      } else if (node.is_string()) {
-        appendUnique(pre, node.get<std::string>());
-      }
-    }
-  }
+  std::string scratch;
+  auto error = walkDocument(text, "inductor_post_to_pre_grad_nodes",
+                            [&](const std::string &key, std::string_view raw, Budget &budget) {
+                              std::vector<std::string> &pre = out[key];
+                              pre.clear();
+                              std::unordered_set<std::string> seen;
+                              json_scan::walkArray(raw, [&](std::string_view node) {
+                                if (budget.spent() || !budget.take()) return;
+                                std::optional<std::string_view> name = json_scan::string(node, scratch);
+                                if (!name)
+                                  json_scan::walkObject(node, [&](std::string_view k, std::string_view v) {
+                                    if (k == "name") name = json_scan::string(v, scratch);
+                                  });
+                                if (name && seen.insert(std::string(*name)).second) pre.emplace_back(*name);
+                              });
+                            });
+  if (error) return *error;
   return out;
 }
 
@@ -269,38 +341,40 @@ NodeMappings legacyNodeMappings(const NameMap &kernelToPost, const NameMap &post
 
 Expected<std::unordered_map<std::string, std::vector<std::vector<StackFrame>>>>
 parseKernelStackTraces(std::string_view text) {
-  std::string error;
-  json root = parseJson(text, error);
-  if (!error.empty()) return Error{"kernel stack traces: " + error};
   std::unordered_map<std::string, std::vector<std::vector<StackFrame>>> out;
-  for (auto entry = root.begin(); entry != root.end(); ++entry) {
-    std::vector<std::string> traces;
-    appendStrings(entry.value(), traces);
-    auto &parsed = out[entry.key()];
-    for (const std::string &t : traces)
-      parsed.push_back(parseStackTrace(t));
-  }
+  std::string scratch;
+  auto error = walkDocument(text, "kernel stack traces",
+                            [&](const std::string &key, std::string_view raw, Budget &budget) {
+                              auto &parsed = out[key];
+                              parsed.clear();
+                              appendStackTraces(raw, parsed, budget);
+                            });
+  if (error) return *error;
   return out;
 }
 
 Expected<std::unordered_map<std::string, KernelInformation>> parseKernelInformation(std::string_view text) {
-  std::string error;
-  json root = parseJson(text, error);
-  if (!error.empty()) return Error{"kernel_information.json: " + error};
   std::unordered_map<std::string, KernelInformation> out;
-  for (auto entry = root.begin(); entry != root.end(); ++entry) {
-    const json &v = entry.value();
-    if (!v.is_object()) continue;
-    KernelInformation &k = out[entry.key()];
-    if (auto it = v.find("stack_traces"); it != v.end()) {
-      std::vector<std::string> traces;
-      appendStrings(*it, traces);
-      for (const std::string &t : traces)
-        k.stackTraces.push_back(parseStackTrace(t));
-    }
-    if (auto it = v.find("post_grad_nodes"); it != v.end()) appendStrings(*it, k.postGradNodes);
-    if (auto it = v.find("pre_grad_nodes"); it != v.end()) appendStrings(*it, k.preGradNodes);
-  }
+  std::string scratch;
+  auto error = walkDocument(text, "kernel_information.json",
+                            [&](const std::string &key, std::string_view raw, Budget &budget) {
+                              if (raw.empty() || raw.front() != '{') return;
+                              KernelInformation &k = out[key];
+                              k = KernelInformation();
+                              json_scan::walkObject(raw, [&](std::string_view member, std::string_view v) {
+                                if (member == "stack_traces") {
+                                  k.stackTraces.clear();
+                                  appendStackTraces(v, k.stackTraces, budget);
+                                } else if (member == "post_grad_nodes") {
+                                  k.postGradNodes.clear();
+                                  appendStrings(v, k.postGradNodes, budget);
+                                } else if (member == "pre_grad_nodes") {
+                                  k.preGradNodes.clear();
+                                  appendStrings(v, k.preGradNodes, budget);
+                                }
+                              });
+                            });
+  if (error) return *error;
   return out;
 }
 

@@ -22,7 +22,8 @@
 // a node of the graph Inductor lowered; both are plain node names (`h_1`, `addmm`).
 //
 // Lines in StackFrame are 1-based, as Python prints them. Results own their strings. All functions are pure,
-// thread-safe and never throw: JSON is parsed with exceptions off. Text that is not JSON, or whose top level
+// thread-safe and never throw: JSON is walked without building a DOM (index/JsonScan.h), and what one
+// document may add is bounded (kMaxProvenanceEntries). Text that is not JSON, or whose top level
 // is not an object, is an Error; inside a valid document, entries of the wrong type are skipped (a partly
 // unknown artifact still gives what it can).
 #pragma once
@@ -81,6 +82,12 @@ bool isLibraryPath(std::string_view path);
 
 /// The innermost frame whose file is not a library (isLibraryPath), or nullptr. Points into `frames`.
 const StackFrame *userFrame(const std::vector<StackFrame> &frames);
+
+/// Most names and stack frames one provenance document may hold (keys, values and frames together); a
+/// document with more is refused with an Error, after a walk that keeps nothing more (a 64 MB map of short
+/// names would otherwise cost 700 MB). Real documents hold thousands: the largest seen (an 8-layer Llama's
+/// stack traces, 7 MB) has 6,534 traces.
+constexpr size_t kMaxProvenanceEntries = 1'000'000;
 
 /// Node name -> node names (or kernel key -> node names), in the artifact's order.
 using NameMap = std::unordered_map<std::string, std::vector<std::string>>;

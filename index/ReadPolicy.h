@@ -15,6 +15,9 @@
 // realpath(3) per call (no memo: files can be replaced by symlinks between calls).
 #pragma once
 
+#include "index/Expected.h"
+
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,6 +34,11 @@ public:
 
   /// Whether `path` may be read (see the file comment).
   bool allows(std::string_view path) const;
+  /// The bytes of the file at `path` if it may be read: the file actually opened is judged (by the path
+  /// the kernel gives its descriptor), so a link swapped in between a check and the read is refused too. Only
+  /// regular files of at most `maxBytes`; never blocks on a FIFO. Errors say why not, e.g. "not read: /x is
+  /// outside the workspace folders and trace inputs".
+  Expected<std::string> read(std::string_view path, size_t maxBytes) const;
   /// The canonical roots, for logs and messages.
   const std::vector<std::string> &roots() const { return roots_; }
   bool allowsAll() const { return all_; }
@@ -48,5 +56,10 @@ std::string canonicalPath(std::string_view path);
 
 /// Whether `path` equals `root` or lies under it, component-wise, both already normalised.
 bool isWithin(std::string_view path, std::string_view root);
+
+/// The bytes of the regular file at `path`, if it has at most `maxBytes` (checked before reading, so a huge
+/// file costs nothing). Never blocks (FIFOs and devices are refused). No policy: for files a walk of the
+/// roots found.
+Expected<std::string> readRegularFile(std::string_view path, size_t maxBytes);
 
 } // namespace inductor::index

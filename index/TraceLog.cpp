@@ -3,7 +3,7 @@
 // record.
 #include "index/TraceLog.h"
 
-#include <nlohmann/json.hpp>
+#include "index/JsonScan.h"
 
 #include <algorithm>
 #include <charconv>
@@ -18,8 +18,6 @@
 
 namespace inductor::index {
 namespace {
-
-using nlohmann::json;
 
 // The scan works through the mapping in windows of this many bytes: pages behind the scan position are
 // dropped from the process (see MappedFile::dropPages), and the next windows are prefetched so that a cold
@@ -234,133 +232,22 @@ std::optional<Md5Digest> peekHasPayload(std::string_view metadata) {
   return Md5Digest::fromHex(metadata.substr(at + kKey.size(), 32));
 }
 
-// A minimal JSON reader for metadata lines: walks one object's members and hands out each value's raw text.
-// Nested values are validated by recursive descent without building anything (no allocation), so a cut or
-// garbled line is rejected while the large `stack` arrays cost one pass over their bytes; values that matter
-// are decoded by jsonInt/jsonString. Number syntax is checked loosely (digits, sign, '.', exponent).
-struct JsonCursor {
-  const char *p;
-  const char *end;
-  static constexpr int kMaxDepth = 128; // Hostile nesting must not overflow the stack.
+using json_scan::walkObject;
 
-  void blanks() {
-    while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
-      ++p;
-  }
-  bool eat(char c) {
-    blanks();
-    if (p < end && *p == c) {
-      ++p;
-      return true;
-    }
-    return false;
-  }
-  // At '"': moves past the closing quote (escapes honoured).
-  bool skipString() {
-    const char *start = ++p;
-    for (;;) {
-      const char *q = static_cast<const char *>(std::memchr(p, '"', size_t(end - p)));
-      if (!q) return false;
-      const char *b = q;
-      while (b > start && b[-1] == '\\')
-        --b;
-      p = q + 1;
-      if (((q - b) & 1) == 0) return true;
-    }
-  }
-  bool skipValue(int depth) {
-    blanks();
-    if (p >= end || depth > kMaxDepth) return false;
-    char c = *p;
-    if (c == '"') return skipString();
-    if (c == '{' || c == '[') {
-      ++p;
-      char close = c == '{' ? '}' : ']';
-      if (eat(close)) return true;
-      do {
-        if (c == '{') {
-          blanks();
-          if (p >= end || *p != '"' || !skipString() || !eat(':')) return false;
-        }
-        if (!skipValue(depth + 1)) return false;
-      } while (eat(','));
-      return eat(close);
-    }
-    const char *start = p;
-    while (p < end && ((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'z') || *p == '-' || *p == '+' ||
-                       *p == '.' || *p == 'E'))
-      ++p;
-    std::string_view token(start, size_t(p - start));
-    if (token.empty()) return false;
-    if (token[0] == '-' || (token[0] >= '0' && token[0] <= '9'))
-      return token.find_first_not_of("0123456789+-.eE") == std::string_view::npos;
-    return token == "null" || token == "true" || token == "false";
-  }
-  bool value(std::string_view &raw) {
-    blanks();
-    const char *start = p;
-    if (!skipValue(0)) return false;
-    raw = std::string_view(start, size_t(p - start));
-    return true;
-  }
-};
-
-// Calls member(key, rawValue) for each member of the JSON object `text` (keys undecoded; PyTorch's keys have
-// no escapes). Returns false when `text` is not a well-formed object.
-template <typename F> bool walkObject(std::string_view text, F &&member) {
-  JsonCursor c{text.data(), text.data() + text.size()};
-  c.blanks();
-  if (c.p >= c.end || *c.p != '{') return false;
-  ++c.p;
-  c.blanks();
-  if (c.p < c.end && *c.p == '}') {
-    ++c.p;
-    c.blanks();
-    return c.p == c.end;
-  }
-  for (;;) {
-    c.blanks();
-    if (c.p >= c.end || *c.p != '"') return false;
-    const char *keyStart = c.p + 1;
-    if (!c.skipString()) return false;
-    std::string_view key(keyStart, size_t(c.p - 1 - keyStart));
-    c.blanks();
-    if (c.p >= c.end || *c.p != ':') return false;
-    ++c.p;
-    std::string_view value;
-    if (!c.value(value)) return false;
-    member(key, value);
-    c.blanks();
-    if (c.p < c.end && *c.p == ',') {
-      ++c.p;
-      continue;
-    }
-    if (c.p < c.end && *c.p == '}') {
-      ++c.p;
-      c.blanks();
-      return c.p == c.end;
-    }
-    return false;
-  }
-}
+// Limits on what one record may make the scan keep (documented in TraceLog.h).
+constexpr size_t kMaxMetadataBytes = TraceLog::kMaxMetadataBytes;
+constexpr size_t kMaxMetadataString = TraceLog::kMaxMetadataString;
 
 // An integer value; nullopt for null or anything else.
 std::optional<int> jsonInt(std::string_view raw) {
-  int value = 0;
-  auto [ptr, ec] = std::from_chars(raw.data(), raw.data() + raw.size(), value);
-  if (ec != std::errc() || ptr != raw.data() + raw.size()) return std::nullopt;
-  return value;
+  return json_scan::integer(raw);
 }
 
-// A string value's text: a view into `raw` when it has no escapes, else decoded into `scratch`.
+// A string value's text, decoded (see json_scan::string); nullopt for anything else and for strings longer
+// than kMaxMetadataString, which nothing in PyTorch writes (file paths, names): interning one would copy it.
 std::optional<std::string_view> jsonString(std::string_view raw, std::string &scratch) {
-  if (raw.size() < 2 || raw.front() != '"' || raw.back() != '"') return std::nullopt;
-  std::string_view inner = raw.substr(1, raw.size() - 2);
-  if (inner.find('\\') == std::string_view::npos) return inner;
-  json decoded = json::parse(raw, nullptr, /*allow_exceptions=*/false);
-  if (!decoded.is_string()) return std::nullopt;
-  scratch = decoded.get<std::string>();
-  return std::string_view(scratch);
+  if (raw.size() > kMaxMetadataString + 2) return std::nullopt;
+  return json_scan::string(raw, scratch);
 }
 
 // A short, printable excerpt of a bad line for a diagnostic.
@@ -457,12 +344,23 @@ TraceLog &TraceLog::operator=(TraceLog &&) noexcept = default;
 TraceLog::~TraceLog() = default;
 
 Expected<TraceLog> TraceLog::open(const std::string &path, const TraceLogOptions &options) {
-  auto file = MappedFile::open(path);
-  if (!file) return file.error();
-  TraceLog log(std::move(*file), options);
-  log.scan(/*final=*/!options.follow);
-  log.commitIfQuiet();
-  return log;
+  // A file cut while it is scanned reads as zeros past the cut (see MappedFile.h): the scan is then redone on
+  // the file as it is now, a few times at most.
+  constexpr int kAttempts = 3;
+  for (int attempt = 1;; ++attempt) {
+    auto file = MappedFile::open(path);
+    if (!file) return file.error();
+    TraceLog log(std::move(*file), options);
+    log.scan(/*final=*/!options.follow);
+    log.commitIfQuiet();
+    if (log.file_.state() != FileState::Truncated) return log;
+    if (attempt == kAttempts) {
+      ++log.stats_.corruptedRecords;
+      log.diagnose(0, "the file was truncated while it was read, " + std::to_string(kAttempts) +
+                          " times: what was read past the cut is unusable");
+      return log;
+    }
+  }
 }
 
 TraceLog TraceLog::fromText(std::string text, std::string path, const TraceLogOptions &options) {
@@ -503,6 +401,8 @@ Expected<TraceLog> TraceLog::resume(const TraceLog &previous) {
     log.scan(/*final=*/!options.follow);
   }
   log.commitIfQuiet();
+  // Cut while it was scanned: read it again from the start (open() retries).
+  if (log.file_.state() == FileState::Truncated) return open(previous.path(), options);
   return log;
 }
 
@@ -624,19 +524,20 @@ void TraceLog::scan(bool final) {
 
     std::string_view key = peekKind(metadata);
     if (key.empty()) {
-      // Not written by json.dumps as PyTorch does; fall back to a full parse to find the kind.
-      json parsed = json::parse(metadata, nullptr, /*allow_exceptions=*/false);
-      if (parsed.is_object()) {
-        for (auto &[k, v] : parsed.items())
-          if (!isCommonKey(k)) {
-            key = intern(k);
-            break;
-          }
-      }
+      // Not written by json.dumps as PyTorch does: walk the object (nothing is built) for the first key that
+      // is not one of the common ones.
+      bool found = false;
+      bool wellFormed = walkObject(metadata, [&](std::string_view k, std::string_view) {
+        if (found || isCommonKey(k)) return;
+        found = true;
+        if (auto decoded = json_scan::decodeKey(k, scratch); decoded && decoded->size() <= kMaxMetadataString)
+          key = intern(*decoded);
+      });
       if (key.empty()) {
         ++stats_.corruptedRecords;
-        diagnose(unitLine,
-                 parsed.is_discarded() ? "invalid record metadata JSON" : "record metadata without a kind");
+        diagnose(unitLine, !wellFormed ? "invalid record metadata JSON"
+                           : found     ? "record metadata with an unreadable kind"
+                                       : "record metadata without a kind");
         continue;
       }
     }
@@ -662,6 +563,16 @@ void TraceLog::scan(bool final) {
       ++it->second;
       checkpoint_.skippedKind = it->first;
       ++stats_.skippedRecords;
+      continue;
+    }
+
+    // Kept records' metadata is read below; a line past the limit is not PyTorch's (the largest seen, a
+    // bwd_compilation_metrics of an 8-layer Llama, is 7 MB) and is skipped rather than walked.
+    if (metadata.size() > kMaxMetadataBytes) {
+      ++stats_.corruptedRecords;
+      diagnose(unitLine, "record metadata of " + std::to_string(metadata.size() >> 20) + " MB exceeds the " +
+                             std::to_string(kMaxMetadataBytes >> 20) + " MB limit (" + std::string(key) +
+                             " record): skipped");
       continue;
     }
 
@@ -704,10 +615,20 @@ void TraceLog::scan(bool final) {
     };
     switch (r.kind) {
     case TraceKind::Str: {
-      // {"str": ["/path/file.py", 1]}
-      json value = json::parse(kindValue, nullptr, /*allow_exceptions=*/false);
-      if (value.is_array() && value.size() == 2 && value[0].is_string() && value[1].is_number_integer())
-        strTable_[value[1].get<int>()] = intern(value[0].get_ref<const std::string &>());
+      // {"str": ["/path/file.py", 1]}: walked, not parsed, so that a huge string costs nothing.
+      std::optional<std::string_view> name;
+      std::optional<int> id;
+      int index = 0;
+      bool ok = json_scan::walkArray(kindValue, [&](std::string_view v) {
+        if (index == 0) name = jsonString(v, scratch);
+        if (index == 1) id = jsonInt(v);
+        ++index;
+      });
+      if (ok && index == 2 && name && id)
+        strTable_[*id] = intern(*name);
+      else if (ok && index == 2 && id && !name)
+        diagnose(unitLine, "str record " + std::to_string(*id) + " is not a string of at most " +
+                               std::to_string(kMaxMetadataString) + " bytes: skipped");
       break;
     }
     case TraceKind::InductorOutputCode: {
@@ -846,10 +767,19 @@ bool TraceLog::verifyPayload(const TraceRecord &record) const {
 }
 
 PayloadVerification TraceLog::verifyAll() const {
+  return verifyFrom(0, 0);
+}
+
+PayloadVerification TraceLog::verifyLast() const {
+  if (!lastUnitCommitted_) return {};
+  return verifyFrom(checkpoint_.offset, checkpoint_.line);
+}
+
+PayloadVerification TraceLog::verifyFrom(uint64_t pos, uint64_t line) const {
   PayloadVerification result;
   std::string_view text = file_.text();
   const char *base = text.data();
-  uint64_t pos = 0, line = 0, limit = std::min<uint64_t>(stats_.bytes, text.size());
+  uint64_t limit = std::min<uint64_t>(stats_.bytes, text.size());
   while (pos < limit) {
     if (base[pos] == '\n' || (base[pos] == '\r' && pos + 1 < limit && base[pos + 1] == '\n')) {
       pos += base[pos] == '\n' ? 1 : 2;
@@ -875,11 +805,42 @@ PayloadVerification TraceLog::verifyAll() const {
     ++result.mismatched;
     if (result.diagnostics.size() < options_.maxDiagnostics) {
       std::string kind(peekKind(metadata));
-      result.diagnostics.push_back({uint32_t(std::min<uint64_t>(unitLine, UINT32_MAX)),
-                                    "payload does not match has_payload md5 (" + kind + " record)"});
+      // The last record of a log that ends in the middle of its payload: a log cut short (truncated, copied
+      // while being written) or one still being written. Its text is incomplete, which matters as much as
+      // a corrupted record: the analyses see only part of it.
+      bool last = pos >= limit;
+      result.diagnostics.push_back(
+          {uint32_t(std::min<uint64_t>(unitLine, UINT32_MAX)),
+           last
+               ? "the last record (" + kind +
+                     ") is cut short: its payload does not match its has_payload md5 (the log was truncated, "
+                     "or is still being written); what it holds is incomplete"
+               : "payload does not match has_payload md5 (" + kind + " record)"});
     }
   }
   return result;
+}
+
+FileState TraceLog::fileState() const {
+  return file_.state();
+}
+
+Expected<std::string> TraceLog::readPayload(const TraceRecord &record) const {
+  const FileState before = file_.state();
+  if (before == FileState::Deleted) return Error{path() + " was deleted after it was read"};
+  if (before == FileState::Truncated) return Error{path() + " was truncated after it was read"};
+  std::string text = payloadText(record);
+  if (file_.faulted()) return Error{path() + " was truncated while it was read"};
+  if (before == FileState::Changed && record.payloadHash) {
+    // Grown (a running job appends) or rewritten in place: only the md5 tells whether this record's bytes are
+    // still the ones indexed.
+    Md5 md5;
+    md5.update(text);
+    if (md5.digest() != *record.payloadHash)
+      return Error{path() + " changed on disk after it was read: the record at line " +
+                   std::to_string(record.line + 1) + " is no longer what was indexed"};
+  }
+  return text;
 }
 
 std::optional<std::string_view> TraceLog::internedFilename(InternedStringId id) const {

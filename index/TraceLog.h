@@ -24,6 +24,11 @@
 // neither an envelope nor a payload line, an envelope whose metadata is not valid JSON, a payload that fails
 // its md5 when verified) are counted, reported as diagnostics and skipped; the rest of the log still serves.
 //
+// A log cut short (its last record's payload fails its md5) is reported like a corrupted record (verifyAll,
+// verifyLast). A log truncated while it is mapped never faults (see MappedFile.h): a scan that met the cut is
+// redone on the file as it is now; payloads served later go through readPayload(), which refuses a log that
+// was truncated, deleted or rewritten since.
+//
 // Units: lines are 0-based; offsets are byte offsets into text(); nothing here knows about UTF-16 or URIs.
 //
 // Growth: a log that is still being written can be followed in two ways. refresh() updates a TraceLog in
@@ -169,6 +174,14 @@ struct TraceLogOptions {
 
 class TraceLog {
 public:
+  /// Limits on what one record may make the reader keep (a trace is outside input; see SECURITY.md).
+  /// Metadata lines of kept records longer than this are skipped as corrupted (walking them is cheap, but
+  /// nothing PyTorch writes comes near: the largest seen, a bwd_compilation_metrics line, is 7 MB).
+  static constexpr size_t kMaxMetadataBytes = size_t{64} << 20;
+  /// Strings kept from metadata (file names, artifact names, `str` table entries) longer than this are
+  /// ignored: they are paths and identifiers, and keeping one copies it.
+  static constexpr size_t kMaxMetadataString = 4096;
+
   /// Maps and scans `path`. Errors: only when the file cannot be opened or mapped; an empty or non-trace file
   /// gives a TraceLog without records (and, for a non-trace file, corrupted-record diagnostics).
   static Expected<TraceLog> open(const std::string &path, const TraceLogOptions &options = {});
@@ -217,6 +230,17 @@ public:
   /// (unlike records()). Cost: one more pass over the file plus MD5 of every payload byte (roughly 0.5 GB/s,
   /// single-threaded); meant for a background task. Does not modify the TraceLog.
   PayloadVerification verifyAll() const;
+  /// The same for the last record of the committed part only (any kind): where a log that was cut short, or
+  /// is still being written, shows. Its diagnostic says "cut short". Cheap: one payload.
+  PayloadVerification verifyLast() const;
+
+  /// What became of the file since it was mapped (see MappedFile::state()): Truncated and Deleted logs must
+  /// not be served from any more. Unchanged for fromText() logs.
+  FileState fileState() const;
+  /// A record's payload for serving it long after the scan (payloadText() with checks): an Error when the
+  /// file was deleted or truncated since it was read, or changed so that the record no longer matches its
+  /// has_payload md5. Never faults, even if the file is cut during the read (MappedFile's guard).
+  Expected<std::string> readPayload(const TraceRecord &record) const;
 
   /// The file name interned under `id` by a `str` record, if any.
   std::optional<std::string_view> internedFilename(InternedStringId id) const;
@@ -275,6 +299,7 @@ private:
   void rollback();
   void commitIfQuiet();
   void diagnose(uint64_t line, std::string message);
+  PayloadVerification verifyFrom(uint64_t offset, uint64_t line) const;
   std::string_view intern(std::string_view s);
 
   MappedFile file_;

@@ -66,18 +66,22 @@ std::size_t readFully(std::FILE *in, char *buffer, std::size_t size) {
   return done;
 }
 
-/// Discards `size` bytes with a fixed buffer, so that refusing an oversized frame allocates nothing.
-/// Returns the number of bytes actually discarded (less at end of input).
-std::size_t discard(std::FILE *in, std::size_t size) {
-  char buffer[4096];
-  std::size_t done = 0;
-  while (done < size) {
-    const std::size_t want = std::min(sizeof(buffer), size - done);
-    const std::size_t n = readFully(in, buffer, want);
-    done += n;
-    if (n < want) break;
+/// Adds a problem to `result`, keeping at most kMaxProblems (a stream of garbage lines must not grow memory):
+/// the rest are counted in the last entry.
+void addProblem(ReadResult &result, std::string problem) {
+  constexpr std::size_t kMaxProblems = 16;
+  if (result.problems.size() < kMaxProblems) {
+    result.problems.push_back(std::move(problem));
+    return;
   }
-  return done;
+  std::string &last = result.problems.back();
+  std::size_t more = 1;
+  if (last.starts_with("... and ")) {
+    more += std::strtoull(last.c_str() + 8, nullptr, 10);
+  } else {
+    more = 2; // The entry replaced below, and this one.
+  }
+  last = "... and " + std::to_string(more) + " more problems";
 }
 
 } // namespace
@@ -85,9 +89,10 @@ std::size_t discard(std::FILE *in, std::size_t size) {
 JSONTransport::JSONTransport(std::FILE *in, std::FILE *out, Style style, bool pretty)
     : in_(in), out_(out), style_(style), pretty_(pretty) {}
 
-bool JSONTransport::readLine(std::string &line, bool &truncated, std::size_t maxBytes) {
+bool JSONTransport::readLine(std::string &line, bool &truncated, std::size_t maxBytes, std::string *tail) {
   line.clear();
   truncated = false;
+  if (tail) tail->clear();
   bool any = false;
   for (;;) {
     const int c = std::getc(in_);
@@ -100,12 +105,22 @@ bool JSONTransport::readLine(std::string &line, bool &truncated, std::size_t max
     }
     any = true;
     if (c == '\n') break;
-    if (line.size() < maxBytes)
+    if (line.size() < maxBytes) {
       line += static_cast<char>(c);
-    else
+    } else {
       truncated = true;
+      if (tail) {
+        // The last kTailBytes of the dropped part, kept in a buffer of twice that size.
+        if (tail->size() >= 2 * kTailBytes) tail->erase(0, tail->size() - kTailBytes);
+        *tail += static_cast<char>(c);
+      }
+    }
   }
   if (!line.empty() && line.back() == '\r') line.pop_back();
+  if (tail) {
+    if (tail->size() > kTailBytes) tail->erase(0, tail->size() - kTailBytes);
+    if (!tail->empty() && tail->back() == '\r') tail->pop_back();
+  }
   return any;
 }
 
@@ -124,24 +139,28 @@ ReadResult JSONTransport::readMessage() {
 
 ReadResult JSONTransport::readStandard() {
   ReadResult result;
-  std::string line;
+  std::string line, tail;
   bool truncated = false;
   bool inHeader = false; // Whether any non-empty line of this header block was read.
   bool haveLength = false;
   bool lengthBad = false;
   std::size_t length = 0;
-  unsigned long long oversized = 0; // A refused Content-Length, whose body is skipped after the headers.
   for (;;) {
-    if (!readLine(line, truncated, kMaxHeaderLineBytes)) {
+    if (!readLine(line, truncated, kMaxHeaderLineBytes, &tail)) {
       if (!inHeader) return endOfFile(); // Clean end: between frames.
       eof_ = true;
       result.kind = ReadResult::Kind::Malformed;
-      result.problems.push_back("end of input inside a header block");
+      addProblem(result, "end of input inside a header block");
       return result;
     }
-    if (truncated)
-      result.problems.push_back("header line longer than " + std::to_string(kMaxHeaderLineBytes) +
-                                " bytes was cut: " + excerpt(line));
+    if (truncated) {
+      addProblem(result, "header line longer than " + std::to_string(kMaxHeaderLineBytes) +
+                             " bytes was cut: " + excerpt(line));
+      // A long run of garbage (the body of a refused frame) may end with the next frame's header: keep
+      // looking for it in the tail of the line.
+      if (const std::size_t at = findIgnoreCase(tail, "content-length:"); at != std::string::npos)
+        line = tail.substr(at);
+    }
     if (line.empty()) {
       if (!inHeader) continue; // Blank lines between frames are harmless.
       break;
@@ -154,51 +173,47 @@ ReadResult JSONTransport::readStandard() {
         colon != std::string_view::npos && colon > 0 &&
         std::all_of(header.begin(), header.begin() + static_cast<std::ptrdiff_t>(colon), isTokenChar);
     if (!nameOk) {
-      // Resynchronise after a frame whose Content-Length was wrong: the tail of the previous body may
-      // share a line with the next header ("...}Content-Length: 42").
+      // Resynchronise after a frame whose Content-Length was wrong or refused: the tail of the previous body
+      // may share a line with the next header ("...}Content-Length: 42").
       const std::size_t at = findIgnoreCase(header, "content-length:");
       if (at == std::string_view::npos || at == 0) {
-        result.problems.push_back("malformed header line skipped: " + excerpt(line));
+        addProblem(result, "malformed header line skipped: " + excerpt(line));
         continue;
       }
-      result.problems.push_back("garbage before header skipped: " + excerpt(header.substr(0, at)));
+      addProblem(result, "garbage before header skipped: " + excerpt(header.substr(0, at)));
       header = header.substr(at);
       colon = header.find(':');
     }
     const std::string_view name = header.substr(0, colon);
     const std::string_view value = trim(header.substr(colon + 1));
     if (!equalsIgnoreCase(name, "Content-Length")) continue; // Content-Type and unknown headers are ignored.
-    if (haveLength) result.problems.push_back("duplicate Content-Length header; the last one wins");
+    if (haveLength) addProblem(result, "duplicate Content-Length header; the last one wins");
     haveLength = true;
-    oversized = 0;
     unsigned long long parsed = 0;
     const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), parsed);
     lengthBad = ec != std::errc() || end != value.data() + value.size() || value.empty();
-    if (lengthBad)
-      result.problems.push_back("invalid Content-Length: " + excerpt(value));
-    else if (parsed > kMaxMessageBytes) {
+    if (lengthBad) {
+      addProblem(result, "invalid Content-Length: " + excerpt(value));
+    } else if (parsed > kMaxMessageBytes) {
       lengthBad = true;
-      result.problems.push_back("Content-Length " + std::string(value) + " exceeds the limit of " +
-                                std::to_string(kMaxMessageBytes) + " bytes");
-      oversized = parsed;
+      addProblem(result, "Content-Length " + std::string(value) + " exceeds the limit of " +
+                             std::to_string(kMaxMessageBytes) + " bytes");
     } else {
       length = static_cast<std::size_t>(parsed);
     }
   }
 
-  if (oversized > 0) {
-    // Skip the body without storing it, so that the next frame can still be read.
-    const auto want = static_cast<std::size_t>(std::min<unsigned long long>(oversized, SIZE_MAX));
-    if (discard(in_, want) < want) eof_ = true;
-  }
+  // A refused or unreadable Content-Length: its body is not skipped. Skipping a claimed terabyte would
+  // swallow every later frame; instead the next read treats what follows as headers and resynchronises on the
+  // next `Content-Length:` (see above), at the cost of the refused frame alone.
   if (!haveLength || lengthBad) {
-    if (!haveLength) result.problems.push_back("header block without Content-Length");
+    if (!haveLength) addProblem(result, "header block without Content-Length");
     result.kind = ReadResult::Kind::Malformed;
     return result;
   }
   if (length == 0) {
     result.kind = ReadResult::Kind::Malformed;
-    result.problems.push_back("empty message (Content-Length: 0)");
+    addProblem(result, "empty message (Content-Length: 0)");
     return result;
   }
   // Grow the buffer as bytes arrive (doubling), so that a Content-Length that lies about a short input
@@ -215,8 +230,8 @@ ReadResult JSONTransport::readStandard() {
     eof_ = true;
     result.kind = ReadResult::Kind::Malformed;
     result.body.clear();
-    result.problems.push_back("end of input after " + std::to_string(got) + " of " + std::to_string(length) +
-                              " body bytes");
+    addProblem(result,
+               "end of input after " + std::to_string(got) + " of " + std::to_string(length) + " body bytes");
     return result;
   }
   result.kind = ReadResult::Kind::Message;
@@ -253,7 +268,7 @@ ReadResult JSONTransport::readDelimited() {
   if (tooLarge) {
     result.kind = ReadResult::Kind::Malformed;
     result.body.clear();
-    result.problems.push_back("delimited message exceeds " + std::to_string(kMaxMessageBytes) + " bytes");
+    addProblem(result, "delimited message exceeds " + std::to_string(kMaxMessageBytes) + " bytes");
     return result;
   }
   result.kind = ReadResult::Kind::Message;
@@ -264,10 +279,11 @@ void JSONTransport::send(const json &message) {
   // error_handler_t::replace: a document with invalid UTF-8 must not take the server down.
   const std::string body =
       message.dump(pretty_ ? 2 : -1, ' ', /*ensure_ascii=*/false, json::error_handler_t::replace);
-  std::string frame = "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n";
-  frame += body;
+  const std::string header = "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n";
+  // Header and body written separately: a large body (an artifact's text) is not copied once more.
   const std::lock_guard<std::mutex> lock(sendMutex_);
-  (void)std::fwrite(frame.data(), 1, frame.size(), out_);
+  (void)std::fwrite(header.data(), 1, header.size(), out_);
+  (void)std::fwrite(body.data(), 1, body.size(), out_);
   (void)std::fflush(out_);
 }
 

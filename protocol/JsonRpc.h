@@ -7,6 +7,7 @@
 
 #include "protocol/Json.h"
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -81,7 +82,23 @@ struct MessageError {
   json id;
 };
 
+/// Deepest nesting of arrays and objects accepted in a message body; the message object itself is level 1.
+/// LSP's deepest client messages (initialize's capabilities) use about 8 levels. Deeper input is refused
+/// while it is parsed, before anything recursive (copies, dumps, conversions) can run over it: nlohmann's
+/// parser is iterative, but copying or printing a value recurses once per level, and 60,000 levels overflow
+/// the stack.
+inline constexpr std::size_t kMaxJsonDepth = 64;
+
+/// Parses `text` as JSON with nesting of at most `maxDepth` levels. nullopt when the text is not JSON;
+/// `tooDeep` (if given) tells whether that was because of the depth limit. Never throws (except bad_alloc),
+/// never recurses, and stops at the first level past the limit, so memory stays in proportion to what was
+/// parsed.
+std::optional<json> parseBoundedJson(std::string_view text, std::size_t maxDepth = kMaxJsonDepth,
+                                     bool *tooDeep = nullptr);
+
 /// Decodes one message body. Never throws.
+///  - Nesting deeper than kMaxJsonDepth: InvalidRequest, with the message's top-level `id` when it is a valid
+///    one (found by a flat scan, wherever it stands), else a null id.
 ///  - Not JSON: ParseError, null id.
 ///  - Not an object; `jsonrpc` present but not "2.0"; id neither integer nor string; `method` not a string;
 ///    `params` neither object, array nor null (null is taken as absent); no `method` and neither `result` nor

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <initializer_list>
+#include <limits>
+#include <type_traits>
 #include <utility>
 
 namespace inductor::protocol {
@@ -12,19 +14,65 @@ namespace inductor::protocol {
 
 namespace {
 
+/// An integer (or enum) read from a JSON number without undefined behaviour: nlohmann converts a float with
+/// static_cast, which is undefined for `1e30` or NaN. Floats are truncated, every value is clamped to the
+/// range of T (NaN reads as 0). A value that is not a number throws type_error.302 with its path, as get<T>
+/// does.
+template <class T> T clampedNumber(const json &v) {
+  if constexpr (std::is_enum_v<T>) {
+    return static_cast<T>(clampedNumber<std::underlying_type_t<T>>(v));
+  } else {
+    using Limits = std::numeric_limits<T>;
+    static_assert(std::is_integral_v<T> && sizeof(T) <= sizeof(std::int64_t));
+    if (v.is_number_unsigned()) {
+      const auto u = v.get<std::uint64_t>();
+      return u > static_cast<std::uint64_t>(Limits::max()) ? Limits::max() : static_cast<T>(u);
+    }
+    if (v.is_number_integer()) {
+      const auto i = v.get<std::int64_t>();
+      if (i < 0 && !Limits::is_signed) return 0;
+      if (i > 0 && static_cast<std::uint64_t>(i) > static_cast<std::uint64_t>(Limits::max()))
+        return Limits::max();
+      if (Limits::is_signed && i < static_cast<std::int64_t>(Limits::min())) return Limits::min();
+      return static_cast<T>(i);
+    }
+    if (v.is_number_float()) {
+      const double d = v.get<double>();
+      if (d != d) return 0; // NaN (nlohmann never parses one, but a json value can hold it).
+      if (d <= static_cast<double>(Limits::min())) return Limits::min();
+      if (d >= static_cast<double>(Limits::max())) return Limits::max();
+      return static_cast<T>(d);
+    }
+    return static_cast<T>(v.get<std::int64_t>()); // Booleans as nlohmann reads them; anything else throws.
+  }
+}
+
+template <class T> constexpr bool kIsNumber = std::is_arithmetic_v<T> || std::is_enum_v<T>;
+
+template <class T> void readValue(const json &v, T &out) {
+  if constexpr (kIsNumber<T> && !std::is_same_v<T, bool> && !std::is_floating_point_v<T>)
+    out = clampedNumber<T>(v);
+  else
+    v.get_to(out);
+}
+
 /// Reads a required member; throws out_of_range.403 (with the path of `j`) when it is missing.
 template <class T> void required(const json &j, const char *key, T &out) {
-  j.at(key).get_to(out);
+  readValue(j.at(key), out);
 }
 
 /// Reads an optional member; missing and null both leave `out` unset.
 template <class T> void optional(const json &j, const char *key, std::optional<T> &out) {
-  if (auto it = j.find(key); it != j.end() && !it->is_null()) out = it->template get<T>();
+  if (auto it = j.find(key); it != j.end() && !it->is_null()) {
+    T value{};
+    readValue(*it, value);
+    out = std::move(value);
+  }
 }
 
 /// Reads a member that has a default when missing or null.
 template <class T> void defaulted(const json &j, const char *key, T &out) {
-  if (auto it = j.find(key); it != j.end() && !it->is_null()) it->get_to(out);
+  if (auto it = j.find(key); it != j.end() && !it->is_null()) readValue(*it, out);
 }
 
 /// Reads a member kept as raw json; null when missing.
@@ -41,9 +89,10 @@ void putRaw(json &j, const char *key, const json &value) {
   if (!value.is_null()) j[key] = value;
 }
 
+/// A required non-negative integer; negative values read as 0, huge ones (and floats such as 1e30) are
+/// clamped.
 std::uint32_t nonNegative(const json &j, const char *key) {
-  const auto value = j.at(key).get<std::int64_t>();
-  return static_cast<std::uint32_t>(std::clamp<std::int64_t>(value, 0, UINT32_MAX));
+  return clampedNumber<std::uint32_t>(j.at(key));
 }
 
 /// The boolean at `path` below `j`, or false when any step is missing or has another type.

@@ -69,6 +69,9 @@ public:
 
   /// Largest Content-Length accepted, in bytes; anything bigger is refused before any allocation
   /// ("The fuzzer likes crashing us", clangd's JSONTransport.cpp). Delimited messages have the same cap.
+  /// A refused frame is answered (Malformed) and its body is not skipped: the reader resynchronises on the
+  /// next `Content-Length:` header, so later frames are read at once instead of being swallowed as the body
+  /// of a claimed terabyte.
   static constexpr std::size_t kMaxMessageBytes = std::size_t{1} << 30;
   /// Longest header line kept, in bytes; the rest of a longer line is discarded and reported, so that a
   /// stream with no newline cannot grow memory without bound.
@@ -83,8 +86,10 @@ public:
 
 private:
   /// Reads one line without its "\n" / "\r\n" into `line`, keeping at most `maxBytes` bytes (`truncated`
-  /// says whether more were dropped). False at end of input (or on an I/O error) with nothing read.
-  bool readLine(std::string &line, bool &truncated, std::size_t maxBytes);
+  /// says whether more were dropped; `tail`, if given, then holds the last kTailBytes of the line). False at
+  /// end of input (or on an I/O error) with nothing read.
+  bool readLine(std::string &line, bool &truncated, std::size_t maxBytes, std::string *tail = nullptr);
+  static constexpr std::size_t kTailBytes = 256;
   ReadResult readStandard();
   ReadResult readDelimited();
   ReadResult endOfFile();

@@ -69,7 +69,9 @@ std::string percentDecode(std::string_view text) {
 std::string URI::toString() const {
   std::string out = scheme;
   out += ':';
-  if (!authority.empty() || scheme == "file" || path.starts_with("//")) {
+  // "file:x" (a relative path) has no authority and must not gain one: "file://x" reads back as host "x".
+  if (!authority.empty() || (scheme == "file" && (path.empty() || path.starts_with('/'))) ||
+      path.starts_with("//")) {
     out += "//";
     out += percentEncode(authority, /*keepSlash=*/false);
   }

@@ -29,8 +29,9 @@ struct URI {
   std::string fragment;  // Decoded, without '#'; empty when absent.
 
   /// Serialises as described in the file comment. "//" is written when there is an authority, for the
-  /// `file` scheme (VS Code's "file:///..."), and when the path itself starts with "//" (which would
-  /// otherwise read back as an authority).
+  /// `file` scheme with an absolute or empty path (VS Code's "file:///..."; a relative "file:x" stays as it
+  /// is), and when the path itself starts with "//" (which would otherwise read back as an authority).
+  /// parseURI(u.toString()) == u for every u that parseURI returns.
   std::string toString() const;
 
   friend bool operator==(const URI &, const URI &) = default;

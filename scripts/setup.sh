@@ -13,6 +13,9 @@ PKGS=(
   libtree-sitter-dev=0.20.7-1
   libboost-dev=1.74.0.3
   doctest-dev=2.4.9~ds-1
+  # The sanitizer and fuzzing job (scripts/sanitize.sh): clang 14 with its compiler-rt (ASan, UBSan, libFuzzer).
+  clang=1:14.0-55.7~deb12u1
+  libclang-rt-14-dev=1:14.0.6-12
 )
 missing=()
 for t in "${!TOOLS[@]}"; do

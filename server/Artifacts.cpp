@@ -55,7 +55,11 @@ void Server::onArtifactContent(const json &params, Reply reply) {
     if (t.kind != Target::Kind::Artifact)
       return reply.error(protocol::ErrorCode::InvalidParams, "no indexed artifact has the URI " + uri);
     const index::Artifact &a = index.artifact(t.artifact);
-    reply(json{{"text", index.text(t.artifact)}, {"languageId", languageId(a)}});
+    // Refused rather than empty: a log truncated or deleted since indexing, a file now linked out of the
+    // roots, a text too large to send.
+    index::Expected<std::string> text = index.readText(t.artifact);
+    if (!text) return reply.error(protocol::ErrorCode::RequestFailed, text.error().message);
+    reply(json{{"text", std::move(*text)}, {"languageId", languageId(a)}});
   });
 }
 

@@ -35,15 +35,19 @@ std::string shortName(const std::string &path) {
   return s == std::string::npos ? path : path.substr(s + 1);
 }
 
-std::string sourceText(const index::Origin &o, std::map<std::string, std::vector<std::string>> &files) {
+std::string sourceText(const index::Origin &o, std::map<std::string, std::vector<std::string>> &files,
+                       const index::ReadPolicy &policy) {
   std::string code(index::trim(o.code));
   if (!code.empty() || !o.exists) return code;
   auto it = files.find(o.path);
   if (it == files.end()) {
+    // Only files inside the roots (the PATH arguments, --root, --path-mapping targets): a trace can name any.
     std::vector<std::string> lines;
-    std::ifstream in(o.path);
-    for (std::string l; std::getline(in, l);)
-      lines.push_back(l);
+    if (policy.allows(o.path)) {
+      std::ifstream in(o.path);
+      for (std::string l; std::getline(in, l);)
+        lines.push_back(l);
+    }
     it = files.emplace(o.path, std::move(lines)).first;
   }
   return o.line >= 1 && o.line <= it->second.size() ? std::string(index::trim(it->second[o.line - 1])) : "";
@@ -120,8 +124,10 @@ int runExplain(const std::vector<std::string> &args) {
       for (const index::Launch &l : a.launches) {
         protocol::json origins = protocol::json::array();
         for (const index::Origin &o : l.origins)
-          origins.push_back(
-              {{"path", o.path}, {"line", o.line}, {"code", sourceText(o, files)}, {"exists", o.exists}});
+          origins.push_back({{"path", o.path},
+                             {"line", o.line},
+                             {"code", sourceText(o, files, index->readPolicy())},
+                             {"exists", o.exists}});
         out["launches"].push_back(
             {{"artifact", a.title},
              {"file", a.paths.empty() ? a.virtualName : a.paths.front()},
@@ -168,7 +174,8 @@ int runExplain(const std::vector<std::string> &args) {
       std::string origin = "(no user origin)";
       if (!l.origins.empty()) {
         const index::Origin &o = l.origins.front();
-        origin = shortName(o.path) + ":" + std::to_string(o.line) + "  " + sourceText(o, files);
+        origin = shortName(o.path) + ":" + std::to_string(o.line) + "  " +
+                 sourceText(o, files, index->readPolicy());
         if (l.origins.size() > 1) origin += "  (+" + std::to_string(l.origins.size() - 1) + " more)";
       }
       std::printf("  %5u  %-58s -> %s\n", l.site.line + 1, name.c_str(), origin.c_str());
@@ -201,7 +208,8 @@ int runExplain(const std::vector<std::string> &args) {
       for (const char *k : {"forward", "backward", "inference", "AOT", "other"})
         if (auto it = byKind.find(k); it != byKind.end())
           summary += " · " + std::to_string(it->second) + " " + k;
-      std::printf("  %4u  %-60s %s\n", line, sourceText(o, files).c_str(), summary.c_str());
+      std::printf("  %4u  %-60s %s\n", line, sourceText(o, files, index->readPolicy()).c_str(),
+                  summary.c_str());
       for (const auto &[ref, entry] : byCompile) {
         const auto &[compile, names] = entry;
         std::string list;

@@ -34,7 +34,8 @@ void readOptions(const json &opts, index::IndexOptions &out) {
             m["to"].is_string())
           out.pathMappings.push_back({m["from"].get<std::string>(), m["to"].get<std::string>()});
         else
-          logWarn("ignoring malformed pathMappings entry " + m.dump());
+          logWarn("ignoring malformed pathMappings entry " +
+                  m.dump(-1, ' ', false, json::error_handler_t::replace).substr(0, 200));
       }
     }
   }

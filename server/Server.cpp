@@ -9,12 +9,21 @@
 #include <boost/asio/thread_pool.hpp>
 
 #include <chrono>
-#include <fstream>
-#include <sstream>
 
 namespace inductor::server {
 
 using protocol::ErrorCode;
+
+namespace {
+
+/// A request id for a log line: ids are integers or strings, but a string can be as long as a message.
+std::string idText(const json &id) {
+  std::string text = id.dump(-1, ' ', false, json::error_handler_t::replace);
+  if (text.size() > 64) text = text.substr(0, 64) + "...";
+  return text;
+}
+
+} // namespace
 
 // ---------------------------------------------------------------------------------------------------------------
 // Reply.
@@ -40,14 +49,14 @@ void Reply::operator()(json result) const {
     auto us = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() -
                                                                     state_->start)
                   .count();
-    logDebug("<-- " + state_->method + "(" + state_->id.dump() + ") " + std::to_string(us) + " us");
+    logDebug("<-- " + state_->method + "(" + idText(state_->id) + ") " + std::to_string(us) + " us");
   }
   state_->transport.send(protocol::makeResponse(state_->id, std::move(result)));
 }
 
 void Reply::error(ErrorCode code, std::string_view message) const {
   if (state_->replied.exchange(true)) return;
-  logInfo("<-- " + state_->method + "(" + state_->id.dump() + ") error: " + std::string(message));
+  logInfo("<-- " + state_->method + "(" + idText(state_->id) + ") error: " + std::string(message));
   state_->transport.send(protocol::makeErrorResponse(state_->id, code, message));
 }
 
@@ -109,7 +118,7 @@ void Server::handleMessage(const std::string &body) {
 
 void Server::handleRequest(protocol::Message &message) {
   Reply reply(transport_, message.id, message.method);
-  logDebug("--> " + message.method + "(" + message.id.dump() + ")");
+  logDebug("--> " + message.method + "(" + idText(message.id) + ")");
   if (!initialized_ && message.method != "initialize")
     return reply.error(ErrorCode::ServerNotInitialized, "server not initialized");
   if (shutdown_ && message.method != "shutdown")
@@ -132,11 +141,11 @@ void Server::handleNotification(protocol::Message &message) {
     return;
   }
   if (message.method == "$/cancelRequest") {
+    // Only ids a request can have (integer or string) can name one; anything else is ignored.
+    auto id = message.params.find("id");
+    if (id == message.params.end() || !(id->is_number_integer() || id->is_string())) return;
     std::lock_guard<std::mutex> lock(cancelMutex_);
-    if (message.params.is_object() && message.params.contains("id")) {
-      auto it = cancelled_.find(message.params["id"].dump());
-      if (it != cancelled_.end()) it->second->store(true);
-    }
+    if (auto it = cancelled_.find(id->dump()); it != cancelled_.end()) it->second->store(true);
     return;
   }
   if (message.method == "initialized" || message.method.rfind("$/", 0) == 0) return;
@@ -203,23 +212,31 @@ std::shared_ptr<const Document> Server::document(const std::string &uri) const {
   doc->uri = uri;
   auto parsed = protocol::parseURI(uri);
   if (!parsed) return doc;
+  std::shared_ptr<const index::Index> idx;
+  {
+    std::lock_guard<std::mutex> lock(indexMutex_);
+    idx = index_;
+  }
+  if (!idx) return doc; // Requests run once the index is ready; before that nothing is read.
   if (parsed->scheme == "file") {
-    std::ifstream in(parsed->path, std::ios::binary);
-    if (in) {
-      std::ostringstream ss;
-      ss << in.rdbuf();
-      doc->text = ss.str();
-    }
+    // A document the client has not opened: read from disk only inside the roots (ReadPolicy.h), and only up
+    // to the size served per request.
+    index::Expected<std::string> text =
+        idx->readPolicy().read(parsed->path, index::IndexLimits::kServedTextBytes);
+    if (text)
+      doc->text = std::move(*text);
+    else
+      logDebug(text.error().message);
   } else if (parsed->scheme == "inductor-trace") {
-    std::shared_ptr<const index::Index> idx;
-    {
-      std::lock_guard<std::mutex> lock(indexMutex_);
-      idx = index_;
-    }
     std::string name =
         parsed->path.size() > 1 && parsed->path[0] == '/' ? parsed->path.substr(1) : parsed->path;
-    if (idx)
-      if (auto id = idx->findByVirtualName(name)) doc->text = idx->text(*id);
+    if (auto id = idx->findByVirtualName(name)) {
+      index::Expected<std::string> text = idx->readText(*id);
+      if (text)
+        doc->text = std::move(*text);
+      else
+        logWarn(uri + ": " + text.error().message);
+    }
   }
   return doc;
 }

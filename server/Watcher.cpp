@@ -77,7 +77,9 @@ void Server::startWatcher() {
   for (const std::string &root : indexOptions_.roots)
     addTree(root, indexOptions_.inputs.empty() ? 2 : 0);
   for (const std::string &d : dirs)
-    inotify_add_watch(watcherFd_, d.c_str(), IN_CLOSE_WRITE | IN_MODIFY | IN_CREATE | IN_MOVED_TO);
+    // Deletions too: a deleted log must stop being served and its pages be released (the rebuild drops it).
+    inotify_add_watch(watcherFd_, d.c_str(),
+                      IN_CLOSE_WRITE | IN_MODIFY | IN_CREATE | IN_MOVED_TO | IN_DELETE | IN_MOVED_FROM);
   logInfo("watching " + std::to_string(dirs.size()) + " directories for trace changes");
   watcher_ = std::thread([this] {
     // A plain flag rather than std::optional: GCC 12 -O2 reports optional<time_point> as maybe-uninitialized.

@@ -4,6 +4,7 @@
 #include "server/Logger.h"
 #include "server/Server.h"
 
+#include <charconv>
 #include <csignal>
 #include <cstdio>
 #include <iostream>
@@ -13,6 +14,9 @@
 #include <vector>
 
 namespace {
+
+/// More worker threads than this only cost memory: requests are short and the index build is I/O-bound.
+constexpr unsigned kMaxJobs = 256;
 
 void printHelp() {
   std::cout
@@ -81,7 +85,13 @@ int main(int argc, char **argv) {
       server::Logger::instance().setLevel(*level);
       explicitLevel = true;
     } else if (a.rfind("--jobs", 0) == 0 && value(v)) {
-      options.jobs = static_cast<unsigned>(std::stoul(v));
+      unsigned jobs = 0;
+      const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), jobs);
+      if (ec != std::errc() || end != v.data() + v.size() || jobs > kMaxJobs) {
+        std::cerr << "inductor-ls: --jobs needs a number from 0 to " << kMaxJobs << ", not '" << v << "'\n";
+        return 2;
+      }
+      options.jobs = jobs;
     } else if (a == "--stdio") {
       // stdio is the only transport; clients such as vscode-languageclient pass this flag by default.
     } else if (a == "--no-watch") {

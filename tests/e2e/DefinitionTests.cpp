@@ -175,7 +175,9 @@ size_t checkGraphNodeDefinitions(LSPClient &client, const std::string &uri, cons
   std::map<std::string, Frame> origins = graphNodeOrigins(graphText);
   std::map<std::string, std::pair<uint32_t, uint32_t>> positions = graphNodePositions(graphText);
   size_t checked = 0;
-  for (const auto &[node, frame] : origins) {
+  for (const auto &entry : origins) {
+    const auto &node = entry.first;
+    const auto &frame = entry.second;
     INFO(uri << " node " << node);
     auto pos = positions.find(node);
     REQUIRE(pos != positions.end());

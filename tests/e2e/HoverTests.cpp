@@ -106,7 +106,9 @@ TEST_CASE("hover: on a user line, the kernels grouped by compile") {
   INFO(s.client.logTail());
   std::vector<ExpectedOutputCode> codes = expectedOutputCodes(filesIn(caseDir("mlp_train") + "/trace"));
   std::string uri = s.client.didOpen(caseDir("mlp_train") + "/model.py");
-  for (const auto &[frame, launches] : launchesByUserLine(codes)) {
+  for (const auto &entry : launchesByUserLine(codes)) {
+    const auto &frame = entry.first;
+    const auto &launches = entry.second;
     INFO("model.py:" << frame.line);
     json hover = s.client.request("textDocument/hover", textDocumentPosition(uri, frame.line - 1, 10));
     REQUIRE(hover.is_object());
@@ -118,7 +120,9 @@ TEST_CASE("hover: on a user line, the kernels grouped by compile") {
     std::map<std::string, std::vector<const LaunchSite *>> byCompile;
     for (const LaunchRef &l : launches)
       byCompile["[" + l.code->record.compileId + "] " + l.code->graphKind()].push_back(l.site);
-    for (const auto &[compile, sites] : byCompile) {
+    for (const auto &entry : byCompile) {
+      const auto &compile = entry.first;
+      const auto &sites = entry.second;
       size_t section = md.find("**" + compile + "**");
       REQUIRE_MESSAGE(section != std::string::npos, compile);
       size_t next = md.find("\n\n**", section + 1);

@@ -83,8 +83,8 @@ LSPClient::LSPClient(ServerConfig config) {
     FAIL_CHECK("pipe2 failed: " << std::strerror(errno));
     return;
   }
-  std::vector<std::string> args = {INDUCTOR_LS_BINARY, "--no-watch", "--log-level", "debug",
-                                   "--log-file",       logPath_};
+  std::vector<std::string> args = {INDUCTOR_LS_BINARY, "--log-level", "debug", "--log-file", logPath_};
+  if (!config.watch) args.push_back("--no-watch");
   if (config.jobs) {
     args.push_back("--jobs");
     args.push_back(std::to_string(*config.jobs));

@@ -44,6 +44,8 @@ struct ServerConfig {
   std::vector<std::string> extraArgs;
   /// Worker threads (`--jobs N`); unset keeps the server's default.
   std::optional<unsigned> jobs;
+  /// Let the server watch its trace inputs (drops the default `--no-watch`).
+  bool watch = false;
 };
 
 class LSPClient {
@@ -110,6 +112,8 @@ public:
   std::string logTail(size_t lines = 60) const;
   const std::string &logPath() const { return logPath_; }
   bool running() const { return pid_ > 0; }
+  /// The server's process id (-1 when not running), e.g. to look at /proc/<pid>/maps.
+  pid_t pid() const { return pid_; }
   /// Kills the server now (SIGKILL) and reaps it.
   void kill();
 

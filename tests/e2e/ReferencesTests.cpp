@@ -30,7 +30,9 @@ size_t checkUserLineReferences(LSPClient &client, const std::string &caseName,
   std::string uri = client.didOpen(model);
   std::vector<std::string> lines = splitLines(readFile(model));
   std::set<uint32_t> userLines;
-  for (const auto &[frame, launches] : launchesByUserLine(codes)) {
+  for (const auto &entry : launchesByUserLine(codes)) {
+    const auto &frame = entry.first;
+    const auto &launches = entry.second;
     if (localPath(frame.path) != model) continue;
     userLines.insert(frame.line - 1);
     std::vector<Loc> expected;
@@ -127,7 +129,9 @@ TEST_CASE("references: graph_break_dynamic lines reached by recompiles list laun
   REQUIRE(codes.size() == 6);
   std::string uri = s.client.didOpen(caseDir("graph_break_dynamic") + "/model.py");
   size_t recompiledLines = 0;
-  for (const auto &[frame, launches] : launchesByUserLine(codes)) {
+  for (const auto &entry : launchesByUserLine(codes)) {
+    const auto &frame = entry.first;
+    const auto &launches = entry.second;
     std::set<std::string> compileIds, uris;
     for (const LaunchRef &l : launches) {
       compileIds.insert(l.code->record.compileId);

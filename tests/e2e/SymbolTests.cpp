@@ -125,7 +125,9 @@ TEST_CASE("workspace/symbol: a fuzzy query finds the kernel in every compile") {
         byKernel[d.name].insert(
             {"[" + code.record.compileId + "]", nameLoc(code.uri, d.line, d.column, d.name.size())});
     REQUIRE(byKernel.size() == 3);
-    for (const auto &[kernel, want] : byKernel) {
+    for (const auto &entry : byKernel) {
+      const auto &kernel = entry.first;
+      const auto &want = entry.second;
       INFO(kernel);
       CHECK(want.size() == 2); // Compiled for the first size, then recompiled with dynamic shapes.
       json symbols = s.client.request("workspace/symbol", {{"query", kernel}});

@@ -5,6 +5,7 @@
 #include "index/Discovery.h"
 
 #include "index/PathResolver.h"
+#include "index/ReadPolicy.h"
 
 #include <doctest/doctest.h>
 
@@ -288,4 +289,51 @@ TEST_CASE("provenance outside a graph directory, and a graph directory without o
   // Only names shaped like a cache hash are cache sources.
   CHECK(d.cacheSources == std::vector<std::string>{
                               tree.path("cache/cabcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnop.py")});
+}
+
+TEST_CASE("symbolic links: followed into the roots only, directories never walked, each file listed once") {
+  // Findings 4 and 7 of issue 11: `output_code.py -> /etc/passwd` was read; a directory reached through a
+  // link (or named twice) was indexed twice.
+  TempTree tree({"real/dedicated_log_torch_trace_a.log", "real/g/output_code.py"});
+  TempTree outside({"dedicated_log_torch_trace_secret.log", "secret.py"});
+  fs::create_symlink(outside.path("secret.py"), tree.path("real/g/fx_graph_readable.py"));
+  fs::create_symlink(outside.path("dedicated_log_torch_trace_secret.log"),
+                     tree.path("real/dedicated_log_torch_trace_link.log"));
+  fs::create_symlink(outside.root, tree.path("outside_dir"));
+  fs::create_symlink(tree.path("real"), tree.path("latest"));
+  fs::create_symlink(tree.path("real/dedicated_log_torch_trace_a.log"),
+                     tree.path("dedicated_log_torch_trace_z.log"));
+  ReadPolicy policy({tree.root});
+
+  DiscoveredInputs d = discoverInputs({tree.root}, 200000, &policy);
+  CHECK(d.traceLogs == std::vector<std::string>{tree.path("real/dedicated_log_torch_trace_a.log")});
+  REQUIRE(d.compiles.size() == 1);
+  CHECK(d.compiles[0].graphs.empty());
+  // The three links out of the roots are reported, not read.
+  std::vector<std::string> notes;
+  for (const auto &n : d.notes)
+    notes.push_back(n.path);
+  std::sort(notes.begin(), notes.end());
+  CHECK(notes == std::vector<std::string>{tree.path("outside_dir"),
+                                          tree.path("real/dedicated_log_torch_trace_link.log"),
+                                          tree.path("real/g/fx_graph_readable.py")});
+
+  // The same directory named twice, once through a link: one copy of each file.
+  DiscoveredInputs twice = discoverInputs({tree.path("real"), tree.path("latest")}, 200000, &policy);
+  CHECK(twice.traceLogs.size() == 1);
+  CHECK(twice.compiles.size() == 1);
+
+  // Without a policy, no link is followed.
+  DiscoveredInputs none = discoverInputs({tree.root});
+  CHECK(none.traceLogs == std::vector<std::string>{tree.path("real/dedicated_log_torch_trace_a.log")});
+}
+
+TEST_CASE("the file cap is reported, not silent") {
+  // Finding 7 of issue 11: a workspace of `/` stopped at 200,000 files without a word.
+  TempTree tree({"a/1.txt", "a/2.txt", "a/3.txt", "b/dedicated_log_torch_trace_x.log"});
+  DiscoveredInputs d = discoverInputs({tree.root}, 2);
+  REQUIRE(d.notes.size() == 1);
+  CHECK(d.notes[0].path == tree.root);
+  CHECK(d.notes[0].message.find("stopped looking for traces after 2 files") != std::string::npos);
+  CHECK(discoverInputs({tree.root}, 10).notes.empty());
 }

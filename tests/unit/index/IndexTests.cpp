@@ -796,7 +796,9 @@ TEST_CASE(
             if (fs::exists(local) && fs::file_size(local) > 0) ++expected[normalizePath(local)];
           }
     size_t linkedFiles = 0;
-    for (const auto &[path, count] : expected) {
+    for (const auto &entry : expected) {
+      const auto &path = entry.first;
+      const auto &count = entry.second;
       CAPTURE(path);
       auto ids = index->findAllByPath(path);
       REQUIRE(!ids.empty());
@@ -813,4 +815,135 @@ TEST_CASE(
     }
     if (entry.path().filename() == "mlp_train") CHECK(linkedFiles >= 10);
   }
+}
+
+namespace {
+
+std::string replaceAll(std::string text, std::string_view from, std::string_view to) {
+  for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+    text.replace(at, from.size(), to);
+  return text;
+}
+
+const std::string kMlpLog = kMlp + "/trace/dedicated_log_torch_trace_9bvvd8es.log";
+
+} // namespace
+
+TEST_CASE("ReadPolicy: files a trace names outside the roots are not read, linked or served") {
+  // Finding 4 of issue 11: output code and kernel paths recorded in a trace decided which files were read.
+  TempDir root, outside;
+  fs::copy(kMlp + "/inductor_cache", outside.path + "/cache", fs::copy_options::recursive);
+  // The log names its output code and kernel files in a directory outside the roots.
+  std::string log =
+      replaceAll(readFile(kMlpLog), "/tmp/work/mlp_train/inductor_cache", outside.path + "/cache");
+  std::ofstream(root.path + "/dedicated_log_torch_trace_x.log", std::ios::binary) << log;
+  IndexOptions options;
+  options.roots = {root.path};
+  options.jobs = 1;
+  auto index = Index::build(options);
+  REQUIRE(index->compiles().size() == 2);
+  CHECK(index->readPolicy().allows(root.path + "/dedicated_log_torch_trace_x.log"));
+  CHECK_FALSE(index->readPolicy().allows(outside.path + "/cache"));
+  for (const Artifact &a : index->artifacts()) {
+    for (const std::string &p : a.paths)
+      CHECK_MESSAGE(p.find(outside.path) != 0, p);
+    CHECK(a.kind != ArtifactKind::KernelSource);
+  }
+  bool reported = false;
+  for (const IndexDiagnostic &d : index->diagnostics())
+    reported =
+        reported || (d.message.find("were not read") != std::string::npos && d.file.find(outside.path) == 0);
+  CHECK(reported);
+  // The output code is still served, from the log.
+  auto text = index->readText(index->compiles()[0].outputCode);
+  REQUIRE(text);
+  CHECK(text->find("def call(") != std::string::npos);
+
+  // The same log with the outside directory as a path mapping target: mapped files are read.
+  IndexOptions mapped = options;
+  mapped.pathMappings = {{outside.path + "/cache", outside.path + "/cache"}};
+  auto withMapping = Index::build(mapped);
+  size_t kernelFiles = 0;
+  for (const Artifact &a : withMapping->artifacts())
+    kernelFiles += a.kind == ArtifactKind::KernelSource;
+  CHECK(kernelFiles > 0);
+}
+
+TEST_CASE("ReadPolicy: a file replaced by a link out of the roots after indexing is not served") {
+  TempDir root, outside;
+  fs::copy(kMlp + "/torch_compile_debug", root.path + "/torch_compile_debug", fs::copy_options::recursive);
+  std::ofstream(outside.path + "/secret.py", std::ios::binary) << "SECRET = 'do not show'\n";
+  IndexOptions options;
+  options.roots = {root.path};
+  auto index = Index::build(options);
+  std::optional<ArtifactId> code;
+  std::string path;
+  for (uint32_t i = 0; i < index->artifacts().size(); ++i)
+    if (const Artifact &a = index->artifacts()[i]; a.kind == ArtifactKind::OutputCode && !a.paths.empty()) {
+      code = ArtifactId{i};
+      path = a.paths.front();
+      break;
+    }
+  REQUIRE(code);
+  REQUIRE(index->readText(*code));
+  fs::remove(path);
+  fs::create_symlink(outside.path + "/secret.py", path);
+  auto text = index->readText(*code);
+  REQUIRE_FALSE(text);
+  CHECK(text.error().message.find("not read") != std::string::npos);
+  CHECK(index->text(*code).empty());
+}
+
+TEST_CASE("a log truncated or deleted after indexing is not served, and never faults") {
+  // Findings 3 and 7 of issue 11.
+  TempDir root;
+  const std::string log = root.path + "/dedicated_log_torch_trace_x.log";
+  fs::copy_file(kMlpLog, log);
+  auto index = build({root.path}, 1);
+  REQUIRE(index->compiles().size() == 2);
+  ArtifactId code = index->compiles()[1].outputCode;
+  REQUIRE(index->readText(code));
+  SUBCASE("truncated to half") {
+    fs::resize_file(log, fs::file_size(log) / 2);
+    auto text = index->readText(code);
+    REQUIRE_FALSE(text);
+    CHECK(text.error().message.find("truncated") != std::string::npos);
+    // The analyses stay: a query that needs no log bytes still answers.
+    CHECK(!index->artifact(code).launches.empty());
+  }
+  SUBCASE("deleted") {
+    fs::remove(log);
+    auto text = index->readText(code);
+    REQUIRE_FALSE(text);
+    CHECK(text.error().message.find("deleted") != std::string::npos);
+  }
+}
+
+TEST_CASE("a log cut in the middle of an output code reports the cut record like a corrupted one") {
+  // Finding 7 of issue 11: 18 of 29 launches were lost without a word.
+  TempDir root;
+  std::string text = readFile(kMlpLog);
+  size_t lastCode = text.rfind("{\"inductor_output_code\"");
+  REQUIRE(lastCode != std::string::npos);
+  size_t cut = lastCode + (text.size() - lastCode) / 3;
+  std::ofstream(root.path + "/dedicated_log_torch_trace_cut.log", std::ios::binary) << text.substr(0, cut);
+  auto index = buildBoth({root.path});
+  CHECK(index->stats().corruptedRecords >= 1);
+  bool reported = false;
+  for (const IndexDiagnostic &d : index->diagnostics())
+    reported = reported || d.message.find("cut short") != std::string::npos;
+  CHECK(reported);
+}
+
+TEST_CASE("searchKernels: an exact match of a 60,000-character kernel name comes first") {
+  // Finding 7 of issue 11: the fuzzy score overflowed an int, and the exact match was not returned.
+  TempDir root;
+  const std::string longName = "triton_poi_fused_" + std::string(60000, 'g');
+  std::string text = replaceAll(readFile(kMlpLog), "triton_poi_fused_gelu_1", longName);
+  std::ofstream(root.path + "/dedicated_log_torch_trace_long.log", std::ios::binary) << text;
+  auto index = build({root.path}, 1);
+  auto found = index->searchKernels(longName, 5);
+  REQUIRE(!found.empty());
+  CHECK(found.front().name == longName);
+  CHECK(index->searchKernels("gggg").front().name == longName);
 }

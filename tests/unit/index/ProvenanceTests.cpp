@@ -346,3 +346,37 @@ TEST_CASE("Provenance: every fixture artifact parses") {
     CHECK(bool(m) == !text.empty());
   }
 }
+
+TEST_CASE("Provenance: what one document may hold is bounded, and nothing is quadratic") {
+  // Finding 5 of issue 11: a 64 MB provenance payload cost 1 GB through a DOM.
+  std::string many = "{\"preToPost\": {";
+  for (size_t i = 0; i <= kMaxProvenanceEntries / 2; ++i)
+    many += (i ? ",\"n" : "\"n") + std::to_string(i) + "\": [\"p\"]";
+  many += "}}";
+  auto refused = parseNodeMappings(many);
+  REQUIRE_FALSE(refused);
+  CHECK(refused.error().message.find("more than") != std::string::npos);
+
+  // A key with 100,000 distinct values and duplicates: linear, deduplicated in order.
+  std::string wide = "{\"x\": [";
+  for (int i = 0; i < 100000; ++i)
+    wide += (i ? ",{\"name\": \"n" : "{\"name\": \"n") + std::to_string(i % 50000) + "\"}";
+  wide += "]}";
+  auto p2p = parsePostToPreGradNodes(wide);
+  REQUIRE(p2p);
+  REQUIRE(p2p->at("x").size() == 50000);
+  CHECK(p2p->at("x")[49999] == "n49999");
+  NameMap kernelToPost{{"k", {}}}, postToPre;
+  for (int i = 0; i < 100000; ++i)
+    kernelToPost["k" + std::to_string(i)] = {"shared"};
+  NodeMappings m = legacyNodeMappings(kernelToPost, postToPre);
+  CHECK(m.postToKernel.at("shared").size() == 100000);
+
+  // Deep nesting in a document is refused, not recursed into.
+  CHECK_FALSE(
+      parseNodeMappings("{\"preToPost\": " + std::string(100000, '[') + std::string(100000, ']') + "}"));
+  // A float version out of int's range does not convert with undefined behaviour.
+  auto version = parseNodeMappings(R"({"version": 1e300})");
+  REQUIRE(version);
+  CHECK(version->version == 1000);
+}

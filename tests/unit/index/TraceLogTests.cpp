@@ -5,12 +5,14 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <fstream>
 #include <map>
 #include <memory>
 #include <random>
 #include <sstream>
+#include <thread>
 #include <unistd.h>
 
 using namespace inductor::index;
@@ -873,4 +875,139 @@ TEST_CASE("TraceLog::resume: in-memory logs cannot be resumed; stale() is false 
   auto resumed = TraceLog::resume(log);
   REQUIRE_FALSE(resumed);
   CHECK(resumed.error().message.find("in-memory") != std::string::npos);
+}
+
+TEST_CASE("TraceLog::readPayload refuses a log truncated, deleted or rewritten since it was read") {
+  // Findings 3 and 7 of issue 11: a truncated log killed the server (SIGBUS); a deleted one kept being
+  // served.
+  std::vector<std::string> lines(4000, "x = y  # a line of output code long enough to span pages");
+  std::string text = record(R"("inductor_output_code": {"filename": "o.py"})", lines) +
+                     record(R"("artifact": {"name": "after"})", {"1"});
+  SUBCASE("truncated: no fault, an error") {
+    TempFile file(text);
+    auto log = TraceLog::open(file.path);
+    REQUIRE(log);
+    const TraceRecord &code = log->records()[0];
+    REQUIRE(::truncate(file.path.c_str(), 100) == 0);
+    CHECK(log->fileState() == FileState::Truncated);
+    auto payload = log->readPayload(code);
+    REQUIRE_FALSE(payload);
+    CHECK(payload.error().message.find("truncated") != std::string::npos);
+    // The unchecked accessors do not fault either: the pages past the cut read as zeros.
+    CHECK(log->payloadText(code).size() > 100);
+  }
+  SUBCASE("deleted") {
+    TempFile file(text);
+    auto log = TraceLog::open(file.path);
+    REQUIRE(log);
+    std::remove(file.path.c_str());
+    auto payload = log->readPayload(log->records()[0]);
+    REQUIRE_FALSE(payload);
+    CHECK(payload.error().message.find("deleted") != std::string::npos);
+  }
+  SUBCASE("rewritten in place with other bytes: the md5 tells") {
+    TempFile file(text);
+    auto log = TraceLog::open(file.path);
+    REQUIRE(log);
+    std::string other = text;
+    other[other.find("x = y")] = 'z';
+    std::ofstream(file.path, std::ios::binary | std::ios::trunc) << other << "\n";
+    CHECK(log->fileState() != FileState::Unchanged);
+    CHECK_FALSE(log->readPayload(log->records()[0]));
+  }
+  SUBCASE("grown by appends: still served") {
+    TempFile file(text);
+    auto log = TraceLog::open(file.path);
+    REQUIRE(log);
+    file.append(record(R"("artifact": {"name": "later"})", {"2"}));
+    CHECK(log->fileState() == FileState::Changed);
+    auto payload = log->readPayload(log->records()[0]);
+    REQUIRE(payload);
+    CHECK(payload->size() == log->payloadText(log->records()[0]).size());
+  }
+}
+
+TEST_CASE("TraceLog: a file cut again and again while it is scanned never faults") {
+  // Truncation during indexing (finding 3): a writer cuts and rewrites the log while it is opened over and
+  // over. Every open returns (a log of what it saw), none faults.
+  std::vector<std::string> lines(2000, "x = y  # payload line");
+  std::string one = record(R"("inductor_output_code": {"filename": "o.py"})", lines);
+  std::string text;
+  for (int i = 0; i < 40; ++i)
+    text += one;
+  TempFile file(text);
+  std::atomic<bool> stop{false};
+  std::thread writer([&] {
+    for (size_t cut = 1; !stop; cut = cut * 7 % text.size()) {
+      (void)::truncate(file.path.c_str(), off_t(cut));
+      std::ofstream(file.path, std::ios::binary | std::ios::trunc) << text;
+    }
+  });
+  size_t opened = 0;
+  for (int i = 0; i < 60; ++i) {
+    auto log = TraceLog::open(file.path);
+    if (!log) continue;
+    ++opened;
+    for (const TraceRecord &r : log->records())
+      (void)log->readPayload(r);
+  }
+  stop = true;
+  writer.join();
+  CHECK(opened > 0);
+}
+
+TEST_CASE("TraceLog: a log cut in the middle of its last payload says so") {
+  // Finding 7 of issue 11: a log truncated mid-payload lost most launches without a word.
+  std::vector<std::string> lines;
+  for (int i = 0; i < 50; ++i)
+    lines.push_back("    triton_poi_fused_" + std::to_string(i) + ".run(buf, stream=stream0)");
+  std::string text = record(R"("artifact": {"name": "first"})", {"1"}) +
+                     record(R"("inductor_output_code": {"filename": "o.py"})", lines);
+  TraceLog whole = TraceLog::fromText(text);
+  CHECK(whole.verifyLast().mismatched == 0);
+  CHECK(whole.verifyAll().mismatched == 0);
+  TraceLog cut = TraceLog::fromText(text.substr(0, text.size() / 2 + 40));
+  PayloadVerification last = cut.verifyLast();
+  CHECK(last.checked == 1);
+  REQUIRE(last.mismatched == 1);
+  REQUIRE(last.diagnostics.size() == 1);
+  CHECK(last.diagnostics[0].line == 2);
+  CHECK(last.diagnostics[0].message.find("cut short") != std::string::npos);
+  CHECK(cut.verifyAll().diagnostics.back().message.find("cut short") != std::string::npos);
+}
+
+TEST_CASE("TraceLog: what one record may make the reader keep is bounded") {
+  // Finding 5 of issue 11: a 200 MB metadata line cost 1.2 GB and 11 s through a DOM.
+  SUBCASE("metadata that does not start as json.dumps writes it is walked, not parsed") {
+    std::string stack = "[";
+    for (int i = 0; i < 20000; ++i)
+      stack += std::string(i ? "," : "") + R"({"line": 1, "name": "f", "filename": 0, "loc": "x"})";
+    stack += "]";
+    TraceLog log = TraceLog::fromText(std::string(kPrefix) + R"({ "dynamo_start": {"stack": )" + stack +
+                                      R"(}, "frame_id": 3, "frame_compile_id": 0})" + "\n");
+    REQUIRE(log.records().size() == 1);
+    CHECK(log.records()[0].kind == TraceKind::DynamoStart);
+    CHECK(log.records()[0].compileId.str() == "3/0");
+  }
+  SUBCASE("strings past kMaxMetadataString are not kept") {
+    std::string huge(TraceLog::kMaxMetadataString + 1, 'a');
+    TraceLog log =
+        TraceLog::fromText(record(R"("str": [")" + huge + R"(", 5])") + record(R"("str": ["/ok.py", 6])") +
+                           record(R"("inductor_output_code": {"filename": ")" + huge + R"("})", {"x"}));
+    CHECK_FALSE(log.internedFilename(InternedStringId{5}));
+    CHECK(log.internedFilename(InternedStringId{6}) == "/ok.py");
+    REQUIRE(log.records().size() == 3);
+    CHECK(log.records()[2].filename.empty());
+    CHECK(log.diagnostics().size() == 1);
+  }
+  SUBCASE("kept records with metadata past kMaxMetadataBytes are skipped as corrupted") {
+    std::string big(TraceLog::kMaxMetadataBytes, ' ');
+    TraceLog log = TraceLog::fromText(record(R"("artifact": {"name": "big"}, "pad": ")" + big + "\"") +
+                                      record(R"("artifact": {"name": "small"})"));
+    REQUIRE(log.records().size() == 1);
+    CHECK(log.records()[0].name == "small");
+    CHECK(log.stats().corruptedRecords == 1);
+    REQUIRE(!log.diagnostics().empty());
+    CHECK(log.diagnostics()[0].message.find("limit") != std::string::npos);
+  }
 }

@@ -224,8 +224,55 @@ TEST_CASE("Standard: an oversized Content-Length is refused without allocating i
   CHECK(result.kind == Kind::Malformed);
   CHECK(mentions(result, "exceeds the limit"));
   CHECK(gLargestAllocation.load() < 1024 * 1024);
-  // The refused body is skipped to the end of input.
+  // The refused body is not skipped (it could be a terabyte that never comes): it is read as garbage
+  // before the next header, and here the input ends inside it.
+  const ReadResult rest = transport.readMessage();
+  CHECK(rest.kind == Kind::Malformed);
   CHECK(transport.readMessage().kind == Kind::EndOfFile);
+}
+
+TEST_CASE("Standard: a Content-Length over the cap does not swallow the frames after it") {
+  // Finding 6 of issue 11: the server used to discard the claimed 1 TiB before answering, which swallowed
+  // every later frame. The refused frame is answered at once and the next frames are read.
+  for (const char *claim : {"1099511627776", "18446744073709551616", "99999999999999999999999999"}) {
+    CAPTURE(claim);
+    const std::string input = std::string("Content-Length: ") + claim + "\r\n\r\n{\"id\":1}" +
+                              frame(R"({"id":2})") + frame(R"({"id":3})");
+    const auto results = readAll(input, JSONTransport::Style::Standard);
+    REQUIRE(results.size() == 4);
+    CHECK(results[0].kind == Kind::Malformed);
+    CHECK(mentions(results[0], "Content-Length"));
+    CHECK(results[1].kind == Kind::Message);
+    CHECK(results[1].body == R"({"id":2})");
+    CHECK(mentions(results[1], "garbage before header"));
+    CHECK(results[2].kind == Kind::Message);
+    CHECK(results[2].body == R"({"id":3})");
+    CHECK(results[3].kind == Kind::EndOfFile);
+  }
+}
+
+TEST_CASE("Standard: resynchronises after a refused body longer than a header line") {
+  // The refused body (1 MB, no newline) ends with the next frame's header on the same line: the line is cut
+  // at 64 KiB, and the header is still found in its tail.
+  const std::string input = "Content-Length: 99999999999\r\n\r\n{\"a\":\"" + std::string(1 << 20, 'x') +
+                            "\"}" + frame(R"({"id":2})");
+  const auto results = readAll(input, JSONTransport::Style::Standard);
+  REQUIRE(results.size() == 3);
+  CHECK(results[0].kind == Kind::Malformed);
+  CHECK(results[1].kind == Kind::Message);
+  CHECK(results[1].body == R"({"id":2})");
+  CHECK(results[2].kind == Kind::EndOfFile);
+}
+
+TEST_CASE("Standard: problems of one read are bounded") {
+  std::string garbage;
+  for (int i = 0; i < 10000; ++i)
+    garbage += "not a header line\r\n";
+  const auto results = readAll(garbage + frame("{}"), JSONTransport::Style::Standard);
+  REQUIRE(results.size() == 2);
+  CHECK(results[0].kind == Kind::Message);
+  CHECK(results[0].problems.size() <= 16);
+  CHECK(results[0].problems.back() == "... and 9985 more problems");
 }
 
 TEST_CASE("Standard: the limit itself is 1 GiB") {

@@ -175,3 +175,62 @@ TEST_CASE("params keep JSON paths relative to params (for InvalidParams messages
   }
   CHECK(what.find("(/textDocument/uri)") != std::string::npos);
 }
+
+TEST_CASE("nesting deeper than kMaxJsonDepth is refused while parsing, with the id when there is one") {
+  // Finding 2 of issue 11: 60,000 levels overflowed the stack in recursive copies and dumps.
+  const auto nested = [](std::size_t depth) { return std::string(depth, '[') + std::string(depth, ']'); };
+  const std::string deep = nested(60000);
+  struct Case {
+    std::string body;
+    json id;
+  };
+  const Case cases[] = {
+      {R"({"jsonrpc":"2.0","id":7,"method":"textDocument/hover","params":)" + deep + "}", 7},
+      {R"({"jsonrpc":"2.0","method":"m","params":)" + deep + R"(,"id":"late"})", "late"},
+      {R"({"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"a":)" + deep + "}}", nullptr},
+      {R"({"jsonrpc":"2.0","id":)" + deep + R"(,"method":"m"})", nullptr},
+      {R"({"jsonrpc":)" + deep + R"(,"id":3,"method":"m"})", 3},
+      {R"({"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":)" + deep + "}}", nullptr},
+      {R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"initializationOptions":{"pathMappings":)" +
+           deep + "}}}",
+       1},
+      {std::string(60000, '['), nullptr}, // Not even finished: refused for its depth before that matters.
+  };
+  for (const Case &c : cases) {
+    CAPTURE(c.body.substr(0, 80));
+    const MessageError error = parseBad(c.body);
+    CHECK(error.code == ErrorCode::InvalidRequest);
+    CHECK(error.id == c.id);
+    CHECK(error.message.find("deeper than 64") != std::string::npos);
+  }
+  // The limit itself is accepted: the message object is level 1.
+  const std::string atLimit = R"({"jsonrpc":"2.0","method":"m","params":)" + nested(kMaxJsonDepth - 1) + "}";
+  CHECK(parseOk(atLimit).params.is_array());
+  const std::string overLimit = R"({"jsonrpc":"2.0","method":"m","params":)" + nested(kMaxJsonDepth) + "}";
+  CHECK(parseBad(overLimit).code == ErrorCode::InvalidRequest);
+}
+
+TEST_CASE("parseBoundedJson parses like json::parse within the limit") {
+  for (const char *text : {R"({"a":[1,2.5,"x",null,true,{"b":{}}],"c":-3,"a2":18446744073709551615})", "[]",
+                           "0", R"("s")", R"({"k":1,"k":2})"}) {
+    CAPTURE(text);
+    auto parsed = parseBoundedJson(text);
+    REQUIRE(parsed.has_value());
+    CHECK(*parsed == json::parse(text));
+  }
+  bool tooDeep = true;
+  CHECK_FALSE(parseBoundedJson("{\"a\":", 64, &tooDeep).has_value());
+  CHECK_FALSE(tooDeep);
+  CHECK_FALSE(parseBoundedJson("[[[1]]]", 2, &tooDeep).has_value());
+  CHECK(tooDeep);
+  CHECK(parseBoundedJson("[[1]]", 2, &tooDeep).has_value());
+  CHECK_FALSE(tooDeep);
+  // Parent pointers (JSON_DIAGNOSTICS) are right: a type error names the path.
+  std::string error;
+  try {
+    (void)parseBoundedJson(R"({"x":[{"y":1}]})")->at("x").at(0).at("y").get<std::string>();
+  } catch (const json::exception &e) {
+    error = e.what();
+  }
+  CHECK(error.find("/x/0/y") != std::string::npos);
+}

@@ -395,3 +395,24 @@ TEST_CASE("applyContentChange repairs bad ranges like vscode-languageserver-text
   CHECK_FALSE(applyContentChange(text, change, OffsetEncoding::UTF16));
   CHECK(text == "\xF0\x9F\x98\x80!");
 }
+
+TEST_CASE("numbers out of range are clamped, floats included (no undefined float-to-int cast)") {
+  // Finding 7 of issue 11: "line": 1e30 was a float-cast overflow under UBSan.
+  CHECK(parse<Position>(R"({"line":1e30,"character":-1e30})") == Position{UINT32_MAX, 0});
+  CHECK(parse<Position>(R"({"line":2.9,"character":18446744073709551615})") == Position{2, UINT32_MAX});
+  CHECK(parse<Position>(R"({"line":-0.5,"character":4294967296})") == Position{0, UINT32_MAX});
+  const auto item = parse<TextDocumentItem>(R"({"uri":"file:///a","text":"","version":1e300})");
+  CHECK(item.version == INT32_MAX);
+  CHECK(parse<VersionedTextDocumentIdentifier>(R"({"uri":"u","version":-1e300})").version == INT32_MIN);
+  const auto init = parse<InitializeParams>(R"({"processId":1e40,"capabilities":{}})");
+  CHECK(init.processId == INT64_MAX);
+  CHECK(parse<FileEvent>(R"({"uri":"u","type":1e20})").type == static_cast<FileChangeType>(INT_MAX));
+  const auto change = parse<TextDocumentContentChangeEvent>(R"({"text":"","rangeLength":-7.5})");
+  CHECK(change.rangeLength == 0u);
+  // Not a number at all is still an error with its path.
+  json bad = json::parse(R"({"line":"3","character":0})");
+  Position p;
+  std::string error;
+  CHECK_FALSE(fromJSON(bad, p, error));
+  CHECK(error.find("/line") != std::string::npos);
+}

@@ -707,7 +707,9 @@ TEST_CASE("$/cancelRequest: a request waiting for the index is answered RequestC
   std::map<json, int> answers;
   for (const json &m : c.transport().sent())
     if (m.contains("id") && !m.contains("method")) ++answers[m["id"]];
-  for (const auto &[id, n] : answers) {
+  for (const auto &entry : answers) {
+    const auto &id = entry.first;
+    const auto &n = entry.second;
     CAPTURE(id);
     CHECK(n == 1);
   }

@@ -1,0 +1,65 @@
+// Tests for index/JsonScan.h: walks over objects and arrays, raw values, decoding, and bounded nesting.
+#include "index/JsonScan.h"
+
+#include <doctest/doctest.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+using namespace inductor::index;
+
+TEST_CASE("json_scan: members and elements in order, raw values, keys undecoded") {
+  std::vector<std::pair<std::string, std::string>> members;
+  CHECK(json_scan::walkObject(R"( {"a": 1, "b" : [1, {"x": "]"}], "c\"d": "s\u00e9", "a": null} )",
+                              [&](std::string_view k, std::string_view v) { members.emplace_back(k, v); }));
+  CHECK(members == std::vector<std::pair<std::string, std::string>>{
+                       {"a", "1"}, {"b", R"([1, {"x": "]"}])"}, {R"(c\"d)", R"("s\u00e9")"}, {"a", "null"}});
+  std::string scratch;
+  CHECK(json_scan::decodeKey(R"(c\"d)", scratch) == std::optional<std::string_view>(R"(c"d)"));
+  CHECK(json_scan::string(R"("s\u00e9")", scratch) == std::optional<std::string_view>("s\xc3\xa9"));
+  CHECK(json_scan::string(R"("plain")", scratch) == std::optional<std::string_view>("plain"));
+  CHECK_FALSE(json_scan::string("12", scratch));
+
+  std::vector<std::string> elements;
+  CHECK(json_scan::walkArray("[1,\"2\", [3], {}]", [&](std::string_view v) { elements.emplace_back(v); }));
+  CHECK(elements == std::vector<std::string>{"1", "\"2\"", "[3]", "{}"});
+  CHECK(json_scan::walkArray("[]", [](std::string_view) { FAIL("no element"); }));
+  CHECK(json_scan::walkObject("{}", [](std::string_view, std::string_view) { FAIL("no member"); }));
+}
+
+TEST_CASE("json_scan: malformed text is refused") {
+  const auto object = [](std::string_view text) {
+    return json_scan::walkObject(text, [](std::string_view, std::string_view) {});
+  };
+  for (const char *text : {"", "{", "{\"a\"}", "{\"a\":}", "{\"a\":1,}", "{\"a\":1} x", "[1]", "{\"a\":tru}",
+                           "{\"a\":\"unterminated}", "{\"a\":[1,2}", "{a:1}"}) {
+    CAPTURE(text);
+    CHECK_FALSE(object(text));
+  }
+  CHECK(json_scan::isValue(" [1, {\"a\": null}] "));
+  CHECK_FALSE(json_scan::isValue("[1] [2]"));
+}
+
+TEST_CASE("json_scan: nesting is bounded, so hostile depth cannot overflow the stack") {
+  const auto nested = [](int depth) {
+    return std::string(size_t(depth), '[') + std::string(size_t(depth), ']');
+  };
+  CHECK(json_scan::isValue(nested(json_scan::kMaxDepth)));
+  CHECK_FALSE(json_scan::isValue(nested(json_scan::kMaxDepth + 2)));
+  CHECK_FALSE(json_scan::isValue(nested(1000000)));
+  CHECK_FALSE(
+      json_scan::walkObject("{\"a\": " + nested(1000000) + "}", [](std::string_view, std::string_view) {}));
+}
+
+TEST_CASE("json_scan: numbers") {
+  CHECK(json_scan::integer("42") == 42);
+  CHECK(json_scan::integer("-7") == -7);
+  CHECK_FALSE(json_scan::integer("1.5"));
+  CHECK_FALSE(json_scan::integer("99999999999"));
+  CHECK_FALSE(json_scan::integer("null"));
+  CHECK(json_scan::number("2.0") == 2.0);
+  CHECK(json_scan::number("-1e3") == -1000.0);
+  CHECK_FALSE(json_scan::number("1e999")); // Not finite.
+  CHECK_FALSE(json_scan::number("\"2\""));
+}
