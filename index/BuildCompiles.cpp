@@ -182,7 +182,7 @@ ArtifactId IndexBuilder::addGraphArtifact(CompileRef compile, std::string title,
     g.target = n.target;
     if (n.origin && *n.origin < graph.analysis.origins.size()) {
       const SourceComment &c = graph.analysis.origins[*n.origin];
-      if (!isLibraryPath(c.file)) g.origin = makeOrigin(c.file, c.line, c.code, c.function);
+      g.origin = modelOrigin(c);
     }
     a.graphNodes.push_back(std::move(g));
   }

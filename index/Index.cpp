@@ -168,6 +168,12 @@ std::vector<UserLine> Index::userLines(std::string_view path) const {
   return out;
 }
 
+const std::vector<RecordedLine> &Index::recordedLines(std::string_view path) const {
+  static const std::vector<RecordedLine> none;
+  auto it = tables_->recordedLines.find(normalizePath(path));
+  return it == tables_->recordedLines.end() ? none : it->second;
+}
+
 std::vector<LaunchRef> Index::launchesForGraphNode(ArtifactId graph, uint32_t node) const {
   std::vector<LaunchRef> out;
   if (!graph.valid() || graph.value >= artifacts_.size()) return out;

@@ -29,18 +29,22 @@
 //
 // Origins of a launch (the "fallback chain"; the first step that yields a line wins; never a guessed line):
 //   1. the stack traces recorded for its `kernel:debug_handle` key
-//   (inductor_provenance_tracking_kernel_stack_traces,
-//      or AOTI's kernel_information.json): per stack trace, the innermost frame outside installed libraries;
+//      (inductor_provenance_tracking_kernel_stack_traces, or AOTI's kernel_information.json): per stack
+//      trace, the innermost model frame (ModelFrames.h: outside PyTorch, the standard library, synthetic
+//      files and the user's libraryPaths; third-party packages are model code);
 //   2. its post-grad FX nodes (provenance node mappings, or the kernel's `Source node to ATen node mapping`
-//      comment) looked up in the post-grad graph dump's `# File:` comments;
+//      comment) looked up in the post-grad graph dump's `# File:` comments, model frames only;
 //   3. its pre-grad FX nodes (postToPre mappings, or the launch's `Topologically Sorted Source Nodes`
-//   comment)
-//      looked up in the pre-grad graph dump's `# File:` comments.
+//      comment) looked up in the pre-grad graph dump's `# File:` comments, model frames only.
+// Origins keep the line number and text the trace recorded; where that line is in the file today (the user
+// edited it, or has another version of the library) is the caller's question: see Relocation.h and
+// recordedLines().
 #pragma once
 
 #include "index/CompileId.h"
 #include "index/OutputCode.h"
 #include "index/PathResolver.h"
+#include "index/Relocation.h"
 
 #include <atomic>
 #include <cstdint>
@@ -84,6 +88,9 @@ struct Origin {
   std::string code;         ///< The source line as the trace recorded it (may be empty).
   std::string function;     ///< Enclosing function name, when known.
   bool exists = false;      ///< `path` exists on this machine.
+  /// A frame of a file the user's libraryPaths mark as library code: kept in Launch::stacks (hover shows the
+  /// whole stack), never one of Launch::origins.
+  bool library = false;
   friend bool operator==(const Origin &a, const Origin &b) { return a.path == b.path && a.line == b.line; }
 };
 
@@ -114,7 +121,8 @@ struct Launch {
   KernelKind kind = KernelKind::Unknown;
   std::vector<Origin> origins; ///< Deduplicated, in trace order.
   OriginSource originSource = OriginSource::None;
-  /// All user frames of every stack trace (outermost first), for the "full stack" part of hovers.
+  /// Every frame of every stack trace except PyTorch's, the standard library's and synthetic ones (outermost
+  /// first), for the "full stack" part of hovers; frames of the user's libraryPaths have Origin::library.
   std::vector<std::vector<Origin>> stacks;
   std::vector<std::string> postGradNodes, preGradNodes, atenOps;
   int definition = -1; ///< Index into the artifact's KernelDefinitions, -1 for extern kernels.
@@ -207,6 +215,9 @@ struct IndexOptions {
   /// server: recorded `.../site-packages/<rest>` paths resolve under them, and their files may be read (see
   /// ReadPolicy.h). Empty: none known.
   std::vector<std::string> pythonPaths;
+  /// Globs of files whose frames are library code (ModelFrames.h, matchGlob), from the `libraryPaths`
+  /// setting. Default: empty (only PyTorch, the standard library and synthetic frames are skipped).
+  std::vector<std::string> libraryPaths;
   /// Worker threads for reading logs and analysing payloads; 0 or 1 runs everything on the calling thread.
   unsigned jobs = 0;
 };
@@ -297,6 +308,11 @@ public:
   std::vector<LaunchRef> launchesForLine(std::string_view path, uint32_t line) const;
   /// Every user line of a file that produced kernels, in line order.
   std::vector<UserLine> userLines(std::string_view path) const;
+  /// Every distinct (line, text) the trace recorded for the user source file at `path` (a local path, as
+  /// userLines takes it): launch origins, stack frames and FX graph nodes, sorted by line. The views point
+  /// into this index. Pass them all to relocateLines (Relocation.h) to find where they are in the file's
+  /// current text: lines found without ambiguity anchor the others. Empty when nothing names the file.
+  const std::vector<RecordedLine> &recordedLines(std::string_view path) const;
   /// Graph nodes of graph artifacts whose origin is this user line: FX nodes that came from it.
   /// Launches that compute an FX node of a graph artifact (post-grad nodes, or pre-grad nodes).
   std::vector<LaunchRef> launchesForGraphNode(ArtifactId graph, uint32_t node) const;

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <fstream>
+#include <set>
 #include <sstream>
+#include <tuple>
 
 namespace inductor::index {
 
@@ -123,6 +125,12 @@ std::string optionsKey(const IndexOptions &o) {
   key += '|';
   for (const std::string &i : o.inputs)
     add(i);
+  key += '|';
+  for (const std::string &p : o.pythonPaths)
+    add(p);
+  key += '|';
+  for (const std::string &g : o.libraryPaths)
+    add(g);
   return key;
 }
 
@@ -169,6 +177,12 @@ IndexCache::BuildStats IndexCache::lastBuild() const {
 void IndexBuilder::freeze() {
   Index &idx = *index_;
   Index::Tables &t = *tables_;
+  // Distinct recorded lines per file; views into the artifacts, which do not move after this point.
+  std::unordered_map<std::string, std::set<std::tuple<uint32_t, std::string_view, std::string_view>>>
+      recorded;
+  auto record = [&](const Origin &o) {
+    if (o.line) recorded[normalizePath(o.path)].emplace(o.line, o.code, o.function);
+  };
   for (uint32_t i = 0; i < idx.artifacts_.size(); ++i) {
     Artifact &a = idx.artifacts_[i];
     ArtifactId id{i};
@@ -194,13 +208,26 @@ void IndexBuilder::freeze() {
         const Launch &L = a.launches[l];
         ++idx.stats_.launches;
         if (!L.origins.empty()) ++idx.stats_.launchesWithOrigin;
-        for (const Origin &o : L.origins)
+        for (const Origin &o : L.origins) {
           t.byUserLine[normalizePath(o.path)][o.line].push_back({id, l});
+          record(o);
+        }
+        for (const auto &stack : L.stacks)
+          for (const Origin &o : stack)
+            record(o);
         if (L.definition < 0) t.symbols.push_back({L.site.kernel, id, L.site.line, L.site.column, L.kind});
       }
       for (const KernelDefinition &d : a.code.kernels)
         t.symbols.push_back({d.name, id, d.nameLine, d.nameColumn, d.kind});
     }
+    for (const Artifact::GraphNode &n : a.graphNodes)
+      if (n.origin) record(*n.origin);
+  }
+  for (auto &[path, lines] : recorded) {
+    std::vector<RecordedLine> &out = t.recordedLines[path];
+    out.reserve(lines.size());
+    for (const auto &[line, code, function] : lines)
+      out.push_back({line, code, function});
   }
   std::unordered_map<std::string_view, uint32_t> nameIds;
   t.symbolNameIds.reserve(t.symbols.size());

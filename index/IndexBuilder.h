@@ -11,6 +11,7 @@
 #include "index/Discovery.h"
 #include "index/GraphDump.h"
 #include "index/Index.h"
+#include "index/ModelFrames.h"
 #include "index/Provenance.h"
 #include "index/TextLines.h"
 #include "index/TraceLog.h"
@@ -37,6 +38,8 @@ struct Index::Tables {
   std::unordered_map<std::string, ArtifactId> byVirtual;
   /// Local user source path -> 1-based line -> launches, lines in order.
   std::unordered_map<std::string, std::map<uint32_t, std::vector<LaunchRef>>> byUserLine;
+  /// Local user source path -> the distinct lines recorded for it (see Index::recordedLines).
+  std::unordered_map<std::string, std::vector<RecordedLine>> recordedLines;
   std::vector<KernelSymbol> symbols;
   /// Distinct kernel names (the same kernel recurs in every compile and rank) and, per symbol, its name's
   /// index: a search scores each name once.
@@ -164,7 +167,8 @@ public:
   IndexBuilder(const IndexOptions &options, const ProgressCallback &progress,
                const std::atomic<bool> *cancelled, IndexCache *cache)
       : options_(options), progress_(progress), cancelled_(cancelled), cache_(cache),
-        resolver_(options.pathMappings, rootsForResolver(options)) {
+        resolver_(options.pathMappings, rootsForResolver(options), options.pythonPaths),
+        frames_(options.libraryPaths) {
     index_ = std::make_shared<Index>();
     tables_ = std::make_shared<Index::Tables>();
   }
@@ -220,6 +224,8 @@ private:
     return id;
   }
   Origin makeOrigin(const std::string &file, uint32_t line, std::string code, std::string function) const;
+  /// The origin of a `# File:` comment when it names a model frame (ModelFrames.h), else nullopt.
+  std::optional<Origin> modelOrigin(const SourceComment &c) const;
   void resolveLaunches(Artifact &a, const CompileProvenance &prov, const GraphData &post,
                        const GraphData &pre);
   ArtifactId addGraphArtifact(CompileRef compile, std::string title, std::string graphName,
@@ -234,6 +240,7 @@ private:
   IndexCache::State next_;
   std::vector<uint64_t> lineages_; ///< Per log of tables_->logs.
   PathResolver resolver_;
+  ModelFrameRule frames_;
   std::shared_ptr<Index> index_;
   std::shared_ptr<Index::Tables> tables_;
   std::mutex mutex_, progressMutex_;
