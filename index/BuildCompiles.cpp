@@ -46,6 +46,8 @@ std::vector<PendingCompile> segmentLog(uint32_t logIndex, const TraceLog &log) {
     int preGrad = -1, preGradPrio = 0;
     int current = -1; ///< Index into `out`.
     std::map<ProvenanceSlot, int> pending;
+    bool inference = false, training = false;
+    int outputs = 0;
   };
   std::vector<PendingCompile> out;
   std::map<std::pair<CompileId, std::optional<int>>, Stream> streams;
@@ -62,6 +64,11 @@ std::vector<PendingCompile> segmentLog(uint32_t logIndex, const TraceLog &log) {
       c.rank = r.rank ? r.rank : log.rank();
       c.output = static_cast<int>(i);
       c.cpp = r.kind == TraceKind::GraphDump;
+      if (s.inference)
+        c.kindHint = GraphKind::Inference;
+      else if (s.training)
+        c.kindHint = s.outputs == 0 ? GraphKind::Forward : GraphKind::Backward;
+      ++s.outputs;
       c.postGrad = s.postGrad;
       c.preGrad = s.preGrad;
       for (auto &[slot, rec] : s.pending)
@@ -74,6 +81,8 @@ std::vector<PendingCompile> segmentLog(uint32_t logIndex, const TraceLog &log) {
       continue;
     }
     std::string_view graph = recordGraphName(r);
+    if (graph == "aot_inference_graph") s.inference = true;
+    if (graph == "aot_forward_graph" || graph == "aot_joint_graph") s.training = true;
     if (int p = postGradPriority(graph); p && p >= s.postGradPrio) {
       s.postGrad = static_cast<int>(i);
       s.postGradPrio = p;
@@ -239,7 +248,7 @@ void IndexBuilder::buildLogCompiles() {
     a.record = static_cast<uint32_t>(p.output);
     a.code = p.cpp ? analyzeCppWrapper(lines) : analyzePythonWrapper(lines);
     r.compile.aotId = a.code.aotId;
-    r.compile.graphKind = a.code.graphKind;
+    r.compile.graphKind = a.code.graphKind != GraphKind::Unknown ? a.code.graphKind : p.kindHint;
     if (!out.filename.empty()) {
       ResolvedPath local = resolver_.resolve(out.filename);
       if (local.exists) a.paths.push_back(local.path);
@@ -378,6 +387,13 @@ void IndexBuilder::buildFileCompiles(const DiscoveredInputs &inputs) {
     c.aoti = cpp;
     c.aotId = a.code.aotId;
     c.graphKind = a.code.graphKind;
+    // Output code without `# AOT ID:` (cpp_wrapper): the debug directory's name says
+    // (`model__0_inference_0.0`).
+    if (c.graphKind == GraphKind::Unknown)
+      for (auto [word, kind] :
+           {std::pair{"_inference_", GraphKind::Inference}, std::pair{"_forward_", GraphKind::Forward},
+            std::pair{"_backward_", GraphKind::Backward}})
+        if (unit.graphName.find(word) != std::string::npos) c.graphKind = kind;
     CompileProvenance prov;
     auto parseFile = [&](const std::string &path, ProvenanceSlot slot) {
       if (path.empty()) return;

@@ -79,6 +79,9 @@ struct PendingCompile {
   bool cpp = false;
   int postGrad = -1, preGrad = -1;
   int nodeMappings = -1, stackTraces = -1, kernelToPost = -1, postToPre = -1;
+  /// The graph kind the stream's AOT graphs imply (`aot_inference_graph`; `aot_forward_graph`: the first
+  /// output code is the forward, the next the backward), for output code without `# AOT ID:` (cpp_wrapper).
+  GraphKind kindHint = GraphKind::Unknown;
 };
 
 enum class ProvenanceSlot { NodeMappings, StackTraces, KernelToPost, PostToPre };
