@@ -248,7 +248,9 @@ void IndexBuilder::buildLogCompiles() {
     a.record = static_cast<uint32_t>(p.output);
     a.code = p.cpp ? analyzeCppWrapper(lines) : analyzePythonWrapper(lines);
     r.compile.aotId = a.code.aotId;
-    r.compile.graphKind = a.code.graphKind != GraphKind::Unknown ? a.code.graphKind : p.kindHint;
+    r.compile.graphKind = a.code.graphKind;
+    // JIT output code without `# AOT ID:` (cpp_wrapper); AOTInductor's wrappers are labelled as such.
+    if (r.compile.graphKind == GraphKind::Unknown && !p.cpp) r.compile.graphKind = p.kindHint;
     if (!out.filename.empty()) {
       ResolvedPath local = resolver_.resolve(out.filename);
       if (local.exists) a.paths.push_back(local.path);
