@@ -298,6 +298,7 @@ void IndexBuilder::buildLogCompiles() {
     std::string label = c.label();
     std::string ext = p.cpp ? ".cpp" : ".py";
     Artifact code = r.code;
+    code.contentHash = r.hash;
     code.traceFile = p.log;
     code.compile = ref;
     code.title = label + (p.cpp ? " wrapper code" : " output code");
@@ -385,6 +386,7 @@ void IndexBuilder::buildFileCompiles(const DiscoveredInputs &inputs) {
     a.language = cpp ? Language::Cpp : Language::Python;
     a.code = cpp ? analyzeCppWrapper(lines) : analyzePythonWrapper(lines);
     a.paths.push_back(unit.outputCode);
+    a.contentHash = h;
     Compile c;
     c.aoti = cpp;
     c.aotId = a.code.aotId;
@@ -445,7 +447,8 @@ void IndexBuilder::linkKernelSources(const std::vector<std::string> &cacheSource
   auto kernelFile = [&](const std::string &path) -> ArtifactId {
     if (auto it = byPath.find(path); it != byPath.end()) return it->second;
     std::string text = readFile(path);
-    auto src = analyzeKernelSource(splitLines(text));
+    TextLines lines = splitLines(text);
+    auto src = analyzeKernelSource(lines);
     if (!src) {
       byPath.emplace(path, ArtifactId{});
       return {};
@@ -455,6 +458,7 @@ void IndexBuilder::linkKernelSources(const std::vector<std::string> &cacheSource
     a.language = Language::Python;
     a.title = src->name + " (kernel source)";
     a.paths.push_back(path);
+    a.contentHash = identityHash(lines);
     a.kernelSource = std::move(src);
     ArtifactId id = addArtifact(std::move(a));
     byPath.emplace(path, id);

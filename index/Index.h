@@ -143,6 +143,9 @@ struct Artifact {
   std::string virtualName; ///< Unique, stable name for a log-only artifact ("<log>/<line>/<title>.py").
   /// Where the text lives inside a log, when it does: the log index in Index::traceFiles() and the record.
   uint32_t traceFile = UINT32_MAX, record = UINT32_MAX;
+  /// Identity of the text across its copies (trailing blank and comment lines aside), for output code,
+  /// wrapper code and kernel files; 0 for graphs.
+  uint64_t contentHash = 0;
 
   // Analyses (only the one matching `kind` is filled).
   OutputCodeAnalysis code;
@@ -178,6 +181,15 @@ struct LaunchRef {
 struct UserLine {
   uint32_t line = 0; ///< 1-based.
   std::vector<LaunchRef> launches;
+};
+
+/// How a document's text relates to indexed generated code (Index::matchGeneratedCode).
+struct GeneratedCodeMatch {
+  /// Best first; several when the same code belongs to several compiles (every rank, a cache hit).
+  std::vector<ArtifactId> artifacts;
+  /// The same text as the indexed artifacts (positions are the index's); false for an edited copy, whose
+  /// positions must be mapped through an analysis of its own text.
+  bool exact = false;
 };
 
 /// A kernel for workspace/symbol: one per (artifact, definition or extern launch).
@@ -296,6 +308,13 @@ public:
   std::optional<ArtifactId> findByVirtualName(std::string_view name) const;
   /// The text of an artifact (read from its file or from its log payload). Empty on I/O error.
   std::string text(ArtifactId id) const;
+  /// The indexed generated code that `text` is a copy of, for documents that are not indexed files (an
+  /// output_code.py opened from a folder that was not indexed, a copied or edited file): first a copy of
+  /// the same text (identityHash), else an edited copy: for Python or C++ wrapper code (`cpp`), the output
+  /// code sharing the most launch keys (`name:handle`) and kernel names, at least half of both together;
+  /// for a Triton kernel file, the kernel files defining the same kernel, those sharing the most lines
+  /// first. Empty when nothing matches. Cost: linear in the index's launches (edited copies only).
+  GeneratedCodeMatch matchGeneratedCode(std::string_view text, bool cpp) const;
 
   /// The kernel launch, kernel definition or FX node at a position of an artifact's text.
   SymbolAt symbolAt(ArtifactId id, uint32_t line, uint32_t column) const;

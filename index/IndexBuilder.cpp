@@ -195,6 +195,7 @@ void IndexBuilder::freeze() {
         all.push_back(id);
       }
     }
+    if (a.contentHash) t.byContent[a.contentHash].push_back(id);
     if (a.paths.empty() && !a.virtualName.empty()) {
       std::string name = a.virtualName;
       for (int k = 2; t.byVirtual.count(name); ++k)

@@ -36,6 +36,8 @@ struct Index::Tables {
   /// Paths shared by several artifacts: path -> all of them (the first is also in byPath).
   std::unordered_map<std::string, std::vector<ArtifactId>> sharedPaths;
   std::unordered_map<std::string, ArtifactId> byVirtual;
+  /// Artifact::contentHash -> the artifacts with that text, in index order.
+  std::unordered_map<uint64_t, std::vector<ArtifactId>> byContent;
   /// Local user source path -> 1-based line -> launches, lines in order.
   std::unordered_map<std::string, std::map<uint32_t, std::vector<LaunchRef>>> byUserLine;
   /// Local user source path -> the distinct lines recorded for it (see Index::recordedLines).

@@ -10,6 +10,27 @@
 namespace inductor::index {
 namespace {
 
+/// The statement on a line as compared: without leading and trailing whitespace and without a trailing
+/// `# comment` (outside string literals), so that a comment added to a line does not make it another line.
+std::string_view statementText(std::string_view line) {
+  line = trim(line);
+  char quote = 0;
+  for (size_t i = 0; i < line.size(); ++i) {
+    char c = line[i];
+    if (quote) {
+      if (c == '\\')
+        ++i;
+      else if (c == quote)
+        quote = 0;
+    } else if (c == '"' || c == '\'') {
+      quote = c;
+    } else if (c == '#') {
+      return trim(line.substr(0, i));
+    }
+  }
+  return line;
+}
+
 /// A `def NAME` and the lines of its body: [first, last], 0-based, inclusive (first is the `def` line).
 struct FunctionSpan {
   std::string_view name;
@@ -86,12 +107,13 @@ std::vector<Relocation> relocateLines(const TextLines &current, const std::vecto
   // Candidate lines for each recorded text, in one pass over the file.
   std::unordered_map<std::string_view, std::vector<uint32_t>> byText;
   for (const RecordedLine &r : recorded)
-    if (std::string_view code = trim(r.code); !code.empty()) byText.emplace(code, std::vector<uint32_t>{});
+    if (std::string_view code = statementText(r.code); !code.empty())
+      byText.emplace(code, std::vector<uint32_t>{});
   std::unordered_set<std::string_view> functions;
   for (const RecordedLine &r : recorded)
     if (isDefName(r.function)) functions.insert(r.function);
   for (uint32_t i = 0; i < lineCount; ++i)
-    if (auto it = byText.find(trim(current[i])); it != byText.end()) it->second.push_back(i);
+    if (auto it = byText.find(statementText(current[i])); it != byText.end()) it->second.push_back(i);
 
   std::vector<FunctionSpan> spans;
   if (!functions.empty()) spans = functionSpans(current);
@@ -109,13 +131,13 @@ std::vector<Relocation> relocateLines(const TextLines &current, const std::vecto
   std::vector<std::pair<size_t, std::vector<uint32_t>>> ambiguous;
   for (size_t k = 0; k < recorded.size(); ++k) {
     const RecordedLine &r = recorded[k];
-    std::string_view code = trim(r.code);
+    std::string_view code = statementText(r.code);
     if (code.empty()) {
       if (r.line >= 1 && r.line <= lineCount) out[k] = {Relocation::Status::Unverified, r.line};
       continue;
     }
     bool checkFunction = isDefName(r.function) && definesFunction(r.function);
-    if (r.line >= 1 && r.line <= lineCount && trim(current[r.line - 1]) == code &&
+    if (r.line >= 1 && r.line <= lineCount && statementText(current[r.line - 1]) == code &&
         (!checkFunction || insideFunction(r.line - 1, r.function))) {
       out[k] = {Relocation::Status::Unchanged, r.line};
       anchors.emplace_back(r.line, r.line);

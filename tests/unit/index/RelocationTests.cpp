@@ -87,6 +87,14 @@ TEST_CASE("Relocation: lines inserted above and inside functions") {
   reindented.replace(reindented.find("        h = F.gelu"), 8, "            ");
   TextLines l2 = splitLines(reindented);
   CHECK(relocateLine(l2, recorded()[1]).status == Status::Unchanged);
+  // Nor do comments: one added at the end of the line, or recorded with it.
+  std::string commented = insertAfter(kModel, "h = self.norm(x)", "");
+  commented.replace(commented.find("h = F.gelu(self.fc1(h))"), 23, "h = F.gelu(self.fc1(h))  # 'GELU' #2");
+  TextLines l3 = splitLines(commented);
+  CHECK(relocateLine(l3, recorded()[1]).status == Status::Unchanged);
+  CHECK(relocateLine(l, {19, "h = F.gelu(self.fc1(h))  # was relu", "forward"}).line == 19);
+  // A `#` inside a string is not a comment.
+  CHECK(relocateLine(splitLines("x = '#a'\n"), {1, "x = '#b'", ""}).status == Status::NotFound);
 }
 
 TEST_CASE("Relocation: a deleted line is not found, never another line") {
