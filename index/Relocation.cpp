@@ -57,8 +57,33 @@ int tripleQuotes(std::string_view line) {
   return n;
 }
 
-/// Every function definition of Python source, by indentation. Lines inside multi-line strings and comment
-/// lines do not end a body (a dedented docstring line is still inside).
+/// Net change of bracket depth over a line: (, [ and { outside string literals and comments.
+int bracketDelta(std::string_view line) {
+  int depth = 0;
+  char quote = 0;
+  for (size_t i = 0; i < line.size(); ++i) {
+    char c = line[i];
+    if (quote) {
+      if (c == '\\')
+        ++i;
+      else if (c == quote)
+        quote = 0;
+    } else if (c == '"' || c == '\'') {
+      quote = c;
+    } else if (c == '#') {
+      break;
+    } else if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+    } else if (c == ')' || c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return depth;
+}
+
+/// Every function definition of Python source, by indentation. Lines inside multi-line strings, comment lines
+/// and continuation lines inside brackets (the `) -> Tensor:` closing a multi-line signature) do not end a
+/// body.
 std::vector<FunctionSpan> functionSpans(const TextLines &lines) {
   std::vector<FunctionSpan> out;
   struct Open {
@@ -67,13 +92,16 @@ std::vector<FunctionSpan> functionSpans(const TextLines &lines) {
   };
   std::vector<Open> open;
   bool inString = false;
+  int depth = 0;
   uint32_t lastCode = 0;
   for (uint32_t i = 0; i < lines.size(); ++i) {
     std::string_view line = lines[i];
     std::string_view t = trim(line);
     bool startsInString = inString;
     if (tripleQuotes(line) % 2) inString = !inString;
-    if (t.empty() || t[0] == '#' || startsInString) {
+    bool continuation = depth > 0;
+    if (!startsInString && !inString) depth = std::max(0, depth + bracketDelta(line));
+    if (t.empty() || t[0] == '#' || startsInString || continuation) {
       if (!t.empty()) lastCode = i;
       continue;
     }

@@ -142,6 +142,31 @@ class B:
   CHECK(relocateLine(l, rec[1]).line == 13);
 }
 
+TEST_CASE("Relocation: multi-line signatures and strings stay inside their function") {
+  std::string lib = R"(class Attention:
+    def forward(
+        self,
+        hidden_states,
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        """Docs.
+
+Dedented text.
+"""
+        q = self.q_proj(hidden_states)
+        return q
+
+    def other(self):
+        q = self.q_proj(hidden_states)
+)";
+  TextLines l = splitLines(lib);
+  CHECK(relocateLine(l, {10, "q = self.q_proj(hidden_states)", "forward"}).status == Status::Unchanged);
+  std::string moved = insertAfter(lib, "Dedented text.", "\n\n");
+  TextLines m = splitLines(moved);
+  Relocation r = relocateLine(m, {10, "q = self.q_proj(hidden_states)", "forward"});
+  CHECK(r.status == Status::Moved);
+  CHECK(r.line == 12);
+}
+
 TEST_CASE("Relocation: without recorded text, and with functions the file no longer defines") {
   TextLines l = splitLines(kModel);
   CHECK(relocateLine(l, {14, "", "forward"}).status == Status::Unverified);
