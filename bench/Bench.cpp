@@ -654,11 +654,15 @@ private:
             {protocol::fileURI(mapRecordedPath(ul.path, u.prefix)), ul.line - 1, ul.launches, &u});
     }
 
-    // workspace/symbol queries: whole kernel names (the exact name must come first) and name fragments.
+    // workspace/symbol queries: whole kernel names (the exact name must come first) and name fragments, of
+    // the fixtures this workload holds (a small one holds only the first few fixture logs).
     std::vector<std::pair<std::string, bool>> queries;
     std::set<std::string> names;
-    for (const RefLog &ref : refs_)
-      names.insert(ref.kernelNames.begin(), ref.kernelNames.end());
+    std::set<uint32_t> present;
+    for (const Unit &u : w_.units)
+      present.insert(u.fixture);
+    for (uint32_t f : present)
+      names.insert(refs_[f].kernelNames.begin(), refs_[f].kernelNames.end());
     for (const std::string &n : names) {
       queries.push_back({n, true});
       size_t fused = n.find("fused_");

@@ -46,6 +46,8 @@ std::vector<PendingCompile> segmentLog(uint32_t logIndex, const TraceLog &log) {
     int preGrad = -1, preGradPrio = 0;
     int current = -1; ///< Index into `out`.
     std::map<ProvenanceSlot, int> pending;
+    bool inference = false, training = false;
+    int outputs = 0;
   };
   std::vector<PendingCompile> out;
   std::map<std::pair<CompileId, std::optional<int>>, Stream> streams;
@@ -62,6 +64,11 @@ std::vector<PendingCompile> segmentLog(uint32_t logIndex, const TraceLog &log) {
       c.rank = r.rank ? r.rank : log.rank();
       c.output = static_cast<int>(i);
       c.cpp = r.kind == TraceKind::GraphDump;
+      if (s.inference)
+        c.kindHint = GraphKind::Inference;
+      else if (s.training)
+        c.kindHint = s.outputs == 0 ? GraphKind::Forward : GraphKind::Backward;
+      ++s.outputs;
       c.postGrad = s.postGrad;
       c.preGrad = s.preGrad;
       for (auto &[slot, rec] : s.pending)
@@ -74,6 +81,8 @@ std::vector<PendingCompile> segmentLog(uint32_t logIndex, const TraceLog &log) {
       continue;
     }
     std::string_view graph = recordGraphName(r);
+    if (graph == "aot_inference_graph") s.inference = true;
+    if (graph == "aot_forward_graph" || graph == "aot_joint_graph") s.training = true;
     if (int p = postGradPriority(graph); p && p >= s.postGradPrio) {
       s.postGrad = static_cast<int>(i);
       s.postGradPrio = p;
@@ -186,7 +195,7 @@ ArtifactId IndexBuilder::addGraphArtifact(CompileRef compile, std::string title,
     g.target = n.target;
     if (n.origin && *n.origin < graph.analysis.origins.size()) {
       const SourceComment &c = graph.analysis.origins[*n.origin];
-      if (!isLibraryPath(c.file)) g.origin = makeOrigin(c.file, c.line, c.code, c.function);
+      g.origin = modelOrigin(c);
     }
     a.graphNodes.push_back(std::move(g));
   }
@@ -258,6 +267,8 @@ void IndexBuilder::buildLogCompiles() {
     }
     r.compile.aotId = a.code.aotId;
     r.compile.graphKind = a.code.graphKind;
+    // JIT output code without `# AOT ID:` (cpp_wrapper); AOTInductor's wrappers are labelled as such.
+    if (r.compile.graphKind == GraphKind::Unknown && !p.cpp) r.compile.graphKind = p.kindHint;
     if (!out.filename.empty()) {
       ResolvedPath local = resolver_.resolve(out.filename);
       if (local.exists && mayRead(local.path)) a.paths.push_back(local.path);
@@ -324,6 +335,7 @@ void IndexBuilder::buildLogCompiles() {
     std::string label = c.label();
     std::string ext = p.cpp ? ".cpp" : ".py";
     Artifact code = r.code;
+    code.contentHash = r.hash;
     code.traceFile = p.log;
     code.compile = ref;
     code.title = label + (p.cpp ? " wrapper code" : " output code");
@@ -418,10 +430,18 @@ void IndexBuilder::buildFileCompiles(const DiscoveredInputs &inputs) {
     a.language = cpp ? Language::Cpp : Language::Python;
     a.code = cpp ? analyzeCppWrapper(lines) : analyzePythonWrapper(lines);
     a.paths.push_back(unit.outputCode);
+    a.contentHash = h;
     Compile c;
     c.aoti = cpp;
     c.aotId = a.code.aotId;
     c.graphKind = a.code.graphKind;
+    // Output code without `# AOT ID:` (cpp_wrapper): the debug directory's name says
+    // (`model__0_inference_0.0`).
+    if (c.graphKind == GraphKind::Unknown)
+      for (auto [word, kind] :
+           {std::pair{"_inference_", GraphKind::Inference}, std::pair{"_forward_", GraphKind::Forward},
+            std::pair{"_backward_", GraphKind::Backward}})
+        if (unit.graphName.find(word) != std::string::npos) c.graphKind = kind;
     CompileProvenance prov;
     auto parseFile = [&](const std::string &path, ProvenanceSlot slot) {
       if (path.empty()) return;
@@ -476,8 +496,12 @@ void IndexBuilder::linkKernelSources(const std::vector<std::string> &cacheSource
   auto kernelFile = [&](const std::string &path) -> ArtifactId {
     if (auto it = byPath.find(path); it != byPath.end()) return it->second;
     auto text = readInput(path, IndexLimits::kCodeBytes, "kernel source");
+    TextLines lines;
     std::optional<KernelSourceFile> src;
-    if (text) src = analyzeKernelSource(splitLines(*text));
+    if (text) {
+      lines = splitLines(*text);
+      src = analyzeKernelSource(lines);
+    }
     if (!src) {
       byPath.emplace(path, ArtifactId{});
       return {};
@@ -487,6 +511,7 @@ void IndexBuilder::linkKernelSources(const std::vector<std::string> &cacheSource
     a.language = Language::Python;
     a.title = src->name + " (kernel source)";
     a.paths.push_back(path);
+    a.contentHash = identityHash(lines);
     a.kernelSource = std::move(src);
     ArtifactId id = addArtifact(std::move(a));
     byPath.emplace(path, id);

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <climits>
 #include <filesystem>
+#include <unordered_set>
 
 namespace fs = std::filesystem;
 
@@ -72,6 +73,68 @@ Expected<std::string> Index::readText(ArtifactId id) const {
 std::string Index::text(ArtifactId id) const {
   Expected<std::string> text = readText(id);
   return text ? std::move(*text) : std::string();
+}
+
+GeneratedCodeMatch Index::matchGeneratedCode(std::string_view text, bool cpp) const {
+  GeneratedCodeMatch out;
+  TextLines lines = splitLines(text);
+  if (lines.empty()) return out;
+  if (auto it = tables_->byContent.find(identityHash(lines)); it != tables_->byContent.end()) {
+    out.artifacts = it->second;
+    out.exact = true;
+    return out;
+  }
+  OutputCodeAnalysis code = cpp ? analyzeCppWrapper(lines) : analyzePythonWrapper(lines);
+  if (!code.launches.empty()) {
+    // Launch keys and kernel names, as one set per side; the best Jaccard index wins, ties kept.
+    std::unordered_set<std::string> keys;
+    for (const KernelLaunch &l : code.launches)
+      keys.insert(l.key());
+    for (const KernelDefinition &k : code.kernels)
+      keys.insert("def " + k.name);
+    double best = 0.5;
+    for (uint32_t i = 0; i < artifacts_.size(); ++i) {
+      const Artifact &a = artifacts_[i];
+      if (a.kind != ArtifactKind::OutputCode && a.kind != ArtifactKind::WrapperCode) continue;
+      if ((a.language == Language::Cpp) != (code.language == OutputCodeAnalysis::Language::Cpp)) continue;
+      std::unordered_set<std::string> theirs;
+      for (const Launch &l : a.launches)
+        theirs.insert(l.site.key());
+      for (const KernelDefinition &k : a.code.kernels)
+        theirs.insert("def " + k.name);
+      size_t common = 0;
+      for (const std::string &k : theirs)
+        common += keys.count(k);
+      double score = double(common) / double(keys.size() + theirs.size() - common);
+      if (score > best + 1e-9) {
+        best = score;
+        out.artifacts = {ArtifactId{i}};
+      } else if (score >= best - 1e-9 && !out.artifacts.empty()) {
+        out.artifacts.push_back(ArtifactId{i});
+      }
+    }
+    return out;
+  }
+  auto kernel = analyzeKernelSource(lines);
+  if (!kernel) return out;
+  // Kernel files of that name, those sharing the most lines first.
+  std::unordered_set<std::string_view> mine(lines.begin(), lines.end());
+  std::vector<std::pair<size_t, ArtifactId>> scored;
+  for (uint32_t i = 0; i < artifacts_.size(); ++i) {
+    const Artifact &a = artifacts_[i];
+    if (a.kind != ArtifactKind::KernelSource || !a.kernelSource || a.kernelSource->name != kernel->name)
+      continue;
+    std::string theirs = this->text(ArtifactId{i});
+    size_t common = 0;
+    for (std::string_view l : splitLines(theirs))
+      common += mine.count(l);
+    scored.emplace_back(common, ArtifactId{i});
+  }
+  std::stable_sort(scored.begin(), scored.end(),
+                   [](const auto &a, const auto &b) { return a.first > b.first; });
+  for (const auto &[common, id] : scored)
+    out.artifacts.push_back(id);
+  return out;
 }
 
 SymbolAt Index::symbolAt(ArtifactId id, uint32_t line, uint32_t column) const {
@@ -183,6 +246,12 @@ std::vector<UserLine> Index::userLines(std::string_view path) const {
   for (const auto &[line, launches] : it->second)
     out.push_back({line, launches});
   return out;
+}
+
+const std::vector<RecordedLine> &Index::recordedLines(std::string_view path) const {
+  static const std::vector<RecordedLine> none;
+  auto it = tables_->recordedLines.find(normalizePath(path));
+  return it == tables_->recordedLines.end() ? none : it->second;
 }
 
 std::vector<LaunchRef> Index::launchesForGraphNode(ArtifactId graph, uint32_t node) const {

@@ -29,13 +29,16 @@
 //
 // Origins of a launch (the "fallback chain"; the first step that yields a line wins; never a guessed line):
 //   1. the stack traces recorded for its `kernel:debug_handle` key
-//   (inductor_provenance_tracking_kernel_stack_traces,
-//      or AOTI's kernel_information.json): per stack trace, the innermost frame outside installed libraries;
+//      (inductor_provenance_tracking_kernel_stack_traces, or AOTI's kernel_information.json): per stack
+//      trace, the innermost model frame (ModelFrames.h: outside PyTorch, the standard library, synthetic
+//      files and the user's libraryPaths; third-party packages are model code);
 //   2. its post-grad FX nodes (provenance node mappings, or the kernel's `Source node to ATen node mapping`
-//      comment) looked up in the post-grad graph dump's `# File:` comments;
+//      comment) looked up in the post-grad graph dump's `# File:` comments, model frames only;
 //   3. its pre-grad FX nodes (postToPre mappings, or the launch's `Topologically Sorted Source Nodes`
-//   comment)
-//      looked up in the pre-grad graph dump's `# File:` comments.
+//      comment) looked up in the pre-grad graph dump's `# File:` comments, model frames only.
+// Origins keep the line number and text the trace recorded; where that line is in the file today (the user
+// edited it, or has another version of the library) is the caller's question: see Relocation.h and
+// recordedLines().
 #pragma once
 
 #include "index/CompileId.h"
@@ -43,6 +46,7 @@
 #include "index/OutputCode.h"
 #include "index/PathResolver.h"
 #include "index/ReadPolicy.h"
+#include "index/Relocation.h"
 
 #include <atomic>
 #include <cstdint>
@@ -86,6 +90,9 @@ struct Origin {
   std::string code;         ///< The source line as the trace recorded it (may be empty).
   std::string function;     ///< Enclosing function name, when known.
   bool exists = false;      ///< `path` exists on this machine.
+  /// A frame of a file the user's libraryPaths mark as library code: kept in Launch::stacks (hover shows the
+  /// whole stack), never one of Launch::origins.
+  bool library = false;
   friend bool operator==(const Origin &a, const Origin &b) { return a.path == b.path && a.line == b.line; }
 };
 
@@ -116,7 +123,8 @@ struct Launch {
   KernelKind kind = KernelKind::Unknown;
   std::vector<Origin> origins; ///< Deduplicated, in trace order.
   OriginSource originSource = OriginSource::None;
-  /// All user frames of every stack trace (outermost first), for the "full stack" part of hovers.
+  /// Every frame of every stack trace except PyTorch's, the standard library's and synthetic ones (outermost
+  /// first), for the "full stack" part of hovers; frames of the user's libraryPaths have Origin::library.
   std::vector<std::vector<Origin>> stacks;
   std::vector<std::string> postGradNodes, preGradNodes, atenOps;
   int definition = -1; ///< Index into the artifact's KernelDefinitions, -1 for extern kernels.
@@ -137,6 +145,9 @@ struct Artifact {
   std::string virtualName; ///< Unique, stable name for a log-only artifact ("<log>/<line>/<title>.py").
   /// Where the text lives inside a log, when it does: the log index in Index::traceFiles() and the record.
   uint32_t traceFile = UINT32_MAX, record = UINT32_MAX;
+  /// Identity of the text across its copies (trailing blank and comment lines aside), for output code,
+  /// wrapper code and kernel files; 0 for graphs.
+  uint64_t contentHash = 0;
 
   // Analyses (only the one matching `kind` is filled).
   OutputCodeAnalysis code;
@@ -172,6 +183,15 @@ struct LaunchRef {
 struct UserLine {
   uint32_t line = 0; ///< 1-based.
   std::vector<LaunchRef> launches;
+};
+
+/// How a document's text relates to indexed generated code (Index::matchGeneratedCode).
+struct GeneratedCodeMatch {
+  /// Best first; several when the same code belongs to several compiles (every rank, a cache hit).
+  std::vector<ArtifactId> artifacts;
+  /// The same text as the indexed artifacts (positions are the index's); false for an edited copy, whose
+  /// positions must be mapped through an analysis of its own text.
+  bool exact = false;
 };
 
 /// A kernel for workspace/symbol: one per (artifact, definition or extern launch).
@@ -226,6 +246,9 @@ struct IndexOptions {
   /// server: recorded `.../site-packages/<rest>` paths resolve under them, and their files may be read (see
   /// ReadPolicy.h). Empty: none known.
   std::vector<std::string> pythonPaths;
+  /// Globs of files whose frames are library code (ModelFrames.h, matchGlob), from the `libraryPaths`
+  /// setting. Default: empty (only PyTorch, the standard library and synthetic frames are skipped).
+  std::vector<std::string> libraryPaths;
   /// Worker threads for reading logs and analysing payloads; 0 or 1 runs everything on the calling thread.
   unsigned jobs = 0;
 };
@@ -310,6 +333,13 @@ public:
   Expected<std::string> readText(ArtifactId id) const;
   /// readText(), or empty on any error.
   std::string text(ArtifactId id) const;
+  /// The indexed generated code that `text` is a copy of, for documents that are not indexed files (an
+  /// output_code.py opened from a folder that was not indexed, a copied or edited file): first a copy of
+  /// the same text (identityHash), else an edited copy: for Python or C++ wrapper code (`cpp`), the output
+  /// code sharing the most launch keys (`name:handle`) and kernel names, at least half of both together;
+  /// for a Triton kernel file, the kernel files defining the same kernel, those sharing the most lines
+  /// first. Empty when nothing matches. Cost: linear in the index's launches (edited copies only).
+  GeneratedCodeMatch matchGeneratedCode(std::string_view text, bool cpp) const;
 
   /// Which local files may be read (ReadPolicy.h): the roots are the workspace folders, the trace inputs, the
   /// `to` side of every path mapping and the Python environment's import roots of the options this index was
@@ -328,6 +358,11 @@ public:
   std::vector<LaunchRef> launchesForLine(std::string_view path, uint32_t line) const;
   /// Every user line of a file that produced kernels, in line order.
   std::vector<UserLine> userLines(std::string_view path) const;
+  /// Every distinct (line, text) the trace recorded for the user source file at `path` (a local path, as
+  /// userLines takes it): launch origins, stack frames and FX graph nodes, sorted by line. The views point
+  /// into this index. Pass them all to relocateLines (Relocation.h) to find where they are in the file's
+  /// current text: lines found without ambiguity anchor the others. Empty when nothing names the file.
+  const std::vector<RecordedLine> &recordedLines(std::string_view path) const;
   /// Graph nodes of graph artifacts whose origin is this user line: FX nodes that came from it.
   /// Launches that compute an FX node of a graph artifact (post-grad nodes, or pre-grad nodes).
   std::vector<LaunchRef> launchesForGraphNode(ArtifactId graph, uint32_t node) const;

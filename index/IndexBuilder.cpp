@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
+#include <tuple>
 
 namespace fs = std::filesystem;
 
@@ -133,6 +135,9 @@ std::string optionsKey(const IndexOptions &o) {
   key += '|';
   for (const std::string &p : o.pythonPaths)
     add(p);
+  key += '|';
+  for (const std::string &g : o.libraryPaths)
+    add(g);
   return key;
 }
 
@@ -179,6 +184,12 @@ IndexCache::BuildStats IndexCache::lastBuild() const {
 void IndexBuilder::freeze() {
   Index &idx = *index_;
   Index::Tables &t = *tables_;
+  // Distinct recorded lines per file; views into the artifacts, which do not move after this point.
+  std::unordered_map<std::string, std::set<std::tuple<uint32_t, std::string_view, std::string_view>>>
+      recorded;
+  auto record = [&](const Origin &o) {
+    if (o.line) recorded[normalizePath(o.path)].emplace(o.line, o.code, o.function);
+  };
   for (uint32_t i = 0; i < idx.artifacts_.size(); ++i) {
     Artifact &a = idx.artifacts_[i];
     ArtifactId id{i};
@@ -191,6 +202,7 @@ void IndexBuilder::freeze() {
         all.push_back(id);
       }
     }
+    if (a.contentHash) t.byContent[a.contentHash].push_back(id);
     if (a.paths.empty() && !a.virtualName.empty()) {
       std::string name = a.virtualName;
       for (int k = 2; t.byVirtual.count(name); ++k)
@@ -204,13 +216,26 @@ void IndexBuilder::freeze() {
         const Launch &L = a.launches[l];
         ++idx.stats_.launches;
         if (!L.origins.empty()) ++idx.stats_.launchesWithOrigin;
-        for (const Origin &o : L.origins)
+        for (const Origin &o : L.origins) {
           t.byUserLine[normalizePath(o.path)][o.line].push_back({id, l});
+          record(o);
+        }
+        for (const auto &stack : L.stacks)
+          for (const Origin &o : stack)
+            record(o);
         if (L.definition < 0) t.symbols.push_back({L.site.kernel, id, L.site.line, L.site.column, L.kind});
       }
       for (const KernelDefinition &d : a.code.kernels)
         t.symbols.push_back({d.name, id, d.nameLine, d.nameColumn, d.kind});
     }
+    for (const Artifact::GraphNode &n : a.graphNodes)
+      if (n.origin) record(*n.origin);
+  }
+  for (auto &[path, lines] : recorded) {
+    std::vector<RecordedLine> &out = t.recordedLines[path];
+    out.reserve(lines.size());
+    for (const auto &[line, code, function] : lines)
+      out.push_back({line, code, function});
   }
   std::unordered_map<std::string_view, uint32_t> nameIds;
   t.symbolNameIds.reserve(t.symbols.size());

@@ -11,6 +11,7 @@
 #include "index/Discovery.h"
 #include "index/GraphDump.h"
 #include "index/Index.h"
+#include "index/ModelFrames.h"
 #include "index/Provenance.h"
 #include "index/ReadPolicy.h"
 #include "index/TextLines.h"
@@ -36,8 +37,12 @@ struct Index::Tables {
   /// Paths shared by several artifacts: path -> all of them (the first is also in byPath).
   std::unordered_map<std::string, std::vector<ArtifactId>> sharedPaths;
   std::unordered_map<std::string, ArtifactId> byVirtual;
+  /// Artifact::contentHash -> the artifacts with that text, in index order.
+  std::unordered_map<uint64_t, std::vector<ArtifactId>> byContent;
   /// Local user source path -> 1-based line -> launches, lines in order.
   std::unordered_map<std::string, std::map<uint32_t, std::vector<LaunchRef>>> byUserLine;
+  /// Local user source path -> the distinct lines recorded for it (see Index::recordedLines).
+  std::unordered_map<std::string, std::vector<RecordedLine>> recordedLines;
   std::vector<KernelSymbol> symbols;
   /// Distinct kernel names (the same kernel recurs in every compile and rank) and, per symbol, its name's
   /// index: a search scores each name once.
@@ -83,6 +88,9 @@ struct PendingCompile {
   bool cpp = false;
   int postGrad = -1, preGrad = -1;
   int nodeMappings = -1, stackTraces = -1, kernelToPost = -1, postToPre = -1;
+  /// The graph kind the stream's AOT graphs imply (`aot_inference_graph`; `aot_forward_graph`: the first
+  /// output code is the forward, the next the backward), for output code without `# AOT ID:` (cpp_wrapper).
+  GraphKind kindHint = GraphKind::Unknown;
 };
 
 enum class ProvenanceSlot { NodeMappings, StackTraces, KernelToPost, PostToPre };
@@ -171,7 +179,8 @@ public:
   IndexBuilder(const IndexOptions &options, const ProgressCallback &progress,
                const std::atomic<bool> *cancelled, IndexCache *cache)
       : options_(options), progress_(progress), cancelled_(cancelled), cache_(cache),
-        resolver_(options.pathMappings, rootsForResolver(options)), policy_(policyRoots(options)) {
+        resolver_(options.pathMappings, rootsForResolver(options), options.pythonPaths),
+        policy_(policyRoots(options)), frames_(options.libraryPaths) {
     index_ = std::make_shared<Index>();
     tables_ = std::make_shared<Index::Tables>();
   }
@@ -245,6 +254,8 @@ private:
     return id;
   }
   Origin makeOrigin(const std::string &file, uint32_t line, std::string code, std::string function) const;
+  /// The origin of a `# File:` comment when it names a model frame (ModelFrames.h), else nullopt.
+  std::optional<Origin> modelOrigin(const SourceComment &c) const;
   void resolveLaunches(Artifact &a, const CompileProvenance &prov, const GraphData &post,
                        const GraphData &pre);
   ArtifactId addGraphArtifact(CompileRef compile, std::string title, std::string graphName,
@@ -262,6 +273,7 @@ private:
   ReadPolicy policy_;
   size_t refusedReads_ = 0;  ///< Files named by traces that policy_ refused (under mutex_).
   std::string firstRefused_; ///< The first of them, for the diagnostic.
+  ModelFrameRule frames_;
   std::shared_ptr<Index> index_;
   std::shared_ptr<Index::Tables> tables_;
   std::mutex mutex_, progressMutex_;

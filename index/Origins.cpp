@@ -19,6 +19,14 @@ Origin IndexBuilder::makeOrigin(const std::string &file, uint32_t line, std::str
   o.code = std::move(code);
   o.function = std::move(function);
   o.exists = r.exists;
+  o.library = frames_.isUserLibrary(file, r.exists ? std::string_view(r.path) : std::string_view());
+  return o;
+}
+
+std::optional<Origin> IndexBuilder::modelOrigin(const SourceComment &c) const {
+  if (isFrameworkPath(c.file)) return std::nullopt;
+  Origin o = makeOrigin(c.file, c.line, c.code, c.function);
+  if (o.library) return std::nullopt;
   return o;
 }
 
@@ -84,11 +92,17 @@ void IndexBuilder::resolveLaunches(Artifact &a, const CompileProvenance &prov, c
     }
     if (traces) {
       for (const auto &trace : *traces) {
-        if (const StackFrame *f = userFrame(trace))
-          addOrigin(makeOrigin(f->file, f->line, f->code, f->function));
+        // The frames outside PyTorch, the standard library and synthetic files; the innermost of them that
+        // no libraryPaths glob matches (recorded or local path) is the origin.
         std::vector<Origin> stack;
         for (const StackFrame &f : trace)
-          if (!isLibraryPath(f.file)) stack.push_back(makeOrigin(f.file, f.line, f.code, f.function));
+          if (!f.file.empty() && !isFrameworkPath(f.file))
+            stack.push_back(makeOrigin(f.file, f.line, f.code, f.function));
+        for (auto it = stack.rbegin(); it != stack.rend(); ++it)
+          if (!it->library) {
+            addOrigin(*it);
+            break;
+          }
         if (!stack.empty()) L.stacks.push_back(std::move(stack));
       }
       if (!L.origins.empty()) L.originSource = OriginSource::StackTrace;
@@ -96,15 +110,15 @@ void IndexBuilder::resolveLaunches(Artifact &a, const CompileProvenance &prov, c
     // 2. Post-grad FX nodes in the post-grad graph's `# File:` comments.
     if (L.origins.empty() && post.present) {
       for (const std::string &n : L.postGradNodes)
-        if (const SourceComment *c = post.originOf(n); c && !isLibraryPath(c->file))
-          addOrigin(makeOrigin(c->file, c->line, c->code, c->function));
+        if (const SourceComment *c = post.originOf(n))
+          if (auto o = modelOrigin(*c)) addOrigin(std::move(*o));
       if (!L.origins.empty()) L.originSource = OriginSource::PostGradGraph;
     }
     // 3. Pre-grad FX nodes in the pre-grad graph's `# File:` comments.
     if (L.origins.empty() && pre.present) {
       for (const std::string &n : L.preGradNodes)
-        if (const SourceComment *c = pre.originOf(n); c && !isLibraryPath(c->file))
-          addOrigin(makeOrigin(c->file, c->line, c->code, c->function));
+        if (const SourceComment *c = pre.originOf(n))
+          if (auto o = modelOrigin(*c)) addOrigin(std::move(*o));
       if (!L.origins.empty()) L.originSource = OriginSource::PreGradGraph;
     }
     a.launches.push_back(std::move(L));

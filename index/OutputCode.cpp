@@ -120,7 +120,28 @@ bool parseProvenanceComment(std::string_view body, std::string_view &name, std::
   return !name.empty();
 }
 
-// Finds `name` on `line` as a token; NAME inside `call_NAME` counts too. Returns the start column.
+// Whether byte `pos` of `line` is inside a string literal ('...' or "...", backslash escapes), scanning from
+// the start of the line. The intermediate value debug printer names the kernel in strings around its launch
+// (`_print_debugging_tensor_value_info("inductor: before_launch - NAME - buf1", buf1)`,
+// `aoti_torch_print_tensor_handle(buf0, "before_launch - NAME - buf0")`): those are not the launch.
+bool insideString(std::string_view line, size_t pos) {
+  char quote = 0;
+  for (size_t i = 0; i < pos && i < line.size(); ++i) {
+    char c = line[i];
+    if (quote) {
+      if (c == '\\')
+        ++i;
+      else if (c == quote)
+        quote = 0;
+    } else if (c == '"' || c == '\'') {
+      quote = c;
+    }
+  }
+  return quote != 0;
+}
+
+// Finds `name` on `line` as a token outside string literals; NAME inside `call_NAME` counts too. Returns the
+// start column.
 std::optional<uint32_t> locateToken(std::string_view line, std::string_view name) {
   if (name.empty()) return std::nullopt;
   size_t pos = 0;
@@ -130,7 +151,7 @@ std::optional<uint32_t> locateToken(std::string_view line, std::string_view name
     bool leftOk =
         pos == 0 || !isIdentChar(line[pos - 1]) ||
         (pos >= 5 && line.substr(pos - 5, 5) == "call_" && (pos == 5 || !isIdentChar(line[pos - 6])));
-    if (rightOk && leftOk) return static_cast<uint32_t>(pos);
+    if (rightOk && leftOk && !insideString(line, pos)) return static_cast<uint32_t>(pos);
     pos = pos + 1;
   }
   return std::nullopt;
@@ -381,6 +402,39 @@ bool parseCallee(std::string_view rest, size_t &start, size_t &end) {
   return true;
 }
 
+OutputCodeAnalysis analyzeCppWrapperLines(const TextLines &lines);
+
+// cpp_wrapper JIT output code: the C++ wrapper in `cpp_wrapper_src`, lines [first, first + cpp.size()) of
+// the Python module, merged into the module's analysis. Its launches and entry point are the module's; its
+// `call_NAME` helpers are listed only for kernels the Python part does not define (it defines the Triton
+// kernels with their sources).
+void mergeEmbeddedCpp(OutputCodeAnalysis &out, const TextLines &cpp, uint32_t first) {
+  OutputCodeAnalysis c = analyzeCppWrapperLines(cpp);
+  out.cppWrapperSource = true;
+  for (KernelDefinition &k : c.kernels) {
+    if (out.findKernel(k.name)) continue;
+    k.nameLine += first;
+    k.firstLine += first;
+    k.lastLine += first;
+    if (k.defLine) *k.defLine += first;
+    if (k.sourceFirstLine || k.sourceLastLine) {
+      k.sourceFirstLine += first;
+      k.sourceLastLine += first;
+    }
+    out.kernels.push_back(std::move(k));
+  }
+  for (KernelLaunch &l : c.launches) {
+    l.line += first;
+    out.launches.push_back(std::move(l));
+  }
+  std::stable_sort(out.launches.begin(), out.launches.end(),
+                   [](const KernelLaunch &a, const KernelLaunch &b) { return a.line < b.line; });
+  for (EntryPoint &e : c.entries) {
+    e.line += first;
+    out.entries.push_back(std::move(e));
+  }
+}
+
 } // namespace
 
 std::string_view displayName(KernelKind kind) {
@@ -460,18 +514,39 @@ OutputCodeAnalysis analyzePythonWrapper(const TextLines &lines) {
 
   std::optional<uint32_t> commentStart;
   // The kernel whose embedded source we are in, and that source's closing delimiter.
-  std::optional<size_t> inSource;
+  // (An index with a sentinel rather than an optional: GCC 12 warns, wrongly, that the optional's value may
+  // be used uninitialized.)
+  constexpr size_t kNone = SIZE_MAX;
+  size_t inSource = kNone;
   std::string_view delim;
   bool sawJit = false;
+  // A module-level string that is no kernel's source, and its closing delimiter: the `Compile-time
+  // auto-tuning block` docstring (its `.run(` lines are not launches), or cpp_wrapper's `cpp_wrapper_src`,
+  // whose lines [first, last) are analysed as C++ wrapper code.
+  uint32_t stringBlock = UINT32_MAX; // The opening line, UINT32_MAX when outside.
+  std::string_view blockDelim;
+  bool blockIsCpp = false, cppSourceNext = false;
+  std::vector<std::pair<uint32_t, uint32_t>> cppRanges;
 
   for (uint32_t i = 0; i < n; ++i) {
     std::string_view line = lines[i];
-    if (inSource) {
-      KernelDefinition &k = out.kernels[*inSource];
+    if (stringBlock != UINT32_MAX && inSource == kNone) {
+      if (line.find(blockDelim) != npos) {
+        if (blockIsCpp) cppRanges.emplace_back(stringBlock + 1, i);
+        stringBlock = UINT32_MAX;
+        continue;
+      }
+      if (blockIsCpp) continue;
+      // The auto-tuning docstring: its kernel definitions (with their sources) are the module's, nothing in
+      // it is a launch.
+    }
+    const bool inDocstring = stringBlock != UINT32_MAX;
+    if (inSource != kNone) {
+      KernelDefinition &k = out.kernels[inSource];
       if (line.find(delim) != npos) {
         k.sourceLastLine = i > k.sourceFirstLine ? i - 1 : k.sourceFirstLine;
         k.lastLine = i;
-        inSource.reset();
+        inSource = kNone;
         continue;
       }
       // Only decorator and `def` lines matter inside the source; the first-byte checks keep this cheap.
@@ -495,7 +570,7 @@ OutputCodeAnalysis analyzePythonWrapper(const TextLines &lines) {
           out.aotId = std::string(body.substr(q + 1, q2 - q - 1));
           out.graphKind = graphKindFromAotId(out.aotId);
         }
-      } else {
+      } else if (!inDocstring) {
         scanner.onComment(i, body);
       }
       continue;
@@ -504,6 +579,34 @@ OutputCodeAnalysis analyzePythonWrapper(const TextLines &lines) {
     commentStart.reset();
     if (scanner.consumed[i]) continue;
 
+    if (ind == 0 && !inDocstring) {
+      std::string_view t = rest;
+      constexpr std::string_view cppSource = "cpp_wrapper_src =";
+      bool isCpp = cppSourceNext;
+      cppSourceNext = false;
+      if (startsWith(t, cppSource)) {
+        t = trim(t.substr(cppSource.size()));
+        if (t == "(") {
+          cppSourceNext = true;
+          continue;
+        }
+        isCpp = true;
+      }
+      size_t prefix = 0;
+      while (prefix < 2 && prefix < t.size() && (t[prefix] == 'r' || t[prefix] == 'R' || t[prefix] == 'b'))
+        ++prefix;
+      std::string_view quotes = t.substr(prefix, 3);
+      if (quotes == "\"\"\"" || quotes == "'''") {
+        if (t.find(quotes, prefix + 3) == npos) {
+          stringBlock = i;
+          blockDelim = quotes == "\"\"\"" ? std::string_view("\"\"\"") : std::string_view("'''");
+          blockIsCpp = isCpp;
+        }
+        continue;
+      }
+    }
+
+    if (inDocstring && (ind != 0 || rest.find(" = async_compile.") == npos)) continue;
     if (startsWith(rest, "def call(")) {
       out.entries.push_back({"call", i, ind + 4});
       continue;
@@ -564,18 +667,26 @@ OutputCodeAnalysis analyzePythonWrapper(const TextLines &lines) {
     }
   }
   // A source cut off by the end of the input (a truncated payload): it runs to the last line.
-  if (inSource && n > 0) {
-    KernelDefinition &k = out.kernels[*inSource];
+  if (inSource != kNone && n > 0) {
+    KernelDefinition &k = out.kernels[inSource];
     k.sourceLastLine = n - 1;
     k.lastLine = n - 1;
   }
   for (KernelDefinition &k : out.kernels)
     if (k.kind == KernelKind::Unknown) k.kind = kindFromName(k.name);
   scanner.finish();
+  for (const auto &[first, last] : cppRanges)
+    mergeEmbeddedCpp(out, TextLines(lines.begin() + first, lines.begin() + last), first);
   return out;
 }
 
 OutputCodeAnalysis analyzeCppWrapper(const TextLines &lines) {
+  return analyzeCppWrapperLines(lines);
+}
+
+namespace {
+
+OutputCodeAnalysis analyzeCppWrapperLines(const TextLines &lines) {
   OutputCodeAnalysis out;
   out.language = OutputCodeAnalysis::Language::Cpp;
   LaunchScanner scanner(lines, /*cpp=*/true, out.launches);
@@ -651,8 +762,11 @@ OutputCodeAnalysis analyzeCppWrapper(const TextLines &lines) {
         continue;
       }
       constexpr std::string_view entry = "void AOTInductorModel::run_impl(";
+      constexpr std::string_view jitEntry = "void inductor_entry_impl(";
       if (startsWith(rest, entry))
         out.entries.push_back({"run_impl", i, static_cast<uint32_t>(entry.size() - 9)});
+      else if (startsWith(rest, jitEntry))
+        out.entries.push_back({"inductor_entry_impl", i, 5});
       continue;
     }
     // Launches inside function bodies.
@@ -690,6 +804,8 @@ OutputCodeAnalysis analyzeCppWrapper(const TextLines &lines) {
   scanner.finish();
   return out;
 }
+
+} // namespace
 
 std::optional<KernelSourceFile> analyzeKernelSource(const TextLines &lines) {
   // The kernel is the first @triton.jit function after the `@triton_heuristics.` decorator; helper functions

@@ -132,7 +132,8 @@ struct KernelLaunch {
   std::string key() const;
 };
 
-/// The entry function of the wrapper: `call` (Python) or `run_impl` (AOTI C++); position of the name.
+/// The entry function of the wrapper: `call` (Python), `run_impl` (AOTI C++) or `inductor_entry_impl` (the
+/// C++ wrapper of cpp_wrapper JIT output code); position of the name.
 struct EntryPoint {
   std::string name;
   uint32_t line = 0, column = 0;
@@ -148,13 +149,19 @@ struct OutputCodeAnalysis {
   /// In file order; a kernel launched twice appears twice (with different debug handles).
   std::vector<KernelLaunch> launches;
   std::vector<EntryPoint> entries;
+  /// cpp_wrapper JIT output code (`torch._inductor.config.cpp_wrapper`): a Python module whose C++ wrapper is
+  /// the string `cpp_wrapper_src`. Its launches and its entry point (`inductor_entry_impl`) are in that text,
+  /// analysed as by analyzeCppWrapper; PyTorch writes no `# AOT ID:` line in it.
+  bool cppWrapperSource = false;
 
   /// The definition named `name` (a trailing `:N` debug handle is ignored), or nullptr. Linear search; the
   /// pointer is valid while this analysis is alive and unmodified.
   const KernelDefinition *findKernel(std::string_view name) const;
 };
 
-/// Analyzes Python wrapper code (see the file comment).
+/// Analyzes Python wrapper code (see the file comment). Module-level strings that are no kernel's source are
+/// skipped (the `Compile-time auto-tuning block` docstring of max-autotune output code holds `.run(` lines
+/// that are not launches), except cpp_wrapper's `cpp_wrapper_src`, analysed as C++ (cppWrapperSource).
 OutputCodeAnalysis analyzePythonWrapper(const TextLines &lines);
 
 /// Analyzes an AOTInductor C++ wrapper (see the file comment). `kernels` holds the `call_NAME` helpers;

@@ -69,10 +69,36 @@ size_t commonSuffixComponents(std::string_view a, std::string_view b) {
   return n;
 }
 
+/// The first import root holding `rest`, as a normalized path; empty when none does.
+std::string underImportRoots(const std::vector<std::string> &importRoots, std::string_view rest) {
+  if (rest.empty()) return {};
+  for (const std::string &root : importRoots) {
+    std::string candidate = normalizePath(root + "/" + std::string(rest));
+    if (existsFile(candidate)) return candidate;
+  }
+  return {};
+}
+
 } // namespace
 
-PathResolver::PathResolver(std::vector<PathMapping> mappings, std::vector<std::string> roots, size_t maxFiles)
+std::string packageRelativePath(std::string_view recordedPath) {
+  std::string p(recordedPath);
+  std::replace(p.begin(), p.end(), '\\', '/');
+  size_t best = std::string::npos;
+  for (std::string_view dir : {std::string_view("/site-packages/"), std::string_view("/dist-packages/")}) {
+    size_t pos = p.rfind(dir);
+    if (pos != std::string::npos && (best == std::string::npos || pos + dir.size() > best))
+      best = pos + dir.size();
+  }
+  if (best == std::string::npos || best >= p.size()) return {};
+  return normalizePath(p.substr(best));
+}
+
+PathResolver::PathResolver(std::vector<PathMapping> mappings, std::vector<std::string> roots,
+                           std::vector<std::string> importRoots, size_t maxFiles)
     : mappings_(std::move(mappings)), roots_(std::move(roots)), maxFiles_(maxFiles) {
+  for (std::string &r : importRoots)
+    if (!r.empty() && r.front() == '/') importRoots_.push_back(normalizePath(r));
   // Longest prefix first, so that a more specific mapping wins.
   std::stable_sort(mappings_.begin(), mappings_.end(),
                    [](const PathMapping &a, const PathMapping &b) { return a.from.size() > b.from.size(); });
@@ -127,6 +153,13 @@ ResolvedPath PathResolver::resolve(std::string_view recordedPath) const {
       break;
     }
   }
+  if (!done && !importRoots_.empty()) {
+    if (std::string found = underImportRoots(importRoots_, packageRelativePath(recordedPath));
+        !found.empty()) {
+      out = {std::move(found), true};
+      done = true;
+    }
+  }
   if (!done && !recordedPath.empty() && recordedPath.front() == '/' && existsFile(key)) {
     out = {normalizePath(key), true};
     done = true;
@@ -145,8 +178,24 @@ ResolvedPath PathResolver::resolve(std::string_view recordedPath) const {
           bestLen = len;
         }
       }
-      if (best) out = {*best, true};
+      if (best) {
+        out = {*best, true};
+        done = true;
+      }
     }
+  }
+  if (!done && !importRoots_.empty()) {
+    // Longest suffix of at least two components first: `pkg/mod.py` alone is too weak to match on.
+    std::string norm = normalizePath(recordedPath);
+    std::vector<size_t> starts; // Start of each component.
+    for (size_t i = 0; i < norm.size(); ++i)
+      if (norm[i] != '/' && (i == 0 || norm[i - 1] == '/')) starts.push_back(i);
+    for (size_t k = 0; k + 2 <= starts.size() && !done; ++k)
+      if (std::string found = underImportRoots(importRoots_, std::string_view(norm).substr(starts[k]));
+          !found.empty()) {
+        out = {std::move(found), true};
+        done = true;
+      }
   }
   memo_.emplace(std::move(key), out);
   return out;

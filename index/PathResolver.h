@@ -5,12 +5,21 @@
 // locally. Resolution order for a recorded path P:
 //   1. the user's pathMappings, longest `from` prefix first: P = from + rest -> to + rest (used even when the
 //      result does not exist, because the user said so);
-//   2. P itself, when it exists;
-//   3. the longest path-suffix match against the files under the search roots (workspace folders and trace
+//   2. for a file of an installed package, P = `.../site-packages/<rest>` (or `dist-packages`, the last such
+//      component): `<rest>` under each import root of the user's Python environment (its sys.path, in order),
+//      the first that exists. The version directory (`python3.12` on the cluster, `python3.11` here) plays no
+//      part, and the environment the user works in wins over a copy that happens to exist at P;
+//   3. P itself, when it exists;
+//   4. the longest path-suffix match against the files under the search roots (workspace folders and trace
 //      inputs): `/tmp/work/mlp_train/model.py` finds `<root>/mlp_train/model.py` rather than
 //      `<root>/model.py` when both exist. Ties between equally long suffixes pick the shortest candidate
-//      path, then the lexicographically smallest, so answers are deterministic.
-//   4. otherwise unresolved: the recorded path is kept and flagged as missing.
+//      path, then the lexicographically smallest, so answers are deterministic;
+//   5. the longest suffix of P, at least two components (`transformers/models/bert/modeling_bert.py`, ...,
+//      `bert/modeling_bert.py`), under an import root: a library that ran from a source checkout or an
+//      editable install on the cluster and is installed here;
+//   6. otherwise unresolved: the recorded path is kept and flagged as missing.
+// A resolved file is not necessarily the text the trace saw (another version of a library, an edited model):
+// callers check origins against their recorded text (Relocation.h).
 //
 // Thread-safety: resolve() is safe to call concurrently after construction (lookups are memoized under a
 // mutex). The roots are walked once, lazily, on the first suffix lookup, visiting at most `maxFiles` files
@@ -40,7 +49,10 @@ struct ResolvedPath {
 
 class PathResolver {
 public:
-  PathResolver(std::vector<PathMapping> mappings, std::vector<std::string> roots, size_t maxFiles = 200000);
+  /// `roots`: searched for suffix matches (step 4). `importRoots`: the directories of the Python
+  /// environment's sys.path (steps 2 and 5), in order; entries that are not absolute are ignored.
+  PathResolver(std::vector<PathMapping> mappings, std::vector<std::string> roots,
+               std::vector<std::string> importRoots = {}, size_t maxFiles = 200000);
 
   /// See the file comment. Never fails; an unresolvable path comes back unchanged with exists == false.
   ResolvedPath resolve(std::string_view recordedPath) const;
@@ -53,6 +65,7 @@ private:
 
   std::vector<PathMapping> mappings_;
   std::vector<std::string> roots_;
+  std::vector<std::string> importRoots_;
   size_t maxFiles_;
   mutable std::mutex mutex_;
   mutable bool indexed_ = false;
@@ -64,6 +77,10 @@ private:
 /// Directories that walks of workspaces and trace inputs skip (by name): hidden ones, node_modules,
 /// __pycache__ and build trees (`build`, `build-*`). Shared by the suffix index here and by Discovery.
 bool isSkippedDirectory(std::string_view name);
+
+/// For a file of an installed package, `.../site-packages/<rest>` or `.../dist-packages/<rest>` (backslashes
+/// read as slashes; the last such component): `<rest>`. Empty otherwise.
+std::string packageRelativePath(std::string_view recordedPath);
 
 /// Normalizes `path` lexically: collapses `//`, `/./`, `dir/..`; keeps it absolute when it was.
 std::string normalizePath(std::string_view path);

@@ -4,7 +4,6 @@
 #include "index/TextLines.h"
 
 #include <algorithm>
-#include <array>
 #include <charconv>
 #include <unordered_set>
 
@@ -150,16 +149,6 @@ bool parseFrameHeader(std::string_view t, StackFrame &frame) {
   return true;
 }
 
-// True if `path` contains `component` starting at a path component boundary.
-bool hasComponent(std::string_view path, std::string_view component) {
-  size_t pos = 0;
-  while ((pos = path.find(component, pos)) != std::string_view::npos) {
-    if (pos == 0 || path[pos - 1] == '/') return true;
-    ++pos;
-  }
-  return false;
-}
-
 } // namespace
 
 KernelKey KernelKey::parse(std::string_view key) {
@@ -205,52 +194,6 @@ std::vector<StackFrame> parseStackTrace(std::string_view text) {
     expectCode = false;
   }
   return frames;
-}
-
-bool isLibraryPath(std::string_view path) {
-  if (path.empty()) return false;
-  if (path.front() == '<') return true;
-  std::string normalized(path);
-  std::replace(normalized.begin(), normalized.end(), '\\', '/');
-  std::string_view p = normalized;
-  if (p.find("/site-packages/") != std::string_view::npos ||
-      p.find("/dist-packages/") != std::string_view::npos)
-    return true;
-  if (p.find("/usr/lib/python3/") != std::string_view::npos) return true;
-  // The standard library: `/lib/python3.X/` (also lib64, and Windows' `Lib/`).
-  for (std::string_view lib : {std::string_view("/lib/python3."), std::string_view("/lib64/python3.")}) {
-    size_t pos = p.find(lib);
-    if (pos == std::string_view::npos) continue;
-    size_t i = pos + lib.size();
-    while (i < p.size() && isDigit(p[i]))
-      ++i;
-    if (i > pos + lib.size() && i < p.size() && p[i] == '/') return true;
-  }
-  // torch's own Python sources, also when torch is installed in development mode (no site-packages in the
-  // path): the packages a user's call passes through on its way to a kernel.
-  static constexpr std::array<std::string_view, 26> torchComponents{
-      "torch/_dynamo/",      "torch/_inductor/",
-      "torch/_functorch/",   "torch/_export/",
-      "torch/export/",       "torch/fx/",
-      "torch/nn/",           "torch/autograd/",
-      "torch/utils/",        "torch/_higher_order_ops/",
-      "torch/distributed/",  "torch/_prims/",
-      "torch/_refs/",        "torch/_decomp/",
-      "torch/_subclasses/",  "torch/amp/",
-      "torch/ao/",           "torch/_library/",
-      "torch/testing/",      "torch/optim/",
-      "torch/cuda/",         "torch/_tensor.py",
-      "torch/_ops.py",       "torch/overrides.py",
-      "torch/functional.py", "torch/_jit_internal.py"};
-  for (std::string_view c : torchComponents)
-    if (hasComponent(p, c)) return true;
-  return false;
-}
-
-const StackFrame *userFrame(const std::vector<StackFrame> &frames) {
-  for (auto it = frames.rbegin(); it != frames.rend(); ++it)
-    if (!isLibraryPath(it->file)) return &*it;
-  return nullptr;
 }
 
 bool NodeMappings::empty() const {

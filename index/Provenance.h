@@ -70,18 +70,7 @@ struct StackFrame {
 /// frames outermost first; text without any `File "` line gives none.
 std::vector<StackFrame> parseStackTrace(std::string_view text);
 
-/// True for files that are not the user's code: installed packages (`site-packages/`, `dist-packages/`), the
-/// Python standard library (`/lib/python3.X/`, `/usr/lib/python3/`), pseudo files (`<frozen runpy>`,
-/// `<string>`,
-/// `<eval_with_key>.3`, any `<...>`), and PyTorch's own modules that appear in user-level stack traces even
-/// when torch is installed in development mode from a checkout: `torch/_dynamo/`, `torch/_inductor/`,
-/// `torch/_functorch/`, `torch/_export/`, `torch/export/`, `torch/fx/`, `torch/nn/modules/`,
-/// `torch/nn/functional.py`, `torch/autograd/`, `torch/utils/` (as whole path components). Backslashes count
-/// as slashes.
-bool isLibraryPath(std::string_view path);
-
-/// The innermost frame whose file is not a library (isLibraryPath), or nullptr. Points into `frames`.
-const StackFrame *userFrame(const std::vector<StackFrame> &frames);
+// Which frames are model code: see ModelFrames.h.
 
 /// Most names and stack frames one provenance document may hold (keys, values and frames together); a
 /// document with more is refused with an Error, after a walk that keeps nothing more (a 64 MB map of short

@@ -50,8 +50,9 @@ void Server::onArtifactContent(const json &params, Reply reply) {
     return reply.error(protocol::ErrorCode::InvalidParams,
                        "inductor/artifactContent needs {\"uri\": string}");
   std::string uri = params["uri"].get<std::string>();
-  withIndex(std::move(reply), [uri](const index::Index &index, const Reply &reply) {
-    Target t = resolveTarget(index, uri);
+  withIndex(std::move(reply), [this, uri](const index::Index &index, const Reply &reply) {
+    TextCache texts(*this, index);
+    Target t = resolveTarget(index, uri, texts);
     if (t.kind != Target::Kind::Artifact)
       return reply.error(protocol::ErrorCode::InvalidParams, "no indexed artifact has the URI " + uri);
     const index::Artifact &a = index.artifact(t.artifact);

@@ -31,9 +31,10 @@ protocol::CodeLens makeLens(const std::string &uri, protocol::Range range, std::
   return lens;
 }
 
-std::string originTitle(TextCache &texts, const std::vector<index::Origin> &origins) {
-  std::string title = shortOrigin(origins.front());
-  std::string code = originCode(texts, origins.front());
+/// `model.py:16  h = F.gelu(self.fc1(h))  +1 more`, from the origins found in their files now.
+std::string originTitle(const std::vector<PlacedOrigin> &origins) {
+  std::string title = shortPlace(origins.front());
+  const std::string &code = origins.front().code;
   if (!code.empty()) title += "  " + (code.size() > 80 ? code.substr(0, 77) + "..." : code);
   if (origins.size() > 1) title += "  +" + std::to_string(origins.size() - 1) + " more";
   return title;
@@ -44,16 +45,17 @@ std::string originTitle(TextCache &texts, const std::vector<index::Origin> &orig
 void Server::onCodeLens(const protocol::CodeLensParams &params, Reply reply) {
   withIndex(std::move(reply), [this, params](const index::Index &index, const Reply &reply) {
     const std::string &uri = params.textDocument.uri;
-    Target target = resolveTarget(index, uri);
-    TextCache texts(*this);
+    TextCache texts(*this, index);
+    Target target = resolveTarget(index, uri, texts);
     if (target.kind == Target::Kind::Artifact) texts.prefer(target.artifact, params.textDocument.uri);
     json out = json::array();
     if (target.kind == Target::Kind::UserFile) {
-      for (const index::UserLine &ul : index.userLines(target.path)) {
+      // On the lines where the recorded lines are now: the document follows the user's edits.
+      for (const auto &[line, launches] : userLinesNow(texts, index, uri, target.path)) {
         std::map<std::string, int> byKind;
         std::set<std::pair<uint32_t, uint32_t>> unique;
         json locations = json::array();
-        for (index::LaunchRef r : ul.launches) {
+        for (index::LaunchRef r : launches) {
           if (!unique.insert({r.artifact.value, r.index}).second) continue;
           ++byKind[kindWordOf(index.compileOf(r.artifact))];
           json loc = launchLocation(texts, index, r);
@@ -64,32 +66,43 @@ void Server::onCodeLens(const protocol::CodeLensParams &params, Reply reply) {
         for (const char *k : {"forward", "backward", "inference", "AOT", "other"})
           if (auto it = byKind.find(k); it != byKind.end())
             title += " · " + std::to_string(it->second) + " " + k;
-        out.push_back(makeLens(uri, texts.lineRange(uri, ul.line - 1), title, std::move(locations)));
+        out.push_back(makeLens(uri, texts.lineRange(uri, line - 1), title, std::move(locations)));
       }
       return reply(std::move(out));
     }
     if (target.kind != Target::Kind::Artifact) return reply(std::move(out));
     const index::Artifact &a = index.artifact(target.artifact);
+    // Only origins found in their files now: a recorded line that is gone gets no lens (hover says why).
     auto lensFor = [&](uint32_t line, uint32_t column, uint32_t endColumn,
                        const std::vector<index::Origin> &origins) {
-      if (origins.empty()) return;
+      std::vector<PlacedOrigin> placed;
       json locations = json::array();
-      for (const index::Origin &o : origins)
-        locations.push_back(originLocation(texts, o));
+      for (const index::Origin &o : origins) {
+        PlacedOrigin p = placeOrigin(texts, index, o);
+        if (!p.found()) continue;
+        json loc = *p.location;
+        if (std::find(locations.begin(), locations.end(), loc) != locations.end()) continue;
+        locations.push_back(std::move(loc));
+        placed.push_back(std::move(p));
+      }
+      if (placed.empty()) return;
       protocol::Range range{texts.position(uri, line, column), texts.position(uri, line, endColumn)};
-      out.push_back(makeLens(uri, range, originTitle(texts, origins), std::move(locations)));
+      out.push_back(makeLens(uri, range, originTitle(placed), std::move(locations)));
     };
+    // Positions in the document as it is now (it may be an edited copy of the indexed text).
     for (uint32_t i = 0; i < a.code.kernels.size(); ++i) {
       const index::KernelDefinition &d = a.code.kernels[i];
+      auto at = definitionNow(texts, index, target.artifact, i, uri);
+      if (!at) continue;
       index::SymbolAt s;
       s.kind = index::SymbolAt::Kind::KernelDefinition;
       s.artifact = target.artifact;
       s.index = i;
-      lensFor(d.nameLine, d.nameColumn, d.nameColumn + static_cast<uint32_t>(d.name.size()),
-              index.originsOf(s));
+      lensFor(at->first, at->second, at->second + static_cast<uint32_t>(d.name.size()), index.originsOf(s));
     }
-    for (const index::Launch &l : a.launches)
-      lensFor(l.site.line, l.site.column, l.site.endColumn, l.origins);
+    for (uint32_t i = 0; i < a.launches.size(); ++i)
+      if (auto site = launchSiteNow(texts, index, {target.artifact, i}, uri))
+        lensFor(site->line, site->column, site->endColumn, a.launches[i].origins);
     if (a.kernelSource) {
       index::SymbolAt s;
       s.kind = index::SymbolAt::Kind::KernelDefinition;

@@ -4,9 +4,12 @@
 #include "index/TextLines.h"
 #include "protocol/URI.h"
 
+#include <algorithm>
+#include <tuple>
+
 namespace inductor::server {
 
-Target resolveTarget(const index::Index &index, const std::string &uri) {
+Target resolveTarget(const index::Index &index, const std::string &uri, TextCache &texts) {
   Target t;
   auto parsed = protocol::parseURI(uri);
   if (!parsed) return t;
@@ -20,15 +23,37 @@ Target resolveTarget(const index::Index &index, const std::string &uri) {
     }
     return t;
   }
-  if (parsed->scheme != "file") return t;
+  if (parsed->scheme != "file") {
+    // An untitled document holding a copy of generated code navigates too.
+    if (auto doc = texts.openDocument(uri)) {
+      index::GeneratedCodeMatch m = texts.generatedCodeMatch(uri, *doc);
+      if (!m.artifacts.empty()) {
+        t.kind = Target::Kind::Artifact;
+        t.artifact = m.artifacts.front();
+        t.all = m.artifacts;
+        t.copy = true;
+      }
+    }
+    return t;
+  }
   t.path = index::normalizePath(parsed->path);
   if (auto id = index.findByPath(t.path)) {
     t.kind = Target::Kind::Artifact;
     t.artifact = *id;
     t.all = index.findAllByPath(t.path);
-  } else {
-    t.kind = Target::Kind::UserFile;
+    return t;
   }
+  if (auto doc = texts.openDocument(uri)) {
+    index::GeneratedCodeMatch m = texts.generatedCodeMatch(uri, *doc);
+    if (!m.artifacts.empty()) {
+      t.kind = Target::Kind::Artifact;
+      t.artifact = m.artifacts.front();
+      t.all = m.artifacts;
+      t.copy = true;
+      return t;
+    }
+  }
+  t.kind = Target::Kind::UserFile;
   return t;
 }
 
@@ -47,9 +72,64 @@ TextCache::Entry &TextCache::get(const std::string &uri) {
   auto it = entries_.find(uri);
   if (it != entries_.end()) return it->second;
   Entry e;
-  e.doc = server_.document(uri);
-  e.table = std::make_unique<protocol::LineTable>(e.doc->text);
+  e.doc = server_.openDocument(uri);
+  if (!e.doc) {
+    auto parsed = protocol::parseURI(uri);
+    std::string path =
+        parsed && parsed->scheme == "file" ? index::normalizePath(parsed->path) : std::string();
+    if (!path.empty() && !index_.findByPath(path)) {
+      // A user source file: read through the SourceReader (policy, size cap, one read per version).
+      index::SourceRead r = server_.sources()->read(path);
+      if (r.ok())
+        e.file = r.file;
+      else
+        e.reason = r.reason();
+    } else {
+      e.doc = server_.document(uri);
+    }
+  }
+  std::string_view text;
+  if (e.file)
+    text = e.file->text;
+  else if (e.doc)
+    text = e.doc->text;
+  e.table = std::make_unique<protocol::LineTable>(text);
   return entries_.emplace(uri, std::move(e)).first->second;
+}
+
+std::shared_ptr<const Document> TextCache::openDocument(const std::string &uri) const {
+  return server_.openDocument(uri);
+}
+
+index::GeneratedCodeMatch TextCache::generatedCodeMatch(const std::string &uri, const Document &doc) {
+  index::GeneratedCodeMatch m = server_.generatedCodeMatch(index_, doc);
+  if (!m.artifacts.empty() && !m.exact) markEditedCopy(uri);
+  return m;
+}
+
+void TextCache::markEditedCopy(const std::string &uri) {
+  get(uri).editedCopy = true;
+}
+
+const index::TextLines *TextCache::lines(const std::string &uri) {
+  Entry &e = get(uri);
+  if (!e.lines) e.lines = std::make_unique<index::TextLines>(index::splitLines(e.table->text()));
+  return e.lines.get();
+}
+
+const std::vector<index::Relocation> *TextCache::relocations(const std::string &uri, const std::string &path,
+                                                             std::string *reason) {
+  Entry &e = get(uri);
+  if (!e.doc && !e.file) {
+    if (reason) *reason = e.reason.empty() ? "not found here" : e.reason;
+    return nullptr;
+  }
+  if (!e.relocated) {
+    lines(uri);
+    e.relocated = std::make_unique<std::vector<index::Relocation>>(
+        index::relocateLines(*e.lines, index_.recordedLines(path)));
+  }
+  return e.relocated.get();
 }
 
 std::string_view TextCache::lineText(const std::string &uri, uint32_t line) {
@@ -67,9 +147,9 @@ size_t TextCache::byteColumn(const std::string &uri, const protocol::Position &p
 
 const index::OutputCodeAnalysis *TextCache::editedAnalysis(const std::string &uri, index::Language language) {
   Entry &e = get(uri);
-  if (!e.doc->edited) return nullptr;
+  if (!e.editedCopy && (!e.doc || !e.doc->edited)) return nullptr;
   if (!e.edited) {
-    index::TextLines lines = index::splitLines(e.doc->text);
+    index::TextLines lines = index::splitLines(e.table->text());
     e.edited = std::make_unique<index::OutputCodeAnalysis>(language == index::Language::Cpp
                                                                ? index::analyzeCppWrapper(lines)
                                                                : index::analyzePythonWrapper(lines));
@@ -98,50 +178,144 @@ protocol::Range TextCache::lineRange(const std::string &uri, uint32_t line) {
   return {position(uri, line, begin), position(uri, line, end)};
 }
 
-protocol::Location originLocation(TextCache &texts, const index::Origin &o) {
+namespace {
+
+std::string baseName(std::string_view p) {
+  size_t slash = p.rfind('/');
+  return std::string(slash == std::string_view::npos ? p : p.substr(slash + 1));
+}
+
+/// `q, k, v = self.qkv(x).split(…`: recorded code shortened for a message.
+std::string excerpt(std::string_view code, size_t limit = 60) {
+  if (code.size() <= limit) return std::string(code);
+  size_t cut = limit;
+  while (cut > 0 && (static_cast<unsigned char>(code[cut]) & 0xC0) == 0x80) // Not inside a UTF-8 sequence.
+    --cut;
+  return std::string(code.substr(0, cut)) + "…";
+}
+
+/// The index of `o` in recordedLines (sorted by line, code, function), if there.
+std::optional<size_t> recordedIndex(const std::vector<index::RecordedLine> &recorded,
+                                    const index::Origin &o) {
+  auto key = std::make_tuple(o.line, std::string_view(o.code), std::string_view(o.function));
+  auto it = std::lower_bound(recorded.begin(), recorded.end(), key,
+                             [](const index::RecordedLine &r, const auto &k) {
+                               return std::make_tuple(r.line, r.code, r.function) < k;
+                             });
+  if (it == recorded.end() || std::make_tuple(it->line, it->code, it->function) != key) return std::nullopt;
+  return static_cast<size_t>(it - recorded.begin());
+}
+
+} // namespace
+
+PlacedOrigin placeOrigin(TextCache &texts, const index::Index &index, const index::Origin &o) {
+  PlacedOrigin p;
+  p.file = baseName(o.path);
+  p.line = o.line;
+  p.code = std::string(index::trim(o.code));
+  uint32_t line0 = o.line > 0 ? o.line - 1 : 0;
   protocol::Location loc;
   loc.uri = protocol::fileURI(o.path);
-  uint32_t line = o.line > 0 ? o.line - 1 : 0;
-  if (o.exists)
-    loc.range = texts.lineRange(loc.uri, line);
-  else
-    loc.range = {{line, 0}, {line, 0}};
-  return loc;
+  if (!o.exists) {
+    loc.range = {{line0, 0}, {line0, 0}};
+    p.location = loc;
+    p.note = "not found here: " + o.recordedPath + "; text from the trace";
+    return p;
+  }
+  std::string reason;
+  const std::vector<index::Relocation> *relocated = texts.relocations(loc.uri, o.path, &reason);
+  if (!relocated) {
+    // The file exists but is not ours to read: the recorded line, unchecked, and say so.
+    loc.range = {{line0, 0}, {line0, 0}};
+    p.location = loc;
+    p.note = "not read: " + reason;
+    return p;
+  }
+  // Relocated with the other lines recorded for the file (anchors); alone if it is not among them.
+  std::optional<size_t> k = recordedIndex(index.recordedLines(o.path), o);
+  index::Relocation r = k && *k < relocated->size()
+                            ? (*relocated)[*k]
+                            : index::relocateLine(*texts.lines(loc.uri), {o.line, o.code, o.function});
+  if (!r.found()) {
+    p.line = o.line;
+    p.note = p.file + " changed since the trace: line " + std::to_string(o.line) +
+             (p.code.empty() ? std::string() : " `" + excerpt(p.code) + "`") + " not found";
+    return p;
+  }
+  p.line = r.line;
+  loc.range = texts.lineRange(loc.uri, r.line - 1);
+  p.location = loc;
+  if (r.status == index::Relocation::Status::Moved)
+    p.note = "line " + std::to_string(o.line) + " in the trace";
+  if (p.code.empty()) p.code = std::string(index::trim(texts.lineText(loc.uri, r.line - 1)));
+  return p;
+}
+
+std::string shortPlace(const PlacedOrigin &p) {
+  return p.file + ":" + std::to_string(p.line);
+}
+
+std::map<uint32_t, std::vector<index::LaunchRef>>
+userLinesNow(TextCache &texts, const index::Index &index, const std::string &uri, const std::string &path) {
+  std::map<uint32_t, std::vector<index::LaunchRef>> out;
+  const std::vector<index::Relocation> *relocated = texts.relocations(uri, path);
+  const auto &recorded = index.recordedLines(path);
+  for (const index::UserLine &ul : index.userLines(path))
+    for (index::LaunchRef ref : ul.launches) {
+      for (const index::Origin &o : index.launch(ref).origins) {
+        if (o.line != ul.line || index::normalizePath(o.path) != path) continue;
+        uint32_t now = ul.line;
+        if (relocated)
+          if (std::optional<size_t> k = recordedIndex(recorded, o); k && *k < relocated->size()) {
+            if (!(*relocated)[*k].found()) continue;
+            now = (*relocated)[*k].line;
+          }
+        std::vector<index::LaunchRef> &refs = out[now];
+        if (std::find(refs.begin(), refs.end(), ref) == refs.end()) refs.push_back(ref);
+      }
+    }
+  return out;
+}
+
+std::optional<index::KernelLaunch> launchSiteNow(TextCache &texts, const index::Index &index,
+                                                 index::LaunchRef ref, const std::string &uri) {
+  const index::Launch &l = index.launch(ref);
+  const index::Artifact &a = index.artifact(ref.artifact);
+  const index::OutputCodeAnalysis *edited = texts.editedAnalysis(uri, a.language);
+  if (!edited) return l.site;
+  // The same launch in the edited text: the same key, the same occurrence of it.
+  std::string key = l.site.key();
+  size_t n = occurrence(a.launches.size(), ref.index, [&](size_t j) { return a.launches[j].site.key(); });
+  for (const index::KernelLaunch &e : edited->launches)
+    if (e.key() == key && n-- == 0) return e;
+  return std::nullopt;
+}
+
+std::optional<std::pair<uint32_t, uint32_t>> definitionNow(TextCache &texts, const index::Index &index,
+                                                           index::ArtifactId id, uint32_t definition,
+                                                           const std::string &uri) {
+  const index::Artifact &a = index.artifact(id);
+  if (definition >= a.code.kernels.size()) return std::nullopt;
+  const index::KernelDefinition &d = a.code.kernels[definition];
+  const index::OutputCodeAnalysis *edited = texts.editedAnalysis(uri, a.language);
+  if (!edited) return std::make_pair(d.nameLine, d.nameColumn);
+  if (const index::KernelDefinition *e = edited->findKernel(d.name))
+    return std::make_pair(e->nameLine, e->nameColumn);
+  return std::nullopt;
 }
 
 protocol::Location launchLocation(TextCache &texts, const index::Index &index, index::LaunchRef ref) {
-  const index::Launch &l = index.launch(ref);
   protocol::Location loc;
   loc.uri = texts.uriOf(index, ref.artifact);
-  index::KernelLaunch site = l.site;
-  const index::Artifact &a = index.artifact(ref.artifact);
-  if (const index::OutputCodeAnalysis *edited = texts.editedAnalysis(loc.uri, a.language)) {
-    // The same launch in the edited text: the same key, the same occurrence of it.
-    std::string key = site.key();
-    size_t n = occurrence(a.launches.size(), ref.index, [&](size_t j) { return a.launches[j].site.key(); });
-    for (const index::KernelLaunch &e : edited->launches)
-      if (e.key() == key && n-- == 0) {
-        site = e;
-        break;
-      }
-  }
+  // A launch the edited text no longer has keeps the indexed position (the best there is to point at).
+  index::KernelLaunch site = launchSiteNow(texts, index, ref, loc.uri).value_or(index.launch(ref).site);
   loc.range = {texts.position(loc.uri, site.line, site.column),
                texts.position(loc.uri, site.line, std::max(site.endColumn, site.column))};
   return loc;
 }
 
 std::string shortOrigin(const index::Origin &o) {
-  std::string_view p = o.path;
-  size_t slash = p.rfind('/');
-  return std::string(slash == std::string_view::npos ? p : p.substr(slash + 1)) + ":" +
-         std::to_string(o.line);
-}
-
-std::string originCode(TextCache &texts, const index::Origin &o) {
-  std::string code(index::trim(o.code));
-  if (code.empty() && o.exists && o.line > 0)
-    code = std::string(index::trim(texts.lineText(protocol::fileURI(o.path), o.line - 1)));
-  return code;
+  return baseName(o.path) + ":" + std::to_string(o.line);
 }
 
 namespace {

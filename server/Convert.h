@@ -3,6 +3,8 @@
 #pragma once
 
 #include "index/Index.h"
+#include "index/Relocation.h"
+#include "index/SourceReader.h"
 #include "protocol/Position.h"
 #include "protocol/Protocol.h"
 #include "server/Server.h"
@@ -22,19 +24,28 @@ struct Target {
   std::string path; ///< Local path for file: URIs (artifact or user file).
   /// Every artifact with this text (several ranks or compiles can share one cache file); `artifact` first.
   std::vector<index::ArtifactId> all;
+  /// An open document that is not an indexed file but whose text is (or was copied from) indexed generated
+  /// code (Index::matchGeneratedCode): it navigates like the indexed artifact.
+  bool copy = false;
 };
 
-/// Classifies a URI: an indexed artifact (file: or inductor-trace:), else a user file (file: URI), else None.
-Target resolveTarget(const index::Index &index, const std::string &uri);
+class TextCache;
+
+/// Classifies a URI: an indexed artifact (file: or inductor-trace:), else an open document whose text is a
+/// copy of indexed generated code (an exact or an edited copy), else a user file (file: URI), else None.
+Target resolveTarget(const index::Index &index, const std::string &uri, TextCache &texts);
 
 /// The URI the client should open for an artifact: file:// when a local copy exists, else inductor-trace:.
 std::string artifactURI(const index::Index &index, index::ArtifactId id);
 
 /// Per-request cache of document texts and line tables, to convert byte columns into the negotiated encoding
-/// for every document a response points into.
+/// for every document a response points into, and to find recorded user lines in the text users have now.
+/// Texts: the open document (what the user sees, with unsaved edits), else for indexed generated code its
+/// text (Server::document), else for user source files the file through the server's SourceReader (which
+/// applies the ReadPolicy and the size cap, and says why it did not read).
 class TextCache {
 public:
-  explicit TextCache(const Server &server) : server_(server) {}
+  TextCache(const Server &server, const index::Index &index) : server_(server), index_(index) {}
   /// Answers about `id` use `uri` (the document the request came from) rather than the artifact's preferred
   /// copy: a user in TORCH_COMPILE_DEBUG's output_code.py stays there instead of jumping to the cache's copy.
   void prefer(index::ArtifactId id, std::string uri) { preferred_[id.value] = std::move(uri); }
@@ -46,31 +57,82 @@ public:
   size_t byteColumn(const std::string &uri, const protocol::Position &p);
   /// A range covering the non-blank text of a line.
   protocol::Range lineRange(const std::string &uri, uint32_t line);
-  /// For generated code the client has edited: the analysis of its current text (the index's positions are
-  /// those of the text it indexed). nullptr when the document is not edited.
+  /// For generated code whose text is not the indexed one (the client edited it, or it is an edited copy):
+  /// the analysis of its current text. nullptr when the document holds the indexed text.
   const index::OutputCodeAnalysis *editedAnalysis(const std::string &uri, index::Language language);
+  /// Marks `uri` as an edited copy of indexed generated code (see Target::copy).
+  void markEditedCopy(const std::string &uri);
+  /// The open document at `uri`, or nullptr.
+  std::shared_ptr<const Document> openDocument(const std::string &uri) const;
+  /// The indexed generated code an open document's text is a copy of (Server::generatedCodeMatch); marks
+  /// `uri` as an edited copy when it is one.
+  index::GeneratedCodeMatch generatedCodeMatch(const std::string &uri, const Document &doc);
+  /// The document's lines (see get() for which text), split once.
+  const index::TextLines *lines(const std::string &uri);
+  /// Where the lines the trace recorded for the user file `path` (Index::recordedLines) are in its current
+  /// text (the open document at `uri`, else the file): parallel to recordedLines(path). nullptr when the text
+  /// cannot be read; `reason` then says why ("outside the workspace", "not found here", ...).
+  const std::vector<index::Relocation> *relocations(const std::string &uri, const std::string &path,
+                                                    std::string *reason = nullptr);
 
 private:
   struct Entry {
-    std::shared_ptr<const Document> doc;
+    std::shared_ptr<const Document> doc;           ///< Open documents and generated code.
+    std::shared_ptr<const index::SourceFile> file; ///< User source files read through the SourceReader.
+    std::string reason;                            ///< Why a user source file was not read.
+    bool editedCopy = false;
     std::unique_ptr<protocol::LineTable> table;
-    std::unique_ptr<index::OutputCodeAnalysis> edited; ///< Lazily, for edited documents.
+    std::unique_ptr<index::OutputCodeAnalysis> edited;         ///< Lazily, for edited documents.
+    std::unique_ptr<index::TextLines> lines;                   ///< Lazily, for relocations.
+    std::unique_ptr<std::vector<index::Relocation>> relocated; ///< Lazily.
   };
   Entry &get(const std::string &uri);
   const Server &server_;
+  const index::Index &index_;
   std::map<std::string, Entry> entries_;
   std::map<uint32_t, std::string> preferred_;
 };
 
-/// Location of a user source line (Origin::line is 1-based). Uses the local file when it exists.
-protocol::Location originLocation(TextCache &texts, const index::Origin &origin);
+/// An origin as it is now in its file: the recorded line found again by its text (index/Relocation.h).
+struct PlacedOrigin {
+  /// None when the recorded line is no longer in the file: never a silent wrong line.
+  std::optional<protocol::Location> location;
+  /// 1-based line to show: the line now, or the recorded one when it could not be checked; the recorded one
+  /// when not found.
+  uint32_t line = 0;
+  std::string file; ///< Base name, for display.
+  std::string code; ///< The source text: as recorded (trimmed), else the file's line now.
+  /// Empty, or what the user should know: "line 17 in the trace", "model.py changed since the trace: line 17
+  /// `q, k, v = …` not found", "not read: outside the workspace", "not found here: /recorded/path; text from
+  /// the trace".
+  std::string note;
+  bool found() const { return location.has_value(); }
+};
+/// Places an origin (see PlacedOrigin). Files that do not exist here keep their recorded path and line (an
+/// empty range at the line's start); files that exist but cannot be read keep the recorded line, and the note
+/// says why.
+PlacedOrigin placeOrigin(TextCache &texts, const index::Index &index, const index::Origin &origin);
+/// `model.py:19` for display.
+std::string shortPlace(const PlacedOrigin &p);
+
+/// The launches whose origins are on each line (1-based) of the user file `path` as it is now (the open
+/// document at `uri`, else the file): recorded lines that are no longer in the text are left out, moved ones
+/// are counted where they are now. When the text cannot be read, the recorded lines.
+std::map<uint32_t, std::vector<index::LaunchRef>>
+userLinesNow(TextCache &texts, const index::Index &index, const std::string &uri, const std::string &path);
+
+/// `model.py:16` for display: the recorded line (see shortPlace for the line now).
+std::string shortOrigin(const index::Origin &o);
+/// A launch as it is in the document at `uri` now: the indexed site, or, in an edited document (or an edited
+/// copy), the same launch (same key, same occurrence) in the edited text; nullopt when the edit removed it.
+std::optional<index::KernelLaunch> launchSiteNow(TextCache &texts, const index::Index &index,
+                                                 index::LaunchRef ref, const std::string &uri);
+/// The (line, column) of a kernel definition's name in the document at `uri` now (see launchSiteNow).
+std::optional<std::pair<uint32_t, uint32_t>> definitionNow(TextCache &texts, const index::Index &index,
+                                                           index::ArtifactId id, uint32_t definition,
+                                                           const std::string &uri);
 /// Location of a launch site (the kernel name token).
 protocol::Location launchLocation(TextCache &texts, const index::Index &index, index::LaunchRef ref);
-
-/// `model.py:16` for display.
-std::string shortOrigin(const index::Origin &o);
-/// The source text of an origin: as recorded by the trace, else read from the local file; trimmed.
-std::string originCode(TextCache &texts, const index::Origin &o);
 
 /// The symbol under an LSP position in an artifact, falling back to the identifier under the cursor when the
 /// index has no exact token there (a kernel named in a comment, a graph node used as an argument).

@@ -9,9 +9,9 @@ namespace inductor::server {
 
 void Server::onDefinition(const protocol::TextDocumentPositionParams &params, Reply reply) {
   withIndex(std::move(reply), [this, params](const index::Index &index, const Reply &reply) {
-    Target target = resolveTarget(index, params.textDocument.uri);
+    TextCache texts(*this, index);
+    Target target = resolveTarget(index, params.textDocument.uri, texts);
     if (target.kind != Target::Kind::Artifact) return reply(json::array());
-    TextCache texts(*this);
     texts.prefer(target.artifact, params.textDocument.uri);
     // Every compile sharing this file (ranks, cache hits) has the same text, so the same symbol here.
     std::vector<index::Origin> origins;
@@ -20,9 +20,13 @@ void Server::onDefinition(const protocol::TextDocumentPositionParams &params, Re
       for (index::Origin &o : index.originsOf(symbol))
         if (std::find(origins.begin(), origins.end(), o) == origins.end()) origins.push_back(std::move(o));
     }
+    // Where each origin is now; a recorded line that is no longer in its file gives no location (hover says
+    // why).
     json out = json::array();
     for (const index::Origin &o : origins)
-      out.push_back(originLocation(texts, o));
+      if (PlacedOrigin p = placeOrigin(texts, index, o);
+          p.found() && std::find(out.begin(), out.end(), json(*p.location)) == out.end())
+        out.push_back(*p.location);
     reply(std::move(out));
   });
 }

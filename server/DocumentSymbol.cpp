@@ -8,10 +8,10 @@ namespace inductor::server {
 void Server::onDocumentSymbol(const protocol::DocumentSymbolParams &params, Reply reply) {
   withIndex(std::move(reply), [this, params](const index::Index &index, const Reply &reply) {
     const std::string &uri = params.textDocument.uri;
-    Target target = resolveTarget(index, uri);
+    TextCache texts(*this, index);
+    Target target = resolveTarget(index, uri, texts);
     json out = json::array();
     if (target.kind != Target::Kind::Artifact) return reply(std::move(out));
-    TextCache texts(*this);
     const index::Artifact &a = index.artifact(target.artifact);
     auto before = [](const protocol::Position &a, const protocol::Position &b) {
       return a.line < b.line || (a.line == b.line && a.character < b.character);

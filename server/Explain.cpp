@@ -1,8 +1,10 @@
 #include "server/Explain.h"
 
 #include "index/Index.h"
+#include "index/SourceReader.h"
 #include "index/TextLines.h"
 #include "protocol/Json.h"
+#include "server/PythonEnv.h"
 
 #include <chrono>
 #include <cstdio>
@@ -35,36 +37,33 @@ std::string shortName(const std::string &path) {
   return s == std::string::npos ? path : path.substr(s + 1);
 }
 
-std::string sourceText(const index::Origin &o, std::map<std::string, std::vector<std::string>> &files,
-                       const index::ReadPolicy &policy) {
+/// The origin's text: as recorded, else the file's line (read through the SourceReader, like the server).
+std::string sourceText(const index::Origin &o, const index::SourceReader &sources) {
   std::string code(index::trim(o.code));
   if (!code.empty() || !o.exists) return code;
-  auto it = files.find(o.path);
-  if (it == files.end()) {
-    // Only files inside the roots (the PATH arguments, --root, --path-mapping targets): a trace can name any.
-    std::vector<std::string> lines;
-    if (policy.allows(o.path)) {
-      std::ifstream in(o.path);
-      for (std::string l; std::getline(in, l);)
-        lines.push_back(l);
-    }
-    it = files.emplace(o.path, std::move(lines)).first;
-  }
-  return o.line >= 1 && o.line <= it->second.size() ? std::string(index::trim(it->second[o.line - 1])) : "";
+  index::SourceRead r = sources.read(o.path);
+  if (!r.ok() || o.line < 1 || o.line > r.file->lines.size()) return "";
+  return std::string(index::trim(r.file->lines[o.line - 1]));
 }
 
 void usage() {
   std::cerr
-      << "usage: inductor-ls explain [--json] [--path-mapping FROM=TO]... [--root DIR]... PATH...\n"
+      << "usage: inductor-ls explain [--json] [--path-mapping FROM=TO]... [--root DIR]... [--python PATH]\n"
+         "                           [--no-python] [--library-path GLOB]... PATH...\n"
          "  PATH: trace directories, TORCH_COMPILE_DEBUG or Inductor cache directories, single logs.\n"
-         "  Recorded paths are resolved by --path-mapping, then by suffix match under --root and PATH.\n";
+         "  Recorded paths are resolved by --path-mapping, then (files of installed packages) under the\n"
+         "  import roots of the Python environment, then by suffix match under --root and PATH.\n"
+         "  The environment, as the server finds it: --python, else a .venv/venv/env under a --root (or\n"
+         "  PATH when there is none), $VIRTUAL_ENV, $CONDA_PREFIX, python3 on PATH; --no-python: none.\n"
+         "  --library-path: frames of files matching GLOB are library code (the libraryPaths setting).\n";
 }
 
 } // namespace
 
 int runExplain(const std::vector<std::string> &args) {
   index::IndexOptions options;
-  bool asJson = false;
+  bool asJson = false, noPython = false;
+  std::string pythonPath;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string &a = args[i];
     if (a == "--json") {
@@ -79,6 +78,12 @@ int runExplain(const std::vector<std::string> &args) {
       options.pathMappings.push_back({m.substr(0, eq), m.substr(eq + 1)});
     } else if (a == "--root" && i + 1 < args.size()) {
       options.roots.push_back(args[++i]);
+    } else if (a == "--python" && i + 1 < args.size()) {
+      pythonPath = args[++i];
+    } else if (a == "--no-python") {
+      noPython = true;
+    } else if (a == "--library-path" && i + 1 < args.size()) {
+      options.libraryPaths.push_back(args[++i]);
     } else if (a == "-h" || a == "--help") {
       usage();
       return 0;
@@ -95,12 +100,31 @@ int runExplain(const std::vector<std::string> &args) {
     return 2;
   }
   options.jobs = std::max(1u, std::thread::hardware_concurrency());
+  std::string pythonNote;
+  if (!noPython) {
+    std::vector<std::string> venvRoots = options.roots;
+    if (venvRoots.empty())
+      for (const std::string &in : options.inputs)
+        if (std::error_code ec; fs::is_directory(in, ec)) venvRoots.push_back(in);
+    if (auto interpreter = findPythonInterpreter(pythonPath, venvRoots)) {
+      ImportRoots r = queryImportRoots(interpreter->path);
+      options.pythonPaths = r.paths;
+      pythonNote = "Python: " + interpreter->path + " (" + interpreter->source + "), " +
+                   (r.error.empty() ? std::to_string(r.paths.size()) + " import roots" : "failed: " + r.error);
+      if (!r.error.empty()) std::cerr << "explain: " << pythonNote << "\n";
+    }
+  }
+  std::vector<std::string> readRoots = options.roots;
+  readRoots.insert(readRoots.end(), options.inputs.begin(), options.inputs.end());
+  for (const index::PathMapping &m : options.pathMappings)
+    readRoots.push_back(m.to);
+  readRoots.insert(readRoots.end(), options.pythonPaths.begin(), options.pythonPaths.end());
+  index::SourceReader sources{index::ReadPolicy(readRoots)};
   auto started = std::chrono::steady_clock::now();
   auto index = index::Index::build(options);
   auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started)
                 .count();
   index::IndexStats stats = index->stats();
-  std::map<std::string, std::vector<std::string>> files;
 
   // User lines: path -> line -> launches.
   std::map<std::string, std::map<uint32_t, std::vector<index::LaunchRef>>> userLines;
@@ -124,10 +148,8 @@ int runExplain(const std::vector<std::string> &args) {
       for (const index::Launch &l : a.launches) {
         protocol::json origins = protocol::json::array();
         for (const index::Origin &o : l.origins)
-          origins.push_back({{"path", o.path},
-                             {"line", o.line},
-                             {"code", sourceText(o, files, index->readPolicy())},
-                             {"exists", o.exists}});
+          origins.push_back(
+              {{"path", o.path}, {"line", o.line}, {"code", sourceText(o, sources)}, {"exists", o.exists}});
         out["launches"].push_back(
             {{"artifact", a.title},
              {"file", a.paths.empty() ? a.virtualName : a.paths.front()},
@@ -164,6 +186,7 @@ int runExplain(const std::vector<std::string> &args) {
       stats.traceFiles, stats.traceBytes / 1e6, stats.compiles, stats.launches, stats.launchesWithOrigin,
       stats.userLines, static_cast<long long>(ms));
   if (stats.corruptedRecords) std::printf("Skipped %zu corrupted trace records\n", stats.corruptedRecords);
+  if (!pythonNote.empty()) std::printf("%s\n", pythonNote.c_str());
   for (const index::Compile &c : index->compiles()) {
     const index::Artifact &a = index->artifact(c.outputCode);
     std::string where = a.paths.empty() ? "inductor-trace:/" + a.virtualName : relative(a.paths.front());
@@ -174,8 +197,7 @@ int runExplain(const std::vector<std::string> &args) {
       std::string origin = "(no user origin)";
       if (!l.origins.empty()) {
         const index::Origin &o = l.origins.front();
-        origin = shortName(o.path) + ":" + std::to_string(o.line) + "  " +
-                 sourceText(o, files, index->readPolicy());
+        origin = shortName(o.path) + ":" + std::to_string(o.line) + "  " + sourceText(o, sources);
         if (l.origins.size() > 1) origin += "  (+" + std::to_string(l.origins.size() - 1) + " more)";
       }
       std::printf("  %5u  %-58s -> %s\n", l.site.line + 1, name.c_str(), origin.c_str());
@@ -208,8 +230,7 @@ int runExplain(const std::vector<std::string> &args) {
       for (const char *k : {"forward", "backward", "inference", "AOT", "other"})
         if (auto it = byKind.find(k); it != byKind.end())
           summary += " · " + std::to_string(it->second) + " " + k;
-      std::printf("  %4u  %-60s %s\n", line, sourceText(o, files, index->readPolicy()).c_str(),
-                  summary.c_str());
+      std::printf("  %4u  %-60s %s\n", line, sourceText(o, sources).c_str(), summary.c_str());
       for (const auto &[ref, entry] : byCompile) {
         const auto &[compile, names] = entry;
         std::string list;

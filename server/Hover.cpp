@@ -32,18 +32,18 @@ std::string compileText(const index::Index &index, index::ArtifactId id) {
   return c ? c->label() : std::string("unknown compile");
 }
 
-void appendOrigins(std::string &md, TextCache &texts, const std::vector<index::Origin> &origins,
-                   index::OriginSource source) {
+void appendOrigins(std::string &md, TextCache &texts, const index::Index &index,
+                   const std::vector<index::Origin> &origins, index::OriginSource source) {
   if (origins.empty()) {
     md += "\n\nNo user source line recorded for this kernel.";
     return;
   }
   md += "\n\n**From**";
   for (const index::Origin &o : origins) {
-    md += "\n- " + codeSpan(shortOrigin(o));
-    std::string code = originCode(texts, o);
-    if (!code.empty()) md += " " + codeSpan(code);
-    if (!o.exists) md += " *(not found here: " + o.recordedPath + "; text from the trace)*";
+    PlacedOrigin p = placeOrigin(texts, index, o);
+    md += "\n- " + codeSpan(shortPlace(p));
+    if (!p.code.empty()) md += " " + codeSpan(p.code);
+    if (!p.note.empty()) md += " *(" + p.note + ")*";
   }
   if (source == index::OriginSource::PostGradGraph)
     md += "\n\n*Origin from the post-grad graph's `# File:` comments (no stack trace recorded).*";
@@ -51,14 +51,19 @@ void appendOrigins(std::string &md, TextCache &texts, const std::vector<index::O
     md += "\n\n*Origin from the pre-grad graph's `# File:` comments (no stack trace recorded).*";
 }
 
-void appendStacks(std::string &md, TextCache &texts, const std::vector<std::vector<index::Origin>> &stacks) {
+void appendStacks(std::string &md, TextCache &texts, const index::Index &index,
+                  const std::vector<std::vector<index::Origin>> &stacks) {
   bool any = std::any_of(stacks.begin(), stacks.end(), [](const auto &s) { return s.size() > 1; });
   if (!any) return;
   md += "\n\n**User stack**\n```text";
   for (size_t i = 0; i < stacks.size(); ++i) {
     if (i) md += "\n--";
-    for (const index::Origin &o : stacks[i])
-      md += "\n" + shortOrigin(o) + "  " + originCode(texts, o);
+    for (const index::Origin &o : stacks[i]) {
+      PlacedOrigin p = placeOrigin(texts, index, o);
+      md += "\n" + shortPlace(p) + "  " + p.code;
+      if (!p.found()) md += "  (changed since the trace: not found)";
+      if (o.library) md += "  (library)";
+    }
   }
   md += "\n```";
 }
@@ -69,11 +74,11 @@ std::string launchMarkdown(const index::Index &index, TextCache &texts, index::L
   md += "\n\n" + std::string(index::displayName(l.kind)) + " kernel";
   if (l.site.debugHandle) md += " · debug handle " + codeSpan(std::to_string(*l.site.debugHandle));
   md += " · " + compileText(index, ref.artifact);
-  appendOrigins(md, texts, l.origins, l.originSource);
+  appendOrigins(md, texts, index, l.origins, l.originSource);
   if (!l.postGradNodes.empty()) md += "\n\n**Post-grad FX nodes:** " + joinNames(l.postGradNodes);
   if (!l.preGradNodes.empty()) md += "\n\n**Pre-grad FX nodes:** " + joinNames(l.preGradNodes);
   if (!l.atenOps.empty()) md += "\n\n**ATen:** " + joinNames(l.atenOps);
-  appendStacks(md, texts, l.stacks);
+  appendStacks(md, texts, index, l.stacks);
   return md;
 }
 
@@ -93,7 +98,7 @@ std::string definitionMarkdown(const index::Index &index, TextCache &texts, cons
   std::vector<index::Origin> origins = index.originsOf(s);
   index::OriginSource source =
       launches.empty() ? index::OriginSource::None : index.launch(launches[0]).originSource;
-  appendOrigins(md, texts, origins, source);
+  appendOrigins(md, texts, index, origins, source);
   if (a.kind != index::ArtifactKind::KernelSource) {
     const index::KernelDefinition &d = a.code.kernels[s.index];
     std::vector<std::string> post;
@@ -113,9 +118,10 @@ std::string graphNodeMarkdown(const index::Index &index, TextCache &texts, const
   if (!n.target.empty()) md += "\n\n" + codeSpan(n.target);
   md += "\n\n" + a.title;
   if (n.origin) {
-    md += "\n\n**From** " + codeSpan(shortOrigin(*n.origin));
-    std::string code = originCode(texts, *n.origin);
-    if (!code.empty()) md += " " + codeSpan(code);
+    PlacedOrigin p = placeOrigin(texts, index, *n.origin);
+    md += "\n\n**From** " + codeSpan(shortPlace(p));
+    if (!p.code.empty()) md += " " + codeSpan(p.code);
+    if (!p.note.empty()) md += " *(" + p.note + ")*";
   }
   auto launches = index.launchesForGraphNode(s.artifact, s.index);
   if (!launches.empty()) {
@@ -161,13 +167,16 @@ std::string userLineMarkdown(const index::Index &index, const std::vector<index:
 void Server::onHover(const protocol::TextDocumentPositionParams &params, Reply reply) {
   withIndex(std::move(reply), [this, params](const index::Index &index, const Reply &reply) {
     const std::string &uri = params.textDocument.uri;
-    Target target = resolveTarget(index, uri);
-    TextCache texts(*this);
+    TextCache texts(*this, index);
+    Target target = resolveTarget(index, uri, texts);
     if (target.kind == Target::Kind::Artifact) texts.prefer(target.artifact, params.textDocument.uri);
     protocol::Hover hover;
     if (target.kind == Target::Kind::UserFile) {
-      auto launches = index.launchesForLine(target.path, params.position.line + 1);
-      if (launches.empty()) return reply(nullptr);
+      // The recorded lines that are at this line now (the file may have changed since the trace).
+      auto now = userLinesNow(texts, index, uri, target.path);
+      auto it = now.find(params.position.line + 1);
+      if (it == now.end()) return reply(nullptr);
+      const std::vector<index::LaunchRef> &launches = it->second;
       hover.contents.value = userLineMarkdown(index, launches, params.position.line + 1);
       hover.range = texts.lineRange(uri, params.position.line);
       return reply(json(hover));

@@ -9,10 +9,32 @@ using protocol::ErrorCode;
 
 namespace {
 
-/// Reads `traceDirs` and `pathMappings` from initializationOptions (or a `settings.inductorLs` object).
-/// Malformed entries are skipped with a warning: a bad setting must not stop the server.
-void readOptions(const json &opts, index::IndexOptions &out) {
+/// Reads `traceDirs`, `pathMappings`, `libraryPaths` and `pythonPath` from initializationOptions (or a
+/// `settings.inductorLs` object). Malformed entries are skipped with a warning: a bad setting must not stop
+/// the server.
+void readOptions(const json &opts, index::IndexOptions &out, std::string &pythonPath) {
   if (!opts.is_object()) return;
+  if (auto it = opts.find("pythonPath"); it != opts.end()) {
+    pythonPath.clear();
+    if (it->is_string()) {
+      pythonPath = it->get<std::string>();
+      if (auto p = protocol::filePath(pythonPath)) pythonPath = *p;
+    } else if (!it->is_null()) {
+      logWarn("ignoring pythonPath that is not a string: " + it->dump());
+    }
+  }
+  if (auto it = opts.find("libraryPaths"); it != opts.end()) {
+    out.libraryPaths.clear();
+    if (it->is_array()) {
+      for (const json &g : *it)
+        if (g.is_string())
+          out.libraryPaths.push_back(g.get<std::string>());
+        else
+          logWarn("ignoring libraryPaths entry that is not a string: " + g.dump());
+    } else if (it->is_string()) {
+      out.libraryPaths.push_back(it->get<std::string>());
+    }
+  }
   if (auto it = opts.find("traceDirs"); it != opts.end()) {
     out.inputs.clear();
     if (it->is_array()) {
@@ -70,7 +92,7 @@ void Server::onInitialize(const protocol::InitializeParams &params, Reply reply)
     if (auto p = protocol::filePath(*params.rootUri)) roots.push_back(*p);
   if (roots.empty() && params.rootPath) roots.push_back(*params.rootPath);
   indexOptions_.roots = roots;
-  readOptions(params.initializationOptions, indexOptions_);
+  readOptions(params.initializationOptions, indexOptions_, pythonPathSetting_);
   initialized_ = true;
 
   protocol::InitializeResult result;
@@ -79,7 +101,9 @@ void Server::onInitialize(const protocol::InitializeParams &params, Reply reply)
   if (!capabilities_.offsetEncoding.empty()) result.offsetEncoding = encoding_;
   logInfo("initialize: " + std::to_string(roots.size()) + " workspace folders, " +
           std::to_string(indexOptions_.inputs.size()) + " trace inputs, " +
-          std::to_string(indexOptions_.pathMappings.size()) + " path mappings, encoding " +
+          std::to_string(indexOptions_.pathMappings.size()) + " path mappings, " +
+          std::to_string(indexOptions_.libraryPaths.size()) + " library paths, pythonPath " +
+          (pythonPathSetting_.empty() ? std::string("unset") : pythonPathSetting_) + ", encoding " +
           std::string(protocol::encodingName(encoding_)));
   reply(json(result));
   startIndexing(Rebuild::Full);
@@ -123,16 +147,22 @@ void Server::onDidClose(const protocol::DidCloseTextDocumentParams &params) {
 void Server::onDidChangeConfiguration(const protocol::DidChangeConfigurationParams &params) {
   json settings = params.settings;
   if (settings.is_object() && settings.contains("inductorLs")) settings = settings["inductorLs"];
-  if (!settings.is_object() || (!settings.contains("traceDirs") && !settings.contains("pathMappings")))
+  if (!settings.is_object() || (!settings.contains("traceDirs") && !settings.contains("pathMappings") &&
+                                !settings.contains("pythonPath") && !settings.contains("libraryPaths")))
     return;
-  readOptions(settings, indexOptions_);
+  std::string previousPython = pythonPathSetting_;
+  readOptions(settings, indexOptions_, pythonPathSetting_);
+  if (pythonPathSetting_ != previousPython) logInfo("pythonPath changed: asking the interpreter again");
   logInfo("configuration changed: reindexing");
   startIndexing(Rebuild::Full);
 }
 
 void Server::onExecuteCommand(const protocol::ExecuteCommandParams &params, Reply reply) {
   if (params.command == "inductor.reindex") {
-    startIndexing(Rebuild::Full); // What the user asks for when something looks stale: read everything.
+    // What the user asks for when something looks stale: read everything, ask the interpreter again (a
+    // package may have been installed).
+    forgetPythonEnvironment();
+    startIndexing(Rebuild::Full);
     return reply(nullptr);
   }
   reply.error(ErrorCode::InvalidParams, "unknown command: " + params.command);

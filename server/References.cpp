@@ -13,13 +13,16 @@ namespace inductor::server {
 
 void Server::onReferences(const protocol::ReferenceParams &params, Reply reply) {
   withIndex(std::move(reply), [this, params](const index::Index &index, const Reply &reply) {
-    Target target = resolveTarget(index, params.textDocument.uri);
-    TextCache texts(*this);
+    TextCache texts(*this, index);
+    Target target = resolveTarget(index, params.textDocument.uri, texts);
     if (target.kind == Target::Kind::Artifact) texts.prefer(target.artifact, params.textDocument.uri);
     std::vector<index::LaunchRef> launches;
     json out = json::array();
     if (target.kind == Target::Kind::UserFile) {
-      launches = index.launchesForLine(target.path, params.position.line + 1);
+      // The recorded lines that are at this line of the file as it is now (edited since the trace, another
+      // version of a library).
+      auto now = userLinesNow(texts, index, params.textDocument.uri, target.path);
+      if (auto it = now.find(params.position.line + 1); it != now.end()) launches = it->second;
     } else if (target.kind == Target::Kind::Artifact) {
       index::SymbolAt s =
           symbolAtPosition(index, target.artifact, texts, params.textDocument.uri, params.position);

@@ -4,6 +4,7 @@
 
 #include "protocol/URI.h"
 #include "server/Logger.h"
+#include "server/PythonEnv.h"
 
 #include <boost/asio/post.hpp>
 #include <boost/asio/thread_pool.hpp>
@@ -203,6 +204,36 @@ void Server::withIndex(Reply reply, std::function<void(const index::Index &, con
   run();
 }
 
+std::shared_ptr<const Document> Server::openDocument(const std::string &uri) const {
+  std::lock_guard<std::mutex> lock(docsMutex_);
+  auto it = docs_.find(uri);
+  return it == docs_.end() ? nullptr : it->second;
+}
+
+std::shared_ptr<const index::SourceReader> Server::sources() const {
+  std::lock_guard<std::mutex> lock(indexMutex_);
+  if (sources_) return sources_;
+  // Before the first index: the workspace folders only.
+  static const auto none =
+      std::make_shared<const index::SourceReader>(index::ReadPolicy(std::vector<std::string>{}));
+  return none;
+}
+
+index::GeneratedCodeMatch Server::generatedCodeMatch(const index::Index &index, const Document &doc) const {
+  {
+    std::lock_guard<std::mutex> lock(copyMutex_);
+    if (auto it = copyMatches_.find(doc.uri); it != copyMatches_.end() && it->second.index == &index &&
+                                              it->second.version == doc.version &&
+                                              it->second.textSize == doc.text.size())
+      return it->second.match;
+  }
+  bool cpp = doc.uri.size() > 4 && doc.uri.compare(doc.uri.size() - 4, 4, ".cpp") == 0;
+  index::GeneratedCodeMatch m = index.matchGeneratedCode(doc.text, cpp);
+  std::lock_guard<std::mutex> lock(copyMutex_);
+  copyMatches_[doc.uri] = CopyMatch{doc.version, &index, doc.text.size(), m};
+  return m;
+}
+
 std::shared_ptr<const Document> Server::document(const std::string &uri) const {
   {
     std::lock_guard<std::mutex> lock(docsMutex_);
@@ -254,6 +285,13 @@ json Server::statusJson() const {
   std::lock_guard<std::mutex> lock(indexMutex_);
   json j = {{"indexing", indexing_}, {"traces", 0}, {"compiles", 0}, {"kernels", 0},
             {"launches", 0},         {"errors", 0}, {"userLines", 0}};
+  {
+    std::lock_guard<std::mutex> py(pythonMutex_);
+    j["python"] = {{"interpreter", python_.interpreter},
+                   {"source", python_.source},
+                   {"importRoots", python_.importRoots},
+                   {"error", python_.error}};
+  }
   if (index_) {
     index::IndexStats s = index_->stats();
     j["traces"] = s.traceFiles;
@@ -301,8 +339,21 @@ void Server::startIndexing(Rebuild kind) {
   options.jobs = std::max(1u, options_.jobs);
   std::string token = progressToken_;
   bool progress = capabilities_.workDoneProgress;
-  builder_ = std::thread([this, options, generation, token, progress, incremental] {
+  std::string pythonSetting = pythonPathSetting_;
+  builder_ = std::thread([this, options, generation, token, progress, incremental, pythonSetting]() mutable {
     auto started = std::chrono::steady_clock::now();
+    // The Python environment first (a subprocess, once per setting): its import roots resolve package paths
+    // and may be read.
+    PythonEnvironment python = pythonEnvironment(options.roots, pythonSetting);
+    if (cancelBuild_) return;
+    options.pythonPaths = python.importRoots;
+    std::vector<std::string> readRoots = options.roots;
+    readRoots.insert(readRoots.end(), options.inputs.begin(), options.inputs.end());
+    for (const index::PathMapping &m : options.pathMappings)
+      readRoots.push_back(m.to);
+    readRoots.insert(readRoots.end(), options.pythonPaths.begin(), options.pythonPaths.end());
+    // FIXME(issue 11): the index's own ReadPolicy (Index::readPolicy) once it has one; same roots.
+    auto sources = std::make_shared<const index::SourceReader>(index::ReadPolicy(readRoots));
     auto lastReport = started;
     auto callback = [&](size_t done, size_t total, std::string_view message) {
       auto now = std::chrono::steady_clock::now();
@@ -330,18 +381,75 @@ void Server::startIndexing(Rebuild kind) {
                std::to_string(b.logsReused) + " unchanged, " + std::to_string(b.logsOpened) +
                " read from the start; " + std::to_string(b.compilesReused) + " compiles reused");
     }
-    indexingDone(std::move(index), generation);
+    indexingDone(std::move(index), std::move(sources), generation);
   });
 }
 
-void Server::indexingDone(std::shared_ptr<const index::Index> index, uint64_t generation) {
+PythonEnvironment Server::pythonEnvironment(const std::vector<std::string> &roots,
+                                            const std::string &setting) {
+  std::string key = setting;
+  for (const std::string &r : roots)
+    key += '\0' + r;
+  {
+    std::lock_guard<std::mutex> lock(pythonMutex_);
+    if (pythonKnown_ && key == pythonKey_) return python_;
+  }
+  PythonEnvironment env;
+  if (auto interpreter = findPythonInterpreter(setting, roots)) {
+    env.interpreter = interpreter->path;
+    env.source = interpreter->source;
+    auto started = std::chrono::steady_clock::now();
+    ImportRoots r = queryImportRoots(interpreter->path, options_.pythonTimeout, &cancelBuild_);
+    if (r.error == "cancelled") return env; // Asked again by the next build.
+    env.importRoots = std::move(r.paths);
+    env.error = std::move(r.error);
+    auto ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started)
+            .count();
+    if (env.error.empty()) {
+      logInfo("python: " + env.interpreter + " (" + env.source + "): " +
+              std::to_string(env.importRoots.size()) + " import roots in " + std::to_string(ms) + " ms");
+    } else {
+      // Reported, never fatal: installed-package paths then resolve by suffix under the workspace only.
+      std::string message = "inductor-ls: cannot ask " + env.interpreter + " (" + env.source +
+                            ") for its import paths: " + env.error +
+                            ". Paths into installed packages resolve only under the workspace folders.";
+      logWarn(message);
+      protocol::LogMessageParams m;
+      m.type = protocol::MessageType::Warning;
+      m.message = message;
+      sendNotification(setting.empty() ? "window/logMessage" : "window/showMessage", json(m));
+    }
+  } else {
+    logInfo("python: no interpreter found (pythonPath setting, a virtual environment in the workspace, "
+            "$VIRTUAL_ENV, $CONDA_PREFIX, python3 on PATH)");
+  }
+  std::lock_guard<std::mutex> lock(pythonMutex_);
+  pythonKey_ = key;
+  pythonKnown_ = true;
+  python_ = env;
+  return env;
+}
+
+void Server::forgetPythonEnvironment() {
+  std::lock_guard<std::mutex> lock(pythonMutex_);
+  pythonKnown_ = false;
+}
+
+void Server::indexingDone(std::shared_ptr<const index::Index> index,
+                          std::shared_ptr<const index::SourceReader> sources, uint64_t generation) {
   std::vector<std::function<void()>> waiting;
   {
     std::lock_guard<std::mutex> lock(indexMutex_);
     if (generation != generation_) return; // A newer build was started; it will publish.
     index_ = index;
+    sources_ = std::move(sources);
     indexing_ = false;
     waiting.swap(waiting_);
+  }
+  {
+    std::lock_guard<std::mutex> lock(copyMutex_);
+    copyMatches_.clear();
   }
   for (auto &w : waiting)
     w();

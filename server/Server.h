@@ -22,6 +22,7 @@
 #pragma once
 
 #include "index/Index.h"
+#include "index/SourceReader.h"
 #include "protocol/Json.h"
 #include "protocol/JsonRpc.h"
 #include "protocol/Position.h"
@@ -29,6 +30,7 @@
 #include "protocol/Transport.h"
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -87,6 +89,16 @@ struct ServerOptions {
   unsigned jobs = 2;
   /// Watch trace inputs for changes (inotify) and reindex.
   bool watch = true;
+  /// How long the Python interpreter may take to print its sys.path (server/PythonEnv.h).
+  std::chrono::milliseconds pythonTimeout{5000};
+};
+
+/// The user's Python environment as the server found it (server/PythonEnv.h), for the status and logs.
+struct PythonEnvironment {
+  std::string interpreter; ///< Empty when none was found.
+  std::string source;      ///< Where it was found ("pythonPath setting", "python3 on PATH", ...).
+  std::vector<std::string> importRoots;
+  std::string error; ///< Why the import roots are unknown; empty on success or when there is no interpreter.
 };
 
 class Server {
@@ -121,6 +133,13 @@ public:
 
   /// Snapshot of a document for a request: the open document, else the artifact's text or the file on disk.
   std::shared_ptr<const Document> document(const std::string &uri) const;
+  /// The open document at `uri`, or nullptr.
+  std::shared_ptr<const Document> openDocument(const std::string &uri) const;
+  /// The reader of user source files for the current index (its ReadPolicy covers the index's roots: the
+  /// workspace folders, the trace inputs, the pathMappings targets and the Python import roots). Never null.
+  std::shared_ptr<const index::SourceReader> sources() const;
+  /// Index::matchGeneratedCode for an open document, computed once per document version and index.
+  index::GeneratedCodeMatch generatedCodeMatch(const index::Index &index, const Document &doc) const;
   protocol::OffsetEncoding encoding() const { return encoding_; }
 
   /// Runs `task(index)` on the pool once the index is ready; replies RequestCancelled if the request was
@@ -144,7 +163,13 @@ private:
   /// Starts a build on the builder thread, cancelling (and joining) a running one. Called from the reader and
   /// watcher threads; serialised by startMutex_.
   void startIndexing(Rebuild kind = Rebuild::Full);
-  void indexingDone(std::shared_ptr<const index::Index> index, uint64_t generation);
+  void indexingDone(std::shared_ptr<const index::Index> index,
+                    std::shared_ptr<const index::SourceReader> sources, uint64_t generation);
+  /// The Python environment for `roots` and the pythonPath setting: the last answer when they did not change
+  /// since (and no reindex asked again), else a new query of the interpreter (builder thread only).
+  PythonEnvironment pythonEnvironment(const std::vector<std::string> &roots, const std::string &setting);
+  /// The next build asks the interpreter again.
+  void forgetPythonEnvironment();
   void sendNotification(std::string_view method, json params);
   void sendRequest(std::string_view method, json params);
   json statusJson() const;
@@ -159,7 +184,22 @@ private:
   protocol::OffsetEncoding encoding_ = protocol::OffsetEncoding::UTF16;
   protocol::ClientCapabilities capabilities_;
   index::IndexOptions indexOptions_;
+  std::string pythonPathSetting_; ///< The `pythonPath` setting (reader thread).
   bool initialized_ = false, shutdown_ = false, exit_ = false;
+
+  mutable std::mutex pythonMutex_;
+  std::string pythonKey_;    ///< Roots and setting of python_.
+  bool pythonKnown_ = false; ///< False: ask the interpreter (again).
+  PythonEnvironment python_;
+  std::shared_ptr<const index::SourceReader> sources_; ///< Guarded by indexMutex_.
+  struct CopyMatch {
+    int64_t version = 0;
+    const index::Index *index = nullptr;
+    size_t textSize = 0;
+    index::GeneratedCodeMatch match;
+  };
+  mutable std::mutex copyMutex_;
+  mutable std::unordered_map<std::string, CopyMatch> copyMatches_; ///< By URI, for open documents.
 
   mutable std::mutex docsMutex_;
   std::unordered_map<std::string, std::shared_ptr<const Document>> docs_;

@@ -126,12 +126,19 @@ std::vector<TraceRecord> readTraceLog(const std::string &path) {
 }
 
 bool isLibraryFrame(const std::string &path) {
-  static const std::regex stdlib(R"(/lib/python\d+(\.\d+)?/)");
-  if (path.find("/site-packages/") != std::string::npos || path.find("/dist-packages/") != std::string::npos)
-    return true;
+  // Written independently of index/ModelFrames.cpp, from the rule of issue 8: PyTorch itself (torch,
+  // functorch, torchgen, triton: installed, or torch's own subpackages in a checkout), the standard library
+  // (not its site-packages), synthetic `<...>` files. Third-party packages are model code.
+  if (!path.empty() && path[0] == '<') return true;
+  static const std::regex installed(R"((site|dist)-packages/([^/]+)/)");
+  std::string last;
+  for (auto it = std::sregex_iterator(path.begin(), path.end(), installed); it != std::sregex_iterator(); ++it)
+    last = (*it)[2].str();
+  if (!last.empty()) return last == "torch" || last == "functorch" || last == "torchgen" || last == "triton";
+  static const std::regex stdlib(R"(/lib(64)?/python\d+\.\d+t?/)");
   if (std::regex_search(path, stdlib)) return true;
-  // torch's own package, wherever it is installed or checked out (e.g. a buck link-tree's `torch/nn/...`).
-  return path.find("/torch/") != std::string::npos;
+  static const std::regex checkout(R"((^|/)torch/(_[^/]*|nn|fx|autograd|utils|distributed|export|cuda|optim|amp)(/|$))");
+  return std::regex_search(path, checkout);
 }
 
 std::set<Frame> originsOfTracebacks(const json &tracebacks) {

@@ -7,8 +7,8 @@
 // `inductor_aot_wrapper_code`) is followed, within the same compile, by the artifact
 // `inductor_provenance_tracking_kernel_stack_traces`: a JSON object mapping `kernel:debug_handle` to a list
 // of Python tracebacks. A kernel launch's expected origins are, per traceback, the innermost `File "...",
-// line N` frame outside installed libraries (site-packages, dist-packages, the Python stdlib, torch's own
-// package).
+// line N` model frame: outside PyTorch itself, the Python stdlib and synthetic files (third-party packages
+// are model code).
 //
 // Launch sites in output code are found by plain text: a `# [Provenance debug handles] NAME:N` comment
 // (`//` in C++), and the first line after it that calls NAME (`NAME(`, `NAME.run(`, `call_NAME(`).
@@ -49,7 +49,8 @@ struct Frame {
   friend auto operator<=>(const Frame &, const Frame &) = default;
 };
 
-/// True for frames in installed libraries: site-packages, dist-packages, the stdlib, torch's own package.
+/// True for frames that are never model code: PyTorch itself (installed, or from a checkout), the standard
+/// library, synthetic `<...>` files. Third-party packages (transformers, torchvision) are model code.
 bool isLibraryFrame(const std::string &path);
 
 /// Per traceback, the innermost non-library frame; the set over all tracebacks of a stack-traces entry.

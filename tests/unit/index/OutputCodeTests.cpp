@@ -544,8 +544,14 @@ TEST_CASE("OutputCode: every fixture file") {
       launches += a.launches.size();
     } else if (outputPy || looksLikeWrapperCode(lines)) {
       OutputCodeAnalysis a = analyzePythonWrapper(lines);
-      CHECK(!a.aotId.empty());
-      CHECK(a.graphKind != GraphKind::Unknown);
+      // cpp_wrapper JIT output code carries no `# AOT ID:` (its graph kind comes from the log or the debug
+      // directory); its entry is the C++ `inductor_entry_impl`.
+      if (!a.cppWrapperSource) {
+        CHECK(!a.aotId.empty());
+        CHECK(a.graphKind != GraphKind::Unknown);
+      } else if (!a.entries.empty()) {
+        CHECK(a.entries[0].name == "inductor_entry_impl");
+      }
       CHECK(!a.launches.empty());
       CHECK(a.entries.size() == 1);
       for (const KernelLaunch &l : a.launches) {
@@ -571,6 +577,57 @@ TEST_CASE("OutputCode: every fixture file") {
   CHECK(kernelFiles >= 20);
   CHECK(cppWrappers == 2);
   CHECK(launches > 100);
+}
+
+TEST_CASE("OutputCode: the intermediate value debug printer, and cpp_wrapper JIT output code") {
+  auto keysOf = [](const OutputCodeAnalysis &a) {
+    std::vector<std::string> keys;
+    for (const KernelLaunch &l : a.launches)
+      keys.push_back(l.key());
+    return keys;
+  };
+  const std::vector<std::string> expected{"triton_poi_fused_addmm_log_relu_sub_0:2",
+                                          "triton_per_fused__softmax_exp_prepare_softmax_online_sub_1:4"};
+  for (const char *c : {"jit_printer", "cppwrap_printer"}) {
+    CAPTURE(c);
+    fs::path output;
+    for (const auto &e : fs::recursive_directory_iterator(fixtures() / "traces" / c / "torch_compile_debug"))
+      if (e.path().filename() == "output_code.py") output = e.path();
+    REQUIRE(!output.empty());
+    std::string text = readFile(output);
+    TextLines lines = splitLines(text);
+    OutputCodeAnalysis a = analyzePythonWrapper(lines);
+    std::vector<std::string> keys = keysOf(a);
+    // Printer calls name the kernel in strings around the launch: the launch is the call itself.
+    REQUIRE(keys.size() == 4);
+    CHECK(keys[1] == expected[0]);
+    CHECK(keys[3] == expected[1]);
+    for (const KernelLaunch &l : a.launches) {
+      std::string_view line = lines[l.line];
+      CHECK(line.find("print") == std::string_view::npos);
+      std::string name = KernelKey::parse(l.key()).name;
+      std::string_view token = line.substr(l.column, l.endColumn - l.column);
+      CHECK((token == name || token == name.substr(name.rfind('.') + 1)));
+    }
+    REQUIRE(a.entries.size() == 1);
+    bool cpp = std::string_view(c) == "cppwrap_printer";
+    CHECK(a.cppWrapperSource == cpp);
+    if (cpp) {
+      // The launches are the C++ wrapper's (`call_NAME(`, the `aoti_torch_cuda_*` shims), not the `.run(`
+      // lines of the auto-tuning docstring at the top.
+      CHECK(keys[0] == "aoti_torch_cuda_mm_out:1");
+      CHECK(lines[a.launches[1].line].find("call_triton_poi_fused_addmm_log_relu_sub_0(") !=
+            std::string_view::npos);
+      CHECK(a.entries[0].name == "inductor_entry_impl");
+      CHECK(lines[a.entries[0].line].substr(a.entries[0].column, 19) == "inductor_entry_impl");
+      // The Triton kernels are the Python part's definitions, each once.
+      REQUIRE(a.kernels.size() == 2);
+      CHECK(a.kernels[0].name == "triton_poi_fused_addmm_log_relu_sub_0");
+      CHECK(a.kernels[0].sourceFirstLine > 0);
+    } else {
+      CHECK(keys[0] == "extern_kernels.mm:1");
+    }
+  }
 }
 
 TEST_CASE("OutputCode: C++ kernel files") {

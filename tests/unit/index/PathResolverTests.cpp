@@ -190,7 +190,7 @@ TEST_CASE("an unresolvable path comes back unchanged with exists == false") {
   // No roots at all.
   check({}, kRecorded, {std::string(kRecorded), false});
   // A file limit of 0 indexes nothing.
-  PathResolver limited({}, {tree.root}, 0);
+  PathResolver limited({}, {tree.root}, {}, 0);
   ResolvedPath got = limited.resolve("/nowhere-inductor/a/model.py");
   CHECK(got.path == "/nowhere-inductor/a/model.py");
   CHECK_FALSE(got.exists);
@@ -236,4 +236,43 @@ TEST_CASE("memoization does not change answers, in any order or from several thr
     t.join();
   for (const auto &r : results)
     CHECK(r == first);
+}
+
+TEST_CASE("installed packages: site-packages/<rest> under the import roots, whatever the Python version") {
+  TempTree env({"venv/lib/python3.11/site-packages/transformers/models/bert/modeling_bert.py",
+                "venv/lib/python3.11/site-packages/transformers/utils/generic.py",
+                "other/lib/python3.11/site-packages/transformers/models/bert/modeling_bert.py",
+                "ws/copy/transformers/models/bert/modeling_bert.py", "ws/copy/timm/layers/mlp.py",
+                "src/mylib/sub/mod.py"});
+  const std::string recorded =
+      "/opt/conda/lib/python3.12/site-packages/transformers/models/bert/modeling_bert.py";
+  std::vector<std::string> importRoots{"relative/ignored", env.path("venv/lib/python3.11/site-packages"),
+                                       env.path("other/lib/python3.11/site-packages")};
+  PathResolver resolver({}, {env.path("ws")}, importRoots);
+  // The first import root in sys.path order wins over later ones and over a workspace copy.
+  CHECK(resolver.resolve(recorded).path ==
+        env.path("venv/lib/python3.11/site-packages/transformers/models/bert/modeling_bert.py"));
+  CHECK(resolver.resolve("C:\\Python312\\Lib\\site-packages\\transformers\\utils\\generic.py").path ==
+        env.path("venv/lib/python3.11/site-packages/transformers/utils/generic.py"));
+  CHECK(resolver.resolve("/usr/lib/python3/dist-packages/transformers/utils/generic.py").exists);
+  // Not in the environment: the workspace's suffix match still applies.
+  CHECK(resolver.resolve("/opt/conda/lib/python3.12/site-packages/timm/layers/mlp.py").path ==
+        env.path("ws/copy/timm/layers/mlp.py"));
+  // pathMappings come first.
+  PathResolver mapped({{"/opt/conda/lib/python3.12/site-packages", env.path("ws/copy")}}, {}, importRoots);
+  CHECK(mapped.resolve(recorded).path == env.path("ws/copy/transformers/models/bert/modeling_bert.py"));
+  // Without import roots the copy in the workspace is found by suffix.
+  PathResolver plain({}, {env.path("ws")});
+  CHECK(plain.resolve(recorded).path == env.path("ws/copy/transformers/models/bert/modeling_bert.py"));
+  // A library that ran from a source checkout is found by its longest suffix under an import root, two
+  // components at least.
+  PathResolver checkout({}, {}, {env.path("src")});
+  CHECK(checkout.resolve("/cluster/home/u/mylib/mylib/sub/mod.py").path == env.path("src/mylib/sub/mod.py"));
+  CHECK_FALSE(checkout.resolve("/cluster/home/u/elsewhere/mod.py").exists);
+
+  CHECK(packageRelativePath("/a/lib/python3.12/site-packages/x/y.py") == "x/y.py");
+  CHECK(packageRelativePath("/a/site-packages/b/site-packages/x/y.py") == "x/y.py");
+  CHECK(packageRelativePath("/usr/lib/python3/dist-packages/x.py") == "x.py");
+  CHECK(packageRelativePath("/a/site-packages/") == "");
+  CHECK(packageRelativePath("/home/u/model.py") == "");
 }

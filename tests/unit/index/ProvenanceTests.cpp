@@ -1,5 +1,7 @@
 #include "index/Provenance.h"
 
+#include "index/ModelFrames.h"
+
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -98,36 +100,6 @@ TEST_CASE("Provenance: stack traces") {
   REQUIRE(frames.size() == 1);
   CHECK(frames[0].line == 0);
   CHECK(frames[0].function == "<module>");
-}
-
-TEST_CASE("Provenance: library paths and the user frame") {
-  CHECK(isLibraryPath("/opt/torch/.venv/lib/python3.12/site-packages/torch/nn/modules/conv.py"));
-  CHECK(isLibraryPath("/usr/lib/python3/dist-packages/numpy/core.py"));
-  CHECK(isLibraryPath("/usr/lib/python3.12/contextlib.py"));
-  CHECK(isLibraryPath("/home/u/.pyenv/versions/3.11.4/lib/python3.11/runpy.py"));
-  CHECK(isLibraryPath("<frozen runpy>"));
-  CHECK(isLibraryPath("<string>"));
-  CHECK(isLibraryPath("<eval_with_key>.3"));
-  CHECK(isLibraryPath("/home/u/pytorch/torch/_dynamo/eval_frame.py"));
-  CHECK(isLibraryPath("/home/u/pytorch/torch/nn/functional.py"));
-  CHECK(isLibraryPath("/data/buck-out/aot#link-tree/torch/nn/modules/linear.py"));
-  CHECK(isLibraryPath("torch/fx/graph.py"));
-  CHECK(isLibraryPath("C:\\Python312\\Lib\\site-packages\\torch\\_inductor\\x.py"));
-  CHECK_FALSE(isLibraryPath("/tmp/work/mlp_train/model.py"));
-  CHECK_FALSE(isLibraryPath("/home/u/proj/lib/python3/model.py"));
-  CHECK_FALSE(isLibraryPath("/home/u/mytorch/nn/modules/block.py"));
-  CHECK_FALSE(isLibraryPath("/home/u/pytorch/torch_utils/x.py"));
-  CHECK_FALSE(isLibraryPath("/home/u/lib/python3.x/model.py"));
-  CHECK_FALSE(isLibraryPath(""));
-
-  std::vector<StackFrame> frames{
-      {"/tmp/work/m.py", 17, "forward", "x = self.conv1(x)"},
-      {"/venv/lib/python3.12/site-packages/torch/nn/modules/conv.py", 553, "forward", ""}};
-  REQUIRE(userFrame(frames));
-  CHECK(userFrame(frames) == &frames[0]);
-  frames.erase(frames.begin());
-  CHECK(userFrame(frames) == nullptr);
-  CHECK(userFrame({}) == nullptr);
 }
 
 TEST_CASE("Provenance: node mappings, inline") {
@@ -239,7 +211,7 @@ TEST_CASE("Provenance: mlp_train trace") {
   REQUIRE(gelu[0].size() == 2);
   CHECK(gelu[0][0] == StackFrame{"/tmp/work/mlp_train/model.py", 29, "forward", "x = blk(x)"});
   CHECK(gelu[0][1] == StackFrame{"/tmp/work/mlp_train/model.py", 16, "forward", "h = F.gelu(self.fc1(h))"});
-  CHECK(userFrame(gelu[0]) == &gelu[0][1]);
+  CHECK(ModelFrameRule().originFrame(gelu[0]) == &gelu[0][1]);
 
   auto bwdTraces = parseKernelStackTraces(traces[1]);
   REQUIRE(bwdTraces);
@@ -268,7 +240,7 @@ TEST_CASE("Provenance: AOTI kernel_information.json") {
         StackFrame{"/tmp/work/aoti_conv/model.py", 17, "forward", "x = torch.relu(self.bn1(self.conv1(x)))"});
   CHECK(conv.stackTraces[0][1].file ==
         "/opt/torch/.venv/lib/python3.12/site-packages/torch/nn/modules/conv.py");
-  CHECK(userFrame(conv.stackTraces[0]) == &conv.stackTraces[0][0]);
+  CHECK(ModelFrameRule().originFrame(conv.stackTraces[0]) == &conv.stackTraces[0][0]);
 }
 
 TEST_CASE("Provenance: legacy tlparse inputs") {

@@ -657,20 +657,28 @@ TEST_CASE("didChange applies incremental edits in the negotiated encoding; didCl
     // Delete `  # 😀 é`.
     didChange(c, kModel, 2, json::array({{{"range", range(15, 31, 15, end)}, {"text", ""}}}));
     CHECK(c.request("textDocument/hover", at(kModel, 15, 0))["range"] == range(15, 8, 15, 31));
-    // Insert `  # ü` at the end of the line, then a second change in the same notification renames `h`.
+    // Insert `  # ü` at the end of the line, then a second change in the same notification, at a position
+    // after the first one's `ü` (1 UTF-16 unit, 2 UTF-8 bytes), replaces it with `ü!`. Comments do not change
+    // the statement the trace recorded, so the line still has its kernels.
     didChange(c, kModel, 3,
               json::array({{{"range", range(15, 31, 15, 31)}, {"text", "  # \xC3\xBC"}},
-                           {{"range", range(15, 8, 15, 9)}, {"text", "hidden"}}}));
+                           {{"range", range(15, 35, 15, 35 + (utf8 ? 2 : 1))}, {"text", "\xC3\xBC!"}}}));
     CHECK(c.request("textDocument/hover", at(kModel, 15, 0))["range"] ==
-          range(15, 8, 15, 31 + 5 + (utf8 ? 1 : 0) + 5));
-    // A whole-document change: back to the file's text, shifted down by two lines.
-    didChange(c, kModel, 4, json::array({{{"text", "\n\n" + readFile(kModel)}}}));
+          range(15, 8, 15, 31 + 4 + (utf8 ? 2 : 1) + 1));
+    // Renaming `h` makes it another statement: the recorded line is no longer in the text, nothing is said
+    // about the line that took its place.
+    didChange(c, kModel, 4, json::array({{{"range", range(15, 8, 15, 9)}, {"text", "hidden"}}}));
+    CHECK(c.request("textDocument/hover", at(kModel, 15, 0)).is_null());
+    // A whole-document change: back to the file's text, shifted down by two lines; the recorded line is
+    // found where it is now.
+    didChange(c, kModel, 5, json::array({{{"text", "\n\n" + readFile(kModel)}}}));
     CHECK(c.request("textDocument/hover", at(kModel, 17, 0))["range"] == range(17, 8, 17, 31));
-    // Closed: the file on disk again (the index still knows line 16 by number).
+    CHECK(c.request("textDocument/hover", at(kModel, 15, 0)).is_null());
+    // Closed: the file on disk again.
     c.notify("textDocument/didClose", doc(kModel));
     CHECK(c.request("textDocument/hover", at(kModel, 15, 0))["range"] == range(15, 8, 15, 31));
     // A change to a document that is not open is ignored.
-    didChange(c, kModel, 5, json::array({{{"text", "nothing\n"}}}));
+    didChange(c, kModel, 6, json::array({{{"text", "nothing\n"}}}));
     CHECK(c.request("textDocument/hover", at(kModel, 15, 0))["range"] == range(15, 8, 15, 31));
   }
 }

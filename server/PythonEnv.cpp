@@ -1,0 +1,198 @@
+#include "server/PythonEnv.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cerrno>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <filesystem>
+#include <poll.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+namespace fs = std::filesystem;
+
+namespace inductor::server {
+
+namespace {
+
+bool isExecutableFile(const std::string &p) {
+  std::error_code ec;
+  return fs::is_regular_file(p, ec) && ::access(p.c_str(), X_OK) == 0;
+}
+
+/// `bin/python`, `bin/python3` or `Scripts/python.exe` under an environment's prefix.
+std::optional<std::string> interpreterUnder(const std::string &prefix) {
+  for (const char *rel : {"bin/python", "bin/python3", "Scripts/python.exe"}) {
+    std::string p = prefix + "/" + rel;
+    if (isExecutableFile(p)) return p;
+  }
+  return std::nullopt;
+}
+
+// Prints sys.path as one JSON line; nothing else is imported.
+constexpr const char *kScript = "import sys, json; print(json.dumps(sys.path))";
+constexpr size_t kMaxOutput = size_t{1} << 20;
+
+} // namespace
+
+std::optional<PythonInterpreter> findPythonInterpreter(const std::string &setting,
+                                                       const std::vector<std::string> &workspaceFolders,
+                                                       const GetEnv &getenvFn) {
+  GetEnv env = getenvFn ? getenvFn : [](const char *name) -> std::optional<std::string> {
+    const char *v = std::getenv(name);
+    if (!v || !*v) return std::nullopt;
+    return std::string(v);
+  };
+  if (!setting.empty()) return PythonInterpreter{setting, "pythonPath setting"};
+  for (const std::string &folder : workspaceFolders)
+    for (const char *dir : {".venv", "venv", "env"})
+      if (auto p = interpreterUnder(folder + "/" + dir))
+        return PythonInterpreter{*p, "virtual environment in the workspace"};
+  for (const char *var : {"VIRTUAL_ENV", "CONDA_PREFIX"})
+    if (auto prefix = env(var))
+      if (auto p = interpreterUnder(*prefix)) return PythonInterpreter{*p, std::string("$") + var};
+  if (auto path = env("PATH")) {
+    size_t start = 0;
+    while (start <= path->size()) {
+      size_t colon = path->find(':', start);
+      std::string dir = path->substr(start, colon == std::string::npos ? std::string::npos : colon - start);
+      if (!dir.empty() && isExecutableFile(dir + "/python3"))
+        return PythonInterpreter{dir + "/python3", "python3 on PATH"};
+      if (colon == std::string::npos) break;
+      start = colon + 1;
+    }
+  }
+  return std::nullopt;
+}
+
+ImportRoots queryImportRoots(const std::string &interpreter, std::chrono::milliseconds timeout,
+                             const std::atomic<bool> *cancelled) {
+  ImportRoots out;
+  if (!isExecutableFile(interpreter)) {
+    out.error = "cannot run " + interpreter + ": " +
+                (fs::exists(interpreter) ? "not an executable file" : "no such file");
+    return out;
+  }
+  int outPipe[2], errPipe[2];
+  if (::pipe2(outPipe, O_CLOEXEC) != 0) {
+    out.error = std::string("pipe: ") + std::strerror(errno);
+    return out;
+  }
+  if (::pipe2(errPipe, O_CLOEXEC) != 0) {
+    out.error = std::string("pipe: ") + std::strerror(errno);
+    ::close(outPipe[0]);
+    ::close(outPipe[1]);
+    return out;
+  }
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1);
+  posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2);
+  posix_spawn_file_actions_addchdir_np(&actions, "/");
+  std::vector<std::string> args{interpreter, "-c", kScript};
+  std::vector<char *> argv;
+  for (std::string &a : args)
+    argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid = -1;
+  int rc = ::posix_spawn(&pid, interpreter.c_str(), &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  ::close(outPipe[1]);
+  ::close(errPipe[1]);
+  if (rc != 0) {
+    ::close(outPipe[0]);
+    ::close(errPipe[0]);
+    out.error = "cannot run " + interpreter + ": " + std::strerror(rc);
+    return out;
+  }
+
+  std::string stdoutText, stderrText;
+  auto deadline = std::chrono::steady_clock::now() + timeout;
+  bool timedOut = false, wasCancelled = false;
+  pollfd fds[2] = {{outPipe[0], POLLIN, 0}, {errPipe[0], POLLIN, 0}};
+  int open = 2;
+  while (open > 0) {
+    if (cancelled && cancelled->load()) {
+      wasCancelled = true;
+      break;
+    }
+    auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) {
+      timedOut = true;
+      break;
+    }
+    int n = ::poll(fds, 2, static_cast<int>(std::min<int64_t>(left.count(), 50)));
+    if (n < 0 && errno != EINTR) break;
+    for (int k = 0; k < 2; ++k) {
+      if (fds[k].fd < 0 || !(fds[k].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      char buf[4096];
+      ssize_t got = ::read(fds[k].fd, buf, sizeof buf);
+      if (got <= 0) {
+        ::close(fds[k].fd);
+        fds[k].fd = -1;
+        --open;
+        continue;
+      }
+      std::string &into = k == 0 ? stdoutText : stderrText;
+      if (into.size() < kMaxOutput) into.append(buf, static_cast<size_t>(got));
+    }
+  }
+  for (pollfd &f : fds)
+    if (f.fd >= 0) ::close(f.fd);
+  if (timedOut || wasCancelled) ::kill(pid, SIGKILL); // Only the child this function started.
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (wasCancelled) {
+    out.error = "cancelled";
+    return out;
+  }
+  if (timedOut) {
+    out.error = interpreter + " timed out after " +
+                std::to_string(std::chrono::duration_cast<std::chrono::seconds>(timeout).count()) + " s";
+    return out;
+  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    std::string tail = stderrText.size() > 300 ? stderrText.substr(stderrText.size() - 300) : stderrText;
+    while (!tail.empty() && (tail.back() == '\n' || tail.back() == '\r'))
+      tail.pop_back();
+    out.error = interpreter +
+                (WIFEXITED(status) ? " exited with status " + std::to_string(WEXITSTATUS(status))
+                                   : " was killed by signal " + std::to_string(WTERMSIG(status))) +
+                (tail.empty() ? "" : ": " + tail);
+    return out;
+  }
+  // The last line that parses: a sitecustomize may print before the script runs.
+  nlohmann::json paths;
+  size_t end = stdoutText.size();
+  while (end > 0) {
+    size_t start = stdoutText.rfind('\n', end - 1);
+    start = start == std::string::npos ? 0 : start + 1;
+    paths = nlohmann::json::parse(stdoutText.substr(start, end - start), nullptr, false);
+    if (paths.is_array()) break;
+    end = start > 0 ? start - 1 : 0;
+  }
+  if (!paths.is_array()) {
+    out.error = interpreter + " printed no sys.path";
+    return out;
+  }
+  for (const auto &p : paths) {
+    if (!p.is_string()) continue;
+    std::string s = p.get<std::string>();
+    std::error_code ec;
+    if (!s.empty() && s.front() == '/' && fs::is_directory(s, ec) &&
+        std::find(out.paths.begin(), out.paths.end(), s) == out.paths.end())
+      out.paths.push_back(std::move(s));
+  }
+  return out;
+}
+
+} // namespace inductor::server

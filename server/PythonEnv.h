@@ -1,0 +1,61 @@
+// server/PythonEnv.h: the user's Python environment: which interpreter, and the directories it imports from.
+//
+// Model code often lives in an installed package (transformers, timm, torchvision), and a trace records the
+// cluster's paths to it (`/opt/conda/lib/python3.12/site-packages/transformers/...`). The user's own
+// environment has the same packages somewhere else; its interpreter says where (sys.path), and those import
+// roots resolve recorded package paths (index/PathResolver.h) and may be read (index/ReadPolicy.h).
+//
+// The interpreter, first found wins:
+//   1. the `pythonPath` setting (the VS Code extension passes the Python extension's selected interpreter);
+//   2. a virtual environment in a workspace folder: `.venv`, `venv`, `env`, with `bin/python` (`bin/python3`)
+//      or, on Windows, `Scripts/python.exe`;
+//   3. `$VIRTUAL_ENV`, then `$CONDA_PREFIX` (`bin/python` under them);
+//   4. `python3` on `$PATH`.
+// It is asked once for sys.path by a subprocess: argv only (no shell), stdin from /dev/null, run from `/` (so
+// that nothing in the workspace shadows the standard library), with a timeout, killed when it runs past it or
+// the caller cancels. A failure is an error string for the log and the status, never fatal.
+//
+// Thread-safety: free functions without shared state. queryImportRoots blocks the calling thread (the
+// server's index builder thread, never the reader thread) for at most the timeout.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace inductor::server {
+
+/// An interpreter and where it was found.
+struct PythonInterpreter {
+  std::string path;
+  /// "pythonPath setting", "virtual environment in the workspace", "$VIRTUAL_ENV", "$CONDA_PREFIX",
+  /// "python3 on PATH".
+  std::string source;
+};
+
+/// Reads an environment variable; defaults to ::getenv. Replaced in tests.
+using GetEnv = std::function<std::optional<std::string>(const char *name)>;
+
+/// The interpreter of the user's environment (see the file comment), or nullopt when there is none. An
+/// explicit `setting` is returned as is, even when it does not exist, so that the failure is reported.
+std::optional<PythonInterpreter> findPythonInterpreter(const std::string &setting,
+                                                       const std::vector<std::string> &workspaceFolders,
+                                                       const GetEnv &getenv = {});
+
+/// The import roots of an interpreter: its sys.path entries that are absolute directories, in order.
+struct ImportRoots {
+  std::vector<std::string> paths;
+  std::string
+      error; ///< Empty on success: "cannot run ...", "timed out after 5 s", "exited with status 1: ...".
+};
+
+/// Runs `interpreter -c <print sys.path as JSON>` (see the file comment). `cancelled`, if given, is polled
+/// and kills the child when set.
+ImportRoots queryImportRoots(const std::string &interpreter,
+                             std::chrono::milliseconds timeout = std::chrono::seconds(5),
+                             const std::atomic<bool> *cancelled = nullptr);
+
+} // namespace inductor::server
