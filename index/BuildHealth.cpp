@@ -216,6 +216,19 @@ void IndexBuilder::buildHealth() {
         c.recompileReasons = splitRecompileReasons(rc.recompileReasonMetric);
       c.recompile = rc.id.frameCompileId.value_or(0) > 0 || !c.recompileReasons.empty();
       c.stack = placesOf(rc.startStack);
+      for (const ShapeRecord &s : rc.shapes) {
+        for (size_t i = 1; i < s.stack.size() && !c.caller; ++i)
+          if (s.stack[i].file.ends_with("torch/_dynamo/eval_frame.py")) {
+            c.caller = place(s.stack[i - 1]);
+            break;
+          }
+        if (c.caller) break;
+      }
+      for (const auto &b : rc.graphBreaks) {
+        const std::vector<StackFrame> &st = b.reason.userStack;
+        for (size_t i = 1; i < st.size() && !c.caller; ++i)
+          if (st[i].function == rc.function && st[i].file == rc.file) c.caller = place(st[i - 1]);
+      }
       if (auto it = outputs.find({logs[logIndex]->path(), rc.id.compiledAutogradId.value_or(-1), *rc.id.frameId,
                                   rc.id.frameCompileId.value_or(0)});
           it != outputs.end()) {

@@ -329,11 +329,12 @@ std::vector<std::string> splitRecompileReasons(std::string_view payload) {
   json j = json::parse(payload, nullptr, /*allow_exceptions=*/false);
   if (j.is_array()) {
     for (const json &e : j)
-      if (e.is_string() && !trim(e.get_ref<const std::string &>()).empty()) out.push_back(e.get<std::string>());
+      if (e.is_string() && !trim(e.get_ref<const std::string &>()).empty())
+        out.push_back(trimText(e.get<std::string>()));
     return out;
   }
   if (j.is_string()) {
-    if (!trim(j.get_ref<const std::string &>()).empty()) out.push_back(j.get<std::string>());
+    if (!trim(j.get_ref<const std::string &>()).empty()) out.push_back(trimText(j.get<std::string>()));
     return out;
   }
   std::string text = trimText(std::string(payload));
@@ -673,8 +674,9 @@ std::vector<RecordedCompile> readCompileHealth(const TraceLog &log) {
       s.range = str(v, "vr");
       s.reason = str(v, "reason");
       s.expression = str(v, "expr");
+      s.stack = stackFromJson(v.value("stack", json()), filename);
       s.userStack = stackFromJson(v.value("user_stack", json()), filename);
-      if (s.userStack.empty()) s.userStack = stackFromJson(v.value("stack", json()), filename);
+      if (s.userStack.empty()) s.userStack = s.stack;
       c.shapes.push_back(std::move(s));
       break;
     }

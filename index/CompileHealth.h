@@ -111,6 +111,7 @@ struct ShapeRecord {
   std::string reason;                ///< specialization `reason`, "range_refined_to_singleton".
   std::string expression;            ///< guard `expr`, "Eq(s77, 8)".
   std::vector<StackFrame> userStack; ///< `user_stack` (else `stack`), outermost first.
+  std::vector<StackFrame> stack;     ///< `stack`: the whole Python stack, Dynamo's own frames included.
 };
 
 /// Frames of a record's `stack`/`user_stack` JSON array: objects {"line", "name", "filename" (str-table id or
@@ -207,6 +208,10 @@ struct FrameCompile {
   std::vector<InstalledGuard> guards;
   std::vector<DynamicShape> shapes;
   std::vector<uint32_t> stack;               ///< dynamo_start stack as places (model frames only).
+  /// The line that called the compiled function, when the trace shows it and it is model code: the frame
+  /// entering Dynamo (torch/_dynamo/eval_frame.py) in a dynamic-shape record's stack, else the frame above the
+  /// function in a graph break's user traceback. (dynamo_start's stack lacks the immediate caller.)
+  std::optional<uint32_t> caller;
   /// The graph compilations (output code) of this compile: forward, backward, inference (Index::compiles).
   std::vector<uint32_t> outputs;
   std::string label() const; ///< "[8/1]", "[8/1] rank 1".

@@ -129,7 +129,7 @@ TEST_CASE("splitRecompileReasons: a bare string, a JSON list, a JSON string") {
         std::vector<std::string>{"8/0: tensor 'x' size mismatch at index 0. expected 8, actual 16"});
   CHECK(splitRecompileReasons("[\n\"11/1: GLOBAL_STATE changed: grad_mode \",\n\"11/0: tensor 'x' requires_grad "
                               "mismatch. expected requires_grad=0\"\n]") ==
-        std::vector<std::string>{"11/1: GLOBAL_STATE changed: grad_mode ",
+        std::vector<std::string>{"11/1: GLOBAL_STATE changed: grad_mode",
                                  "11/0: tensor 'x' requires_grad mismatch. expected requires_grad=0"});
   CHECK(splitRecompileReasons("\"0/0: k == 1\"") == std::vector<std::string>{"0/0: k == 1"});
   CHECK(splitRecompileReasons("  \n").empty());
