@@ -4,8 +4,9 @@
 --- `vim.lsp.buf_attach_client` on 0.7.
 ---
 --- The client adds nothing the server lacks: it maps settings, negotiates the position
---- encoding, shows code lenses, and implements the one client-side command the server's
---- lenses use (`inductor.showLocations`).
+--- encoding, shows code lenses, and implements the client-side commands the server's
+--- lenses use (`inductor.showLocations`, `inductor.showCompiles`). Compile-health diagnostics
+--- reach `vim.diagnostic` through Neovim's own `textDocument/publishDiagnostics` handler.
 
 local config = require('inductor_ls.config')
 local uri = require('inductor_ls.uri')
@@ -170,6 +171,9 @@ function M.make_config(root)
     commands = {
       ['inductor.showLocations'] = function(command, ctx)
         require('inductor_ls.commands.show_locations')(command, ctx)
+      end,
+      ['inductor.showCompiles'] = function(command, ctx)
+        require('inductor_ls.commands.compiles').lens(command, ctx)
       end,
     },
     on_init = function(client, result)
