@@ -67,8 +67,8 @@ std::string headline(std::string_view s) {
 }
 
 bool isLimitFailure(const std::string &type, const std::string &reason) {
-  for (std::string_view t : {"RecompileLimitExceeded", "FailOnRecompileLimitHit", "CacheLimitExceeded",
-                             "FailOnCacheLimitHit"})
+  for (std::string_view t :
+       {"RecompileLimitExceeded", "FailOnRecompileLimitHit", "CacheLimitExceeded", "FailOnCacheLimitHit"})
     if (type == t) return true;
   for (std::string_view r : {"recompile_limit reached", "cache_size_limit reached", "cache limit exceeded",
                              "recompile_limit", "cache_size_limit"})
@@ -127,7 +127,8 @@ void IndexBuilder::buildHealth() {
   };
 
   // Output code of each compile: (log path, ca id, frame id, frame compile id) -> (line of the output code
-  // record in its log, Index::compiles() index); the line tells apart compiles of a process that reset Dynamo.
+  // record in its log, Index::compiles() index); the line tells apart compiles of a process that reset
+  // Dynamo.
   std::map<std::tuple<std::string, int, int, int>, std::vector<std::pair<uint32_t, uint32_t>>> outputs;
   for (uint32_t i = 0; i < index_->compiles_.size(); ++i) {
     const Compile &c = index_->compiles_[i];
@@ -138,7 +139,8 @@ void IndexBuilder::buildHealth() {
       if (a.traceFile < logs.size() && a.record < logs[a.traceFile]->records().size())
         line = logs[a.traceFile]->records()[a.record].line;
     }
-    outputs[{c.traceFile, c.id.compiledAutogradId.value_or(-1), *c.id.frameId, c.id.frameCompileId.value_or(0)}]
+    outputs[{c.traceFile, c.id.compiledAutogradId.value_or(-1), *c.id.frameId,
+             c.id.frameCompileId.value_or(0)}]
         .push_back({line, i});
   }
 
@@ -171,7 +173,8 @@ void IndexBuilder::buildHealth() {
       startsById[rc.id.str()].push_back(rc.firstLine);
 
     for (const RecordedCompile &rc : rcs) {
-      auto frameKey = std::make_tuple(rc.id.compiledAutogradId.value_or(-1), *rc.id.frameId, rc.file, rc.function);
+      auto frameKey =
+          std::make_tuple(rc.id.compiledAutogradId.value_or(-1), *rc.id.frameId, rc.file, rc.function);
       auto [fit, newFrame] = frameIds.emplace(frameKey, uint32_t(h.frames.size()));
       if (newFrame) {
         CompiledFrame f;
@@ -229,8 +232,8 @@ void IndexBuilder::buildHealth() {
         for (size_t i = 1; i < st.size() && !c.caller; ++i)
           if (st[i].function == rc.function && st[i].file == rc.file) c.caller = place(st[i - 1]);
       }
-      if (auto it = outputs.find({logs[logIndex]->path(), rc.id.compiledAutogradId.value_or(-1), *rc.id.frameId,
-                                  rc.id.frameCompileId.value_or(0)});
+      if (auto it = outputs.find({logs[logIndex]->path(), rc.id.compiledAutogradId.value_or(-1),
+                                  *rc.id.frameId, rc.id.frameCompileId.value_or(0)});
           it != outputs.end()) {
         // The output code between this compile's first record and the next compile with the same id.
         const std::vector<uint32_t> &starts = startsById[rc.id.str()];
@@ -301,7 +304,8 @@ void IndexBuilder::buildHealth() {
 
       // The outcome of a recompile that never compiled, and failures.
       bool limit = isLimitFailure(rc.failType, rc.failReason);
-      bool notCompiled = !rc.started && !c.recompileReasons.empty() && c.outputs.empty() && rc.failType.empty();
+      bool notCompiled =
+          !rc.started && !c.recompileReasons.empty() && c.outputs.empty() && rc.failType.empty();
       if (!rc.failType.empty()) {
         GraphBreakReason r = parseGraphBreakReason(rc.failReason);
         HealthEvent e;
@@ -324,9 +328,8 @@ void IndexBuilder::buildHealth() {
         e.stack = placesOf(userStack);
         // Where the error was raised in model code (a failing backend's own line), when the traceback says.
         for (const std::string &error : rc.errors)
-          if (auto p = innermost(parseStackTrace(error)); p && p != e.at &&
-                                                           std::find(e.related.begin(), e.related.end(), *p) ==
-                                                               e.related.end())
+          if (auto p = innermost(parseStackTrace(error));
+              p && p != e.at && std::find(e.related.begin(), e.related.end(), *p) == e.related.end())
             e.related.push_back(*p);
         addEvent(std::move(e));
       }
@@ -351,26 +354,31 @@ void IndexBuilder::buildHealth() {
         e.title = firstLine(g.reason);
         e.text = reason;
         if (notCompiled && !limit)
-          e.text += "\n\nNo compile followed this guard failure in the trace: the recompile limit was most likely "
-                    "reached and the frame ran without compiling.";
+          e.text +=
+              "\n\nNo compile followed this guard failure in the trace: the recompile limit was most likely "
+              "reached and the frame ran without compiling.";
         e.cachedCompile = g.cachedCompile;
         e.guardSource = g.source;
         e.sizeIndex = g.sizeIndex;
         e.at = innermost(g.userStack);
         if (!e.at) e.at = placeShortened(g.at);
         // The guard that failed, in the cached compile's guard tree.
-        if (auto cached = recordedByName.find(g.cachedCompile); cached != recordedByName.end() && !g.source.empty()) {
+        if (auto cached = recordedByName.find(g.cachedCompile);
+            cached != recordedByName.end() && !g.source.empty()) {
           const GuardEntry *best = nullptr;
           for (const GuardEntry &guard : cached->second->guards) {
             if (!guard.at) continue;
-            bool same = guard.source == g.source || (guard.source.empty() && guard.expression.find(g.source) == 0);
+            bool same =
+                guard.source == g.source || (guard.source.empty() && guard.expression.find(g.source) == 0);
             if (!same) continue;
             if (!best || (guard.kind == "TENSOR_MATCH" && best->kind != "TENSOR_MATCH")) best = &guard;
           }
           if (best)
             if (auto p = placeShortened(best->at)) {
-              if (!e.at) e.at = p;
-              else if (*p != *e.at) e.related.push_back(*p);
+              if (!e.at)
+                e.at = p;
+              else if (*p != *e.at)
+                e.related.push_back(*p);
             }
         }
         if (!e.at) e.at = fallback();
@@ -391,8 +399,9 @@ void IndexBuilder::buildHealth() {
         e.symbolSource = s.source;
         e.title = (s.source.empty() ? s.symbol : s.source) + " specialized to " + s.value +
                   (s.reason.empty() ? "" : " (" + s.reason + ")");
-        e.text = e.title + (s.symbol.empty() ? "" : "\nSymbol " + s.symbol + " was replaced by the constant " +
-                                                        s.value + ": code compiled for this size only.");
+        e.text = e.title + (s.symbol.empty() ? ""
+                                             : "\nSymbol " + s.symbol + " was replaced by the constant " +
+                                                   s.value + ": code compiled for this size only.");
         e.at = d.at ? d.at : fallback();
         e.stack = placesOf(s.userStack);
         addEvent(std::move(e));
@@ -449,7 +458,8 @@ void IndexBuilder::buildHealth() {
       uint32_t bestLine = 0;
       for (uint32_t other = 0; other < h.frames.size(); ++other) {
         const CompiledFrame &o = h.frames[other];
-        if (other == fi || o.traceFile != logIndex || o.function != target->first || o.recordedFile != f.recordedFile)
+        if (other == fi || o.traceFile != logIndex || o.function != target->first ||
+            o.recordedFile != f.recordedFile)
           continue;
         uint32_t line = o.def ? h.places[*o.def].line : 0;
         if (line <= target->second && (!best || line > bestLine)) {
@@ -481,13 +491,15 @@ void IndexBuilder::buildHealth() {
       e.kind = HealthEventKind::GraphBreak;
       e.severity = HealthSeverity::Warning;
       e.title = "graph break (the trace records no reason)";
-      e.text = "Dynamo compiled `" + f.function + "`, the rest of `" + target->first + "` after a graph break at line " +
-               std::to_string(target->second) + "; this PyTorch did not log why it broke.";
+      e.text = "Dynamo compiled `" + f.function + "`, the rest of `" + target->first +
+               "` after a graph break at line " + std::to_string(target->second) +
+               "; this PyTorch did not log why it broke.";
       e.at = place(at);
       if (!e.at) e.at = parent.def;
       e.compile = owner;
       h.compiles[owner].events.push_back(static_cast<uint32_t>(h.events.size()));
-      if (h.compiles[owner].status == CompileStatus::Ok || h.compiles[owner].status == CompileStatus::Recompiled)
+      if (h.compiles[owner].status == CompileStatus::Ok ||
+          h.compiles[owner].status == CompileStatus::Recompiled)
         h.compiles[owner].status = CompileStatus::GraphBreak;
       h.events.push_back(std::move(e));
     }

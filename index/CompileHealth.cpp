@@ -234,8 +234,8 @@ GraphBreakReason parseGraphBreakReason(std::string_view text) {
   if (reasonBegin == lines.size()) {
     // A restart reason or fail_reason: the reason itself, from its first non-empty line.
     reasonBegin = 0;
-    while (reasonBegin < reasonEnd &&
-           (trim(lines[reasonBegin]).empty() || lines[reasonBegin].starts_with("Graph break in user code at ")))
+    while (reasonBegin < reasonEnd && (trim(lines[reasonBegin]).empty() ||
+                                       lines[reasonBegin].starts_with("Graph break in user code at ")))
       ++reasonBegin;
     if (reasonBegin < reasonEnd) {
       header = std::string(trim(lines[reasonBegin]));
@@ -266,7 +266,8 @@ GraphBreakReason parseGraphBreakReason(std::string_view text) {
       field = Field::Hint;
       continue;
     }
-    if (auto rest = afterPrefix(t, "Developer debug context:"); !rest.empty() || t == "Developer debug context:") {
+    if (auto rest = afterPrefix(t, "Developer debug context:");
+        !rest.empty() || t == "Developer debug context:") {
       r.developerContext = std::string(trim(rest));
       field = Field::Developer;
       continue;
@@ -439,8 +440,8 @@ std::vector<GuardEntry> parseGuardTree(const std::vector<std::string_view> &line
       sources.resize(depth + 1);
       sources[depth] = std::string(source);
     };
-    if (size_t src = body.find("source="); src != std::string_view::npos &&
-                                           body.substr(0, src).find("GuardManager") != std::string_view::npos) {
+    if (size_t src = body.find("source=");
+        src != std::string_view::npos && body.substr(0, src).find("GuardManager") != std::string_view::npos) {
       std::string_view s = body.substr(src + 7);
       if (size_t comma = s.find(", accessed_by="); comma != std::string_view::npos) s = s.substr(0, comma);
       manager(trim(s));
@@ -448,10 +449,10 @@ std::vector<GuardEntry> parseGuardTree(const std::vector<std::string_view> &line
     }
     size_t colon = body.find(": ");
     std::string_view kind = body.substr(0, colon);
-    bool isKind = colon != std::string_view::npos && !kind.empty() &&
-                  std::all_of(kind.begin(), kind.end(), [](char c) {
-                    return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-                  });
+    bool isKind =
+        colon != std::string_view::npos && !kind.empty() && std::all_of(kind.begin(), kind.end(), [](char c) {
+          return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+        });
     if (!isKind) {
       // RootGuardManager, KeyValueManager pair ...: managers without a source.
       manager(depth > 0 && depth - 1 < sources.size() ? sources[depth - 1] : std::string());

@@ -26,8 +26,8 @@
 //
 // This file has the model (frames -> compiles -> attempts, and the events placed on user lines) and the
 // pure parsers of the record texts; BuildHealth.cpp builds the model from the logs, HealthQueries.cpp answers
-// queries (see Index.h). Lines are 1-based as Python prints them (StackFrame, Origin); nothing here knows LSP.
-// All functions are pure, thread-safe and never throw.
+// queries (see Index.h). Lines are 1-based as Python prints them (StackFrame, Origin); nothing here knows
+// LSP. All functions are pure, thread-safe and never throw.
 #pragma once
 
 #include "index/CompileId.h"
@@ -74,8 +74,8 @@ std::vector<std::string> splitRecompileReasons(std::string_view payload);
 /// One failed guard of a recompile (guards.py get_guard_fail_reason_helper).
 struct GuardFailure {
   std::string cachedCompile; ///< The compile whose guards failed, as printed ("8/0"); may be empty.
-  std::string reason;   ///< "tensor 'x' size mismatch at index 0. expected 8, actual 16", "k == 2".
-  std::string userCode; ///< The user code the guard comment quotes, when it does.
+  std::string reason;        ///< "tensor 'x' size mismatch at index 0. expected 8, actual 16", "k == 2".
+  std::string userCode;      ///< The user code the guard comment quotes, when it does.
   /// Where the guard came from per its comment: `file` as printed (often shortened, see the file comment).
   std::optional<StackFrame> at;
   std::vector<StackFrame> userStack; ///< "User stack trace:", outermost first.
@@ -88,10 +88,10 @@ GuardFailure parseGuardFailure(std::string_view text);
 
 /// One leaf guard of a `dynamo_cpp_guards_str` tree.
 struct GuardEntry {
-  std::string kind;       ///< "TENSOR_MATCH", "TYPE_MATCH", "LAMBDA_GUARD", "GLOBAL_STATE", ...
-  std::string source;     ///< The enclosing manager's `source=` ("L['x']"), empty at the root.
-  std::string expression; ///< The guard without its comment, e.g. "check_tensor(L['x'], ...)".
-  std::string userCode;   ///< The user code the comment quotes.
+  std::string kind;             ///< "TENSOR_MATCH", "TYPE_MATCH", "LAMBDA_GUARD", "GLOBAL_STATE", ...
+  std::string source;           ///< The enclosing manager's `source=` ("L['x']"), empty at the root.
+  std::string expression;       ///< The guard without its comment, e.g. "check_tensor(L['x'], ...)".
+  std::string userCode;         ///< The user code the comment quotes.
   std::optional<StackFrame> at; ///< From the comment; `file` as printed (shortened).
 };
 std::vector<GuardEntry> parseGuardTree(const std::vector<std::string_view> &lines);
@@ -121,7 +121,8 @@ std::vector<StackFrame> stackFromJsonText(std::string_view json,
                                           const std::function<std::string(int)> &filename);
 
 // ---------------------------------------------------------------------------------------------------------------
-// The model. Built by IndexBuilder (BuildHealth.cpp); owned by the Index; indices are stable for its lifetime.
+// The model. Built by IndexBuilder (BuildHealth.cpp); owned by the Index; indices are stable for its
+// lifetime.
 
 enum class CacheOutcome : uint8_t { Unknown, Hit, Miss, Bypass };
 std::string_view cacheOutcomeName(CacheOutcome c); ///< "hit", "miss", "bypass", "" for Unknown.
@@ -151,15 +152,15 @@ struct CompileAttempt {
 /// Something that happened while compiling, placed on a user line when the trace says where.
 struct HealthEvent {
   HealthEventKind kind = HealthEventKind::GraphBreak;
-  uint32_t compile = 0;            ///< Index into CompileHealth::compiles.
-  std::optional<uint32_t> at;      ///< Index into CompileHealth::places; none: no model frame is known.
+  uint32_t compile = 0;       ///< Index into CompileHealth::compiles.
+  std::optional<uint32_t> at; ///< Index into CompileHealth::places; none: no model frame is known.
   HealthSeverity severity = HealthSeverity::Warning;
-  std::string title;               ///< One line: the reason's title, the failed guard, "fail_type: ...".
-  std::string explanation;         ///< Graph breaks and failures: the "Explanation:" text.
-  std::vector<std::string> hints;  ///< PyTorch's hints, verbatim.
-  std::string text;                ///< Everything PyTorch said about it (for hovers).
-  std::string id, url;             ///< Graph-break site id ("gb0059") and its page.
-  std::vector<uint32_t> stack;     ///< Places of the user traceback, outermost first (model frames only).
+  std::string title;              ///< One line: the reason's title, the failed guard, "fail_type: ...".
+  std::string explanation;        ///< Graph breaks and failures: the "Explanation:" text.
+  std::vector<std::string> hints; ///< PyTorch's hints, verbatim.
+  std::string text;               ///< Everything PyTorch said about it (for hovers).
+  std::string id, url;            ///< Graph-break site id ("gb0059") and its page.
+  std::vector<uint32_t> stack;    ///< Places of the user traceback, outermost first (model frames only).
   /// Places related to the event beyond its stack: the raise site of a failing backend, the guard a
   /// recompile failed on.
   std::vector<uint32_t> related;
@@ -188,14 +189,14 @@ struct DynamicShape {
 
 /// One compile of a frame: `frame_id/frame_compile_id` (CompileId::str), all its attempts.
 struct FrameCompile {
-  CompileId id;                ///< Attempt = the last attempt seen.
+  CompileId id; ///< Attempt = the last attempt seen.
   std::optional<int> rank;
-  uint32_t frame = 0;          ///< Index into CompileHealth::frames.
-  uint32_t traceFile = 0;      ///< Index into Index::traceFiles().
-  uint32_t firstLine = 0;      ///< 0-based line in the log of the compile's first record.
+  uint32_t frame = 0;     ///< Index into CompileHealth::frames.
+  uint32_t traceFile = 0; ///< Index into Index::traceFiles().
+  uint32_t firstLine = 0; ///< 0-based line in the log of the compile's first record.
   CompileStatus status = CompileStatus::Ok;
   std::vector<CompileAttempt> attempts;
-  bool recompile = false;      ///< frame_compile_id > 0, or recompile reasons were logged.
+  bool recompile = false; ///< frame_compile_id > 0, or recompile reasons were logged.
   std::string failType, failReason;
   std::optional<double> compileSeconds;  ///< entire_frame_compile_time_s (else duration_us).
   std::optional<double> backwardSeconds; ///< The backward graph's compile (bwd_compilation_metrics).
@@ -207,10 +208,10 @@ struct FrameCompile {
   std::vector<uint32_t> events;              ///< Indices into CompileHealth::events.
   std::vector<InstalledGuard> guards;
   std::vector<DynamicShape> shapes;
-  std::vector<uint32_t> stack;               ///< dynamo_start stack as places (model frames only).
+  std::vector<uint32_t> stack; ///< dynamo_start stack as places (model frames only).
   /// The line that called the compiled function, when the trace shows it and it is model code: the frame
-  /// entering Dynamo (torch/_dynamo/eval_frame.py) in a dynamic-shape record's stack, else the frame above the
-  /// function in a graph break's user traceback. (dynamo_start's stack lacks the immediate caller.)
+  /// entering Dynamo (torch/_dynamo/eval_frame.py) in a dynamic-shape record's stack, else the frame above
+  /// the function in a graph break's user traceback. (dynamo_start's stack lacks the immediate caller.)
   std::optional<uint32_t> caller;
   /// The graph compilations (output code) of this compile: forward, backward, inference (Index::compiles).
   std::vector<uint32_t> outputs;
@@ -221,16 +222,16 @@ struct FrameCompile {
 struct CompiledFrame {
   std::optional<int> frameId, compiledAutogradId, rank;
   uint32_t traceFile = 0;
-  std::string function;            ///< co_name.
-  std::optional<uint32_t> def;     ///< Index into CompileHealth::places: co_filename:co_firstlineno.
-  std::string recordedFile;        ///< co_filename as recorded.
+  std::string function;        ///< co_name.
+  std::optional<uint32_t> def; ///< Index into CompileHealth::places: co_filename:co_firstlineno.
+  std::string recordedFile;    ///< co_filename as recorded.
   /// For `torch_dynamo_resume_in_<fn>_at_<line>` frames (what runs after a graph break): the frame of <fn>.
   std::optional<uint32_t> resumeOf;
-  std::vector<uint32_t> compiles;  ///< Indices into CompileHealth::compiles, in compile order.
+  std::vector<uint32_t> compiles; ///< Indices into CompileHealth::compiles, in compile order.
 };
 
-/// Everything about compile health in an Index. Places are user-source locations (Origin: resolved local path,
-/// recorded path, 1-based line); every event, guard and frame points into `places`.
+/// Everything about compile health in an Index. Places are user-source locations (Origin: resolved local
+/// path, recorded path, 1-based line); every event, guard and frame points into `places`.
 struct CompileHealth {
   std::vector<CompiledFrame> frames;
   std::vector<FrameCompile> compiles;
@@ -239,8 +240,8 @@ struct CompileHealth {
 
   /// Lookup tables, filled by the build: normalized local path -> 1-based line -> indices.
   struct LineIndex {
-    std::map<uint32_t, std::vector<uint32_t>> events;      ///< Into `events`.
-    std::map<uint32_t, std::vector<uint32_t>> defs;        ///< Into `frames` (def lines).
+    std::map<uint32_t, std::vector<uint32_t>> events;                      ///< Into `events`.
+    std::map<uint32_t, std::vector<uint32_t>> defs;                        ///< Into `frames` (def lines).
     std::map<uint32_t, std::vector<std::pair<uint32_t, uint32_t>>> guards; ///< (compile, guard).
     std::map<uint32_t, std::vector<std::pair<uint32_t, uint32_t>>> shapes; ///< (compile, shape).
   };
@@ -254,10 +255,10 @@ struct CompileHealth {
 struct HealthDiagnostic {
   HealthEventKind kind = HealthEventKind::GraphBreak;
   HealthSeverity severity = HealthSeverity::Warning;
-  uint32_t line = 0;    ///< 1-based.
-  std::string message;  ///< Title, explanation and hints; the compiles and ranks it happened in.
-  std::string code;     ///< Graph-break site id, "recompile", fail_type, "specialization".
-  std::string href;     ///< The graph-break site's page, when known.
+  uint32_t line = 0;              ///< 1-based.
+  std::string message;            ///< Title, explanation and hints; the compiles and ranks it happened in.
+  std::string code;               ///< Graph-break site id, "recompile", fail_type, "specialization".
+  std::string href;               ///< The graph-break site's page, when known.
   std::vector<uint32_t> events;   ///< Indices into CompileHealth::events, in compile order.
   std::vector<uint32_t> compiles; ///< Distinct compiles (CompileHealth::compiles).
   size_t ranks = 0;               ///< Distinct ranks (0 for single-process runs).
@@ -277,7 +278,7 @@ struct CompiledFunction {
 /// What compile health knows about one user line.
 struct HealthAtLine {
   std::vector<uint32_t> events;
-  std::vector<CompiledFunction> functions; ///< Defined on this line.
+  std::vector<CompiledFunction> functions;           ///< Defined on this line.
   std::vector<std::pair<uint32_t, uint32_t>> guards; ///< (compile, guard index) installed for this line.
   std::vector<std::pair<uint32_t, uint32_t>> shapes; ///< (compile, shape index) recorded at this line.
   bool empty() const { return events.empty() && functions.empty() && guards.empty() && shapes.empty(); }
@@ -297,9 +298,9 @@ class TraceLog;
 struct RecordedCompile {
   CompileId id; ///< Attempt = the highest seen.
   std::optional<int> rank;
-  uint32_t firstLine = 0;    ///< 0-based line of the compile's first record.
-  bool started = false;      ///< A dynamo_start was seen.
-  bool hasMetrics = false;   ///< A compilation_metrics was seen.
+  uint32_t firstLine = 0;             ///< 0-based line of the compile's first record.
+  bool started = false;               ///< A dynamo_start was seen.
+  bool hasMetrics = false;            ///< A compilation_metrics was seen.
   std::vector<StackFrame> startStack; ///< dynamo_start's stack, outermost first (ends at the function).
   std::string function, file;         ///< co_name, co_filename.
   uint32_t firstLineNo = 0;           ///< co_firstlineno.
@@ -329,4 +330,3 @@ struct RecordedCompile {
 std::vector<RecordedCompile> readCompileHealth(const TraceLog &log);
 
 } // namespace inductor::index
-

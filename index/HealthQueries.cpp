@@ -110,8 +110,8 @@ std::vector<HealthDiagnostic> Index::healthDiagnostics(std::string_view path) co
   auto it = health_.byPath.find(normalizePath(path));
   if (it == health_.byPath.end()) return out;
   for (const auto &[line, events] : it->second.events) {
-    for (HealthEventKind kind : {HealthEventKind::Failure, HealthEventKind::GraphBreak, HealthEventKind::Recompile,
-                                 HealthEventKind::Specialization}) {
+    for (HealthEventKind kind : {HealthEventKind::Failure, HealthEventKind::GraphBreak,
+                                 HealthEventKind::Recompile, HealthEventKind::Specialization}) {
       HealthDiagnostic d;
       d.kind = kind;
       d.line = line;
@@ -148,12 +148,13 @@ std::vector<HealthDiagnostic> Index::healthDiagnostics(std::string_view path) co
       d.message = message(health_, kind, d.events, d.compiles, d.ranks);
       // The user traceback (outermost first), then the places related to it.
       for (uint32_t p : first.stack)
-        if (p != *first.at) d.related.push_back({p, "in " + (health_.places[p].function.empty()
-                                                                   ? std::string("user code")
-                                                                   : health_.places[p].function)});
+        if (p != *first.at)
+          d.related.push_back({p, "in " + (health_.places[p].function.empty() ? std::string("user code")
+                                                                              : health_.places[p].function)});
       for (uint32_t p : first.related)
-        d.related.push_back({p, kind == HealthEventKind::Recompile ? "the guard that failed was installed here"
-                                                                   : "raised here"});
+        d.related.push_back({p, kind == HealthEventKind::Recompile
+                                    ? "the guard that failed was installed here"
+                                    : "raised here"});
       out.push_back(std::move(d));
     }
   }

@@ -310,8 +310,8 @@ public:
 
   const Launch &launch(LaunchRef ref) const { return artifacts_[ref.artifact.value].launches[ref.index]; }
 
-  // Compile health (CompileHealth.h; queries in HealthQueries.cpp). `path` is a local path as the editor knows
-  // the file; lines are 1-based.
+  // Compile health (CompileHealth.h; queries in HealthQueries.cpp). `path` is a local path as the editor
+  // knows the file; lines are 1-based.
   /// Frames, compiles (every Dynamo compile, also those that produced no output code), events and places.
   const CompileHealth &compileHealth() const { return health_; }
   /// A user place (an index into compileHealth().places).

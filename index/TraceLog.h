@@ -16,9 +16,9 @@
 // in 8 MB windows prefetched ahead and released behind, so the resident set stays small). Only records that
 // matter for navigation and compile health are kept (see TraceKind); the metadata JSON is parsed only for
 // those. Every other kind (chromium_event, describe_*, ...) is recognised by its first key with a string
-// compare and only counted. Payloads are never copied or parsed during the scan: a record holds byte offsets into the
-// mapping, and payloadLines()/payloadText() read them on demand. Artifacts with `"encoding": "json"` carry
-// JSON payloads; parsing them is the caller's business.
+// compare and only counted. Payloads are never copied or parsed during the scan: a record holds byte offsets
+// into the mapping, and payloadLines()/payloadText() read them on demand. Artifacts with `"encoding": "json"`
+// carry JSON payloads; parsing them is the caller's business.
 //
 // Errors: a log that cannot be opened is an Error. A malformed log is not: corrupted records (a line that is
 // neither an envelope nor a payload line, an envelope whose metadata is not valid JSON, a payload that fails

@@ -477,8 +477,8 @@ struct DiagnosticRelatedInformation {
 void from_json(const json &j, DiagnosticRelatedInformation &r);
 void to_json(json &j, const DiagnosticRelatedInformation &r);
 
-/// Deviation: `code` is a string only (the spec allows `integer | string`; a number read from the wire is kept
-/// as its decimal text); `tags` and `data` are not modelled.
+/// Deviation: `code` is a string only (the spec allows `integer | string`; a number read from the wire is
+/// kept as its decimal text); `tags` and `data` are not modelled.
 struct Diagnostic {
   Range range;
   std::optional<DiagnosticSeverity> severity;

@@ -1,6 +1,7 @@
 // server/CodeAction.cpp: textDocument/codeAction. Quick fixes for compile-health events whose fix PyTorch
 // states mechanically, as WorkspaceEdits the user applies (the server never writes a file):
-//  - a recompile on a tensor's size ("tensor 'x' size mismatch at index 0"): `torch._dynamo.mark_dynamic(x, 0)`
+//  - a recompile on a tensor's size ("tensor 'x' size mismatch at index 0"): `torch._dynamo.mark_dynamic(x,
+//  0)`
 //    before the call that compiled the function, when the argument there is a plain name;
 //  - a hint that sets a config flag (`torch._dynamo.config.capture_scalar_outputs = True` for `.item()`,
 //    `capture_dynamic_output_shape_ops` for `nonzero`): the assignment after the file's imports;
@@ -35,13 +36,18 @@ std::vector<std::string> splitArguments(std::string_view s) {
   for (size_t i = 0; i < s.size(); ++i) {
     char c = s[i];
     if (quote) {
-      if (c == '\\') ++i;
-      else if (c == quote) quote = 0;
+      if (c == '\\')
+        ++i;
+      else if (c == quote)
+        quote = 0;
       continue;
     }
-    if (c == '"' || c == '\'') quote = c;
-    else if (c == '(' || c == '[' || c == '{') ++depth;
-    else if (c == ')' || c == ']' || c == '}') --depth;
+    if (c == '"' || c == '\'')
+      quote = c;
+    else if (c == '(' || c == '[' || c == '{')
+      ++depth;
+    else if (c == ')' || c == ']' || c == '}')
+      --depth;
     else if (c == ',' && depth == 0) {
       out.push_back(std::string(index::trim(s.substr(start, i - start))));
       start = i + 1;
@@ -59,13 +65,18 @@ std::optional<std::string_view> inParens(std::string_view s, size_t open) {
   for (size_t i = open; i < s.size(); ++i) {
     char c = s[i];
     if (quote) {
-      if (c == '\\') ++i;
-      else if (c == quote) quote = 0;
+      if (c == '\\')
+        ++i;
+      else if (c == quote)
+        quote = 0;
       continue;
     }
-    if (c == '"' || c == '\'') quote = c;
-    else if (c == '(') ++depth;
-    else if (c == ')' && --depth == 0) return s.substr(open + 1, i - open - 1);
+    if (c == '"' || c == '\'')
+      quote = c;
+    else if (c == '(')
+      ++depth;
+    else if (c == ')' && --depth == 0)
+      return s.substr(open + 1, i - open - 1);
   }
   return std::nullopt;
 }
@@ -171,7 +182,8 @@ void Server::onCodeAction(const protocol::CodeActionParams &params, Reply reply)
         if (d.source == "torch.compile" && d.range.start.line == line) ds.push_back(d);
       return ds;
     };
-    auto add = [&](std::string title, uint32_t line, std::string editUri, std::vector<protocol::TextEdit> edits) {
+    auto add = [&](std::string title, uint32_t line, std::string editUri,
+                   std::vector<protocol::TextEdit> edits) {
       if (!titles.insert(title).second) return;
       protocol::CodeAction a;
       a.title = std::move(title);
@@ -188,8 +200,9 @@ void Server::onCodeAction(const protocol::CodeActionParams &params, Reply reply)
         const index::HealthEvent &ev = h.events[e];
         const index::FrameCompile &c = h.compiles[ev.compile];
         // A size recompile: mark the dimension dynamic where the function is called.
-        if (ev.kind == index::HealthEventKind::Recompile && ev.sizeIndex && ev.guardSource.starts_with("L['") &&
-            c.caller && h.frames[c.frame].def && !h.frames[c.frame].resumeOf) {
+        if (ev.kind == index::HealthEventKind::Recompile && ev.sizeIndex &&
+            ev.guardSource.starts_with("L['") && c.caller && h.frames[c.frame].def &&
+            !h.frames[c.frame].resumeOf) {
           std::string param = ev.guardSource.substr(3, ev.guardSource.find('\'', 3) - 3);
           const index::Origin &def = h.places[*h.frames[c.frame].def];
           const index::Origin &caller = h.places[*c.caller];
@@ -207,10 +220,11 @@ void Server::onCodeAction(const protocol::CodeActionParams &params, Reply reply)
           if (!arg) continue;
           std::string indent(callLine.substr(0, index::indentOf(callLine)));
           std::string dim = std::to_string(*ev.sizeIndex);
-          add("Mark dimension " + dim + " of `" + *arg + "` dynamic before calling `" + h.frames[c.frame].function +
-                  "` (torch._dynamo.mark_dynamic)",
+          add("Mark dimension " + dim + " of `" + *arg + "` dynamic before calling `" +
+                  h.frames[c.frame].function + "` (torch._dynamo.mark_dynamic)",
               line, callerUri,
-              {insertAt(caller.line - 1, indent + "torch._dynamo.mark_dynamic(" + *arg + ", " + dim + ")\n")});
+              {insertAt(caller.line - 1,
+                        indent + "torch._dynamo.mark_dynamic(" + *arg + ", " + dim + ")\n")});
         }
         if (ev.kind == index::HealthEventKind::GraphBreak || ev.kind == index::HealthEventKind::Failure) {
           for (const std::string &hint : ev.hints) {

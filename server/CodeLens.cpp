@@ -48,8 +48,9 @@ void appendCompileLenses(const index::Index &index, TextCache &texts, const std:
     protocol::Command cmd;
     cmd.title = functionSummary(h, fn);
     cmd.command = "inductor.showCompiles";
-    cmd.arguments = json::array(
-        {uri, lens.range.start, json{{"function", fn.function}, {"line", fn.line}, {"compileIds", std::move(ids)}}});
+    cmd.arguments =
+        json::array({uri, lens.range.start,
+                     json{{"function", fn.function}, {"line", fn.line}, {"compileIds", std::move(ids)}}});
     lens.command = std::move(cmd);
     out.push_back(json(lens));
   }

@@ -1,14 +1,17 @@
 // server/Compiles.cpp: the custom request `inductor/compiles`, the compiled frames overview that editors show
 // as a tree (VS Code) or a list (Neovim).
 //
-//   inductor/compiles {uri?} -> {frames: [Frame], summary: {compiles, frames, graphBreaks, recompiles, failures}}
-//   Frame   = {function, frameId, compiledAutogradId, rank, location: Location|null (the def line),
+//   inductor/compiles {uri?} -> {frames: [Frame], summary: {compiles, frames, graphBreaks, recompiles,
+//   failures}} Frame   = {function, frameId, compiledAutogradId, rank, location: Location|null (the def
+//   line),
 //              resumeOf: index into frames|null, status, summary, compiles: [Compile]}
-//   Compile = {compileId, label, status ("ok", "graph break", "recompiled", "failed", "not compiled"), summary,
-//              attempts: [{attempt, restartReason}], seconds?, backwardSeconds?, runtimeSeconds?, guardCount?,
-//              shapeEnvGuardCount?, graphOpCount?, cache: {fxGraph, aotAutograd} ("hit"/"miss"/"bypass"/null),
-//              failType?, failReason?, recompileReasons: [string], rank,
-//              events: [{kind ("graphBreak", "recompile", "failure", "specialization"), severity (LSP), message,
+//   Compile = {compileId, label, status ("ok", "graph break", "recompiled", "failed", "not compiled"),
+//   summary,
+//              attempts: [{attempt, restartReason}], seconds?, backwardSeconds?, runtimeSeconds?,
+//              guardCount?, shapeEnvGuardCount?, graphOpCount?, cache: {fxGraph, aotAutograd}
+//              ("hit"/"miss"/"bypass"/null), failType?, failReason?, recompileReasons: [string], rank,
+//              events: [{kind ("graphBreak", "recompile", "failure", "specialization"), severity (LSP),
+//              message,
 //                        location: Location|null}],
 //              artifacts: [{uri, title}] (output code and graphs), trace: {uri, line} (the first record)}
 // With `uri`, only frames with a def line or an event in that file. Frames are in the order torch.compile
@@ -66,7 +69,8 @@ void Server::onCompiles(const json &params, Reply reply) {
     std::string filterPath;
     if (!uri.empty()) {
       Target t = resolveTarget(index, uri);
-      if (t.kind != Target::Kind::UserFile) return reply(json{{"frames", json::array()}, {"summary", json::object()}});
+      if (t.kind != Target::Kind::UserFile)
+        return reply(json{{"frames", json::array()}, {"summary", json::object()}});
       filterPath = t.path;
     }
     auto inFile = [&](std::optional<uint32_t> place) {
@@ -117,40 +121,42 @@ void Server::onCompiles(const json &params, Reply reply) {
         json trace = nullptr;
         if (c.traceFile < index.traceFiles().size())
           trace = {{"uri", protocol::fileURI(index.traceFiles()[c.traceFile])}, {"line", c.firstLine}};
-        compiles.push_back({{"compileId", c.id.str()},
-                            {"label", c.label()},
-                            {"rank", c.rank ? json(*c.rank) : json(nullptr)},
-                            {"status", std::string(index::compileStatusName(c.status))},
-                            {"summary", compileSummary(h, ci)},
-                            {"attempts", std::move(attempts)},
-                            {"seconds", optionalNumber(c.compileSeconds)},
-                            {"backwardSeconds", optionalNumber(c.backwardSeconds)},
-                            {"runtimeSeconds", optionalNumber(c.runtimeSeconds)},
-                            {"guardCount", optionalInt(c.guardCount)},
-                            {"shapeEnvGuardCount", optionalInt(c.shapeEnvGuardCount)},
-                            {"graphOpCount", optionalInt(c.graphOpCount)},
-                            {"cache", {{"fxGraph", cacheName(c.fxGraphCache)},
-                                       {"aotAutograd", cacheName(c.aotAutogradCache)}}},
-                            {"failType", c.failType.empty() ? json(nullptr) : json(c.failType)},
-                            {"failReason", c.failReason.empty() ? json(nullptr) : json(c.failReason)},
-                            {"recompileReasons", c.recompileReasons},
-                            {"events", std::move(events)},
-                            {"artifacts", std::move(artifacts)},
-                            {"trace", std::move(trace)}});
+        compiles.push_back(
+            {{"compileId", c.id.str()},
+             {"label", c.label()},
+             {"rank", c.rank ? json(*c.rank) : json(nullptr)},
+             {"status", std::string(index::compileStatusName(c.status))},
+             {"summary", compileSummary(h, ci)},
+             {"attempts", std::move(attempts)},
+             {"seconds", optionalNumber(c.compileSeconds)},
+             {"backwardSeconds", optionalNumber(c.backwardSeconds)},
+             {"runtimeSeconds", optionalNumber(c.runtimeSeconds)},
+             {"guardCount", optionalInt(c.guardCount)},
+             {"shapeEnvGuardCount", optionalInt(c.shapeEnvGuardCount)},
+             {"graphOpCount", optionalInt(c.graphOpCount)},
+             {"cache",
+              {{"fxGraph", cacheName(c.fxGraphCache)}, {"aotAutograd", cacheName(c.aotAutogradCache)}}},
+             {"failType", c.failType.empty() ? json(nullptr) : json(c.failType)},
+             {"failReason", c.failReason.empty() ? json(nullptr) : json(c.failReason)},
+             {"recompileReasons", c.recompileReasons},
+             {"events", std::move(events)},
+             {"artifacts", std::move(artifacts)},
+             {"trace", std::move(trace)}});
       }
       index::CompiledFunction fn;
       fn.function = f.function;
       fn.compiles = f.compiles;
       frameIndex[fi] = static_cast<int64_t>(frames.size());
-      frames.push_back({{"function", f.function},
-                        {"frameId", f.frameId ? json(*f.frameId) : json(nullptr)},
-                        {"compiledAutogradId", f.compiledAutogradId ? json(*f.compiledAutogradId) : json(nullptr)},
-                        {"rank", f.rank ? json(*f.rank) : json(nullptr)},
-                        {"location", location(f.def)},
-                        {"resumeOf", f.resumeOf ? json(*f.resumeOf) : json(nullptr)},
-                        {"status", std::string(index::compileStatusName(worst))},
-                        {"summary", functionSummary(h, fn)},
-                        {"compiles", std::move(compiles)}});
+      frames.push_back(
+          {{"function", f.function},
+           {"frameId", f.frameId ? json(*f.frameId) : json(nullptr)},
+           {"compiledAutogradId", f.compiledAutogradId ? json(*f.compiledAutogradId) : json(nullptr)},
+           {"rank", f.rank ? json(*f.rank) : json(nullptr)},
+           {"location", location(f.def)},
+           {"resumeOf", f.resumeOf ? json(*f.resumeOf) : json(nullptr)},
+           {"status", std::string(index::compileStatusName(worst))},
+           {"summary", functionSummary(h, fn)},
+           {"compiles", std::move(compiles)}});
     }
     // resumeOf: frame numbers -> positions in the answer (null when that frame was filtered out).
     for (json &f : frames)

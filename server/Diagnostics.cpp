@@ -2,11 +2,13 @@
 // recompiles (Information; Warning once the recompile limit is reached), compile failures (Error) and
 // dynamic-shape specialisations (Information), one per line and kind, merged over compiles and ranks
 // (Index::healthDiagnostics).
-//  - Push: after every index build, textDocument/publishDiagnostics for each user file with events that exists
+//  - Push: after every index build, textDocument/publishDiagnostics for each user file with events that
+//  exists
 //    here, and an empty list for files that had some and no longer do.
-//  - Pull (clients with textDocument.diagnostic): textDocument/diagnostic and workspace/diagnostic, with result
-//    ids so unchanged reports stay small; workspace/diagnostic/refresh after every build. A pulling client gets
-//    no pushes, which would show every diagnostic twice.
+//  - Pull (clients with textDocument.diagnostic): textDocument/diagnostic and workspace/diagnostic, with
+//  result
+//    ids so unchanged reports stay small; workspace/diagnostic/refresh after every build. A pulling client
+//    gets no pushes, which would show every diagnostic twice.
 #include "server/Convert.h"
 #include "server/Health.h"
 #include "server/Server.h"

@@ -80,7 +80,8 @@ std::string severityName(index::HealthSeverity s) {
 
 std::string frameName(const index::CompileHealth &h, const index::CompiledFrame &f) {
   std::string name = f.function.empty() ? "?" : f.function;
-  if (f.def) name += " (" + shortName(h.places[*f.def].path) + ":" + std::to_string(h.places[*f.def].line) + ")";
+  if (f.def)
+    name += " (" + shortName(h.places[*f.def].path) + ":" + std::to_string(h.places[*f.def].line) + ")";
   return name;
 }
 
@@ -225,13 +226,20 @@ int runExplain(const std::vector<std::string> &args) {
 
   if (asJson) {
     protocol::json out;
-    out["stats"] = {{"traceFiles", stats.traceFiles}, {"traceBytes", stats.traceBytes},
-                    {"compiles", stats.compiles},     {"kernels", stats.kernels},
-                    {"frameCompiles", stats.frameCompiles}, {"graphBreaks", stats.graphBreaks},
-                    {"recompiles", stats.recompiles},       {"compileFailures", stats.compileFailures},
-                    {"launches", stats.launches},     {"launchesWithOrigin", stats.launchesWithOrigin},
-                    {"userLines", stats.userLines},   {"corruptedRecords", stats.corruptedRecords},
-                    {"errors", stats.errors},         {"milliseconds", ms}};
+    out["stats"] = {{"traceFiles", stats.traceFiles},
+                    {"traceBytes", stats.traceBytes},
+                    {"compiles", stats.compiles},
+                    {"kernels", stats.kernels},
+                    {"frameCompiles", stats.frameCompiles},
+                    {"graphBreaks", stats.graphBreaks},
+                    {"recompiles", stats.recompiles},
+                    {"compileFailures", stats.compileFailures},
+                    {"launches", stats.launches},
+                    {"launchesWithOrigin", stats.launchesWithOrigin},
+                    {"userLines", stats.userLines},
+                    {"corruptedRecords", stats.corruptedRecords},
+                    {"errors", stats.errors},
+                    {"milliseconds", ms}};
     out["launches"] = protocol::json::array();
     for (uint32_t i = 0; i < index->artifacts().size(); ++i) {
       const index::Artifact &a = index->artifacts()[i];
@@ -277,10 +285,11 @@ int runExplain(const std::vector<std::string> &args) {
   if (stats.frameCompiles)
     compiles = std::to_string(stats.frameCompiles) + " compiles (" + std::to_string(stats.compiles) +
                " graphs with output code)";
-  std::printf("Indexed %zu trace file(s) (%.1f MB), %s, %zu kernel launches (%zu with a user origin), %zu user "
-              "source lines with kernels, in %lld ms\n",
-              stats.traceFiles, stats.traceBytes / 1e6, compiles.c_str(), stats.launches,
-              stats.launchesWithOrigin, stats.userLines, static_cast<long long>(ms));
+  std::printf(
+      "Indexed %zu trace file(s) (%.1f MB), %s, %zu kernel launches (%zu with a user origin), %zu user "
+      "source lines with kernels, in %lld ms\n",
+      stats.traceFiles, stats.traceBytes / 1e6, compiles.c_str(), stats.launches, stats.launchesWithOrigin,
+      stats.userLines, static_cast<long long>(ms));
   if (stats.corruptedRecords) std::printf("Skipped %zu corrupted trace records\n", stats.corruptedRecords);
   for (const index::Compile &c : index->compiles()) {
     const index::Artifact &a = index->artifact(c.outputCode);

@@ -34,7 +34,8 @@ std::string compileIdRange(const index::CompileHealth &health, const std::vector
   }
   std::string out;
   for (const auto &key : order) {
-    std::string prefix = (key.first >= 0 ? "!" + std::to_string(key.first) + "/" : "") + std::to_string(key.second) + "/";
+    std::string prefix =
+        (key.first >= 0 ? "!" + std::to_string(key.first) + "/" : "") + std::to_string(key.second) + "/";
     const std::set<int> &ids = byFrame[key];
     auto it = ids.begin();
     while (it != ids.end()) {

@@ -193,7 +193,8 @@ std::string healthMarkdown(const index::Index &index, const std::string &path, u
       it = std::prev(texts.end());
     }
     it->second.push_back(ev.compile);
-    std::string link = ev.url.empty() ? "" : " · [" + (ev.id.empty() ? std::string("details") : ev.id) + "](" + ev.url + ")";
+    std::string link =
+        ev.url.empty() ? "" : " · [" + (ev.id.empty() ? std::string("details") : ev.id) + "](" + ev.url + ")";
     heading[key] = {eventHeading(ev.kind), link};
   }
   for (const auto &[key, compiles] : texts) {
@@ -214,8 +215,8 @@ std::string healthMarkdown(const index::Index &index, const std::string &path, u
                  std::string(index::cacheOutcomeName(fc.aotAutogradCache));
       auto cost = compileCost(h, {c});
       s += "\n| " + fc.label() + (h.frames[fc.frame].resumeOf ? " (resumed)" : "") + " | " +
-           std::string(index::compileStatusName(fc.status)) + " | " + (cost ? formatSeconds(*cost) : "") + " | " +
-           (fc.guardCount ? std::to_string(*fc.guardCount) : "") + " | " + cache + " |";
+           std::string(index::compileStatusName(fc.status)) + " | " + (cost ? formatSeconds(*cost) : "") +
+           " | " + (fc.guardCount ? std::to_string(*fc.guardCount) : "") + " | " + cache + " |";
     }
     section(s);
   }
@@ -242,13 +243,16 @@ std::string healthMarkdown(const index::Index &index, const std::string &path, u
       std::string what;
       switch (r.kind) {
       case index::ShapeRecord::Kind::CreateSymbol:
-        what = codeSpan(r.source) + " is dynamic: " + codeSpan(r.symbol) + " (value " + r.value + ", range " + r.range + ")";
+        what = codeSpan(r.source) + " is dynamic: " + codeSpan(r.symbol) + " (value " + r.value + ", range " +
+               r.range + ")";
         break;
       case index::ShapeRecord::Kind::UnbackedSymbol:
-        what = "data-dependent symbol " + codeSpan(r.symbol) + (r.range.empty() ? "" : " (range " + r.range + ")");
+        what = "data-dependent symbol " + codeSpan(r.symbol) +
+               (r.range.empty() ? "" : " (range " + r.range + ")");
         break;
       case index::ShapeRecord::Kind::Specialization:
-        what = codeSpan(r.source) + " specialized to " + r.value + (r.reason.empty() ? "" : " (" + r.reason + ")");
+        what = codeSpan(r.source) + " specialized to " + r.value +
+               (r.reason.empty() ? "" : " (" + r.reason + ")");
         break;
       case index::ShapeRecord::Kind::GuardAdded:
         what = "guard " + codeSpan(r.expression);
@@ -274,8 +278,10 @@ void Server::onHover(const protocol::TextDocumentPositionParams &params, Reply r
       auto launches = index.launchesForLine(target.path, params.position.line + 1);
       std::string health = healthMarkdown(index, target.path, params.position.line + 1);
       if (launches.empty() && health.empty()) return reply(nullptr);
-      if (!launches.empty()) hover.contents.value = userLineMarkdown(index, launches, params.position.line + 1);
-      if (!health.empty()) hover.contents.value += (hover.contents.value.empty() ? "" : "\n\n---\n\n") + health;
+      if (!launches.empty())
+        hover.contents.value = userLineMarkdown(index, launches, params.position.line + 1);
+      if (!health.empty())
+        hover.contents.value += (hover.contents.value.empty() ? "" : "\n\n---\n\n") + health;
       hover.range = texts.lineRange(uri, params.position.line);
       return reply(json(hover));
     }

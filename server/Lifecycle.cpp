@@ -51,7 +51,8 @@ json serverCapabilities(protocol::OffsetEncoding encoding, const protocol::Clien
   caps["documentSymbolProvider"] = true;
   caps["workspaceSymbolProvider"] = true;
   caps["executeCommandProvider"] = json{{"commands", json::array({"inductor.reindex"})}};
-  caps["codeActionProvider"] = json{{"codeActionKinds", json::array({"quickfix"})}, {"resolveProvider", false}};
+  caps["codeActionProvider"] =
+      json{{"codeActionKinds", json::array({"quickfix"})}, {"resolveProvider", false}};
   // Compile health is pulled by clients that can (every file's at once: workspace diagnostics), pushed to the
   // others (see server/Diagnostics.cpp).
   if (client.diagnosticPull)

@@ -1,6 +1,6 @@
 // tests/e2e/CompileHealthTests.cpp: compile health end to end, on every fixture: diagnostics (pulled, pushed,
-// refreshed after a reindex), code lenses on compiled functions, hovers, code actions, `inductor/compiles` and
-// `explain`. Expected values come from the tests' own reading of the traces (HealthOracle.h): every graph
+// refreshed after a reindex), code lenses on compiled functions, hovers, code actions, `inductor/compiles`
+// and `explain`. Expected values come from the tests' own reading of the traces (HealthOracle.h): every graph
 // break, recompile and failure at its exact line with its reason, and no diagnostic where the trace records
 // no event.
 #include "e2e/E2E.h"
@@ -49,8 +49,11 @@ std::vector<Fixture> fixtures() {
     if (!e.is_regular_file() || !(name.ends_with(".log") || name.ends_with(".txt"))) continue;
     out.push_back({"tlparse-inputs/" + name, tl, {e.path().string()}, {e.path().string()}, ""});
   }
-  Fixture messy{"tlparse-inputs/multi_rank_messy_input", tl + "/multi_rank_messy_input",
-                {tl + "/multi_rank_messy_input"}, filesIn(tl + "/multi_rank_messy_input", "dedicated_log"), ""};
+  Fixture messy{"tlparse-inputs/multi_rank_messy_input",
+                tl + "/multi_rank_messy_input",
+                {tl + "/multi_rank_messy_input"},
+                filesIn(tl + "/multi_rank_messy_input", "dedicated_log"),
+                ""};
   out.push_back(messy);
   std::sort(out.begin(), out.end(), [](const Fixture &a, const Fixture &b) { return a.name < b.name; });
   return out;
@@ -93,8 +96,8 @@ struct ExpectedDiagnostic {
 };
 
 /// Expected diagnostics per local file.
-std::map<std::string, std::vector<ExpectedDiagnostic>> expectedDiagnostics(const Fixture &f,
-                                                                           const std::vector<ExpectedHealthEvent> &events) {
+std::map<std::string, std::vector<ExpectedDiagnostic>>
+expectedDiagnostics(const Fixture &f, const std::vector<ExpectedHealthEvent> &events) {
   std::map<std::string, std::map<std::pair<uint32_t, std::string>, ExpectedDiagnostic>> byLine;
   for (const ExpectedHealthEvent &e : events) {
     if (!e.at) continue;
@@ -156,7 +159,8 @@ void checkFile(const Fixture &f, const std::string &path, const json &items,
     std::set<std::string> compiles;
     for (const ExpectedHealthEvent *ev : e.events) {
       CHECK_MESSAGE(message.find(ev->title) != std::string::npos, "missing " << ev->title);
-      CHECK_MESSAGE(message.find("[" + ev->compile + "]") != std::string::npos, "missing [" << ev->compile << "]");
+      CHECK_MESSAGE(message.find("[" + ev->compile + "]") != std::string::npos,
+                    "missing [" << ev->compile << "]");
       compiles.insert(ev->compile);
     }
     if (e.kind == "recompile")
@@ -208,7 +212,8 @@ HealthExpectation expectationOf(const Fixture &f) {
 
 } // namespace
 
-TEST_CASE("compile health: every fixture's diagnostics, pulled, at the lines and with the reasons of the trace") {
+TEST_CASE(
+    "compile health: every fixture's diagnostics, pulled, at the lines and with the reasons of the trace") {
   size_t graphBreaks = 0, recompiles = 0, failures = 0, fixturesWithEvents = 0;
   for (const Fixture &f : fixtures()) {
     CAPTURE(f.name);
@@ -231,7 +236,8 @@ TEST_CASE("compile health: every fixture's diagnostics, pulled, at the lines and
       json report = s.client.request("textDocument/diagnostic", {{"textDocument", {{"uri", fileURI(file)}}}});
       CHECK(report["kind"] == "full");
       auto it = expected.find(file);
-      checkFile(f, file, report["items"], it == expected.end() ? std::vector<ExpectedDiagnostic>{} : it->second);
+      checkFile(f, file, report["items"],
+                it == expected.end() ? std::vector<ExpectedDiagnostic>{} : it->second);
     }
     // workspace/diagnostic: every file with events that exists here, and nothing else.
     json workspace = s.client.request("workspace/diagnostic", {{"previousResultIds", json::array()}});
@@ -282,8 +288,10 @@ TEST_CASE("compile health: pushed to clients that do not pull, refreshed and cle
   json cleared;
   for (int i = 0; i < 300 && !cleared.is_object(); ++i) {
     auto all = s.client.notifications("textDocument/publishDiagnostics");
-    if (all.size() > before) cleared = all.back();
-    else std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    if (all.size() > before)
+      cleared = all.back();
+    else
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   REQUIRE(cleared.is_object());
   CHECK(cleared["uri"] == fileURI(model));
@@ -303,9 +311,10 @@ TEST_CASE("compile health: pull result ids and workspace/diagnostic/refresh afte
                                 {{"textDocument", {{"uri", uri}}}, {"previousResultId", first["resultId"]}});
   CHECK(again["kind"] == "unchanged");
   CHECK(again["resultId"] == first["resultId"]);
-  json ws = s.client.request("workspace/diagnostic",
-                             {{"previousResultIds", json::array({{{"uri", uri}, {"value", first["resultId"]}},
-                                                                 {{"uri", "file:///nowhere/gone.py"}, {"value", "x"}}})}});
+  json ws = s.client.request(
+      "workspace/diagnostic",
+      {{"previousResultIds", json::array({{{"uri", uri}, {"value", first["resultId"]}},
+                                          {{"uri", "file:///nowhere/gone.py"}, {"value", "x"}}})}});
   bool sawModel = false, sawGone = false;
   for (const json &item : ws["items"]) {
     if (item["uri"] == uri) {
@@ -326,8 +335,8 @@ TEST_CASE("compile health: pull result ids and workspace/diagnostic/refresh afte
 }
 
 TEST_CASE("compile health: code lenses on compiled functions' def lines") {
-  for (const std::string &name : {std::string("health_lib"), std::string("compile_health"),
-                                  std::string("graph_break_dynamic")}) {
+  for (const std::string &name :
+       {std::string("health_lib"), std::string("compile_health"), std::string("graph_break_dynamic")}) {
     CAPTURE(name);
     std::string root = fs::exists(kTraces + "/" + name) ? kTraces + "/" + name : caseDir(name);
     Fixture f{name, root, {}, {}, "/tmp/work/" + name};
@@ -367,7 +376,9 @@ TEST_CASE("compile health: code lenses on compiled functions' def lines") {
         breaks += c->graphBreak;
       }
       if (failed) CHECK(title.find(std::to_string(failed) + " failed") != std::string::npos);
-      if (breaks) CHECK(title.find(std::to_string(breaks) + (breaks == 1 ? " graph break" : " graph breaks")) != std::string::npos);
+      if (breaks)
+        CHECK(title.find(std::to_string(breaks) + (breaks == 1 ? " graph break" : " graph breaks")) !=
+              std::string::npos);
       CHECK(lens["command"]["arguments"][0] == uri);
       CHECK(lens["command"]["arguments"][2]["compileIds"].size() == compiles.size());
       CHECK(toLoc({{"uri", uri}, {"range", lens["range"]}}) == lineLoc(root + "/model.py", line));
@@ -378,7 +389,8 @@ TEST_CASE("compile health: code lenses on compiled functions' def lines") {
 
 TEST_CASE("compile health: hovers on diagnosed lines, def lines and guarded lines") {
   const std::string root = kTraces + "/health_lib";
-  Fixture f{"health_lib", root, {}, filesIn(root + "/trace", "dedicated_log_torch_trace"), "/tmp/work/health_lib"};
+  Fixture f{
+      "health_lib", root, {}, filesIn(root + "/trace", "dedicated_log_torch_trace"), "/tmp/work/health_lib"};
   HealthExpectation e = expectationOf(f);
   Session s(root);
   std::string uri = fileURI(root + "/model.py");
@@ -396,7 +408,8 @@ TEST_CASE("compile health: hovers on diagnosed lines, def lines and guarded line
   }
   // A def line: one row per compile, with its status.
   for (const RecordedHealthCompile &c : e.compiles) {
-    if (c.function.rfind("torch_dynamo_resume_in_", 0) == 0 || local(f, c.file) != root + "/model.py") continue;
+    if (c.function.rfind("torch_dynamo_resume_in_", 0) == 0 || local(f, c.file) != root + "/model.py")
+      continue;
     std::string md = hover(c.firstLine);
     INFO(c.function << "\n" << md);
     CHECK(md.find("| [" + c.id + "]") != std::string::npos);
@@ -412,8 +425,8 @@ TEST_CASE("compile health: hovers on diagnosed lines, def lines and guarded line
 }
 
 TEST_CASE("compile health: code actions apply PyTorch's mechanical hints as edits") {
-  for (const std::string &name : {std::string("graph_break_dynamic"), std::string("compile_health"),
-                                  std::string("health_lib")}) {
+  for (const std::string &name :
+       {std::string("graph_break_dynamic"), std::string("compile_health"), std::string("health_lib")}) {
     CAPTURE(name);
     std::string root = fs::exists(kTraces + "/" + name) ? kTraces + "/" + name : caseDir(name);
     Fixture f{name, root, {}, filesIn(root + "/trace", "dedicated_log_torch_trace"), "/tmp/work/" + name};
@@ -520,7 +533,8 @@ TEST_CASE("compile health: inductor/compiles lists frames, compiles, statuses, e
         // Its events, each with its location when the trace gives a model line.
         size_t want = 0;
         for (const ExpectedHealthEvent &ev : e.events)
-          want += ev.compile == c.id && (!ev.rank || !got["rank"].is_number() || ev.rank == got["rank"].get<int>());
+          want += ev.compile == c.id &&
+                  (!ev.rank || !got["rank"].is_number() || ev.rank == got["rank"].get<int>());
         CHECK(got["events"].size() == want);
       }
     }
@@ -528,7 +542,8 @@ TEST_CASE("compile health: inductor/compiles lists frames, compiles, statuses, e
     if (fs::exists(f.root + "/model.py")) {
       json filtered = s.client.request("inductor/compiles", {{"uri", fileURI(f.root + "/model.py")}});
       for (const json &frame : filtered["frames"]) {
-        bool here = frame["location"].is_object() && frame["location"]["uri"] == fileURI(f.root + "/model.py");
+        bool here =
+            frame["location"].is_object() && frame["location"]["uri"] == fileURI(f.root + "/model.py");
         for (const json &c : frame["compiles"])
           for (const json &ev : c["events"])
             here |= ev["location"].is_object() && ev["location"]["uri"] == fileURI(f.root + "/model.py");
@@ -542,8 +557,8 @@ TEST_CASE("compile health: inductor/compiles lists frames, compiles, statuses, e
 TEST_CASE("compile health: explain prints a Compile health section; comp_failure.log has its compile") {
   auto run = [](const std::string &args) {
     std::string out;
-    std::unique_ptr<FILE, int (*)(FILE *)> pipe(popen((std::string(INDUCTOR_LS_BINARY) + " explain " + args + " 2>&1").c_str(), "r"),
-                                                pclose);
+    std::unique_ptr<FILE, int (*)(FILE *)> pipe(
+        popen((std::string(INDUCTOR_LS_BINARY) + " explain " + args + " 2>&1").c_str(), "r"), pclose);
     std::array<char, 4096> buf{};
     while (pipe && fgets(buf.data(), buf.size(), pipe.get()))
       out += buf.data();

@@ -20,7 +20,8 @@ std::vector<Frame> tracebackFrames(const std::vector<std::string> &lines, size_t
   for (size_t i = from; i < lines.size(); ++i) {
     if (lines[i].empty() || lines[i][0] != ' ') break;
     std::smatch m;
-    if (std::regex_match(lines[i], m, kFrameLine)) out.push_back({m[1].str(), uint32_t(std::stoul(m[2].str()))});
+    if (std::regex_match(lines[i], m, kFrameLine))
+      out.push_back({m[1].str(), uint32_t(std::stoul(m[2].str()))});
   }
   return out;
 }
@@ -70,7 +71,8 @@ std::vector<Frame> jsonStack(const json &stack, const std::map<int, std::string>
 std::optional<std::string> expand(const std::string &printed, const std::set<std::string> &files) {
   std::optional<std::string> found;
   for (const std::string &f : files)
-    if (f == printed || (f.size() > printed.size() && f.compare(f.size() - printed.size(), printed.size(), printed) == 0)) {
+    if (f == printed ||
+        (f.size() > printed.size() && f.compare(f.size() - printed.size(), printed.size(), printed) == 0)) {
       if (found) return std::nullopt;
       found = f;
     }
@@ -123,7 +125,8 @@ HealthExpectation expectedHealth(const std::string &logPath) {
     if (kind == "create_symbol" && !callers.count(id)) {
       std::vector<Frame> stack = jsonStack(r.envelope[kind].value("stack", json()), strs);
       for (size_t i = 1; i < stack.size(); ++i)
-        if (stack[i].path.size() >= 27 && stack[i].path.compare(stack[i].path.size() - 27, 27, "torch/_dynamo/eval_frame.py") == 0) {
+        if (stack[i].path.size() >= 27 &&
+            stack[i].path.compare(stack[i].path.size() - 27, 27, "torch/_dynamo/eval_frame.py") == 0) {
           if (isModelFrame(stack[i - 1].path)) callers[id] = stack[i - 1];
           break;
         }
@@ -134,7 +137,8 @@ HealthExpectation expectedHealth(const std::string &logPath) {
   // to it.
   auto defOf = [&](const std::string &id) -> std::optional<Frame> {
     auto it = metrics.find(id);
-    if (it != metrics.end() && it->second["co_filename"].is_string() && it->second["co_firstlineno"].is_number()) {
+    if (it != metrics.end() && it->second["co_filename"].is_string() &&
+        it->second["co_firstlineno"].is_number()) {
       Frame f{it->second["co_filename"].get<std::string>(), it->second["co_firstlineno"].get<uint32_t>()};
       if (isModelFrame(f.path)) return f;
     }
@@ -181,7 +185,8 @@ HealthExpectation expectedHealth(const std::string &logPath) {
         } else if (strip(l).rfind("Hint:", 0) == 0) {
           std::smatch m;
           if (std::regex_search(l, m, configStatement)) e.hintConfig = m[1].str();
-          if (l.find("Remove the `torch._dynamo.graph_break()` call") != std::string::npos) e.removeGraphBreak = true;
+          if (l.find("Remove the `torch._dynamo.graph_break()` call") != std::string::npos)
+            e.removeGraphBreak = true;
         }
         std::smatch m;
         if (std::regex_search(l, m, link)) {
@@ -202,7 +207,8 @@ HealthExpectation expectedHealth(const std::string &logPath) {
       breakStacks[id].push_back(stack);
       bool dup = false;
       for (const ExpectedHealthEvent &o : out.events)
-        dup |= o.kind == e.kind && o.compile == e.compile && o.at == e.at && o.title == e.title && o.rank == e.rank;
+        dup |= o.kind == e.kind && o.compile == e.compile && o.at == e.at && o.title == e.title &&
+               o.rank == e.rank;
       if (!dup) out.events.push_back(std::move(e));
     } else if (name == "recompile_reasons") {
       json j = json::parse(r.payload, nullptr, false);
@@ -231,7 +237,8 @@ HealthExpectation expectedHealth(const std::string &logPath) {
       e.severity = 3;
       std::string first = lines.empty() ? "" : lines[0];
       std::string cached;
-      if (size_t colon = first.find(": "); colon != std::string::npos && first.substr(0, colon).find(' ') == std::string::npos) {
+      if (size_t colon = first.find(": ");
+          colon != std::string::npos && first.substr(0, colon).find(' ') == std::string::npos) {
         cached = first.substr(0, colon);
         first = first.substr(colon + 2);
       }
@@ -257,7 +264,8 @@ HealthExpectation expectedHealth(const std::string &logPath) {
             std::string::const_iterator s = g.cbegin();
             std::optional<Frame> guardAt;
             while (std::regex_search(s, g.cend(), c, comment)) {
-              if (auto file = expand(c[1].str(), files)) guardAt = Frame{*file, uint32_t(std::stoul(c[2].str()))};
+              if (auto file = expand(c[1].str(), files))
+                guardAt = Frame{*file, uint32_t(std::stoul(c[2].str()))};
               s = c.suffix().first;
             }
             if (!e.at && guardAt && isModelFrame(guardAt->path)) e.at = guardAt;
@@ -293,7 +301,8 @@ HealthExpectation expectedHealth(const std::string &logPath) {
       e.code = m["fail_type"].get<std::string>();
       e.title = e.code;
       if (m["fail_user_frame_filename"].is_string() && m["fail_user_frame_lineno"].is_number()) {
-        Frame f{m["fail_user_frame_filename"].get<std::string>(), m["fail_user_frame_lineno"].get<uint32_t>()};
+        Frame f{m["fail_user_frame_filename"].get<std::string>(),
+                m["fail_user_frame_lineno"].get<uint32_t>()};
         if (isModelFrame(f.path)) e.at = f;
       }
       std::string reason = m["fail_reason"].is_string() ? m["fail_reason"].get<std::string>() : "";

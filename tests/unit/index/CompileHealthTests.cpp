@@ -18,7 +18,8 @@ const std::string kFixtures = normalizePath(INDUCTOR_FIXTURES_DIR);
 const std::string kTraces = normalizePath(INDUCTOR_TRACES_DIR);
 
 // A dynamo_graph_break_reason payload as PyTorch 2.11 writes it (health_lib, frame 0).
-const char *kBreakInLibrary = R"(Graph break in user code at /tmp/work/health_lib/site-packages/mylib/__init__.py:7
+const char *kBreakInLibrary =
+    R"(Graph break in user code at /tmp/work/health_lib/site-packages/mylib/__init__.py:7
 Graph Break Reason: Encountered graph break when attempting to trace CALL: a function call, e.g. f(x, y):
 
 Failed to trace builtin operator
@@ -95,7 +96,8 @@ TEST_CASE("parseGraphBreakReason: the reason is its own title, a restart reason,
     GraphBreakReason r = parseGraphBreakReason(
         "Dynamic shape operator\n  Explanation: Operator `aten.nonzero.default`'s output shape depends on "
         "input Tensor data.\n  Hint: Enable tracing of dynamic shape operators with "
-        "`torch._dynamo.config.capture_dynamic_output_shape_ops = True`\n\n For more details about this graph "
+        "`torch._dynamo.config.capture_dynamic_output_shape_ops = True`\n\n For more details about this "
+        "graph "
         "break, please visit: https://meta-pytorch.github.io/compile-graph-break-site/gb/gb0036.html");
     CHECK(r.title == "Dynamic shape operator");
     CHECK(r.id == "gb0036");
@@ -103,9 +105,10 @@ TEST_CASE("parseGraphBreakReason: the reason is its own title, a restart reason,
     CHECK(r.hints.size() == 1);
   }
   SUBCASE("older PyTorch: 'Reason:' and no explanation") {
-    GraphBreakReason r = parseGraphBreakReason(
-        "Graph break in user code at /m.py:9\nReason: Unsupported: call_function BuiltinVariable(print) [] {}\n"
-        "User code traceback:\n  File \"/m.py\", line 9, in f\n    print(1)\n");
+    GraphBreakReason r =
+        parseGraphBreakReason("Graph break in user code at /m.py:9\nReason: Unsupported: call_function "
+                              "BuiltinVariable(print) [] {}\n"
+                              "User code traceback:\n  File \"/m.py\", line 9, in f\n    print(1)\n");
     CHECK(r.title == "Unsupported: call_function BuiltinVariable(print) [] {}");
     REQUIRE(r.at);
     CHECK(r.at->line == 9);
@@ -127,8 +130,9 @@ TEST_CASE("parseGraphBreakReason: the reason is its own title, a restart reason,
 TEST_CASE("splitRecompileReasons: a bare string, a JSON list, a JSON string") {
   CHECK(splitRecompileReasons("8/0: tensor 'x' size mismatch at index 0. expected 8, actual 16\n") ==
         std::vector<std::string>{"8/0: tensor 'x' size mismatch at index 0. expected 8, actual 16"});
-  CHECK(splitRecompileReasons("[\n\"11/1: GLOBAL_STATE changed: grad_mode \",\n\"11/0: tensor 'x' requires_grad "
-                              "mismatch. expected requires_grad=0\"\n]") ==
+  CHECK(splitRecompileReasons(
+            "[\n\"11/1: GLOBAL_STATE changed: grad_mode \",\n\"11/0: tensor 'x' requires_grad "
+            "mismatch. expected requires_grad=0\"\n]") ==
         std::vector<std::string>{"11/1: GLOBAL_STATE changed: grad_mode",
                                  "11/0: tensor 'x' requires_grad mismatch. expected requires_grad=0"});
   CHECK(splitRecompileReasons("\"0/0: k == 1\"") == std::vector<std::string>{"0/0: k == 1"});
@@ -146,7 +150,8 @@ TEST_CASE("parseGuardFailure: cached compile, reason, guard comment, user stack,
   }
   SUBCASE("an int specialisation with its comment and user stack") {
     GuardFailure g = parseGuardFailure(
-        "6/0: k == 2                                                   # return torch.tanh(x) * k  # recompiles "
+        "6/0: k == 2                                                   # return torch.tanh(x) * k  # "
+        "recompiles "
         "when k changes  # mp/work/compile_health/model.py:26 in scaled\nUser stack trace:\n  File "
         "\"/tmp/work/compile_health/model.py\", line 26, in scaled\n    return torch.tanh(x) * k");
     CHECK(g.cachedCompile == "6/0");
@@ -186,7 +191,8 @@ TEST_CASE("parseGuardTree: leaf guards with their manager's source and the user 
       "mp/work/m.py:40 in f",
       "| +- GuardManager: source=G, accessed_by=GlobalsGuardAccessor",
       "| | +- GuardManager: source=G['SCALE'], accessed_by=DictGetItemGuardAccessor('SCALE')",
-      "| | | +- TYPE_MATCH: ___check_type_id(G['SCALE'], 1)  # return x * SCALE  # mp/work/m.py:41 in f (HINT: "
+      "| | | +- TYPE_MATCH: ___check_type_id(G['SCALE'], 1)  # return x * SCALE  # mp/work/m.py:41 in f "
+      "(HINT: "
       "type float)",
       "+- LAMBDA_GUARD: 5 <= L['x'].size()[0]  # if x.shape[0] > 4:  # mp/work/m.py:64 in g "
       "(_dynamo/variables/tensor.py:1951 in evaluate_expr)",
@@ -240,20 +246,26 @@ TEST_CASE("readCompileHealth: a small log, attempts, restarts and a reset Dynamo
   };
   std::string text =
       record(R"("str": ["/w/model.py", 1])") +
-      record(R"("dynamo_start": {"stack": [{"line": 9, "name": "main", "filename": 1}, {"line": 3, "name": "f", "filename": 1}]}, "frame_id": 0, "frame_compile_id": 0, "attempt": 0)") +
-      record(R"("artifact": {"name": "dynamo_graph_break_reason", "encoding": "string"}, "frame_id": 0, "frame_compile_id": 0, "attempt": 0)",
-             {"Graph break in user code at /w/model.py:4", "Graph Break Reason: Data-dependent branching",
-              "  Explanation: e", "", "User code traceback:", "  File \"/w/model.py\", line 4, in f",
-              "    if x.sum() > 0:"}) +
+      record(
+          R"("dynamo_start": {"stack": [{"line": 9, "name": "main", "filename": 1}, {"line": 3, "name": "f", "filename": 1}]}, "frame_id": 0, "frame_compile_id": 0, "attempt": 0)") +
+      record(
+          R"("artifact": {"name": "dynamo_graph_break_reason", "encoding": "string"}, "frame_id": 0, "frame_compile_id": 0, "attempt": 0)",
+          {"Graph break in user code at /w/model.py:4", "Graph Break Reason: Data-dependent branching",
+           "  Explanation: e", "", "User code traceback:", "  File \"/w/model.py\", line 4, in f",
+           "    if x.sum() > 0:"}) +
       record(R"("dynamo_cpp_guards_str": {}, "frame_id": 0, "frame_compile_id": 0, "attempt": 1)",
              {"TREE_GUARD_MANAGER:", "+- RootGuardManager", "| +- GuardManager: source=L['x'], accessed_by=A",
               "| | +- TENSOR_MATCH: check_tensor(L['x'])  # x.sum()  # w/model.py:4 in f"}) +
-      record(R"("compilation_metrics": {"co_name": "f", "co_filename": "/w/model.py", "co_firstlineno": 3, "fail_type": null, "restart_reasons": ["Data-dependent branching\n  Explanation: e"], "entire_frame_compile_time_s": 1.5, "guard_count": 7}, "frame_id": 0, "frame_compile_id": 0, "attempt": 1)") +
-      record(R"("artifact": {"name": "fx_graph_cache_hit", "encoding": "json"}, "frame_id": 0, "frame_compile_id": 0, "attempt": 1)",
-             {"{}"}) +
+      record(
+          R"("compilation_metrics": {"co_name": "f", "co_filename": "/w/model.py", "co_firstlineno": 3, "fail_type": null, "restart_reasons": ["Data-dependent branching\n  Explanation: e"], "entire_frame_compile_time_s": 1.5, "guard_count": 7}, "frame_id": 0, "frame_compile_id": 0, "attempt": 1)") +
+      record(
+          R"("artifact": {"name": "fx_graph_cache_hit", "encoding": "json"}, "frame_id": 0, "frame_compile_id": 0, "attempt": 1)",
+          {"{}"}) +
       // Dynamo reset: the same id again.
-      record(R"("dynamo_start": {"stack": [{"line": 3, "name": "f", "filename": 1}]}, "frame_id": 0, "frame_compile_id": 0, "attempt": 0)") +
-      record(R"("compilation_metrics": {"co_name": "f", "co_filename": "/w/model.py", "co_firstlineno": 3, "fail_type": "BackendCompilerFailed", "fail_reason": "backend='b' raised:\nRuntimeError: no"}, "frame_id": 0, "frame_compile_id": 0, "attempt": 0)");
+      record(
+          R"("dynamo_start": {"stack": [{"line": 3, "name": "f", "filename": 1}]}, "frame_id": 0, "frame_compile_id": 0, "attempt": 0)") +
+      record(
+          R"("compilation_metrics": {"co_name": "f", "co_filename": "/w/model.py", "co_firstlineno": 3, "fail_type": "BackendCompilerFailed", "fail_reason": "backend='b' raised:\nRuntimeError: no"}, "frame_id": 0, "frame_compile_id": 0, "attempt": 0)");
   TraceLog log = TraceLog::fromText(text);
   std::vector<RecordedCompile> compiles = readCompileHealth(log);
   REQUIRE(compiles.size() == 2);
@@ -315,8 +327,9 @@ TEST_CASE("Index compile health: health_lib, every kind of event on its model li
   has(m + ":48 [12/1] k == 0");
   // Failures.
   has(m + ":53 [13/0] Unsupported: Failed to trace builtin operator");
-  has(m + ":58 [14/0] ConstraintViolationError: Constraints violated (L['x'].size()[0])! For more information, "
-          "run with TORCH_LOGS=\"+dynamic\".");
+  has(m +
+      ":58 [14/0] ConstraintViolationError: Constraints violated (L['x'].size()[0])! For more information, "
+      "run with TORCH_LOGS=\"+dynamic\".");
   has(m + ":73 [16/0] BackendCompilerFailed: backend='bad_backend' raised: RuntimeError: bad_backend: this "
           "backend cannot compile graphs with 4 nodes");
   has(m + ":58 [14/0] L['x'].size()[0] specialized to 8 (range_refined_to_singleton)");
@@ -346,7 +359,8 @@ TEST_CASE("Index compile health: health_lib, every kind of event on its model li
 
   // Def lines: resumed frames are folded into the function that broke.
   auto functions = index->compiledFunctions(m);
-  auto lib = std::find_if(functions.begin(), functions.end(), [](auto &f) { return f.function == "lib_break"; });
+  auto lib =
+      std::find_if(functions.begin(), functions.end(), [](auto &f) { return f.function == "lib_break"; });
   REQUIRE(lib != functions.end());
   CHECK(lib->line == 17);
   CHECK(lib->frames.size() == 2); // lib_break and torch_dynamo_resume_in_lib_break_at_19.
