@@ -431,9 +431,10 @@ void IndexBuilder::buildHealth() {
 
       bool broke = std::any_of(c.events.begin(), c.events.end(),
                                [&](uint32_t e) { return h.events[e].kind == HealthEventKind::GraphBreak; });
-      if (!rc.failType.empty() && !limit)
-        c.status = CompileStatus::Failed;
-      else if (limit && (rc.failType.starts_with("FailOn")))
+      // A limit hit fails the compile only when configured to (FailOnRecompileLimitHit); otherwise the frame
+      // runs without compiling.
+      bool hardFailure = !rc.failType.empty() && (!limit || rc.failType.starts_with("FailOn"));
+      if (hardFailure)
         c.status = CompileStatus::Failed;
       else if (limit || notCompiled)
         c.status = CompileStatus::NotCompiled;

@@ -182,7 +182,7 @@ void Server::onCodeAction(const protocol::CodeActionParams &params, Reply reply)
         if (d.source == "torch.compile" && d.range.start.line == line) ds.push_back(d);
       return ds;
     };
-    auto add = [&](std::string title, uint32_t line, std::string editUri,
+    auto add = [&](std::string title, uint32_t line, const std::string &editUri,
                    std::vector<protocol::TextEdit> edits) {
       if (!titles.insert(title).second) return;
       protocol::CodeAction a;
@@ -220,11 +220,11 @@ void Server::onCodeAction(const protocol::CodeActionParams &params, Reply reply)
           if (!arg) continue;
           std::string indent(callLine.substr(0, index::indentOf(callLine)));
           std::string dim = std::to_string(*ev.sizeIndex);
-          add("Mark dimension " + dim + " of `" + *arg + "` dynamic before calling `" +
-                  h.frames[c.frame].function + "` (torch._dynamo.mark_dynamic)",
-              line, callerUri,
-              {insertAt(caller.line - 1,
-                        indent + "torch._dynamo.mark_dynamic(" + *arg + ", " + dim + ")\n")});
+          std::string title = "Mark dimension " + dim + " of `" + *arg + "` dynamic before calling `";
+          title += h.frames[c.frame].function + "` (torch._dynamo.mark_dynamic)";
+          std::string statement = indent;
+          statement += "torch._dynamo.mark_dynamic(" + *arg + ", " + dim + ")\n";
+          add(std::move(title), line, callerUri, {insertAt(caller.line - 1, std::move(statement))});
         }
         if (ev.kind == index::HealthEventKind::GraphBreak || ev.kind == index::HealthEventKind::Failure) {
           for (const std::string &hint : ev.hints) {

@@ -199,8 +199,12 @@ std::string healthMarkdown(const index::Index &index, const std::string &path, u
   }
   for (const auto &[key, compiles] : texts) {
     const auto &[title, link] = heading[key];
-    std::string body = key.substr(key.find('\n') + 1);
-    section("### " + title + " " + compileIdRange(h, compiles) + link + "\n\n```text\n" + body + "\n```");
+    std::string s = "### " + title + " " + compileIdRange(h, compiles);
+    s += link;
+    s += "\n\n```text\n";
+    s += key.substr(key.find('\n') + 1);
+    s += "\n```";
+    section(s);
   }
   for (const index::CompiledFunction &fn : at.functions) {
     std::string s = "### " + codeSpan(fn.function) + " — " + functionSummary(h, fn) +

@@ -28,6 +28,14 @@ struct Fixture {
   std::string recordedRoot;        ///< `/tmp/work/<case>` for the real traces, "" for tlparse inputs.
 };
 
+/// A case directory: this project's traces (build/traces) first, then the shared fixtures.
+std::string caseRoot(const std::string &name) {
+  std::string traced = kTraces;
+  traced += "/";
+  traced += name;
+  return fs::exists(traced) ? traced : caseDir(name);
+}
+
 std::vector<Fixture> fixtures() {
   std::vector<Fixture> out;
   auto addCases = [&](const std::string &dir) {
@@ -338,7 +346,7 @@ TEST_CASE("compile health: code lenses on compiled functions' def lines") {
   for (const std::string &name :
        {std::string("health_lib"), std::string("compile_health"), std::string("graph_break_dynamic")}) {
     CAPTURE(name);
-    std::string root = fs::exists(kTraces + "/" + name) ? kTraces + "/" + name : caseDir(name);
+    std::string root = caseRoot(name);
     Fixture f{name, root, {}, {}, "/tmp/work/" + name};
     f.logs = filesIn(root + "/trace", "dedicated_log_torch_trace");
     HealthExpectation e = expectationOf(f);
@@ -362,7 +370,9 @@ TEST_CASE("compile health: code lenses on compiled functions' def lines") {
       if (l["command"]["command"] == "inductor.showCompiles")
         compileLenses[l["range"]["start"]["line"].get<uint32_t>() + 1] = l;
     CHECK(compileLenses.size() == byDef.size());
-    for (const auto &[line, compiles] : byDef) {
+    for (const auto &entry : byDef) {
+      const uint32_t line = entry.first;
+      const std::vector<const RecordedHealthCompile *> &compiles = entry.second;
       INFO("def line " << line);
       REQUIRE(compileLenses.count(line));
       const json &lens = compileLenses[line];
@@ -428,7 +438,7 @@ TEST_CASE("compile health: code actions apply PyTorch's mechanical hints as edit
   for (const std::string &name :
        {std::string("graph_break_dynamic"), std::string("compile_health"), std::string("health_lib")}) {
     CAPTURE(name);
-    std::string root = fs::exists(kTraces + "/" + name) ? kTraces + "/" + name : caseDir(name);
+    std::string root = caseRoot(name);
     Fixture f{name, root, {}, filesIn(root + "/trace", "dedicated_log_torch_trace"), "/tmp/work/" + name};
     HealthExpectation e = expectationOf(f);
     Session s(root);

@@ -181,22 +181,29 @@ TEST_CASE("parseGuardFailure: cached compile, reason, guard comment, user stack,
 }
 
 TEST_CASE("parseGuardTree: leaf guards with their manager's source and the user line of their comment") {
+  // One line per guard, as the log has them (the long ones assembled here to keep the source narrow).
+  const std::string tensorMatch =
+      std::string("| | +- TENSOR_MATCH: check_tensor(L['x'], Tensor, torch.float32, ") +
+      "size=[16, 32])  # return x * 2  # mp/work/m.py:40 in f";
+  const std::string typeMatch = std::string("| | | +- TYPE_MATCH: ___check_type_id(G['SCALE'], 1)  # ") +
+                                "return x * SCALE  # mp/work/m.py:41 in f (HINT: type float)";
+  const std::string shapeGuard =
+      std::string("+- LAMBDA_GUARD: 5 <= L['x'].size()[0]  # if x.shape[0] > 4:  # ") +
+      "mp/work/m.py:64 in g (_dynamo/variables/tensor.py:1951 in evaluate_expr)";
+  const std::string inductorGuard = std::string("+- LAMBDA_GUARD: 32*L['x'].size()[0] <= 2147483647  # ") +
+                                    "(_inductor/codegen/simd.py:1877 in can_use)";
   std::vector<std::string_view> lines = {
       "",
       "TREE_GUARD_MANAGER:",
       "+- RootGuardManager",
       "| +- GLOBAL_STATE: ___check_global_state() against {\"grad\": true}",
       "| +- GuardManager: source=L['x'], accessed_by=FrameLocalsGuardAccessor(key='x', framelocals_idx=0)",
-      "| | +- TENSOR_MATCH: check_tensor(L['x'], Tensor, torch.float32, size=[16, 32])  # return x * 2  # "
-      "mp/work/m.py:40 in f",
+      tensorMatch,
       "| +- GuardManager: source=G, accessed_by=GlobalsGuardAccessor",
       "| | +- GuardManager: source=G['SCALE'], accessed_by=DictGetItemGuardAccessor('SCALE')",
-      "| | | +- TYPE_MATCH: ___check_type_id(G['SCALE'], 1)  # return x * SCALE  # mp/work/m.py:41 in f "
-      "(HINT: "
-      "type float)",
-      "+- LAMBDA_GUARD: 5 <= L['x'].size()[0]  # if x.shape[0] > 4:  # mp/work/m.py:64 in g "
-      "(_dynamo/variables/tensor.py:1951 in evaluate_expr)",
-      "+- LAMBDA_GUARD: 32*L['x'].size()[0] <= 2147483647  # (_inductor/codegen/simd.py:1877 in can_use)",
+      typeMatch,
+      shapeGuard,
+      inductorGuard,
       "",
       "Guard latency = 75.81 us",
   };
@@ -238,7 +245,7 @@ TEST_CASE("stackFromJsonText: interned and plain file names, object and array fr
 }
 
 TEST_CASE("readCompileHealth: a small log, attempts, restarts and a reset Dynamo") {
-  auto record = [](const std::string &metadata, std::vector<std::string> payload = {}) {
+  auto record = [](const std::string &metadata, const std::vector<std::string> &payload = {}) {
     std::string s = "V1123 06:16:26.403000 485 torch/_dynamo/convert_frame.py:276] {" + metadata + "}\n";
     for (const std::string &p : payload)
       s += "\t" + p + "\n";
