@@ -68,6 +68,11 @@ function M.capabilities()
   caps.offsetEncoding = { 'utf-8', 'utf-16' } -- clangd's pre-3.17 spelling.
   caps.workspace = caps.workspace or {}
   caps.workspace.codeLens = { refreshSupport = true }
+  -- Compile-health diagnostics: pushed, so that every file with a graph break or recompile is in
+  -- vim.diagnostic, not only the buffers Neovim (0.10+) would pull them for.
+  if caps.textDocument then
+    caps.textDocument.diagnostic = nil
+  end
   local user = config.get().capabilities
   if user then
     caps = vim.tbl_deep_extend('force', caps, user)
