@@ -796,7 +796,10 @@ TEST_CASE(
             if (fs::exists(local) && fs::file_size(local) > 0) ++expected[normalizePath(local)];
           }
     size_t linkedFiles = 0;
-    for (const auto &[path, count] : expected) {
+    for (const auto &entry : expected) {
+      // Named copies: clang 14 cannot capture structured bindings (CAPTURE makes a lambda).
+      const std::string &path = entry.first;
+      const size_t count = entry.second;
       CAPTURE(path);
       auto ids = index->findAllByPath(path);
       REQUIRE(!ids.empty());
