@@ -41,6 +41,7 @@
 // recordedLines().
 #pragma once
 
+#include "index/CompileHealth.h"
 #include "index/CompileId.h"
 #include "index/Expected.h"
 #include "index/OutputCode.h"
@@ -217,6 +218,9 @@ struct IndexStats {
   size_t launchesWithOrigin = 0, userLines = 0, corruptedRecords = 0, errors = 0;
   size_t traceBytesRead = 0;   ///< Bytes of logs scanned by this build.
   size_t compilesAnalysed = 0; ///< Log compiles analysed by this build (the others came from the cache).
+  /// Compile health (CompileHealth.h): Dynamo compiles (frame_id/frame_compile_id, with or without output
+  /// code), the frames compiled, and the events of each kind.
+  size_t frameCompiles = 0, compiledFrames = 0, graphBreaks = 0, recompiles = 0, compileFailures = 0;
 };
 
 /// Limits on the work one input may cause (traces are outside input; see SECURITY.md). Each is far above what
@@ -372,6 +376,21 @@ public:
 
   const Launch &launch(LaunchRef ref) const { return artifacts_[ref.artifact.value].launches[ref.index]; }
 
+  // Compile health (CompileHealth.h; queries in HealthQueries.cpp). `path` is a local path as the editor
+  // knows the file; lines are 1-based.
+  /// Frames, compiles (every Dynamo compile, also those that produced no output code), events and places.
+  const CompileHealth &compileHealth() const { return health_; }
+  /// A user place (an index into compileHealth().places).
+  const Origin &place(uint32_t index) const { return health_.places[index]; }
+  /// One diagnostic per (line, kind) of a user file, in line order.
+  std::vector<HealthDiagnostic> healthDiagnostics(std::string_view path) const;
+  /// Local paths of the user files that have events, sorted.
+  std::vector<std::string> healthPaths() const;
+  /// The compiled functions whose def line is in this file (resumed frames folded into their function).
+  std::vector<CompiledFunction> compiledFunctions(std::string_view path) const;
+  /// Events, compiled functions, installed guards and dynamic-shape records of one line.
+  HealthAtLine healthAt(std::string_view path, uint32_t line) const;
+
 private:
   friend class IndexBuilder;
   ReadPolicy readPolicy_{std::vector<std::string>{}};
@@ -380,6 +399,7 @@ private:
   std::vector<Artifact> artifacts_;
   std::vector<IndexDiagnostic> diagnostics_;
   IndexStats stats_;
+  CompileHealth health_;
   struct Tables;
   std::shared_ptr<const Tables> tables_;
 };

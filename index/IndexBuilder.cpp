@@ -270,6 +270,7 @@ std::shared_ptr<const Index> IndexBuilder::run() {
   if (!cancelled()) buildLogCompiles();
   if (!cancelled()) buildFileCompiles(inputs);
   if (!cancelled()) linkKernelSources(inputs.cacheSources);
+  if (!cancelled()) buildHealth();
   // The analyses own what they need; the payload pages they touched need not stay resident (a 1 GB trace
   // otherwise keeps ~40% of its bytes in RSS through fault-around).
   for (const auto &log : tables_->logs)

@@ -5,6 +5,7 @@
 //   BuildCompiles.cpp steps 3-5, cutting logs into compiles, analysing output code, graphs and provenance,
 //                     merging file copies, linking kernel files;
 //   Origins.cpp       step 4's origin resolution (the fallback chain of Index.h);
+//   BuildHealth.cpp   compile health from the logs' records (CompileHealth.h), placed on user lines;
 //   Index.cpp         the queries of a built Index.
 #pragma once
 
@@ -246,6 +247,7 @@ private:
   void buildLogCompiles();
   void buildFileCompiles(const DiscoveredInputs &inputs);
   void linkKernelSources(const std::vector<std::string> &cacheSources);
+  void buildHealth(); // BuildHealth.cpp
   void freeze();
 
   ArtifactId addArtifact(Artifact a) {

@@ -216,6 +216,15 @@ std::optional<TraceKind> keptKind(std::string_view key) {
       {"inductor_post_grad_graph", TraceKind::InductorPostGradGraph},
       {"compilation_metrics", TraceKind::CompilationMetrics},
       {"bwd_compilation_metrics", TraceKind::BwdCompilationMetrics},
+      {"compilation_metrics_runtime", TraceKind::CompilationMetricsRuntime},
+      {"bwd_compilation_metrics_runtime", TraceKind::CompilationMetricsRuntime},
+      {"aot_autograd_backward_compilation_metrics", TraceKind::AotAutogradBackwardCompilationMetrics},
+      {"dynamo_cpp_guards_str", TraceKind::DynamoCppGuardsStr},
+      {"create_symbol", TraceKind::CreateSymbol},
+      {"create_unbacked_symbol", TraceKind::CreateUnbackedSymbol},
+      {"symbolic_shape_specialization", TraceKind::SymbolicShapeSpecialization},
+      {"guard_added_fast", TraceKind::GuardAddedFast},
+      {"guard_added", TraceKind::GuardAdded},
   };
   // The skipped kinds dominate (chromium_event alone is most records); most fail on the first character.
   for (const Entry &e : kKinds)
@@ -316,6 +325,22 @@ std::string_view kindName(TraceKind kind) {
     return "compilation_metrics";
   case TraceKind::BwdCompilationMetrics:
     return "bwd_compilation_metrics";
+  case TraceKind::CompilationMetricsRuntime:
+    return "compilation_metrics_runtime";
+  case TraceKind::AotAutogradBackwardCompilationMetrics:
+    return "aot_autograd_backward_compilation_metrics";
+  case TraceKind::DynamoCppGuardsStr:
+    return "dynamo_cpp_guards_str";
+  case TraceKind::CreateSymbol:
+    return "create_symbol";
+  case TraceKind::CreateUnbackedSymbol:
+    return "create_unbacked_symbol";
+  case TraceKind::SymbolicShapeSpecialization:
+    return "symbolic_shape_specialization";
+  case TraceKind::GuardAddedFast:
+    return "guard_added_fast";
+  case TraceKind::GuardAdded:
+    return "guard_added";
   }
   return "";
 }
@@ -651,6 +676,7 @@ void TraceLog::scan(bool final) {
     }
     case TraceKind::CompilationMetrics:
     case TraceKind::BwdCompilationMetrics:
+    case TraceKind::CompilationMetricsRuntime:
       // Metrics written outside a compile context carry the id only inside: {"compile_id": "0/0", ...}.
       if (r.compileId.empty()) {
         std::string_view compileId;

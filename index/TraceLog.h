@@ -14,11 +14,11 @@
 //
 // Scanning: TraceLog::open memory-maps the file and makes one sequential pass (SSE2 over the payload lines,
 // in 8 MB windows prefetched ahead and released behind, so the resident set stays small). Only records that
-// matter for navigation are kept (see TraceKind); the metadata JSON is parsed only for those. Every other
-// kind (chromium_event, describe_*, guard_added*, ...) is recognised by its first key with a string compare
-// and only counted. Payloads are never copied or parsed during the scan: a record holds byte offsets into the
-// mapping, and payloadLines()/payloadText() read them on demand. Artifacts with `"encoding": "json"` carry
-// JSON payloads; parsing them is the caller's business.
+// matter for navigation and compile health are kept (see TraceKind); the metadata JSON is parsed only for
+// those. Every other kind (chromium_event, describe_*, ...) is recognised by its first key with a string
+// compare and only counted. Payloads are never copied or parsed during the scan: a record holds byte offsets
+// into the mapping, and payloadLines()/payloadText() read them on demand. Artifacts with `"encoding": "json"`
+// carry JSON payloads; parsing them is the caller's business.
 //
 // Errors: a log that cannot be opened is an Error. A malformed log is not: corrupted records (a line that is
 // neither an envelope nor a payload line, an envelope whose metadata is not valid JSON, a payload that fails
@@ -78,6 +78,15 @@ enum class TraceKind : uint8_t {
   Artifact,              ///< `artifact`: named payloads, e.g. `inductor_provenance_tracking_node_mappings`.
   CompilationMetrics,    ///< `compilation_metrics`
   BwdCompilationMetrics, ///< `bwd_compilation_metrics`
+  // Compile health (index/CompileHealth.h): guards, runtime cost and dynamic shapes of each compile.
+  CompilationMetricsRuntime,             ///< `[bwd_]compilation_metrics_runtime`: cost at the first run.
+  AotAutogradBackwardCompilationMetrics, ///< `aot_autograd_backward_compilation_metrics` (older PyTorch).
+  DynamoCppGuardsStr,                    ///< `dynamo_cpp_guards_str`: the guard tree (payload: text).
+  CreateSymbol,                          ///< `create_symbol`: a dimension or scalar became a symbol.
+  CreateUnbackedSymbol,                  ///< `create_unbacked_symbol`: a data-dependent symbol.
+  SymbolicShapeSpecialization,           ///< `symbolic_shape_specialization`: a symbol became a constant.
+  GuardAddedFast,                        ///< `guard_added_fast`: a shape guard with its user stack.
+  GuardAdded,                            ///< `guard_added`: the same on the slow path (export traces).
 };
 
 /// The metadata key of a kind, e.g. "inductor_output_code"; "<graph>" for OtherGraph (see

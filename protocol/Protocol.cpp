@@ -391,6 +391,10 @@ void from_json(const json &j, ClientCapabilities &c) {
       flag(j, {"workspace", "didChangeWatchedFiles", "dynamicRegistration"});
   const std::vector<std::string> formats = strings(j, {"textDocument", "hover", "contentFormat"});
   c.hoverMarkdown = std::find(formats.begin(), formats.end(), "markdown") != formats.end();
+  c.diagnosticPull = j.is_object() && j.contains("textDocument") && j["textDocument"].is_object() &&
+                     j["textDocument"].contains("diagnostic") && j["textDocument"]["diagnostic"].is_object();
+  c.diagnosticRefreshSupport = flag(j, {"workspace", "diagnostics", "refreshSupport"});
+  c.diagnosticRelatedInformation = flag(j, {"textDocument", "publishDiagnostics", "relatedInformation"});
 }
 
 void from_json(const json &j, ClientInfo &c) {
@@ -509,6 +513,121 @@ void from_json(const json &j, DidChangeWatchedFilesParams &p) {
 }
 void to_json(json &j, const DidChangeWatchedFilesParams &p) {
   j = json{{"changes", p.changes}};
+}
+
+void from_json(const json &j, CodeDescription &c) {
+  required(j, "href", c.href);
+}
+void to_json(json &j, const CodeDescription &c) {
+  j = json{{"href", c.href}};
+}
+
+void from_json(const json &j, DiagnosticRelatedInformation &r) {
+  required(j, "location", r.location);
+  required(j, "message", r.message);
+}
+void to_json(json &j, const DiagnosticRelatedInformation &r) {
+  j = json{{"location", r.location}, {"message", r.message}};
+}
+
+void from_json(const json &j, Diagnostic &d) {
+  required(j, "range", d.range);
+  if (auto it = j.find("severity"); it != j.end() && it->is_number_integer())
+    d.severity = static_cast<DiagnosticSeverity>(std::clamp(it->get<int>(), 1, 4));
+  if (auto it = j.find("code"); it != j.end()) {
+    if (it->is_string())
+      d.code = it->get<std::string>();
+    else if (it->is_number_integer())
+      d.code = std::to_string(it->get<std::int64_t>());
+  }
+  optional(j, "codeDescription", d.codeDescription);
+  optional(j, "source", d.source);
+  required(j, "message", d.message);
+  defaulted(j, "relatedInformation", d.relatedInformation);
+}
+void to_json(json &j, const Diagnostic &d) {
+  j = json{{"range", d.range}, {"message", d.message}};
+  if (d.severity) j["severity"] = static_cast<int>(*d.severity);
+  put(j, "code", d.code);
+  put(j, "codeDescription", d.codeDescription);
+  put(j, "source", d.source);
+  if (!d.relatedInformation.empty()) j["relatedInformation"] = d.relatedInformation;
+}
+
+void to_json(json &j, const PublishDiagnosticsParams &p) {
+  j = json{{"uri", p.uri}, {"diagnostics", p.diagnostics}};
+  put(j, "version", p.version);
+}
+
+void from_json(const json &j, DocumentDiagnosticParams &p) {
+  required(j, "textDocument", p.textDocument);
+  optional(j, "identifier", p.identifier);
+  optional(j, "previousResultId", p.previousResultId);
+}
+
+void to_json(json &j, const DocumentDiagnosticReport &r) {
+  if (r.unchanged) {
+    j = json{{"kind", "unchanged"}, {"resultId", r.resultId.value_or("")}};
+    return;
+  }
+  j = json{{"kind", "full"}, {"items", r.items}};
+  put(j, "resultId", r.resultId);
+}
+
+void from_json(const json &j, PreviousResultId &p) {
+  required(j, "uri", p.uri);
+  required(j, "value", p.value);
+}
+
+void from_json(const json &j, WorkspaceDiagnosticParams &p) {
+  optional(j, "identifier", p.identifier);
+  defaulted(j, "previousResultIds", p.previousResultIds);
+}
+
+void to_json(json &j, const WorkspaceDiagnosticReport &r) {
+  json items = json::array();
+  for (const WorkspaceDocumentDiagnosticReport &item : r.items) {
+    json report = item.report;
+    report["uri"] = item.uri;
+    report["version"] = item.version ? json(*item.version) : json(nullptr);
+    items.push_back(std::move(report));
+  }
+  j = json{{"items", std::move(items)}};
+}
+
+void from_json(const json &j, TextEdit &e) {
+  required(j, "range", e.range);
+  required(j, "newText", e.newText);
+}
+void to_json(json &j, const TextEdit &e) {
+  j = json{{"range", e.range}, {"newText", e.newText}};
+}
+
+void from_json(const json &j, WorkspaceEdit &e) {
+  defaulted(j, "changes", e.changes);
+}
+void to_json(json &j, const WorkspaceEdit &e) {
+  j = json{{"changes", e.changes}};
+}
+
+void from_json(const json &j, CodeActionContext &c) {
+  defaulted(j, "diagnostics", c.diagnostics);
+  defaulted(j, "only", c.only);
+}
+
+void from_json(const json &j, CodeActionParams &p) {
+  required(j, "textDocument", p.textDocument);
+  required(j, "range", p.range);
+  defaulted(j, "context", p.context);
+}
+
+void to_json(json &j, const CodeAction &a) {
+  j = json{{"title", a.title}};
+  put(j, "kind", a.kind);
+  if (!a.diagnostics.empty()) j["diagnostics"] = a.diagnostics;
+  put(j, "isPreferred", a.isPreferred);
+  put(j, "edit", a.edit);
+  put(j, "command", a.command);
 }
 
 // NOLINTEND(readability-identifier-naming)

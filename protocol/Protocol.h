@@ -17,6 +17,7 @@
 #include "protocol/Position.h"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -307,6 +308,12 @@ struct ClientCapabilities {
   bool didChangeWatchedFilesDynamicRegistration = false;
   /// textDocument.hover.contentFormat contains "markdown".
   bool hoverMarkdown = false;
+  /// textDocument.diagnostic is present: the client pulls diagnostics (textDocument/diagnostic).
+  bool diagnosticPull = false;
+  /// workspace.diagnostics.refreshSupport: the server may send workspace/diagnostic/refresh.
+  bool diagnosticRefreshSupport = false;
+  /// textDocument.publishDiagnostics.relatedInformation.
+  bool diagnosticRelatedInformation = false;
 
   /// All offers of both fields, positionEncodings first, for negotiateEncoding().
   std::vector<std::string> allEncodingOffers() const;
@@ -451,6 +458,124 @@ struct DidChangeWatchedFilesParams {
 };
 void from_json(const json &j, DidChangeWatchedFilesParams &p);
 void to_json(json &j, const DidChangeWatchedFilesParams &p);
+
+// Diagnostics, pull diagnostics and code actions (LSP 3.17 "Diagnostics", "Code Action").
+
+/// DiagnosticSeverity.
+enum class DiagnosticSeverity { Error = 1, Warning = 2, Information = 3, Hint = 4 };
+
+struct CodeDescription {
+  std::string href; // A URI, e.g. the page of a graph-break site.
+};
+void from_json(const json &j, CodeDescription &c);
+void to_json(json &j, const CodeDescription &c);
+
+struct DiagnosticRelatedInformation {
+  Location location;
+  std::string message;
+};
+void from_json(const json &j, DiagnosticRelatedInformation &r);
+void to_json(json &j, const DiagnosticRelatedInformation &r);
+
+/// Deviation: `code` is a string only (the spec allows `integer | string`; a number read from the wire is
+/// kept as its decimal text); `tags` and `data` are not modelled.
+struct Diagnostic {
+  Range range;
+  std::optional<DiagnosticSeverity> severity;
+  std::optional<std::string> code;
+  std::optional<CodeDescription> codeDescription;
+  std::optional<std::string> source;
+  std::string message;
+  std::vector<DiagnosticRelatedInformation> relatedInformation; // Omitted on the wire when empty.
+};
+void from_json(const json &j, Diagnostic &d);
+void to_json(json &j, const Diagnostic &d);
+
+/// textDocument/publishDiagnostics.
+struct PublishDiagnosticsParams {
+  std::string uri;
+  std::optional<std::int32_t> version;
+  std::vector<Diagnostic> diagnostics;
+};
+void to_json(json &j, const PublishDiagnosticsParams &p);
+
+/// textDocument/diagnostic. `identifier` is the server's diagnosticProvider identifier.
+struct DocumentDiagnosticParams {
+  TextDocumentIdentifier textDocument;
+  std::optional<std::string> identifier;
+  std::optional<std::string> previousResultId;
+};
+void from_json(const json &j, DocumentDiagnosticParams &p);
+
+/// DocumentDiagnosticReport: "full" with `items`, or "unchanged" (same resultId as the client's).
+/// Deviation: `relatedDocuments` is not modelled.
+struct DocumentDiagnosticReport {
+  bool unchanged = false;
+  std::optional<std::string> resultId;
+  std::vector<Diagnostic> items;
+};
+void to_json(json &j, const DocumentDiagnosticReport &r);
+
+struct PreviousResultId {
+  std::string uri;
+  std::string value;
+};
+void from_json(const json &j, PreviousResultId &p);
+
+/// workspace/diagnostic.
+struct WorkspaceDiagnosticParams {
+  std::optional<std::string> identifier;
+  std::vector<PreviousResultId> previousResultIds;
+};
+void from_json(const json &j, WorkspaceDiagnosticParams &p);
+
+/// WorkspaceDocumentDiagnosticReport: a DocumentDiagnosticReport with its document.
+struct WorkspaceDocumentDiagnosticReport {
+  std::string uri;
+  std::optional<std::int32_t> version; // null on the wire when the document is not open.
+  DocumentDiagnosticReport report;
+};
+struct WorkspaceDiagnosticReport {
+  std::vector<WorkspaceDocumentDiagnosticReport> items;
+};
+void to_json(json &j, const WorkspaceDiagnosticReport &r);
+
+struct TextEdit {
+  Range range;
+  std::string newText;
+};
+void from_json(const json &j, TextEdit &e);
+void to_json(json &j, const TextEdit &e);
+
+/// Deviation: only `changes` (uri -> edits), which every client supports; no documentChanges.
+struct WorkspaceEdit {
+  std::map<std::string, std::vector<TextEdit>> changes;
+};
+void from_json(const json &j, WorkspaceEdit &e);
+void to_json(json &j, const WorkspaceEdit &e);
+
+struct CodeActionContext {
+  std::vector<Diagnostic> diagnostics;
+  std::vector<std::string> only; // Requested kinds; empty: all.
+};
+void from_json(const json &j, CodeActionContext &c);
+
+struct CodeActionParams {
+  TextDocumentIdentifier textDocument;
+  Range range;
+  CodeActionContext context;
+};
+void from_json(const json &j, CodeActionParams &p);
+
+struct CodeAction {
+  std::string title;
+  std::optional<std::string> kind; // "quickfix", ...
+  std::vector<Diagnostic> diagnostics;
+  std::optional<bool> isPreferred;
+  std::optional<WorkspaceEdit> edit;
+  std::optional<Command> command;
+};
+void to_json(json &j, const CodeAction &a);
 
 // NOLINTEND(readability-identifier-naming)
 

@@ -1,10 +1,14 @@
 // server/CodeLens.cpp: textDocument/codeLens. Lenses come resolved (no codeLens/resolve), and each carries
 // its target locations in the command's arguments, so nothing is kept between requests.
 //  - Generated code: above each kernel launch and definition, its origin (`model.py:16  h = ...`, `+N more`).
-//  - User source: on each line that produced kernels, `N kernels · a forward · b backward`.
+//  - User source: on each line that produced kernels, `N kernels · a forward · b backward`; on each compiled
+//    function's def line, its compiles (`[8/0–8/4] 5 compiles · 1 failed · 4 graph breaks · 2.3 s`), whose
+//    command `inductor.showCompiles` [uri, position, {function, line, compileIds}] opens them in the editor's
+//    compiles view.
 // The command is `inductor.showLocations` with arguments [uri, position, locations], the argument shape of VS
 // Code's `editor.action.showReferences`; the editor integrations implement it.
 #include "server/Convert.h"
+#include "server/Health.h"
 #include "server/Server.h"
 
 #include <algorithm>
@@ -29,6 +33,27 @@ protocol::CodeLens makeLens(const std::string &uri, protocol::Range range, std::
   cmd.arguments = json::array({uri, range.start, std::move(locations)});
   lens.command = std::move(cmd);
   return lens;
+}
+
+/// The compile lenses of a user file (server/Health.h formats them).
+void appendCompileLenses(const index::Index &index, TextCache &texts, const std::string &uri,
+                         const std::string &path, json &out) {
+  const index::CompileHealth &h = index.compileHealth();
+  for (const index::CompiledFunction &fn : index.compiledFunctions(path)) {
+    protocol::CodeLens lens;
+    lens.range = texts.lineRange(uri, fn.line - 1);
+    json ids = json::array();
+    for (uint32_t c : fn.compiles)
+      ids.push_back(h.compiles[c].id.str());
+    protocol::Command cmd;
+    cmd.title = functionSummary(h, fn);
+    cmd.command = "inductor.showCompiles";
+    cmd.arguments =
+        json::array({uri, lens.range.start,
+                     json{{"function", fn.function}, {"line", fn.line}, {"compileIds", std::move(ids)}}});
+    lens.command = std::move(cmd);
+    out.push_back(json(lens));
+  }
 }
 
 /// `model.py:16  h = F.gelu(self.fc1(h))  +1 more`, from the origins found in their files now.
@@ -68,6 +93,7 @@ void Server::onCodeLens(const protocol::CodeLensParams &params, Reply reply) {
             title += " · " + std::to_string(it->second) + " " + k;
         out.push_back(makeLens(uri, texts.lineRange(uri, line - 1), title, std::move(locations)));
       }
+      appendCompileLenses(index, texts, uri, target.path, out);
       return reply(std::move(out));
     }
     if (target.kind != Target::Kind::Artifact) return reply(std::move(out));

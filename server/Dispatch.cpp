@@ -33,14 +33,18 @@ void Server::registerHandlers() {
   // clang-format off
   bind("initialize",                         &Server::onInitialize);
   bind("inductor/artifactContent",           &Server::onArtifactContent);
+  bind("inductor/compiles",                  &Server::onCompiles);
   bind("inductor/listArtifacts",             &Server::onListArtifacts);
   bind("inductor/status",                    &Server::onStatus);
   bind("shutdown",                           &Server::onShutdown);
+  bind("textDocument/codeAction",            &Server::onCodeAction);
   bind("textDocument/codeLens",              &Server::onCodeLens);
   bind("textDocument/definition",            &Server::onDefinition);
+  bind("textDocument/diagnostic",            &Server::onDocumentDiagnostic);
   bind("textDocument/documentSymbol",        &Server::onDocumentSymbol);
   bind("textDocument/hover",                 &Server::onHover);
   bind("textDocument/references",            &Server::onReferences);
+  bind("workspace/diagnostic",               &Server::onWorkspaceDiagnostic);
   bind("workspace/executeCommand",           &Server::onExecuteCommand);
   bind("workspace/symbol",                   &Server::onWorkspaceSymbol);
 

@@ -5,6 +5,7 @@
 #include "index/TextLines.h"
 #include "protocol/Json.h"
 #include "server/PythonEnv.h"
+#include "server/Health.h"
 
 #include <chrono>
 #include <cstdio>
@@ -44,6 +45,122 @@ std::string sourceText(const index::Origin &o, const index::SourceReader &source
   index::SourceRead r = sources.read(o.path);
   if (!r.ok() || o.line < 1 || o.line > r.file->lines.size()) return "";
   return std::string(index::trim(r.file->lines[o.line - 1]));
+}
+
+std::string kindName(index::HealthEventKind k) {
+  switch (k) {
+  case index::HealthEventKind::GraphBreak:
+    return "graph break";
+  case index::HealthEventKind::Recompile:
+    return "recompile";
+  case index::HealthEventKind::Failure:
+    return "failure";
+  case index::HealthEventKind::Specialization:
+    break;
+  }
+  return "specialization";
+}
+
+std::string severityName(index::HealthSeverity s) {
+  switch (s) {
+  case index::HealthSeverity::Error:
+    return "error";
+  case index::HealthSeverity::Warning:
+    return "warning";
+  case index::HealthSeverity::Information:
+    return "information";
+  case index::HealthSeverity::Hint:
+    break;
+  }
+  return "hint";
+}
+
+std::string frameName(const index::CompileHealth &h, const index::CompiledFrame &f) {
+  std::string name = f.function.empty() ? "?" : f.function;
+  if (f.def)
+    name += " (" + shortName(h.places[*f.def].path) + ":" + std::to_string(h.places[*f.def].line) + ")";
+  return name;
+}
+
+/// The "Compile health" section: every compile with its outcome, then every event at its user line.
+void printCompileHealth(const index::Index &index, const index::SourceReader &sources) {
+  const index::CompileHealth &h = index.compileHealth();
+  index::IndexStats s = index.stats();
+  if (h.compiles.empty()) return;
+  std::printf("\nCompile health: %zu compile(s) of %zu frame(s), %zu graph break(s), %zu recompile(s), %zu "
+              "failure(s)\n",
+              s.frameCompiles, s.compiledFrames, s.graphBreaks, s.recompiles, s.compileFailures);
+  for (uint32_t ci = 0; ci < h.compiles.size(); ++ci) {
+    const index::FrameCompile &c = h.compiles[ci];
+    std::string label = c.label();
+    std::printf("  %-14s %-44s %s\n", label.c_str(), frameName(h, h.frames[c.frame]).c_str(),
+                compileSummary(h, ci).c_str());
+    for (size_t a = 0; a + 1 < c.attempts.size(); ++a)
+      std::printf("  %-14s   attempt %d restarted: %s\n", "", c.attempts[a].attempt,
+                  c.attempts[a].restartReason.c_str());
+  }
+  // Events by user line.
+  std::map<std::string, std::map<uint32_t, std::vector<uint32_t>>> byLine;
+  std::vector<uint32_t> unplaced;
+  for (uint32_t e = 0; e < h.events.size(); ++e) {
+    if (h.events[e].at)
+      byLine[h.places[*h.events[e].at].path][h.places[*h.events[e].at].line].push_back(e);
+    else
+      unplaced.push_back(e);
+  }
+  for (const auto &[path, lines] : byLine) {
+    std::printf("\n%s\n", relative(path).c_str());
+    for (const auto &[line, events] : lines) {
+      index::Origin o = h.places[*h.events[events.front()].at];
+      std::printf("  %4u  %s\n", line, sourceText(o, sources).c_str());
+      for (uint32_t e : events) {
+        const index::HealthEvent &ev = h.events[e];
+        std::string what = kindName(ev.kind) + " [" + h.compiles[ev.compile].id.str() + "]";
+        if (h.compiles[ev.compile].rank) what += " rank " + std::to_string(*h.compiles[ev.compile].rank);
+        std::printf("          %-24s %s%s\n", what.c_str(), ev.title.c_str(),
+                    ev.id.empty() ? "" : (" (" + ev.id + ")").c_str());
+      }
+    }
+  }
+  for (uint32_t e : unplaced) {
+    const index::HealthEvent &ev = h.events[e];
+    std::printf("\n  (no model line) %s [%s] %s\n", kindName(ev.kind).c_str(),
+                h.compiles[ev.compile].id.str().c_str(), ev.title.c_str());
+  }
+}
+
+protocol::json healthJson(const index::Index &index) {
+  const index::CompileHealth &h = index.compileHealth();
+  auto place = [&](std::optional<uint32_t> p) -> protocol::json {
+    if (!p) return nullptr;
+    const index::Origin &o = h.places[*p];
+    return {{"path", o.path}, {"line", o.line}, {"exists", o.exists}};
+  };
+  protocol::json out = {{"compiles", protocol::json::array()}, {"events", protocol::json::array()}};
+  for (uint32_t ci = 0; ci < h.compiles.size(); ++ci) {
+    const index::FrameCompile &c = h.compiles[ci];
+    const index::CompiledFrame &f = h.frames[c.frame];
+    protocol::json j = {{"compileId", c.id.str()},
+                        {"rank", c.rank ? protocol::json(*c.rank) : protocol::json(nullptr)},
+                        {"function", f.function},
+                        {"def", place(f.def)},
+                        {"status", std::string(index::compileStatusName(c.status))},
+                        {"attempts", c.attempts.size()},
+                        {"failType", c.failType},
+                        {"recompileReasons", c.recompileReasons},
+                        {"outputs", c.outputs.size()}};
+    if (auto cost = compileCost(h, {ci})) j["seconds"] = *cost;
+    if (c.guardCount) j["guardCount"] = *c.guardCount;
+    out["compiles"].push_back(std::move(j));
+  }
+  for (const index::HealthEvent &e : h.events)
+    out["events"].push_back({{"kind", kindName(e.kind)},
+                             {"severity", severityName(e.severity)},
+                             {"compileId", h.compiles[e.compile].id.str()},
+                             {"title", e.title},
+                             {"id", e.id},
+                             {"at", place(e.at)}});
+  return out;
 }
 
 void usage() {
@@ -137,11 +254,20 @@ int runExplain(const std::vector<std::string> &args) {
 
   if (asJson) {
     protocol::json out;
-    out["stats"] = {{"traceFiles", stats.traceFiles}, {"traceBytes", stats.traceBytes},
-                    {"compiles", stats.compiles},     {"kernels", stats.kernels},
-                    {"launches", stats.launches},     {"launchesWithOrigin", stats.launchesWithOrigin},
-                    {"userLines", stats.userLines},   {"corruptedRecords", stats.corruptedRecords},
-                    {"errors", stats.errors},         {"milliseconds", ms}};
+    out["stats"] = {{"traceFiles", stats.traceFiles},
+                    {"traceBytes", stats.traceBytes},
+                    {"compiles", stats.compiles},
+                    {"kernels", stats.kernels},
+                    {"frameCompiles", stats.frameCompiles},
+                    {"graphBreaks", stats.graphBreaks},
+                    {"recompiles", stats.recompiles},
+                    {"compileFailures", stats.compileFailures},
+                    {"launches", stats.launches},
+                    {"launchesWithOrigin", stats.launchesWithOrigin},
+                    {"userLines", stats.userLines},
+                    {"corruptedRecords", stats.corruptedRecords},
+                    {"errors", stats.errors},
+                    {"milliseconds", ms}};
     out["launches"] = protocol::json::array();
     for (uint32_t i = 0; i < index->artifacts().size(); ++i) {
       const index::Artifact &a = index->artifacts()[i];
@@ -173,6 +299,7 @@ int runExplain(const std::vector<std::string> &args) {
         }
         out["userLines"].push_back({{"path", path}, {"line", line}, {"kernels", ks}});
       }
+    out["compileHealth"] = healthJson(*index);
     out["diagnostics"] = protocol::json::array();
     for (const auto &d : index->diagnostics())
       out["diagnostics"].push_back({{"file", d.file}, {"line", d.line + 1}, {"message", d.message}});
@@ -180,10 +307,16 @@ int runExplain(const std::vector<std::string> &args) {
     return 0;
   }
 
+  // Dynamo's compiles (frame_id/frame_compile_id, with or without output code) when the trace has them,
+  // else the output code found (AOTInductor, debug directories).
+  std::string compiles = std::to_string(stats.compiles) + " compiles";
+  if (stats.frameCompiles)
+    compiles = std::to_string(stats.frameCompiles) + " compiles (" + std::to_string(stats.compiles) +
+               " graphs with output code)";
   std::printf(
-      "Indexed %zu trace file(s) (%.1f MB), %zu compiles, %zu kernel launches (%zu with a user origin), "
-      "%zu user source lines with kernels, in %lld ms\n",
-      stats.traceFiles, stats.traceBytes / 1e6, stats.compiles, stats.launches, stats.launchesWithOrigin,
+      "Indexed %zu trace file(s) (%.1f MB), %s, %zu kernel launches (%zu with a user origin), %zu user "
+      "source lines with kernels, in %lld ms\n",
+      stats.traceFiles, stats.traceBytes / 1e6, compiles.c_str(), stats.launches, stats.launchesWithOrigin,
       stats.userLines, static_cast<long long>(ms));
   if (stats.corruptedRecords) std::printf("Skipped %zu corrupted trace records\n", stats.corruptedRecords);
   if (!pythonNote.empty()) std::printf("%s\n", pythonNote.c_str());
@@ -240,6 +373,7 @@ int runExplain(const std::vector<std::string> &args) {
       }
     }
   }
+  printCompileHealth(*index, sources);
   if (!index->diagnostics().empty()) {
     std::printf("\n%zu problem(s) while indexing:\n", index->diagnostics().size());
     for (size_t i = 0; i < index->diagnostics().size() && i < 20; ++i) {

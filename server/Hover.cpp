@@ -3,7 +3,11 @@
 //    ops, every origin as `file.py:LINE` with its source text, and the full user stack.
 //  - On a user source line that produced kernels: the kernels, grouped by compile.
 //  - On an FX node in a graph dump: its origin and the kernels that compute it.
+//  - On a user line with compile health (index/CompileHealth.h): the full reason of each graph break,
+//    recompile, failure and specialisation there; on a compiled function's def line its compiles (id, status,
+//    compile time, guard count, cache outcome); the guards installed for the line; its dynamic shapes.
 #include "server/Convert.h"
+#include "server/Health.h"
 #include "server/Server.h"
 
 #include <algorithm>
@@ -162,6 +166,115 @@ std::string userLineMarkdown(const index::Index &index, const std::vector<index:
   return md;
 }
 
+std::string eventHeading(index::HealthEventKind k) {
+  switch (k) {
+  case index::HealthEventKind::GraphBreak:
+    return "Graph break";
+  case index::HealthEventKind::Recompile:
+    return "Recompile";
+  case index::HealthEventKind::Failure:
+    return "Compile failure";
+  case index::HealthEventKind::Specialization:
+    break;
+  }
+  return "Dynamic shape specialized";
+}
+
+/// Compile health of one user line (1-based), as markdown; empty when there is none.
+std::string healthMarkdown(const index::Index &index, const std::string &path, uint32_t line) {
+  index::HealthAtLine at = index.healthAt(path, line);
+  if (at.empty()) return {};
+  const index::CompileHealth &h = index.compileHealth();
+  std::string md;
+  auto section = [&](const std::string &s) { md += (md.empty() ? "" : "\n\n") + s; };
+  // Events: one entry per distinct text, with the compiles it happened in.
+  std::vector<std::pair<std::string, std::vector<uint32_t>>> texts;
+  std::map<std::string, std::pair<std::string, std::string>> heading;
+  for (uint32_t e : at.events) {
+    const index::HealthEvent &ev = h.events[e];
+    std::string key = eventHeading(ev.kind) + "\n" + ev.text;
+    auto it = std::find_if(texts.begin(), texts.end(), [&](auto &t) { return t.first == key; });
+    if (it == texts.end()) {
+      texts.push_back({key, {}});
+      it = std::prev(texts.end());
+    }
+    it->second.push_back(ev.compile);
+    std::string link =
+        ev.url.empty() ? "" : " · [" + (ev.id.empty() ? std::string("details") : ev.id) + "](" + ev.url + ")";
+    heading[key] = {eventHeading(ev.kind), link};
+  }
+  for (const auto &[key, compiles] : texts) {
+    const auto &[title, link] = heading[key];
+    std::string s = "### " + title + " " + compileIdRange(h, compiles);
+    s += link;
+    s += "\n\n```text\n";
+    s += key.substr(key.find('\n') + 1);
+    s += "\n```";
+    section(s);
+  }
+  for (const index::CompiledFunction &fn : at.functions) {
+    std::string s = "### " + codeSpan(fn.function) + " — " + functionSummary(h, fn) +
+                    "\n\n| compile | status | time | guards | cache |\n|---|---|---|---|---|";
+    for (uint32_t c : fn.compiles) {
+      const index::FrameCompile &fc = h.compiles[c];
+      std::string cache;
+      if (fc.fxGraphCache != index::CacheOutcome::Unknown)
+        cache = "FX graph " + std::string(index::cacheOutcomeName(fc.fxGraphCache));
+      if (fc.aotAutogradCache != index::CacheOutcome::Unknown)
+        cache += (cache.empty() ? "" : ", ") + std::string("AOTAutograd ") +
+                 std::string(index::cacheOutcomeName(fc.aotAutogradCache));
+      auto cost = compileCost(h, {c});
+      s += "\n| " + fc.label() + (h.frames[fc.frame].resumeOf ? " (resumed)" : "") + " | " +
+           std::string(index::compileStatusName(fc.status)) + " | " + (cost ? formatSeconds(*cost) : "") +
+           " | " + (fc.guardCount ? std::to_string(*fc.guardCount) : "") + " | " + cache + " |";
+    }
+    section(s);
+  }
+  if (!at.guards.empty()) {
+    std::string s = "**Guards installed for this line**\n```text";
+    std::set<std::string> seen;
+    size_t shown = 0;
+    for (const auto &[c, g] : at.guards) {
+      const index::GuardEntry &guard = h.compiles[c].guards[g].guard;
+      std::string line = "[" + h.compiles[c].id.str() + "] " + guard.kind + ": " + guard.expression;
+      if (!seen.insert(line).second) continue;
+      if (++shown > 20) {
+        s += "\n…";
+        break;
+      }
+      s += "\n" + line;
+    }
+    section(s + "\n```");
+  }
+  if (!at.shapes.empty()) {
+    std::string s = "**Dynamic shapes**";
+    for (const auto &[c, i] : at.shapes) {
+      const index::ShapeRecord &r = h.compiles[c].shapes[i].record;
+      std::string what;
+      switch (r.kind) {
+      case index::ShapeRecord::Kind::CreateSymbol:
+        what = codeSpan(r.source) + " is dynamic: " + codeSpan(r.symbol) + " (value " + r.value + ", range " +
+               r.range + ")";
+        break;
+      case index::ShapeRecord::Kind::UnbackedSymbol:
+        what = "data-dependent symbol " + codeSpan(r.symbol) +
+               (r.range.empty() ? "" : " (range " + r.range + ")");
+        break;
+      case index::ShapeRecord::Kind::Specialization:
+        what = codeSpan(r.source) + " specialized to " + r.value +
+               (r.reason.empty() ? "" : " (" + r.reason + ")");
+        break;
+      case index::ShapeRecord::Kind::GuardAdded:
+        what = "guard " + codeSpan(r.expression);
+        break;
+      }
+      s += "\n- [" + h.compiles[c].id.str() + "] " + what;
+    }
+    section(s);
+  }
+  return md;
+}
+
 } // namespace
 
 void Server::onHover(const protocol::TextDocumentPositionParams &params, Reply reply) {
@@ -175,9 +288,12 @@ void Server::onHover(const protocol::TextDocumentPositionParams &params, Reply r
       // The recorded lines that are at this line now (the file may have changed since the trace).
       auto now = userLinesNow(texts, index, uri, target.path);
       auto it = now.find(params.position.line + 1);
-      if (it == now.end()) return reply(nullptr);
-      const std::vector<index::LaunchRef> &launches = it->second;
-      hover.contents.value = userLineMarkdown(index, launches, params.position.line + 1);
+      std::string health = healthMarkdown(index, target.path, params.position.line + 1);
+      if (it == now.end() && health.empty()) return reply(nullptr);
+      if (it != now.end())
+        hover.contents.value = userLineMarkdown(index, it->second, params.position.line + 1);
+      if (!health.empty())
+        hover.contents.value += (hover.contents.value.empty() ? "" : "\n\n---\n\n") + health;
       hover.range = texts.lineRange(uri, params.position.line);
       return reply(json(hover));
     }

@@ -63,7 +63,7 @@ void readOptions(const json &opts, index::IndexOptions &out, std::string &python
   }
 }
 
-json serverCapabilities(protocol::OffsetEncoding encoding) {
+json serverCapabilities(protocol::OffsetEncoding encoding, const protocol::ClientCapabilities &client) {
   json caps = json::object();
   caps["positionEncoding"] = std::string(protocol::encodingName(encoding));
   caps["textDocumentSync"] = json{{"openClose", true}, {"change", 2 /* incremental */}, {"save", false}};
@@ -74,6 +74,13 @@ json serverCapabilities(protocol::OffsetEncoding encoding) {
   caps["documentSymbolProvider"] = true;
   caps["workspaceSymbolProvider"] = true;
   caps["executeCommandProvider"] = json{{"commands", json::array({"inductor.reindex"})}};
+  caps["codeActionProvider"] =
+      json{{"codeActionKinds", json::array({"quickfix"})}, {"resolveProvider", false}};
+  // Compile health is pulled by clients that can (every file's at once: workspace diagnostics), pushed to the
+  // others (see server/Diagnostics.cpp).
+  if (client.diagnosticPull)
+    caps["diagnosticProvider"] = json{
+        {"identifier", "torch.compile"}, {"interFileDependencies", false}, {"workspaceDiagnostics", true}};
   return caps;
 }
 
@@ -96,7 +103,7 @@ void Server::onInitialize(const protocol::InitializeParams &params, Reply reply)
   initialized_ = true;
 
   protocol::InitializeResult result;
-  result.capabilities = serverCapabilities(encoding_);
+  result.capabilities = serverCapabilities(encoding_, capabilities_);
   result.serverInfo = protocol::ServerInfo{"inductor-ls", INDUCTOR_LS_VERSION};
   if (!capabilities_.offsetEncoding.empty()) result.offsetEncoding = encoding_;
   logInfo("initialize: " + std::to_string(roots.size()) + " workspace folders, " +

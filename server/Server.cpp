@@ -306,6 +306,11 @@ json Server::statusJson() const {
     j["traceBytes"] = s.traceBytes;
     j["traceBytesRead"] = s.traceBytesRead;
     j["compilesAnalysed"] = s.compilesAnalysed;
+    // Compile health: every Dynamo compile (with or without output code) and its events.
+    j["frameCompiles"] = s.frameCompiles;
+    j["graphBreaks"] = s.graphBreaks;
+    j["recompiles"] = s.recompiles;
+    j["compileFailures"] = s.compileFailures;
   }
   return j;
 }
@@ -475,6 +480,7 @@ void Server::indexingDone(std::shared_ptr<const index::Index> index,
     sendNotification("window/logMessage", json(m));
   }
   sendNotification("inductor/status", statusJson());
+  publishHealthDiagnostics(*index);
   if (capabilities_.codeLensRefreshSupport) sendRequest("workspace/codeLens/refresh", nullptr);
 }
 

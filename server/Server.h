@@ -37,6 +37,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <thread>
 #include <unordered_map>
@@ -130,6 +131,12 @@ public:
   void onArtifactContent(const json &params, Reply reply);
   void onListArtifacts(const json &params, Reply reply);
   void onStatus(const json &params, Reply reply);
+  // Compile health (index/CompileHealth.h): diagnostics pulled (server/Diagnostics.cpp), code actions
+  // (server/CodeAction.cpp) and the compiled frames overview `inductor/compiles` (server/Compiles.cpp).
+  void onDocumentDiagnostic(const protocol::DocumentDiagnosticParams &params, Reply reply);
+  void onWorkspaceDiagnostic(const protocol::WorkspaceDiagnosticParams &params, Reply reply);
+  void onCodeAction(const protocol::CodeActionParams &params, Reply reply);
+  void onCompiles(const json &params, Reply reply);
 
   /// Snapshot of a document for a request: the open document, else the artifact's text or the file on disk.
   std::shared_ptr<const Document> document(const std::string &uri) const;
@@ -170,6 +177,10 @@ private:
   PythonEnvironment pythonEnvironment(const std::vector<std::string> &roots, const std::string &setting);
   /// The next build asks the interpreter again.
   void forgetPythonEnvironment();
+  /// After a build: pushes compile-health diagnostics (textDocument/publishDiagnostics) to clients that do
+  /// not pull them, clearing those of files that no longer have any; asks pulling clients to refresh
+  /// (server/Diagnostics.cpp). Called on the builder thread.
+  void publishHealthDiagnostics(const index::Index &index);
   void sendNotification(std::string_view method, json params);
   void sendRequest(std::string_view method, json params);
   json statusJson() const;
@@ -222,6 +233,9 @@ private:
   std::unique_ptr<boost::asio::thread_pool> pool_;
   std::atomic<int64_t> nextRequestId_{1};
   std::string progressToken_;
+
+  std::mutex publishedMutex_;
+  std::set<std::string> publishedUris_; ///< URIs with compile-health diagnostics pushed to the client.
 
   std::thread watcher_;
   std::atomic<bool> stopWatcher_{false};

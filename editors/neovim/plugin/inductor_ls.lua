@@ -10,7 +10,7 @@ vim.api.nvim_create_user_command('Inductor', function(cmd)
   require('inductor_ls.commands').run(cmd.fargs[1])
 end, {
   nargs = 1,
-  desc = 'inductor-ls: kernels | origin | artifacts | reindex | status',
+  desc = 'inductor-ls: kernels | origin | artifacts | compiles | reindex | status',
   complete = function(arg_lead)
     return require('inductor_ls.commands').complete(arg_lead)
   end,
@@ -18,6 +18,12 @@ end, {
 vim.api.nvim_create_user_command('InductorKernels', function()
   require('inductor_ls.commands.kernels')()
 end, { desc = 'inductor-ls: launch sites of the kernels from the cursor line (quickfix)' })
+vim.api.nvim_create_user_command('InductorCompiles', function(cmd)
+  require('inductor_ls.commands.compiles').run(cmd.bang)
+end, {
+  bang = true,
+  desc = 'inductor-ls: compiled frames, graph breaks, recompiles and failures (quickfix; ! = this file, loclist)',
+})
 vim.api.nvim_create_user_command('InductorOrigin', function()
   require('inductor_ls.commands.origin')()
 end, { desc = 'inductor-ls: jump from a kernel to the user source it came from' })
@@ -28,6 +34,9 @@ end, { desc = 'inductor-ls: kernels from this line' })
 vim.keymap.set('n', '<Plug>(InductorOrigin)', function()
   require('inductor_ls.commands.origin')()
 end, { desc = 'inductor-ls: origin of this kernel' })
+vim.keymap.set('n', '<Plug>(InductorCompiles)', function()
+  require('inductor_ls.commands.compiles').run(false)
+end, { desc = 'inductor-ls: compiled frames and their compile health' })
 vim.keymap.set('n', '<Plug>(InductorArtifacts)', function()
   require('inductor_ls.commands.artifacts')()
 end, { desc = 'inductor-ls: open a generated artifact' })

@@ -4,6 +4,7 @@
 
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
+import type { CompilesProvider } from './compiles';
 import { type StatusResult, statusNotification } from './protocol';
 
 export class InductorContext implements vscode.Disposable {
@@ -13,6 +14,8 @@ export class InductorContext implements vscode.Disposable {
   // handler per method, so features subscribe here instead of calling
   // client.onNotification themselves.
   readonly onDidChangeStatus = this.status.event;
+  // The Compiled Frames view's data, set by compiles.ts.
+  compiles: CompilesProvider | undefined;
 
   constructor(
     readonly extension: vscode.ExtensionContext,

@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import * as client from './client';
 import * as commands from './commands';
+import * as compiles from './compiles';
 import * as config from './config';
 import { InductorContext } from './context';
 import * as statusBar from './statusBar';
@@ -47,6 +48,7 @@ async function start(extension: vscode.ExtensionContext, output: vscode.LogOutpu
   traceDocuments.activate(ctx, languageClient);
   commands.activate(ctx, languageClient);
   statusBar.activate(ctx, languageClient);
+  ctx.compiles = compiles.activate(ctx, languageClient);
   try {
     await languageClient.start();
   } catch (e) {
@@ -67,6 +69,8 @@ function restart(extension: vscode.ExtensionContext, output: vscode.LogOutputCha
 export interface InductorLsApi {
   // The running client, or undefined while (re)starting or when no server was found.
   readonly languageClient: LanguageClient | undefined;
+  // The Compiled Frames view's data (compiles.ts), for tests.
+  readonly compiles: compiles.CompilesProvider | undefined;
 }
 
 export async function activate(extension: vscode.ExtensionContext): Promise<InductorLsApi> {
@@ -82,6 +86,9 @@ export async function activate(extension: vscode.ExtensionContext): Promise<Indu
   return {
     get languageClient() {
       return current?.client;
+    },
+    get compiles() {
+      return current?.compiles;
     },
   };
 }

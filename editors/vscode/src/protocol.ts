@@ -2,7 +2,7 @@
 // sends them (see the server interface in README.md). Nothing here is a VS Code
 // type; the features convert at their edge.
 
-import { NotificationType, RequestType } from 'vscode-languageclient';
+import { type Location, NotificationType, RequestType } from 'vscode-languageclient';
 
 // `inductor/status` request `{}` → StatusResult; the server also sends it as a
 // notification whenever the index changes.
@@ -59,3 +59,56 @@ export const showLocationsCommand = 'inductor.showLocations';
 // URI scheme of artifacts that exist only inside a trace log.
 export const traceScheme = 'inductor-trace';
 
+
+// `inductor/compiles` `{uri?}` → every compiled frame, its compiles (with or
+// without output code) and what happened in each (server/Compiles.cpp). With
+// `uri`, only the frames defined or diagnosed in that file.
+export interface CompileEvent {
+  kind: 'graphBreak' | 'recompile' | 'failure' | 'specialization' | string;
+  severity: number; // LSP DiagnosticSeverity.
+  message: string;
+  code: string;
+  location: Location | null;
+}
+export interface FrameCompile {
+  compileId: string;
+  label: string;
+  rank: number | null;
+  status: 'ok' | 'graph break' | 'recompiled' | 'failed' | 'not compiled' | string;
+  summary: string;
+  attempts: { attempt: number; restartReason: string }[];
+  seconds: number | null;
+  backwardSeconds: number | null;
+  runtimeSeconds: number | null;
+  guardCount: number | null;
+  shapeEnvGuardCount: number | null;
+  graphOpCount: number | null;
+  cache: { fxGraph: string | null; aotAutograd: string | null };
+  failType: string | null;
+  failReason: string | null;
+  recompileReasons: string[];
+  events: CompileEvent[];
+  artifacts: { uri: string; title: string }[];
+  trace: { uri: string; line: number } | null;
+}
+export interface CompiledFrame {
+  function: string;
+  frameId: number | null;
+  compiledAutogradId: number | null;
+  rank: number | null;
+  location: Location | null; // The def line.
+  resumeOf: number | null; // Index of the frame whose graph break this frame resumes after.
+  status: string;
+  summary: string;
+  compiles: FrameCompile[];
+}
+export interface CompilesResult {
+  frames: CompiledFrame[];
+  summary: { compiles?: number; frames?: number; graphBreaks?: number; recompiles?: number; failures?: number };
+}
+export const compilesRequest = new RequestType<{ uri?: string }, CompilesResult, void>('inductor/compiles');
+
+// Client command of the code lens on a compiled function's def line:
+// [uri, position, {function, line, compileIds}]. Reveals the function's frames
+// in the Compiled Frames view.
+export const showCompilesCommand = 'inductor.showCompiles';

@@ -797,8 +797,9 @@ TEST_CASE(
           }
     size_t linkedFiles = 0;
     for (const auto &entry : expected) {
-      const auto &path = entry.first;
-      const auto &count = entry.second;
+      // Named copies: clang 14 cannot capture structured bindings (CAPTURE makes a lambda).
+      const std::string &path = entry.first;
+      const size_t count = entry.second;
       CAPTURE(path);
       auto ids = index->findAllByPath(path);
       REQUIRE(!ids.empty());

@@ -466,30 +466,30 @@ TEST_CASE("TraceLog: every fixture log opens with the expected records") {
   };
   // Counts from an independent Python reader of the same files.
   const Expect expectations[] = {
-      {"tlparse-inputs/cache_hit_miss.log", 380, 48, 3, 0, 11, 11, 7541},
+      {"tlparse-inputs/cache_hit_miss.log", 380, 54, 3, 0, 11, 11, 7541},
       {"tlparse-inputs/comp_failure.log", 21, 12, 0, 0, 1, 8, 177},
-      {"tlparse-inputs/export.log", 60, 42, 0, 0, 0, 42, 84},
+      {"tlparse-inputs/export.log", 60, 50, 0, 0, 0, 42, 84},
       {"tlparse-inputs/inductor_provenance_aot_cuda_log.txt", 134, 43, 0, 2, 10, 29, 2519},
       {"tlparse-inputs/inductor_provenance_aot_debug_handle_log.txt", 155, 50, 0, 2, 9, 37, 2740},
       {"tlparse-inputs/inductor_provenance_aot_log.txt", 97, 36, 0, 2, 9, 23, 1968},
       {"tlparse-inputs/inductor_provenance_aot_log_old.txt", 96, 41, 0, 2, 9, 26, 1831},
       {"tlparse-inputs/inductor_provenance_extended_log.txt", 135, 44, 0, 2, 11, 29, 2520},
-      {"tlparse-inputs/inductor_provenance_jit_cuda_log.txt", 140, 25, 1, 0, 13, 7, 2659},
-      {"tlparse-inputs/inductor_provenance_jit_debug_handle_log.txt", 161, 33, 1, 0, 11, 15, 2331},
-      {"tlparse-inputs/inductor_provenance_jit_log.txt", 108, 24, 1, 0, 12, 7, 2215},
-      {"tlparse-inputs/simple.log", 76, 22, 1, 0, 4, 12, 2223},
-      {"tlparse-inputs/simple_corrupted_json.log", 76, 22, 1, 0, 4, 12, 2222},
-      {"tlparse-inputs/multi_rank_messy_input/dedicated_log_torch_trace_rank_0.log", 76, 22, 1, 0, 4, 12,
+      {"tlparse-inputs/inductor_provenance_jit_cuda_log.txt", 140, 27, 1, 0, 13, 7, 2659},
+      {"tlparse-inputs/inductor_provenance_jit_debug_handle_log.txt", 161, 35, 1, 0, 11, 15, 2331},
+      {"tlparse-inputs/inductor_provenance_jit_log.txt", 108, 25, 1, 0, 12, 7, 2215},
+      {"tlparse-inputs/simple.log", 76, 23, 1, 0, 4, 12, 2223},
+      {"tlparse-inputs/simple_corrupted_json.log", 76, 23, 1, 0, 4, 12, 2222},
+      {"tlparse-inputs/multi_rank_messy_input/dedicated_log_torch_trace_rank_0.log", 76, 23, 1, 0, 4, 12,
        2223},
       {"tlparse-inputs/multi_rank_messy_input/some_other_file.txt", 0, 0, 0, 0, 0, 0, 0},
       {"traces/aoti_conv/trace/dedicated_log_torch_trace_qlxq8bkd.log", 183, 43, 0, 2, 12, 27, 4502},
-      {"traces/cpu_inductor/trace/dedicated_log_torch_trace_tf59w5be.log", 170, 22, 1, 0, 13, 4, 4616},
-      {"traces/graph_break_dynamic/trace/dedicated_log_torch_trace_f78lg2bd.log", 879, 158, 6, 0, 89, 39,
+      {"traces/cpu_inductor/trace/dedicated_log_torch_trace_tf59w5be.log", 170, 23, 1, 0, 13, 4, 4616},
+      {"traces/graph_break_dynamic/trace/dedicated_log_torch_trace_f78lg2bd.log", 879, 181, 6, 0, 89, 39,
        24585},
-      {"traces/mlp_train/trace/dedicated_log_torch_trace_9bvvd8es.log", 279, 32, 2, 0, 19, 4, 8897},
-      {"traces/multirank/trace/dedicated_log_torch_trace_rank_0_rjwfigso.log", 159, 24, 1, 0, 13, 6, 4224},
-      {"traces/multirank/trace/dedicated_log_torch_trace_rank_1_gdc1ool8.log", 137, 24, 1, 0, 13, 6, 3960},
-      {"traces/profiled_mlp/trace/dedicated_log_torch_trace_thl0yl6p.log", 279, 32, 2, 0, 19, 4, 8897},
+      {"traces/mlp_train/trace/dedicated_log_torch_trace_9bvvd8es.log", 279, 35, 2, 0, 19, 4, 8897},
+      {"traces/multirank/trace/dedicated_log_torch_trace_rank_0_rjwfigso.log", 159, 25, 1, 0, 13, 6, 4224},
+      {"traces/multirank/trace/dedicated_log_torch_trace_rank_1_gdc1ool8.log", 137, 25, 1, 0, 13, 6, 3960},
+      {"traces/profiled_mlp/trace/dedicated_log_torch_trace_thl0yl6p.log", 279, 35, 2, 0, 19, 4, 8897},
   };
   for (const Expect &e : expectations) {
     CAPTURE(e.path);
@@ -602,7 +602,7 @@ TEST_CASE("TraceLog: simple_corrupted_json.log, whose chromium_event payload los
   REQUIRE(eager);
   CHECK(eager->stats().payloadMismatches == 1);
   CHECK(diagnosticLines(*eager) == std::vector<uint32_t>{12});
-  CHECK(eager->records().size() == 22);
+  CHECK(eager->records().size() == 23);
 
   auto intact = TraceLog::open(kFixtures + "/tlparse-inputs/simple.log");
   REQUIRE(intact);

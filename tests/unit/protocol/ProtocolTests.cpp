@@ -416,3 +416,104 @@ TEST_CASE("numbers out of range are clamped, floats included (no undefined float
   CHECK_FALSE(fromJSON(bad, p, error));
   CHECK(error.find("/line") != std::string::npos);
 }
+
+TEST_CASE("Diagnostic: optional members omitted, a numeric code read as text") {
+  Diagnostic d;
+  d.range = Range{{8, 4}, {8, 26}};
+  d.message = "Graph break: print";
+  CHECK(json(d) ==
+        json::parse(R"({"range": {"start": {"line": 8, "character": 4}, "end": {"line": 8, "character": 26}},
+                                   "message": "Graph break: print"})"));
+  d.severity = DiagnosticSeverity::Warning;
+  d.code = "gb0059";
+  d.codeDescription = CodeDescription{"https://example.org/gb0059.html"};
+  d.source = "torch.compile";
+  d.relatedInformation.push_back({Location{"file:///m.py", Range{{55, 0}, {55, 6}}}, "in <module>"});
+  json j = d;
+  CHECK(j["severity"] == 2);
+  CHECK(j["code"] == "gb0059");
+  CHECK(j["codeDescription"]["href"] == "https://example.org/gb0059.html");
+  CHECK(j["relatedInformation"][0]["message"] == "in <module>");
+  Diagnostic back;
+  std::string error;
+  REQUIRE(fromJSON(j, back, error));
+  CHECK(back.code == "gb0059");
+  CHECK(back.relatedInformation.size() == 1);
+  json numeric = j;
+  numeric["code"] = 42;
+  numeric["severity"] = 9; // Out of range: clamped.
+  REQUIRE(fromJSON(numeric, back, error));
+  CHECK(back.code == "42");
+  CHECK(back.severity == DiagnosticSeverity::Hint);
+}
+
+TEST_CASE("pull diagnostics: params and reports") {
+  DocumentDiagnosticParams p;
+  std::string error;
+  REQUIRE(fromJSON(json{{"textDocument", {{"uri", "file:///m.py"}}}, {"previousResultId", "7"}}, p, error));
+  CHECK(p.previousResultId == "7");
+  CHECK_FALSE(p.identifier);
+  DocumentDiagnosticReport full;
+  full.resultId = "8";
+  CHECK(json(full) == json{{"kind", "full"}, {"items", json::array()}, {"resultId", "8"}});
+  DocumentDiagnosticReport same;
+  same.unchanged = true;
+  same.resultId = "8";
+  CHECK(json(same) == json{{"kind", "unchanged"}, {"resultId", "8"}});
+  WorkspaceDiagnosticParams w;
+  REQUIRE(fromJSON(json::object(), w, error));
+  CHECK(w.previousResultIds.empty());
+  REQUIRE(fromJSON(json{{"previousResultIds", {{{"uri", "file:///m.py"}, {"value", "8"}}}}}, w, error));
+  REQUIRE(w.previousResultIds.size() == 1);
+  CHECK(w.previousResultIds[0].value == "8");
+  WorkspaceDiagnosticReport report;
+  report.items.push_back({"file:///m.py", std::nullopt, same});
+  json r = report;
+  CHECK(r["items"][0]["uri"] == "file:///m.py");
+  CHECK(r["items"][0]["version"].is_null());
+  CHECK(r["items"][0]["kind"] == "unchanged");
+  CHECK_FALSE(fromJSON(json{{"previousResultIds", {{{"uri", 1}}}}}, w, error));
+}
+
+TEST_CASE("code actions: params with context, actions with workspace edits") {
+  CodeActionParams p;
+  std::string error;
+  REQUIRE(fromJSON(json::parse(R"({"textDocument": {"uri": "file:///m.py"},
+      "range": {"start": {"line": 20, "character": 0}, "end": {"line": 20, "character": 0}},
+      "context": {"diagnostics": [{"range": {"start": {"line": 20, "character": 4}, "end": {"line": 20, "character": 9}},
+                                   "message": "m", "source": "torch.compile"}], "only": ["quickfix"]}})"),
+                   p, error));
+  CHECK(p.range.start.line == 20);
+  REQUIRE(p.context.diagnostics.size() == 1);
+  CHECK(p.context.diagnostics[0].source == "torch.compile");
+  CHECK(p.context.only == std::vector<std::string>{"quickfix"});
+  CodeActionParams bare;
+  REQUIRE(fromJSON(json{{"textDocument", {{"uri", "file:///m.py"}}}, {"range", Range{}}}, bare, error));
+  CHECK(bare.context.diagnostics.empty());
+  CodeAction a;
+  a.title = "Set `torch._dynamo.config.capture_scalar_outputs = True`";
+  a.kind = "quickfix";
+  WorkspaceEdit edit;
+  edit.changes["file:///m.py"].push_back({Range{{4, 0}, {4, 0}}, "x = 1\n"});
+  a.edit = edit;
+  json j = a;
+  CHECK(j["kind"] == "quickfix");
+  CHECK_FALSE(j.contains("diagnostics"));
+  CHECK(j["edit"]["changes"]["file:///m.py"][0]["newText"] == "x = 1\n");
+}
+
+TEST_CASE("ClientCapabilities: pull diagnostics and their refresh") {
+  ClientCapabilities c;
+  std::string error;
+  REQUIRE(fromJSON(json::object(), c, error));
+  CHECK_FALSE(c.diagnosticPull);
+  REQUIRE(fromJSON(json::parse(R"({"textDocument": {"diagnostic": {"dynamicRegistration": true},
+                                                    "publishDiagnostics": {"relatedInformation": true}},
+                                   "workspace": {"diagnostics": {"refreshSupport": true}}})"),
+                   c, error));
+  CHECK(c.diagnosticPull);
+  CHECK(c.diagnosticRefreshSupport);
+  CHECK(c.diagnosticRelatedInformation);
+  REQUIRE(fromJSON(json::parse(R"({"textDocument": {"diagnostic": true}})"), c, error));
+  CHECK_FALSE(c.diagnosticPull);
+}

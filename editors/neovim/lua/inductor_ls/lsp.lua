@@ -4,8 +4,9 @@
 --- `vim.lsp.buf_attach_client` on 0.7.
 ---
 --- The client adds nothing the server lacks: it maps settings, negotiates the position
---- encoding, shows code lenses, and implements the one client-side command the server's
---- lenses use (`inductor.showLocations`).
+--- encoding, shows code lenses, and implements the client-side commands the server's
+--- lenses use (`inductor.showLocations`, `inductor.showCompiles`). Compile-health diagnostics
+--- reach `vim.diagnostic` through Neovim's own `textDocument/publishDiagnostics` handler.
 
 local config = require('inductor_ls.config')
 local uri = require('inductor_ls.uri')
@@ -67,6 +68,11 @@ function M.capabilities()
   caps.offsetEncoding = { 'utf-8', 'utf-16' } -- clangd's pre-3.17 spelling.
   caps.workspace = caps.workspace or {}
   caps.workspace.codeLens = { refreshSupport = true }
+  -- Compile-health diagnostics: pushed, so that every file with a graph break or recompile is in
+  -- vim.diagnostic, not only the buffers Neovim (0.10+) would pull them for.
+  if caps.textDocument then
+    caps.textDocument.diagnostic = nil
+  end
   local user = config.get().capabilities
   if user then
     caps = vim.tbl_deep_extend('force', caps, user)
@@ -170,6 +176,9 @@ function M.make_config(root)
     commands = {
       ['inductor.showLocations'] = function(command, ctx)
         require('inductor_ls.commands.show_locations')(command, ctx)
+      end,
+      ['inductor.showCompiles'] = function(command, ctx)
+        require('inductor_ls.commands.compiles').lens(command, ctx)
       end,
     },
     on_init = function(client, result)

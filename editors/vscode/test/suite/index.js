@@ -112,7 +112,7 @@ test('the extension activates on a workspace that holds a trace', async () => {
   s.api = ext.exports;
   await until('the language client', () => s.api?.languageClient?.isRunning(), 60000);
   const commands = await vscode.commands.getCommands(true);
-  for (const c of ['inductorLs.showKernels', 'inductorLs.goToOrigin', 'inductorLs.reindex', 'inductorLs.openArtifact', 'inductor.showLocations'])
+  for (const c of ['inductorLs.showKernels', 'inductorLs.goToOrigin', 'inductorLs.reindex', 'inductorLs.openArtifact', 'inductor.showLocations', 'inductor.showCompiles', 'inductorLs.showCompiles'])
     assert.ok(commands.includes(c), `command ${c} is not registered`);
 });
 
@@ -211,6 +211,110 @@ test('an inductor-trace: artifact opens with its text and language', async () =>
   }, 10000);
   log(`opened ${inTrace.uri} (${doc.lineCount} lines, ${inTrace.languageId})`);
   await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+});
+
+// Compile health. mlp_train has no graph break; compile_health (its sibling
+// fixture) has graph breaks and recompiles. The user setting inductorLs.traceDirs
+// adds it to the index (the extension restarts its client on the change), and the
+// last test puts the setting back. Expected lines come from the trace itself.
+function healthFixture() {
+  const root = vscode.workspace.workspaceFolders[0].uri.fsPath;
+  const dir = path.join(path.dirname(root), 'compile_health');
+  const traceDir = path.join(dir, 'trace');
+  const log = path.join(traceDir, fs.readdirSync(traceDir).find((f) => f.startsWith('dedicated_log_torch_trace')));
+  const text = fs.readFileSync(log, 'utf8');
+  // "Graph break in user code at /tmp/work/compile_health/model.py:9" (payload lines start with a tab).
+  const breakLines = new Set();
+  for (const m of text.matchAll(/^\tGraph break in user code at (.*):(\d+)$/gm))
+    if (m[1].endsWith('/model.py')) breakLines.add(Number(m[2]) - 1);
+  const recompiles = [...text.matchAll(/"name": "recompile_reasons"/g)].length;
+  const functions = new Set();
+  for (const m of text.matchAll(/\{"compilation_metrics": \{[^\n]*?"co_name": "([^"]+)"/g))
+    if (!m[1].startsWith('torch_dynamo_resume_in_')) functions.add(m[1]);
+  return { root, dir, model: vscode.Uri.file(path.join(dir, 'model.py')), breakLines, recompiles, functions };
+}
+
+test('compile health: graph breaks and recompiles in the Problems panel', async () => {
+  s.health = healthFixture();
+  const h = s.health;
+  assert.ok(h.breakLines.size > 0 && h.recompiles > 0, 'the compile_health trace has no graph break or recompile');
+  await vscode.workspace
+    .getConfiguration('inductorLs')
+    .update('traceDirs', [path.join(h.root, 'trace'), h.dir], vscode.ConfigurationTarget.Global);
+  const diagnostics = await until('torch.compile diagnostics of compile_health/model.py', () => {
+    const d = vscode.languages.getDiagnostics(h.model).filter((x) => x.source === 'torch.compile');
+    return d.length >= h.breakLines.size + h.recompiles ? d : undefined;
+  });
+  log(`diagnostics: ${JSON.stringify(diagnostics.map((d) => [d.range.start.line + 1, d.severity, d.message.split('\n')[0]]))}`);
+  const breaks = diagnostics.filter((d) => d.severity === vscode.DiagnosticSeverity.Warning);
+  assert.deepEqual(new Set(breaks.map((d) => d.range.start.line)), h.breakLines);
+  for (const d of breaks) {
+    assert.ok(d.message.startsWith('Graph break: '), d.message);
+    assert.match(String(d.code?.value ?? d.code), /^gb\d+$/);
+    assert.ok(d.code?.target, 'no link to the graph-break site');
+  }
+  const recompiles = diagnostics.filter((d) => d.message.startsWith('recompiled '));
+  assert.equal(recompiles.length, h.recompiles);
+  for (const d of recompiles) assert.equal(d.severity, vscode.DiagnosticSeverity.Information);
+  assert.equal(diagnostics.length, breaks.length + recompiles.length, 'diagnostics the trace does not hold');
+  // The Problems panel lists every file with problems.
+  assert.ok(vscode.languages.getDiagnostics().some(([uri, ds]) => sameFile(uri, h.model) && ds.length > 0));
+  await vscode.commands.executeCommand('workbench.actions.view.problems');
+  await vscode.commands.executeCommand('workbench.action.closePanel');
+});
+
+test('compile health: the Compiled Frames view and the def-line lens', async () => {
+  const h = s.health;
+  const provider = await until('the Compiled Frames data', async () => {
+    const p = s.api.compiles;
+    if (!p) return undefined;
+    await p.refresh();
+    return [...h.functions].every((f) => p.frames.some((x) => x.function === f)) ? p : undefined;
+  });
+  await vscode.commands.executeCommand('inductorLs.compiles.focus');
+  const roots = provider.getChildren();
+  const withPrint = roots.find((n) => n.kind === 'frame' && n.frame.function === 'with_print');
+  assert.ok(withPrint, 'no with_print frame');
+  const item = provider.getTreeItem(withPrint);
+  assert.equal(item.label, 'with_print');
+  assert.match(item.description, /graph break/);
+  const compiles = provider.getChildren(withPrint).map((n) => provider.getTreeItem(n));
+  assert.ok(compiles.some((c) => c.label === '[0/0]'), JSON.stringify(compiles.map((c) => c.label)));
+  log(`view: ${roots.length} frames; with_print: ${item.description}`);
+  // The lens on with_print's def line runs the view's reveal.
+  const doc = await vscode.workspace.openTextDocument(h.model);
+  const def = locate(doc, 'def with_print(');
+  const lenses = await until('the compile lens of with_print', async () => {
+    const all = await vscode.commands.executeCommand('vscode.executeCodeLensProvider', h.model, 100);
+    return all.find((l) => l.range.start.line === def.line && l.command?.command === 'inductor.showCompiles');
+  });
+  assert.match(lenses.command.title, /^\[0\/0, 1\/0\] 2 compiles · 1 graph break/);
+  await vscode.commands.executeCommand(lenses.command.command, ...lenses.command.arguments);
+});
+
+test('compile health: a quick fix from PyTorch\'s hint', async () => {
+  const doc = await vscode.workspace.openTextDocument(s.health.model);
+  const item = locate(doc, '.max().item()');
+  const actions = await until('code actions on the .item() line', async () => {
+    const a = await vscode.commands.executeCommand('vscode.executeCodeActionProvider', s.health.model, new vscode.Range(item, item));
+    return a?.find((x) => x.title.includes('capture_scalar_outputs = True'));
+  });
+  assert.equal(actions.kind.value, 'quickfix');
+  const edits = actions.edit.get(s.health.model);
+  assert.equal(edits.length, 1);
+  assert.equal(edits[0].newText, 'torch._dynamo.config.capture_scalar_outputs = True\n');
+});
+
+test('compile health: the setting is put back and mlp_train serves again', async () => {
+  await vscode.workspace.getConfiguration('inductorLs').update('traceDirs', undefined, vscode.ConfigurationTarget.Global);
+  s.api = vscode.extensions.getExtension(extensionId).exports;
+  await until('definitions after the restart', async () => {
+    const locs = asLocations(await vscode.commands.executeCommand('vscode.executeDefinitionProvider', s.outputUri, s.launch3));
+    return locs.some((l) => sameFile(l.uri, s.modelUri) && l.range.start.line === 15);
+  });
+  await until('no torch.compile diagnostics left', () =>
+    vscode.languages.getDiagnostics(s.health.model).every((d) => d.source !== 'torch.compile'),
+  );
 });
 
 // Shows model.py with its code lens beside output_code.py with a hover on the

@@ -8,6 +8,7 @@ local M = {}
 ---@type table<string, string> subcommand → module
 M.subcommands = {
   artifacts = 'inductor_ls.commands.artifacts',
+  compiles = 'inductor_ls.commands.compiles',
   kernels = 'inductor_ls.commands.kernels',
   origin = 'inductor_ls.commands.origin',
   reindex = 'inductor_ls.commands.reindex',

@@ -1,0 +1,149 @@
+---@brief
+--- `:InductorCompiles` (`:Inductor compiles`): every frame torch.compile compiled, with its
+--- compiles and what happened in them (graph breaks, recompiles, failures), from the server's
+--- `inductor/compiles`, in the quickfix list: one entry per frame at its def line, one per
+--- event at its user line (`E` failures, `W` graph breaks, `I` recompiles). `:InductorCompiles!`
+--- lists only the frames of the current file, in the window's location list.
+---
+--- Also the client-side command `inductor.showCompiles` of the server's code lens on a
+--- compiled function's def line: the same list for that one function.
+--- The diagnostics of the same events reach `vim.diagnostic` through the LSP client itself.
+
+local config = require('inductor_ls.config')
+local lsp = require('inductor_ls.lsp')
+
+local M = {}
+
+local kinds = { graphBreak = 'graph break', recompile = 'recompile', failure = 'failure', specialization = 'specialization' }
+local types = { 'E', 'W', 'I', 'N' }
+
+--- One quickfix item at an LSP location (or without a position when there is none).
+---@param location table? LSP Location
+---@param encoding string
+---@param text string
+---@param type string
+---@return table
+local function item(location, encoding, text, type)
+  if location and location ~= vim.NIL then
+    local converted = vim.lsp.util.locations_to_items({ location }, encoding)[1]
+    if converted then
+      converted.text = text
+      converted.type = type
+      return converted
+    end
+  end
+  return { text = text, type = type, valid = 0 }
+end
+
+--- Quickfix items for the frames of an `inductor/compiles` result.
+---@param result table
+---@param encoding string
+---@param keep? fun(frame: table): boolean
+---@return table[]
+function M.items(result, encoding, keep)
+  local items = {}
+  for _, frame in ipairs(result.frames or {}) do
+    if not keep or keep(frame) then
+      local status = frame.status == 'failed' and 'E' or (frame.status == 'ok' and 'I' or 'W')
+      table.insert(items, item(frame.location, encoding,
+        string.format('%s: %s', frame['function'] ~= '' and frame['function'] or '?', frame.summary or ''), status))
+      for _, compile in ipairs(frame.compiles or {}) do
+        for _, event in ipairs(compile.events or {}) do
+          table.insert(items, item(event.location, encoding,
+            string.format('%s %s: %s', compile.label, kinds[event.kind] or event.kind, event.message),
+            types[event.severity] or 'I'))
+        end
+      end
+    end
+  end
+  return items
+end
+
+--- Fill the quickfix (or, with `loclist`, the location) list.
+---@param client table
+---@param opts { uri?: string, loclist?: boolean, title?: string, keep?: fun(frame: table): boolean, resolve?: fun(frames: table[]) }
+function M.show(client, opts)
+  local params = opts.uri and { uri = opts.uri } or vim.empty_dict()
+  lsp.request(client, 'inductor/compiles', params, function(err, result)
+    if err or type(result) ~= 'table' then
+      vim.notify('inductor-ls: inductor/compiles: ' .. (err and (err.message or vim.inspect(err)) or 'no answer'),
+        vim.log.levels.ERROR)
+      return
+    end
+    if opts.resolve then
+      opts.resolve(result.frames or {})
+    end
+    local items = M.items(result, client.offset_encoding or 'utf-16', opts.keep)
+    if #items == 0 then
+      vim.notify('inductor-ls: no compiles in the traces', vim.log.levels.INFO)
+      return
+    end
+    local title = opts.title or 'Inductor compiles'
+    if opts.loclist then
+      vim.fn.setloclist(0, {}, ' ', { title = title, items = items })
+      if config.get().open_quickfix then
+        vim.cmd('lopen')
+      end
+    else
+      vim.fn.setqflist({}, ' ', { title = title, items = items })
+      if config.get().open_quickfix then
+        vim.cmd('botright copen')
+      end
+    end
+  end)
+end
+
+--- `:InductorCompiles[!]`.
+---@param bang? boolean
+function M.run(bang)
+  local client = lsp.require_client() or lsp.clients()[1]
+  if not client then
+    return
+  end
+  if bang then
+    local name = vim.api.nvim_buf_get_name(0)
+    M.show(client, { uri = vim.uri_from_fname(name), loclist = true,
+      title = 'Inductor compiles: ' .. vim.fn.fnamemodify(name, ':t') })
+  else
+    M.show(client, {})
+  end
+end
+
+--- The lens command `inductor.showCompiles`: arguments `[uri, position, {function, line, compileIds}]`.
+---@param command table
+---@param ctx table
+function M.lens(command, ctx)
+  local client = vim.lsp.get_client_by_id(ctx.client_id)
+  if not client then
+    return
+  end
+  local args = command.arguments or {}
+  local uri, target = args[1], args[3] or {}
+  -- The function's own frames, then the frames resumed after its graph breaks (`resumeOf`, an index
+  -- into the answer's frames, 0-based).
+  local chosen = {}
+  M.show(client, {
+    uri = uri,
+    title = command.title or 'Inductor compiles',
+    resolve = function(frames)
+      local by_index = {}
+      for i, frame in ipairs(frames) do
+        local loc = frame.location
+        local own = frame['function'] == target['function'] and loc and loc ~= vim.NIL and loc.uri == uri
+          and loc.range.start.line == (target.line or 0) - 1
+        local resumed = type(frame.resumeOf) == 'number' and by_index[frame.resumeOf] == true
+        by_index[i - 1] = own or resumed or nil
+        chosen[frame] = by_index[i - 1]
+      end
+    end,
+    keep = function(frame)
+      return chosen[frame] == true
+    end,
+  })
+end
+
+return setmetatable(M, {
+  __call = function(_, bang)
+    M.run(bang)
+  end,
+})

@@ -1,0 +1,555 @@
+// Compile health, the build step (see IndexBuilder.h and CompileHealth.h): each log's records are read into
+// RecordedCompiles (CompileHealth.cpp, on worker threads), then turned into the model: frames, compiles,
+// attempts and events, every event placed on the innermost model frame the trace gives for it.
+//
+// Two seams, so that the rules of model code and of edited sources can change in one place each:
+//  - the model-frame rule (ModelFrames.h, with the user's libraryPaths) decides which recorded frames are the
+//    user's model code, as for kernel origins;
+//  - Placer::place() turns a recorded file:line into a place (an Origin, resolved like every other user
+//    origin by makeOrigin); nothing else creates places.
+#include "index/IndexBuilder.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
+
+namespace inductor::index {
+
+using namespace detail;
+
+namespace {
+
+constexpr std::string_view kResumePrefix = "torch_dynamo_resume_in_";
+
+/// Recorded files of one log, to expand the shortened paths of guard comments ("mp/work/model.py", see
+/// torch.utils._traceback.shorten_filename) to the file they name.
+class KnownFiles {
+public:
+  void add(const std::string &file) {
+    if (!file.empty()) files_.insert(file);
+  }
+  void add(const std::vector<StackFrame> &stack) {
+    for (const StackFrame &f : stack)
+      add(f.file);
+  }
+  /// The recorded file `printed` names: itself when recorded as is, else the one recorded file that ends with
+  /// it; nullopt when none or several do.
+  std::optional<std::string> expand(const std::string &printed) const {
+    if (printed.empty()) return std::nullopt;
+    if (files_.count(printed)) return printed;
+    std::optional<std::string> found;
+    for (const std::string &f : files_)
+      if (f.size() > printed.size() && f.ends_with(printed)) {
+        if (found) return std::nullopt;
+        found = f;
+      }
+    return found;
+  }
+
+private:
+  std::set<std::string> files_;
+};
+
+std::string firstLine(std::string_view s) {
+  size_t nl = s.find('\n');
+  return std::string(trim(s.substr(0, nl)));
+}
+
+/// The first line of an exception message, with the next one when it announces it ("backend='x' raised:").
+std::string headline(std::string_view s) {
+  std::string first = firstLine(s);
+  size_t nl = s.find('\n');
+  if (!first.empty() && first.back() == ':' && nl != std::string_view::npos) {
+    std::string next = firstLine(s.substr(nl + 1));
+    if (!next.empty()) first += " " + next;
+  }
+  return first;
+}
+
+bool isLimitFailure(const std::string &type, const std::string &reason) {
+  for (std::string_view t :
+       {"RecompileLimitExceeded", "FailOnRecompileLimitHit", "CacheLimitExceeded", "FailOnCacheLimitHit"})
+    if (type == t) return true;
+  for (std::string_view r : {"recompile_limit reached", "cache_size_limit reached", "cache limit exceeded",
+                             "recompile_limit", "cache_size_limit"})
+    if (reason.find(r) != std::string::npos) return true;
+  return false;
+}
+
+/// "torch_dynamo_resume_in_<fn>_at_<line>" -> (<fn>, <line>).
+std::optional<std::pair<std::string, uint32_t>> resumeTarget(std::string_view name) {
+  if (!name.starts_with(kResumePrefix)) return std::nullopt;
+  name.remove_prefix(kResumePrefix.size());
+  size_t at = name.rfind("_at_");
+  if (at == std::string_view::npos) return std::nullopt;
+  uint32_t line = 0;
+  for (char c : name.substr(at + 4)) {
+    if (!isDigit(c)) return std::nullopt;
+    line = line * 10 + static_cast<uint32_t>(c - '0');
+  }
+  return std::make_pair(std::string(name.substr(0, at)), line);
+}
+
+} // namespace
+
+void IndexBuilder::buildHealth() {
+  const auto &logs = tables_->logs;
+  std::vector<std::vector<RecordedCompile>> recorded(logs.size());
+  parallelFor(logs.size(), [&](size_t i) { recorded[i] = readCompileHealth(*logs[i]); });
+  if (cancelled()) return;
+
+  CompileHealth &h = index_->health_;
+  // Places, one per distinct (recorded file, line).
+  std::map<std::pair<std::string, uint32_t>, uint32_t> placeIds;
+  auto place = [&](const StackFrame &f) -> std::optional<uint32_t> {
+    if (f.line == 0 || f.file.empty() || !frames_.isModelFrame(f.file)) return std::nullopt;
+    auto [it, inserted] = placeIds.emplace(std::make_pair(f.file, f.line), uint32_t(h.places.size()));
+    if (inserted) {
+      h.places.push_back(makeOrigin(f.file, f.line, f.code, f.function));
+    } else {
+      // The same line reached from another record: keep whatever source text and function one of them has.
+      Origin &o = h.places[it->second];
+      if (o.code.empty()) o.code = f.code;
+      if (o.function.empty()) o.function = f.function;
+    }
+    return it->second;
+  };
+  auto innermost = [&](const std::vector<StackFrame> &stack) -> std::optional<uint32_t> {
+    for (auto it = stack.rbegin(); it != stack.rend(); ++it)
+      if (auto p = place(*it)) return p;
+    return std::nullopt;
+  };
+  auto placesOf = [&](const std::vector<StackFrame> &stack) {
+    std::vector<uint32_t> out;
+    for (const StackFrame &f : stack)
+      if (auto p = place(f); p && std::find(out.begin(), out.end(), *p) == out.end()) out.push_back(*p);
+    return out;
+  };
+
+  // Output code of each compile: (log path, ca id, frame id, frame compile id) -> (line of the output code
+  // record in its log, Index::compiles() index); the line tells apart compiles of a process that reset
+  // Dynamo.
+  std::map<std::tuple<std::string, int, int, int>, std::vector<std::pair<uint32_t, uint32_t>>> outputs;
+  for (uint32_t i = 0; i < index_->compiles_.size(); ++i) {
+    const Compile &c = index_->compiles_[i];
+    if (c.traceFile.empty() || !c.id.frameId) continue;
+    uint32_t line = UINT32_MAX;
+    if (c.outputCode.valid()) {
+      const Artifact &a = index_->artifacts_[c.outputCode.value];
+      if (a.traceFile < logs.size() && a.record < logs[a.traceFile]->records().size())
+        line = logs[a.traceFile]->records()[a.record].line;
+    }
+    outputs[{c.traceFile, c.id.compiledAutogradId.value_or(-1), *c.id.frameId,
+             c.id.frameCompileId.value_or(0)}]
+        .push_back({line, i});
+  }
+
+  for (uint32_t logIndex = 0; logIndex < recorded.size(); ++logIndex) {
+    const std::vector<RecordedCompile> &rcs = recorded[logIndex];
+    KnownFiles known;
+    for (const RecordedCompile &rc : rcs) {
+      known.add(rc.file);
+      known.add(rc.startStack);
+      for (const auto &b : rc.graphBreaks)
+        known.add(b.reason.userStack);
+      for (const ShapeRecord &s : rc.shapes)
+        known.add(s.userStack);
+    }
+    auto placeShortened = [&](const std::optional<StackFrame> &at) -> std::optional<uint32_t> {
+      if (!at) return std::nullopt;
+      auto file = known.expand(at->file);
+      if (!file) return std::nullopt;
+      StackFrame f = *at;
+      f.file = *file;
+      return place(f);
+    };
+
+    // (ca id, frame id, co_filename, co_name) -> frames index: a process that reset Dynamo reuses frame ids.
+    std::map<std::tuple<int, int, std::string, std::string>, uint32_t> frameIds;
+    std::map<std::string, const RecordedCompile *> recordedByName;
+    const uint32_t firstCompile = static_cast<uint32_t>(h.compiles.size());
+    std::map<std::string, std::vector<uint32_t>> startsById; // Compile id -> first lines (ascending).
+    for (const RecordedCompile &rc : rcs)
+      startsById[rc.id.str()].push_back(rc.firstLine);
+
+    for (const RecordedCompile &rc : rcs) {
+      auto frameKey =
+          std::make_tuple(rc.id.compiledAutogradId.value_or(-1), *rc.id.frameId, rc.file, rc.function);
+      auto [fit, newFrame] = frameIds.emplace(frameKey, uint32_t(h.frames.size()));
+      if (newFrame) {
+        CompiledFrame f;
+        f.frameId = rc.id.frameId;
+        f.compiledAutogradId = rc.id.compiledAutogradId;
+        f.rank = rc.rank;
+        f.traceFile = logIndex;
+        h.frames.push_back(std::move(f));
+      }
+      CompiledFrame &frame = h.frames[fit->second];
+      if (frame.function.empty() && !rc.function.empty()) {
+        frame.function = rc.function;
+        frame.recordedFile = rc.file;
+        StackFrame def;
+        def.file = rc.file;
+        def.line = rc.firstLineNo;
+        def.function = rc.function;
+        frame.def = place(def);
+      }
+
+      const uint32_t ci = static_cast<uint32_t>(h.compiles.size());
+      frame.compiles.push_back(ci);
+      FrameCompile c;
+      c.id = rc.id;
+      c.rank = rc.rank;
+      c.frame = fit->second;
+      c.traceFile = logIndex;
+      c.firstLine = rc.firstLine;
+      c.failType = rc.failType;
+      c.failReason = rc.failReason;
+      c.compileSeconds = rc.compileSeconds;
+      c.backwardSeconds = rc.backwardSeconds;
+      c.runtimeSeconds = rc.runtimeSeconds;
+      c.guardCount = rc.guardCount;
+      c.shapeEnvGuardCount = rc.shapeEnvGuardCount;
+      c.graphOpCount = rc.graphOpCount;
+      c.fxGraphCache = rc.fxGraphCache;
+      c.aotAutogradCache = rc.aotAutogradCache;
+      c.restartReasons = rc.restartReasons;
+      c.recompileReasons = rc.recompileReasons;
+      if (c.recompileReasons.empty() && !rc.recompileReasonMetric.empty())
+        c.recompileReasons = splitRecompileReasons(rc.recompileReasonMetric);
+      c.recompile = rc.id.frameCompileId.value_or(0) > 0 || !c.recompileReasons.empty();
+      c.stack = placesOf(rc.startStack);
+      for (const ShapeRecord &s : rc.shapes) {
+        for (size_t i = 1; i < s.stack.size() && !c.caller; ++i)
+          if (s.stack[i].file.ends_with("torch/_dynamo/eval_frame.py")) {
+            c.caller = place(s.stack[i - 1]);
+            break;
+          }
+        if (c.caller) break;
+      }
+      for (const auto &b : rc.graphBreaks) {
+        const std::vector<StackFrame> &st = b.reason.userStack;
+        for (size_t i = 1; i < st.size() && !c.caller; ++i)
+          if (st[i].function == rc.function && st[i].file == rc.file) c.caller = place(st[i - 1]);
+      }
+      if (auto it = outputs.find({logs[logIndex]->path(), rc.id.compiledAutogradId.value_or(-1),
+                                  *rc.id.frameId, rc.id.frameCompileId.value_or(0)});
+          it != outputs.end()) {
+        // The output code between this compile's first record and the next compile with the same id.
+        const std::vector<uint32_t> &starts = startsById[rc.id.str()];
+        auto next = std::upper_bound(starts.begin(), starts.end(), rc.firstLine);
+        uint32_t end = next == starts.end() ? UINT32_MAX : *next;
+        for (const auto &[line, ref] : it->second)
+          if (line == UINT32_MAX || (line >= rc.firstLine && line < end)) c.outputs.push_back(ref);
+      }
+      std::optional<uint32_t> defPlace = frame.def;
+      auto fallback = [&]() -> std::optional<uint32_t> {
+        if (defPlace) return defPlace;
+        return innermost(rc.startStack);
+      };
+      auto addEvent = [&](HealthEvent e) {
+        e.compile = ci;
+        c.events.push_back(static_cast<uint32_t>(h.events.size()));
+        h.events.push_back(std::move(e));
+      };
+
+      // Graph breaks, from their artifacts; restart reasons stand in for them in logs without any.
+      std::set<std::pair<std::string, std::string>> seenBreaks;
+      for (const auto &b : rc.graphBreaks) {
+        const GraphBreakReason &r = b.reason;
+        std::string where = r.at ? r.at->file + ":" + std::to_string(r.at->line) : std::string();
+        if (!seenBreaks.insert({where, r.title}).second) continue;
+        HealthEvent e;
+        e.kind = HealthEventKind::GraphBreak;
+        e.severity = HealthSeverity::Warning;
+        e.title = r.title.empty() ? "graph break" : r.title;
+        e.explanation = r.explanation;
+        e.hints = r.hints;
+        e.text = r.text;
+        e.id = r.id;
+        e.url = r.url;
+        if (r.at) e.at = place(*r.at);
+        if (!e.at) e.at = innermost(r.userStack);
+        if (!e.at) e.at = fallback();
+        e.stack = placesOf(r.userStack);
+        addEvent(std::move(e));
+      }
+      if (rc.graphBreaks.empty())
+        for (const std::string &reason : rc.restartReasons) {
+          GraphBreakReason r = parseGraphBreakReason(reason);
+          if (r.title.empty() || r.title.starts_with("Unknown fail_and_restart_analysis")) continue;
+          if (!seenBreaks.insert({"", r.title}).second) continue;
+          HealthEvent e;
+          e.kind = HealthEventKind::GraphBreak;
+          e.severity = HealthSeverity::Warning;
+          e.title = r.title;
+          e.explanation = r.explanation;
+          e.hints = r.hints;
+          e.text = r.text.empty() ? reason : r.text;
+          e.id = r.id;
+          e.url = r.url;
+          // Where the function resumed after the break names its line.
+          for (const RecordedCompile &other : rcs)
+            if (auto target = resumeTarget(other.function);
+                target && target->first == rc.function && other.file == rc.file && target->second > 0) {
+              StackFrame f;
+              f.file = rc.file;
+              f.line = target->second;
+              e.at = place(f);
+              break;
+            }
+          if (!e.at) e.at = fallback();
+          addEvent(std::move(e));
+        }
+
+      // The outcome of a recompile that never compiled, and failures.
+      bool limit = isLimitFailure(rc.failType, rc.failReason);
+      bool notCompiled =
+          !rc.started && !c.recompileReasons.empty() && c.outputs.empty() && rc.failType.empty();
+      if (!rc.failType.empty()) {
+        GraphBreakReason r = parseGraphBreakReason(rc.failReason);
+        HealthEvent e;
+        e.kind = HealthEventKind::Failure;
+        e.severity = HealthSeverity::Error;
+        e.failType = rc.failType;
+        e.limitReached = limit;
+        e.title = rc.failType + ": " + (r.explanation.empty() ? headline(rc.failReason) : r.title);
+        e.explanation = r.explanation;
+        e.hints = r.hints;
+        e.id = r.id;
+        e.url = r.url;
+        e.text = rc.failType + ": " + rc.failReason;
+        if (rc.failUserFrame) e.at = place(*rc.failUserFrame);
+        std::vector<StackFrame> userStack;
+        if (size_t at = rc.failReason.find("User stack:"); at != std::string::npos)
+          userStack = parseStackTrace(std::string_view(rc.failReason).substr(at + 11));
+        if (!e.at) e.at = innermost(userStack);
+        if (!e.at) e.at = fallback();
+        e.stack = placesOf(userStack);
+        // Where the error was raised in model code (a failing backend's own line), when the traceback says.
+        for (const std::string &error : rc.errors)
+          if (auto p = innermost(parseStackTrace(error));
+              p && p != e.at && std::find(e.related.begin(), e.related.end(), *p) == e.related.end())
+            e.related.push_back(*p);
+        addEvent(std::move(e));
+      }
+      if (!rc.backwardFailType.empty()) {
+        HealthEvent e;
+        e.kind = HealthEventKind::Failure;
+        e.severity = HealthSeverity::Error;
+        e.failType = rc.backwardFailType;
+        e.title = "backward graph: " + rc.backwardFailType + ": " + headline(rc.backwardFailReason);
+        e.text = rc.backwardFailType + ": " + rc.backwardFailReason;
+        e.at = fallback();
+        addEvent(std::move(e));
+      }
+
+      // Recompiles: one event per cached compile whose guards failed.
+      for (const std::string &reason : c.recompileReasons) {
+        GuardFailure g = parseGuardFailure(reason);
+        HealthEvent e;
+        e.kind = HealthEventKind::Recompile;
+        e.limitReached = limit || notCompiled;
+        e.severity = e.limitReached ? HealthSeverity::Warning : HealthSeverity::Information;
+        e.title = firstLine(g.reason);
+        e.text = reason;
+        if (notCompiled && !limit)
+          e.text +=
+              "\n\nNo compile followed this guard failure in the trace: the recompile limit was most likely "
+              "reached and the frame ran without compiling.";
+        e.cachedCompile = g.cachedCompile;
+        e.guardSource = g.source;
+        e.sizeIndex = g.sizeIndex;
+        e.at = innermost(g.userStack);
+        if (!e.at) e.at = placeShortened(g.at);
+        // The guard that failed, in the cached compile's guard tree.
+        if (auto cached = recordedByName.find(g.cachedCompile);
+            cached != recordedByName.end() && !g.source.empty()) {
+          const GuardEntry *best = nullptr;
+          for (const GuardEntry &guard : cached->second->guards) {
+            if (!guard.at) continue;
+            bool same =
+                guard.source == g.source || (guard.source.empty() && guard.expression.find(g.source) == 0);
+            if (!same) continue;
+            if (!best || (guard.kind == "TENSOR_MATCH" && best->kind != "TENSOR_MATCH")) best = &guard;
+          }
+          if (best)
+            if (auto p = placeShortened(best->at)) {
+              if (!e.at)
+                e.at = p;
+              else if (*p != *e.at)
+                e.related.push_back(*p);
+            }
+        }
+        if (!e.at) e.at = fallback();
+        e.stack = placesOf(g.userStack);
+        addEvent(std::move(e));
+      }
+
+      // Dynamic shapes: specialisations become events; every record is kept for hovers.
+      for (const ShapeRecord &s : rc.shapes) {
+        DynamicShape d;
+        d.record = s;
+        d.at = innermost(s.userStack);
+        c.shapes.push_back(d);
+        if (s.kind != ShapeRecord::Kind::Specialization) continue;
+        HealthEvent e;
+        e.kind = HealthEventKind::Specialization;
+        e.severity = HealthSeverity::Information;
+        e.symbolSource = s.source;
+        e.title = (s.source.empty() ? s.symbol : s.source) + " specialized to " + s.value +
+                  (s.reason.empty() ? "" : " (" + s.reason + ")");
+        e.text = e.title + (s.symbol.empty() ? ""
+                                             : "\nSymbol " + s.symbol + " was replaced by the constant " +
+                                                   s.value + ": code compiled for this size only.");
+        e.at = d.at ? d.at : fallback();
+        e.stack = placesOf(s.userStack);
+        addEvent(std::move(e));
+      }
+
+      for (const GuardEntry &g : rc.guards) {
+        InstalledGuard installed;
+        installed.guard = g;
+        installed.at = placeShortened(g.at);
+        c.guards.push_back(std::move(installed));
+      }
+
+      // Attempts: every attempt but the last was restarted, by the graph break found in it.
+      std::vector<int> attempts = rc.attempts.empty() ? std::vector<int>{0} : rc.attempts;
+      for (size_t a = 0; a < attempts.size(); ++a) {
+        CompileAttempt attempt;
+        attempt.attempt = attempts[a];
+        if (a + 1 < attempts.size()) {
+          for (const auto &b : rc.graphBreaks)
+            if (b.attempt == attempts[a]) attempt.restartReason = b.reason.title;
+          if (attempt.restartReason.empty() && a < rc.restartReasons.size())
+            attempt.restartReason = parseGraphBreakReason(rc.restartReasons[a]).title;
+          if (attempt.restartReason.empty()) attempt.restartReason = "restarted";
+        }
+        c.attempts.push_back(std::move(attempt));
+      }
+
+      bool broke = std::any_of(c.events.begin(), c.events.end(),
+                               [&](uint32_t e) { return h.events[e].kind == HealthEventKind::GraphBreak; });
+      // A limit hit fails the compile only when configured to (FailOnRecompileLimitHit); otherwise the frame
+      // runs without compiling.
+      bool hardFailure = !rc.failType.empty() && (!limit || rc.failType.starts_with("FailOn"));
+      if (hardFailure)
+        c.status = CompileStatus::Failed;
+      else if (limit || notCompiled)
+        c.status = CompileStatus::NotCompiled;
+      else if (broke)
+        c.status = CompileStatus::GraphBreak;
+      else if (c.recompile)
+        c.status = CompileStatus::Recompiled;
+      else
+        c.status = CompileStatus::Ok;
+
+      recordedByName[rc.id.str()] = &rc;
+      h.compiles.push_back(std::move(c));
+    }
+
+    // Frames resumed after a graph break belong to the function that broke.
+    for (uint32_t fi = 0; fi < h.frames.size(); ++fi) {
+      CompiledFrame &f = h.frames[fi];
+      if (f.traceFile != logIndex) continue;
+      auto target = resumeTarget(f.function);
+      if (!target) continue;
+      std::optional<uint32_t> best;
+      uint32_t bestLine = 0;
+      for (uint32_t other = 0; other < h.frames.size(); ++other) {
+        const CompiledFrame &o = h.frames[other];
+        if (other == fi || o.traceFile != logIndex || o.function != target->first ||
+            o.recordedFile != f.recordedFile)
+          continue;
+        uint32_t line = o.def ? h.places[*o.def].line : 0;
+        if (line <= target->second && (!best || line > bestLine)) {
+          best = other;
+          bestLine = line;
+        }
+      }
+      f.resumeOf = best;
+    }
+    // A function that resumed after a graph break whose reason the trace does not record (older PyTorch).
+    for (uint32_t ci = firstCompile; ci < h.compiles.size(); ++ci) {
+      const CompiledFrame &f = h.frames[h.compiles[ci].frame];
+      auto target = resumeTarget(f.function);
+      if (!target || !f.resumeOf) continue;
+      const CompiledFrame &parent = h.frames[*f.resumeOf];
+      bool explained = false;
+      for (uint32_t pc : parent.compiles)
+        for (uint32_t e : h.compiles[pc].events)
+          explained |= h.events[e].kind == HealthEventKind::GraphBreak;
+      if (explained || parent.compiles.empty()) continue;
+      // The parent compile before this resumed one.
+      uint32_t owner = parent.compiles.front();
+      for (uint32_t pc : parent.compiles)
+        if (pc < ci) owner = pc;
+      StackFrame at;
+      at.file = f.recordedFile;
+      at.line = target->second;
+      HealthEvent e;
+      e.kind = HealthEventKind::GraphBreak;
+      e.severity = HealthSeverity::Warning;
+      e.title = "graph break (the trace records no reason)";
+      e.text = "Dynamo compiled `" + f.function + "`, the rest of `" + target->first +
+               "` after a graph break at line " + std::to_string(target->second) +
+               "; this PyTorch did not log why it broke.";
+      e.at = place(at);
+      if (!e.at) e.at = parent.def;
+      e.compile = owner;
+      h.compiles[owner].events.push_back(static_cast<uint32_t>(h.events.size()));
+      if (h.compiles[owner].status == CompileStatus::Ok ||
+          h.compiles[owner].status == CompileStatus::Recompiled)
+        h.compiles[owner].status = CompileStatus::GraphBreak;
+      h.events.push_back(std::move(e));
+    }
+  }
+
+  // Lookup tables by local path and line.
+  auto lineIndex = [&](uint32_t placeId) -> std::pair<CompileHealth::LineIndex *, uint32_t> {
+    const Origin &o = h.places[placeId];
+    return {&h.byPath[normalizePath(o.path)], o.line};
+  };
+  for (uint32_t e = 0; e < h.events.size(); ++e)
+    if (h.events[e].at) {
+      auto [index, line] = lineIndex(*h.events[e].at);
+      index->events[line].push_back(e);
+    }
+  for (uint32_t f = 0; f < h.frames.size(); ++f) {
+    // Resumed frames are shown on the def line of the function they resume.
+    uint32_t owner = f;
+    for (int hops = 0; h.frames[owner].resumeOf && hops < 64; ++hops)
+      owner = *h.frames[owner].resumeOf;
+    if (h.frames[owner].def) {
+      auto [index, line] = lineIndex(*h.frames[owner].def);
+      index->defs[line].push_back(f);
+    }
+  }
+  for (uint32_t ci = 0; ci < h.compiles.size(); ++ci) {
+    const FrameCompile &c = h.compiles[ci];
+    for (uint32_t g = 0; g < c.guards.size(); ++g)
+      if (c.guards[g].at) {
+        auto [index, line] = lineIndex(*c.guards[g].at);
+        index->guards[line].push_back({ci, g});
+      }
+    for (uint32_t s = 0; s < c.shapes.size(); ++s)
+      if (c.shapes[s].at) {
+        auto [index, line] = lineIndex(*c.shapes[s].at);
+        index->shapes[line].push_back({ci, s});
+      }
+  }
+
+  IndexStats &stats = index_->stats_;
+  stats.frameCompiles = h.compiles.size();
+  stats.compiledFrames = h.frames.size();
+  for (const HealthEvent &e : h.events) {
+    stats.graphBreaks += e.kind == HealthEventKind::GraphBreak;
+    stats.compileFailures += e.kind == HealthEventKind::Failure;
+  }
+  for (const FrameCompile &c : h.compiles)
+    stats.recompiles += c.recompile;
+}
+
+} // namespace inductor::index

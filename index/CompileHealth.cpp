@@ -1,0 +1,701 @@
+// index/CompileHealth.cpp: the parsers of compile-health record texts and the first build step, reading one
+// log's records into RecordedCompiles (see CompileHealth.h for the formats).
+#include "index/CompileHealth.h"
+
+#include "index/TextLines.h"
+#include "index/TraceLog.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <charconv>
+#include <map>
+#include <tuple>
+
+namespace inductor::index {
+namespace {
+
+using json = nlohmann::json;
+
+std::string joinLines(const std::vector<std::string_view> &lines, size_t begin, size_t end) {
+  std::string out;
+  for (size_t i = begin; i < end && i < lines.size(); ++i) {
+    if (i > begin) out += '\n';
+    out += lines[i];
+  }
+  return out;
+}
+
+/// Removes trailing blank lines and trailing whitespace.
+std::string trimText(std::string s) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+    s.pop_back();
+  size_t b = 0;
+  while (b < s.size() && s[b] == '\n')
+    ++b;
+  return s.substr(b);
+}
+
+std::optional<uint32_t> parseUint(std::string_view s) {
+  uint32_t v = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || p != s.data() + s.size() || s.empty()) return std::nullopt;
+  return v;
+}
+
+/// "PATH:LINE" (the line after the last colon).
+std::optional<StackFrame> parseFileLine(std::string_view s) {
+  s = trim(s);
+  size_t colon = s.rfind(':');
+  if (colon == std::string_view::npos || colon == 0) return std::nullopt;
+  auto line = parseUint(s.substr(colon + 1));
+  if (!line) return std::nullopt;
+  StackFrame f;
+  f.file = std::string(s.substr(0, colon));
+  f.line = *line;
+  return f;
+}
+
+/// "PATH:LINE in NAME[ (...)]" at the start of `s`, as torch.utils._traceback.format_frame prints a frame.
+std::optional<StackFrame> parseFrameSummary(std::string_view s) {
+  s = trim(s);
+  if (!s.empty() && s.front() == '(' && s.back() == ')') s = s.substr(1, s.size() - 2);
+  constexpr std::string_view in = " in ";
+  size_t at = s.find(in);
+  while (at != std::string_view::npos) {
+    if (auto f = parseFileLine(s.substr(0, at))) {
+      std::string_view name = s.substr(at + in.size());
+      size_t end = name.find(' ');
+      f->function = std::string(name.substr(0, end));
+      return f;
+    }
+    at = s.find(in, at + 1);
+  }
+  return std::nullopt;
+}
+
+std::string_view afterPrefix(std::string_view s, std::string_view prefix) {
+  return s.substr(0, prefix.size()) == prefix ? s.substr(prefix.size()) : std::string_view();
+}
+
+/// The guard-source expression that starts at `pos` in `s`: `L['x']`, `G['SCALE']`, followed by attribute
+/// and item accesses (`.size()[0]` is not an access path: calls end it).
+std::string sourceAt(std::string_view s, size_t pos) {
+  size_t i = pos + 1; // After 'L' or 'G'.
+  auto item = [&]() {
+    if (i >= s.size() || s[i] != '[') return false;
+    size_t close = s.find(']', i);
+    if (close == std::string_view::npos) return false;
+    i = close + 1;
+    return true;
+  };
+  if (!item()) return {};
+  for (;;) {
+    if (i < s.size() && s[i] == '.') {
+      size_t j = i + 1;
+      while (j < s.size() && isIdentChar(s[j]))
+        ++j;
+      if (j == i + 1 || (j < s.size() && s[j] == '(')) break;
+      i = j;
+      continue;
+    }
+    if (!item()) break;
+  }
+  return std::string(s.substr(pos, i - pos));
+}
+
+/// The first guard source (`L[...]`/`G[...]` access path) in an expression.
+std::string firstSource(std::string_view s) {
+  for (size_t i = 0; i + 2 < s.size(); ++i)
+    if ((s[i] == 'L' || s[i] == 'G') && s[i + 1] == '[' && (i == 0 || !isIdentChar(s[i - 1])))
+      if (std::string src = sourceAt(s, i); !src.empty()) return src;
+  return {};
+}
+
+CacheOutcome outcomeOf(std::string_view name) {
+  if (name.ends_with("_hit")) return CacheOutcome::Hit;
+  if (name.ends_with("_miss")) return CacheOutcome::Miss;
+  if (name.ends_with("_bypass")) return CacheOutcome::Bypass;
+  return CacheOutcome::Unknown;
+}
+
+/// A compile's cache outcome over several graphs (forward, backward): a miss anywhere is a miss.
+void mergeOutcome(CacheOutcome &into, CacheOutcome o) {
+  auto rank = [](CacheOutcome c) {
+    switch (c) {
+    case CacheOutcome::Miss:
+      return 3;
+    case CacheOutcome::Bypass:
+      return 2;
+    case CacheOutcome::Hit:
+      return 1;
+    case CacheOutcome::Unknown:
+      break;
+    }
+    return 0;
+  };
+  if (rank(o) > rank(into)) into = o;
+}
+
+std::vector<StackFrame> stackFromJson(const json &j, const std::function<std::string(int)> &filename) {
+  std::vector<StackFrame> out;
+  if (!j.is_array()) return out;
+  for (const json &f : j) {
+    StackFrame frame;
+    const json *file = nullptr, *line = nullptr, *name = nullptr;
+    if (f.is_object()) {
+      if (auto it = f.find("filename"); it != f.end()) file = &*it;
+      if (auto it = f.find("uninterned_filename"); it != f.end() && it->is_string()) file = &*it;
+      if (auto it = f.find("line"); it != f.end()) line = &*it;
+      if (auto it = f.find("name"); it != f.end()) name = &*it;
+      if (auto it = f.find("loc"); it != f.end() && it->is_string())
+        frame.code = std::string(trim(it->get_ref<const std::string &>()));
+    } else if (f.is_array() && f.size() >= 3) {
+      file = &f[0];
+      line = &f[1];
+      name = &f[2];
+    } else {
+      continue;
+    }
+    if (file && file->is_number_integer())
+      frame.file = filename(file->get<int>());
+    else if (file && file->is_string())
+      frame.file = file->get<std::string>();
+    if (line && line->is_number_integer() && line->get<int64_t>() > 0 && line->get<int64_t>() <= UINT32_MAX)
+      frame.line = static_cast<uint32_t>(line->get<int64_t>());
+    if (name && name->is_string()) frame.function = name->get<std::string>();
+    out.push_back(std::move(frame));
+  }
+  return out;
+}
+
+std::string str(const json &j, const char *key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+std::optional<double> num(const json &j, const char *key) {
+  auto it = j.find(key);
+  if (it == j.end() || !it->is_number()) return std::nullopt;
+  return it->get<double>();
+}
+
+std::optional<int64_t> integer(const json &j, const char *key) {
+  auto it = j.find(key);
+  if (it == j.end() || !it->is_number_integer()) return std::nullopt;
+  return it->get<int64_t>();
+}
+
+/// Seconds from `<key>_s`, else from `<key>_us` style fields.
+std::optional<double> seconds(const json &j, std::initializer_list<const char *> secondKeys,
+                              std::initializer_list<const char *> microKeys) {
+  for (const char *k : secondKeys)
+    if (auto v = num(j, k)) return v;
+  for (const char *k : microKeys)
+    if (auto v = num(j, k)) return *v / 1e6;
+  return std::nullopt;
+}
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------------------------------
+// Record texts.
+
+GraphBreakReason parseGraphBreakReason(std::string_view text) {
+  GraphBreakReason r;
+  TextLines lines = splitLines(text);
+  size_t reasonBegin = lines.size(), reasonEnd = lines.size(), traceback = lines.size();
+  std::string header;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    std::string_view line = lines[i];
+    if (auto rest = afterPrefix(line, "Graph break in user code at "); !rest.empty()) {
+      if (!r.at) r.at = parseFileLine(rest);
+      continue;
+    }
+    if (reasonBegin == lines.size()) {
+      for (std::string_view prefix : {std::string_view("Graph Break Reason: "), std::string_view("Reason: ")})
+        if (auto rest = afterPrefix(line, prefix); !rest.empty()) {
+          header = std::string(trim(rest));
+          reasonBegin = i;
+          break;
+        }
+      if (reasonBegin == i) continue;
+    }
+    if (trim(line) == "User code traceback:") {
+      traceback = i;
+      reasonEnd = std::min(reasonEnd, i);
+      break;
+    }
+    if (line.starts_with("Traceback (most recent call last):")) {
+      reasonEnd = std::min(reasonEnd, i);
+      break;
+    }
+  }
+  if (reasonBegin == lines.size()) {
+    // A restart reason or fail_reason: the reason itself, from its first non-empty line.
+    reasonBegin = 0;
+    while (reasonBegin < reasonEnd && (trim(lines[reasonBegin]).empty() ||
+                                       lines[reasonBegin].starts_with("Graph break in user code at ")))
+      ++reasonBegin;
+    if (reasonBegin < reasonEnd) {
+      header = std::string(trim(lines[reasonBegin]));
+    }
+  }
+  // The body: title, "  Explanation:", "  Hint:", "  Developer debug context:", the link. The title is the
+  // last unindented line before the explanation (after a context line such as "Encountered graph break when
+  // attempting to trace CALL: ..."); without an explanation, the reason's first line is all there is.
+  std::string title, lastUnindented;
+  bool explained = false;
+  enum class Field { None, Explanation, Hint, Developer } field = Field::None;
+  for (size_t i = reasonBegin + 1; i < reasonEnd; ++i) {
+    std::string_view line = lines[i];
+    std::string_view t = trim(line);
+    if (t.empty()) {
+      field = Field::None;
+      continue;
+    }
+    if (auto rest = afterPrefix(t, "Explanation:"); !rest.empty() || t == "Explanation:") {
+      if (!explained) title = lastUnindented;
+      r.explanation = std::string(trim(rest));
+      field = Field::Explanation;
+      explained = true;
+      continue;
+    }
+    if (auto rest = afterPrefix(t, "Hint:"); !rest.empty()) {
+      r.hints.push_back(std::string(trim(rest)));
+      field = Field::Hint;
+      continue;
+    }
+    if (auto rest = afterPrefix(t, "Developer debug context:");
+        !rest.empty() || t == "Developer debug context:") {
+      r.developerContext = std::string(trim(rest));
+      field = Field::Developer;
+      continue;
+    }
+    if (size_t at = t.find("please visit: "); at != std::string_view::npos) {
+      r.url = std::string(trim(t.substr(at + 14)));
+      field = Field::None;
+      continue;
+    }
+    if (indentOf(line) == 0) {
+      if (!explained) lastUnindented = std::string(t);
+      field = Field::None;
+      continue;
+    }
+    // A continuation line of the field above.
+    switch (field) {
+    case Field::Explanation:
+      r.explanation += " " + std::string(t);
+      break;
+    case Field::Hint:
+      r.hints.back() += " " + std::string(t);
+      break;
+    case Field::Developer:
+      r.developerContext += " " + std::string(t);
+      break;
+    case Field::None:
+      break;
+    }
+  }
+  if (!title.empty()) {
+    r.title = title;
+    r.context = header;
+  } else {
+    r.title = header;
+  }
+  while (!r.context.empty() && r.context.back() == ':')
+    r.context.pop_back();
+  if (!r.url.empty()) {
+    std::string_view u = r.url;
+    while (!u.empty() && (u.back() == '.' || u.back() == ')'))
+      u.remove_suffix(1);
+    r.url = std::string(u);
+    size_t slash = u.rfind('/');
+    std::string_view base = slash == std::string_view::npos ? u : u.substr(slash + 1);
+    if (size_t dot = base.find('.'); dot != std::string_view::npos) base = base.substr(0, dot);
+    if (base.starts_with("gb")) r.id = std::string(base);
+  }
+  if (reasonBegin < reasonEnd) r.text = trimText(joinLines(lines, reasonBegin, reasonEnd));
+  if (traceback < lines.size()) {
+    size_t end = traceback + 1;
+    while (end < lines.size() && !lines[end].empty() && indentOf(lines[end]) > 0)
+      ++end;
+    r.userStack = parseStackTrace(joinLines(lines, traceback + 1, end));
+  }
+  return r;
+}
+
+std::vector<std::string> splitRecompileReasons(std::string_view payload) {
+  std::vector<std::string> out;
+  json j = json::parse(payload, nullptr, /*allow_exceptions=*/false);
+  if (j.is_array()) {
+    for (const json &e : j)
+      if (e.is_string() && !trim(e.get_ref<const std::string &>()).empty())
+        out.push_back(trimText(e.get<std::string>()));
+    return out;
+  }
+  if (j.is_string()) {
+    if (!trim(j.get_ref<const std::string &>()).empty()) out.push_back(trimText(j.get<std::string>()));
+    return out;
+  }
+  std::string text = trimText(std::string(payload));
+  if (!text.empty()) out.push_back(std::move(text));
+  return out;
+}
+
+std::string splitGuardComment(std::string_view text, std::string &userCode, std::optional<StackFrame> &at) {
+  constexpr std::string_view sep = "  # ";
+  std::vector<std::string_view> parts;
+  size_t pos = 0;
+  for (;;) {
+    size_t next = text.find(sep, pos);
+    if (next == std::string_view::npos) {
+      parts.push_back(text.substr(pos));
+      break;
+    }
+    parts.push_back(text.substr(pos, next - pos));
+    pos = next + sep.size();
+  }
+  std::string expression(trim(parts.front()));
+  if (parts.size() == 1) return expression;
+  size_t codeEnd = parts.size();
+  if (auto f = parseFrameSummary(parts.back())) {
+    at = std::move(f);
+    codeEnd = parts.size() - 1;
+  }
+  std::string code;
+  for (size_t i = 1; i < codeEnd; ++i) {
+    if (!code.empty()) code += "  # ";
+    code += std::string(trim(parts[i]));
+  }
+  userCode = code;
+  return expression;
+}
+
+GuardFailure parseGuardFailure(std::string_view text) {
+  GuardFailure g;
+  TextLines lines = splitLines(text);
+  size_t stackAt = lines.size();
+  for (size_t i = 0; i < lines.size(); ++i)
+    if (trim(lines[i]) == "User stack trace:") {
+      stackAt = i;
+      break;
+    }
+  if (stackAt < lines.size()) g.userStack = parseStackTrace(joinLines(lines, stackAt + 1, lines.size()));
+  std::string first = lines.empty() ? std::string() : std::string(lines[0]);
+  // "8/0: <reason>": the cached compile whose guards failed.
+  if (size_t colon = first.find(": "); colon != std::string::npos) {
+    std::string_view prefix = std::string_view(first).substr(0, colon);
+    if (prefix.find(' ') == std::string_view::npos && CompileId::parse(prefix)) {
+      g.cachedCompile = std::string(prefix);
+      first = first.substr(colon + 2);
+    }
+  }
+  g.reason = splitGuardComment(first, g.userCode, g.at);
+  // More reason lines before the stack (rare: several failures of one cache entry).
+  for (size_t i = 1; i < stackAt && i < lines.size(); ++i)
+    if (!trim(lines[i]).empty()) g.reason += "\n" + std::string(trim(lines[i]));
+  std::string_view reason = g.reason;
+  if (auto rest = afterPrefix(reason, "tensor '"); !rest.empty()) {
+    size_t end = rest.find("' ");
+    std::string name(rest.substr(0, end));
+    bool path = name.find_first_of("[.(") != std::string::npos;
+    g.source = path ? name : "L['" + name + "']";
+  } else if (std::string src = firstSource(reason); !src.empty()) {
+    g.source = src;
+  } else if (!reason.empty() && isIdentStart(reason[0])) {
+    size_t i = 0;
+    while (i < reason.size() && isIdentChar(reason[i]))
+      ++i;
+    std::string_view rest = reason.substr(i);
+    for (std::string_view op : {" == ", " != ", " < ", " > ", " <= ", " >= ", " is ", " in "})
+      if (rest.starts_with(op)) {
+        g.source = "L['" + std::string(reason.substr(0, i)) + "']";
+        break;
+      }
+  }
+  if (size_t at = reason.find("size mismatch at index "); at != std::string_view::npos) {
+    std::string_view digits = reason.substr(at + 23);
+    size_t n = 0;
+    while (n < digits.size() && isDigit(digits[n]))
+      ++n;
+    if (auto v = parseUint(digits.substr(0, n))) g.sizeIndex = static_cast<int>(*v);
+  }
+  return g;
+}
+
+std::vector<GuardEntry> parseGuardTree(const std::vector<std::string_view> &lines) {
+  std::vector<GuardEntry> out;
+  // Sources of the managers enclosing the current line, by depth.
+  std::vector<std::string> sources;
+  for (std::string_view line : lines) {
+    size_t plus = line.find("+- ");
+    if (plus == std::string_view::npos) continue;
+    std::string_view prefix = line.substr(0, plus);
+    if (prefix.find_first_not_of("| ") != std::string_view::npos) continue;
+    size_t depth = static_cast<size_t>(std::count(prefix.begin(), prefix.end(), '|'));
+    std::string_view body = trim(line.substr(plus + 3));
+    sources.resize(depth);
+    auto manager = [&](std::string_view source) {
+      sources.resize(depth + 1);
+      sources[depth] = std::string(source);
+    };
+    if (size_t src = body.find("source=");
+        src != std::string_view::npos && body.substr(0, src).find("GuardManager") != std::string_view::npos) {
+      std::string_view s = body.substr(src + 7);
+      if (size_t comma = s.find(", accessed_by="); comma != std::string_view::npos) s = s.substr(0, comma);
+      manager(trim(s));
+      continue;
+    }
+    size_t colon = body.find(": ");
+    std::string_view kind = body.substr(0, colon);
+    bool isKind =
+        colon != std::string_view::npos && !kind.empty() && std::all_of(kind.begin(), kind.end(), [](char c) {
+          return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+        });
+    if (!isKind) {
+      // RootGuardManager, KeyValueManager pair ...: managers without a source.
+      manager(depth > 0 && depth - 1 < sources.size() ? sources[depth - 1] : std::string());
+      continue;
+    }
+    GuardEntry g;
+    g.kind = std::string(kind);
+    g.source = depth > 0 && depth - 1 < sources.size() ? sources[depth - 1] : std::string();
+    g.expression = splitGuardComment(body.substr(colon + 2), g.userCode, g.at);
+    out.push_back(std::move(g));
+  }
+  return out;
+}
+
+std::vector<StackFrame> stackFromJsonText(std::string_view text,
+                                          const std::function<std::string(int)> &filename) {
+  return stackFromJson(json::parse(text, nullptr, /*allow_exceptions=*/false), filename);
+}
+
+std::string_view cacheOutcomeName(CacheOutcome c) {
+  switch (c) {
+  case CacheOutcome::Hit:
+    return "hit";
+  case CacheOutcome::Miss:
+    return "miss";
+  case CacheOutcome::Bypass:
+    return "bypass";
+  case CacheOutcome::Unknown:
+    break;
+  }
+  return "";
+}
+
+std::string_view compileStatusName(CompileStatus s) {
+  switch (s) {
+  case CompileStatus::Failed:
+    return "failed";
+  case CompileStatus::NotCompiled:
+    return "not compiled";
+  case CompileStatus::GraphBreak:
+    return "graph break";
+  case CompileStatus::Recompiled:
+    return "recompiled";
+  case CompileStatus::Ok:
+    break;
+  }
+  return "ok";
+}
+
+std::string FrameCompile::label() const {
+  std::string s = "[" + id.str() + "]";
+  if (rank) s += " rank " + std::to_string(*rank);
+  return s;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Records of one log.
+
+std::vector<RecordedCompile> readCompileHealth(const TraceLog &log) {
+  std::vector<RecordedCompile> out;
+  std::map<std::tuple<int, int, int>, size_t> byId; // (ca id, frame id, frame compile id) -> index in `out`.
+  auto filename = [&](int id) {
+    auto name = log.internedFilename(InternedStringId{id});
+    return name ? std::string(*name) : std::string();
+  };
+  for (const TraceRecord &r : log.records()) {
+    if (!r.compileId.frameId) continue;
+    auto key = std::make_tuple(r.compileId.compiledAutogradId.value_or(-1), *r.compileId.frameId,
+                               r.compileId.frameCompileId.value_or(0));
+    bool health = false;
+    switch (r.kind) {
+    case TraceKind::DynamoStart:
+    case TraceKind::CompilationMetrics:
+    case TraceKind::BwdCompilationMetrics:
+    case TraceKind::AotAutogradBackwardCompilationMetrics:
+    case TraceKind::CompilationMetricsRuntime:
+    case TraceKind::DynamoCppGuardsStr:
+    case TraceKind::CreateSymbol:
+    case TraceKind::CreateUnbackedSymbol:
+    case TraceKind::SymbolicShapeSpecialization:
+    case TraceKind::GuardAddedFast:
+    case TraceKind::GuardAdded:
+      health = true;
+      break;
+    case TraceKind::Artifact:
+      health = r.name == "dynamo_graph_break_reason" || r.name == "recompile_reasons" ||
+               r.name == "dynamo_error" || outcomeOf(r.name) != CacheOutcome::Unknown;
+      break;
+    default:
+      break;
+    }
+    if (!health) continue;
+    auto [it, inserted] = byId.emplace(key, out.size());
+    // A process that reset Dynamo (torch._dynamo.reset(), tests) numbers frames from 0 again: a compile id
+    // that already completed starts over as a new compile.
+    if (!inserted && ((r.kind == TraceKind::DynamoStart && out[it->second].started) ||
+                      (r.kind == TraceKind::CompilationMetrics && out[it->second].hasMetrics))) {
+      it->second = out.size();
+      inserted = true;
+    }
+    if (inserted) {
+      RecordedCompile c;
+      c.id = r.compileId;
+      c.id.attempt = r.compileId.attempt.value_or(0);
+      c.rank = r.rank ? r.rank : log.rank();
+      c.firstLine = r.line;
+      out.push_back(std::move(c));
+    }
+    RecordedCompile &c = out[it->second];
+    int attempt = r.compileId.attempt.value_or(0);
+    if (r.compileId.attempt && attempt > c.id.attempt.value_or(0)) c.id.attempt = attempt;
+    if (r.compileId.attempt && std::find(c.attempts.begin(), c.attempts.end(), attempt) == c.attempts.end()) {
+      c.attempts.push_back(attempt);
+      std::sort(c.attempts.begin(), c.attempts.end());
+    }
+
+    // The kind's value object of the metadata (the first member), parsed only for the kinds that need it.
+    auto value = [&]() -> json {
+      json meta = json::parse(log.metadataText(r), nullptr, /*allow_exceptions=*/false);
+      if (!meta.is_object()) return json();
+      auto v = meta.find(std::string(r.kindKey));
+      return v != meta.end() ? *v : json();
+    };
+    switch (r.kind) {
+    case TraceKind::DynamoStart: {
+      c.started = true;
+      json v = value();
+      if (v.is_object()) c.startStack = stackFromJson(v.value("stack", json()), filename);
+      if (!c.startStack.empty() && c.function.empty()) {
+        c.function = c.startStack.back().function;
+        c.file = c.startStack.back().file;
+        c.firstLineNo = c.startStack.back().line;
+      }
+      break;
+    }
+    case TraceKind::CompilationMetrics: {
+      json v = value();
+      if (!v.is_object()) break;
+      c.hasMetrics = true;
+      if (auto s = str(v, "co_name"); !s.empty()) c.function = s;
+      if (auto s = str(v, "co_filename"); !s.empty()) c.file = s;
+      if (auto l = integer(v, "co_firstlineno"); l && *l > 0 && *l <= UINT32_MAX)
+        c.firstLineNo = static_cast<uint32_t>(*l);
+      c.failType = str(v, "fail_type");
+      c.failReason = str(v, "fail_reason");
+      if (auto f = str(v, "fail_user_frame_filename"); !f.empty()) {
+        StackFrame frame;
+        frame.file = f;
+        if (auto l = integer(v, "fail_user_frame_lineno"); l && *l > 0 && *l <= UINT32_MAX)
+          frame.line = static_cast<uint32_t>(*l);
+        c.failUserFrame = frame;
+      }
+      c.restartReasons.clear();
+      if (auto rr = v.find("restart_reasons"); rr != v.end() && rr->is_array())
+        for (const json &e : *rr)
+          if (e.is_string()) c.restartReasons.push_back(e.get<std::string>());
+      c.recompileReasonMetric = str(v, "recompile_reason");
+      c.compileSeconds = seconds(v, {"entire_frame_compile_time_s"}, {"duration_us"});
+      c.guardCount = integer(v, "guard_count");
+      c.shapeEnvGuardCount = integer(v, "shape_env_guard_count");
+      c.graphOpCount = integer(v, "graph_op_count");
+      break;
+    }
+    case TraceKind::BwdCompilationMetrics:
+    case TraceKind::AotAutogradBackwardCompilationMetrics: {
+      json v = value();
+      if (!v.is_object()) break;
+      if (auto s = seconds(v, {"inductor_compile_time_s", "elapsed_time"}, {"duration_us"}))
+        c.backwardSeconds = c.backwardSeconds.value_or(0) + *s;
+      if (auto t = str(v, "fail_type"); !t.empty()) {
+        c.backwardFailType = t;
+        c.backwardFailReason = str(v, "fail_reason");
+      }
+      break;
+    }
+    case TraceKind::CompilationMetricsRuntime: {
+      json v = value();
+      if (!v.is_object()) break;
+      std::optional<double> s = seconds(v, {}, {"duration_us"});
+      if (!s) {
+        double sum = 0;
+        bool any = false;
+        for (const char *k : {"runtime_triton_autotune_time_us", "runtime_cudagraphify_time_us"})
+          if (auto us = num(v, k)) {
+            sum += *us / 1e6;
+            any = true;
+          }
+        if (any) s = sum;
+      }
+      if (s) c.runtimeSeconds = c.runtimeSeconds.value_or(0) + *s;
+      break;
+    }
+    case TraceKind::DynamoCppGuardsStr:
+      c.guards = parseGuardTree(log.payloadLines(r));
+      break;
+    case TraceKind::CreateSymbol:
+    case TraceKind::CreateUnbackedSymbol:
+    case TraceKind::SymbolicShapeSpecialization:
+    case TraceKind::GuardAddedFast:
+    case TraceKind::GuardAdded: {
+      json v = value();
+      if (!v.is_object()) break;
+      ShapeRecord s;
+      s.kind = r.kind == TraceKind::CreateSymbol                  ? ShapeRecord::Kind::CreateSymbol
+               : r.kind == TraceKind::CreateUnbackedSymbol        ? ShapeRecord::Kind::UnbackedSymbol
+               : r.kind == TraceKind::SymbolicShapeSpecialization ? ShapeRecord::Kind::Specialization
+                                                                  : ShapeRecord::Kind::GuardAdded;
+      s.symbol = str(v, "symbol");
+      s.source = str(v, "source");
+      if (auto srcs = v.find("sources"); srcs != v.end() && srcs->is_array())
+        for (const json &e : *srcs)
+          if (e.is_string()) s.source += (s.source.empty() ? "" : ", ") + e.get<std::string>();
+      s.value = str(v, "val");
+      if (s.value.empty()) s.value = str(v, "value");
+      s.range = str(v, "vr");
+      s.reason = str(v, "reason");
+      s.expression = str(v, "expr");
+      s.stack = stackFromJson(v.value("stack", json()), filename);
+      s.userStack = stackFromJson(v.value("user_stack", json()), filename);
+      if (s.userStack.empty()) s.userStack = s.stack;
+      c.shapes.push_back(std::move(s));
+      break;
+    }
+    case TraceKind::Artifact: {
+      if (r.name == "dynamo_graph_break_reason") {
+        c.graphBreaks.push_back({attempt, parseGraphBreakReason(log.payloadText(r))});
+      } else if (r.name == "recompile_reasons") {
+        for (std::string &reason : splitRecompileReasons(log.payloadText(r)))
+          c.recompileReasons.push_back(std::move(reason));
+      } else if (r.name == "dynamo_error") {
+        c.errors.push_back(log.payloadText(r));
+      } else if (r.name.starts_with("fx_graph_cache_")) {
+        mergeOutcome(c.fxGraphCache, outcomeOf(r.name));
+      } else if (r.name.starts_with("aotautograd_cache_")) {
+        mergeOutcome(c.aotAutogradCache, outcomeOf(r.name));
+      }
+      break;
+    }
+    default:
+      break;
+    }
+  }
+  return out;
+}
+
+} // namespace inductor::index

@@ -1,0 +1,149 @@
+// server/Diagnostics.cpp: compile health as diagnostics (source "torch.compile"): graph breaks (Warning),
+// recompiles (Information; Warning once the recompile limit is reached), compile failures (Error) and
+// dynamic-shape specialisations (Information), one per line and kind, merged over compiles and ranks
+// (Index::healthDiagnostics).
+//  - Push: after every index build, textDocument/publishDiagnostics for each user file with events that
+//  exists
+//    here, and an empty list for files that had some and no longer do.
+//  - Pull (clients with textDocument.diagnostic): textDocument/diagnostic and workspace/diagnostic, with
+//  result
+//    ids so unchanged reports stay small; workspace/diagnostic/refresh after every build. A pulling client
+//    gets no pushes, which would show every diagnostic twice.
+#include "server/Convert.h"
+#include "server/Health.h"
+#include "server/Server.h"
+
+#include "index/PathResolver.h"
+#include "protocol/URI.h"
+
+#include <functional>
+
+namespace inductor::server {
+
+namespace {
+
+protocol::DiagnosticSeverity severityOf(index::HealthSeverity s) {
+  return static_cast<protocol::DiagnosticSeverity>(static_cast<int>(s));
+}
+
+/// The diagnostics of one user file.
+std::vector<protocol::Diagnostic> fileDiagnostics(const index::Index &index, TextCache &texts,
+                                                  const std::string &path) {
+  std::vector<protocol::Diagnostic> out;
+  for (const index::HealthDiagnostic &h : index.healthDiagnostics(path)) {
+    protocol::Diagnostic d;
+    const index::Origin &at = index.place(*index.compileHealth().events[h.events.front()].at);
+    // A recorded line that is no longer in the file gets no diagnostic rather than one on another line.
+    std::optional<protocol::Location> where = placeLocation(texts, index, at);
+    if (!where) continue;
+    d.range = where->range;
+    d.severity = severityOf(h.severity);
+    d.code = h.code;
+    if (!h.href.empty()) d.codeDescription = protocol::CodeDescription{h.href};
+    d.source = "torch.compile";
+    d.message = h.message;
+    for (const auto &[place, what] : h.related)
+      if (auto l = placeLocation(texts, index, index.place(place))) d.relatedInformation.push_back({*l, what});
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+/// A result id for a report: equal reports get equal ids.
+std::string resultId(const std::vector<protocol::Diagnostic> &items) {
+  return std::to_string(std::hash<std::string>{}(json(items).dump()));
+}
+
+/// The files diagnostics are reported for: those with events that exist here.
+std::vector<std::string> reportedPaths(const index::Index &index) {
+  std::vector<std::string> out;
+  for (const std::string &path : index.healthPaths()) {
+    auto diags = index.healthDiagnostics(path);
+    if (!diags.empty() && index.place(*index.compileHealth().events[diags.front().events.front()].at).exists)
+      out.push_back(path);
+  }
+  return out;
+}
+
+} // namespace
+
+void Server::publishHealthDiagnostics(const index::Index &index) {
+  if (capabilities_.diagnosticPull) {
+    if (capabilities_.diagnosticRefreshSupport) sendRequest("workspace/diagnostic/refresh", nullptr);
+    return;
+  }
+  TextCache texts(*this, index);
+  std::set<std::string> now;
+  for (const std::string &path : reportedPaths(index)) {
+    protocol::PublishDiagnosticsParams p;
+    p.uri = protocol::fileURI(path);
+    p.diagnostics = fileDiagnostics(index, texts, path);
+    now.insert(p.uri);
+    sendNotification("textDocument/publishDiagnostics", json(p));
+  }
+  std::lock_guard<std::mutex> lock(publishedMutex_);
+  for (const std::string &uri : publishedUris_)
+    if (!now.count(uri)) {
+      protocol::PublishDiagnosticsParams p;
+      p.uri = uri;
+      sendNotification("textDocument/publishDiagnostics", json(p));
+    }
+  publishedUris_ = std::move(now);
+}
+
+void Server::onDocumentDiagnostic(const protocol::DocumentDiagnosticParams &params, Reply reply) {
+  withIndex(std::move(reply), [this, params](const index::Index &index, const Reply &reply) {
+    protocol::DocumentDiagnosticReport report;
+    TextCache texts(*this, index);
+    Target target = resolveTarget(index, params.textDocument.uri, texts);
+    if (target.kind == Target::Kind::UserFile) {
+      report.items = fileDiagnostics(index, texts, target.path);
+    }
+    report.resultId = resultId(report.items);
+    if (params.previousResultId == report.resultId) {
+      report.unchanged = true;
+      report.items.clear();
+    }
+    reply(json(report));
+  });
+}
+
+void Server::onWorkspaceDiagnostic(const protocol::WorkspaceDiagnosticParams &params, Reply reply) {
+  withIndex(std::move(reply), [this, params](const index::Index &index, const Reply &reply) {
+    std::map<std::string, std::string> previous;
+    for (const protocol::PreviousResultId &p : params.previousResultIds)
+      previous[p.uri] = p.value;
+    TextCache texts(*this, index);
+    protocol::WorkspaceDiagnosticReport out;
+    std::set<std::string> reported;
+    for (const std::string &path : reportedPaths(index)) {
+      protocol::WorkspaceDocumentDiagnosticReport item;
+      item.uri = protocol::fileURI(path);
+      {
+        std::lock_guard<std::mutex> lock(docsMutex_);
+        if (auto doc = docs_.find(item.uri); doc != docs_.end())
+          item.version = static_cast<std::int32_t>(doc->second->version);
+      }
+      item.report.items = fileDiagnostics(index, texts, path);
+      item.report.resultId = resultId(item.report.items);
+      if (auto it = previous.find(item.uri); it != previous.end() && it->second == item.report.resultId) {
+        item.report.unchanged = true;
+        item.report.items.clear();
+      }
+      reported.insert(item.uri);
+      out.items.push_back(std::move(item));
+    }
+    // Files the client has diagnostics for that no longer have any.
+    for (const auto &[uri, id] : previous) {
+      if (reported.count(uri)) continue;
+      protocol::WorkspaceDocumentDiagnosticReport item;
+      item.uri = uri;
+      item.report.resultId = resultId({});
+      if (id == item.report.resultId) item.report.unchanged = true;
+      out.items.push_back(std::move(item));
+    }
+    reply(json(out));
+  });
+}
+
+} // namespace inductor::server

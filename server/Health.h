@@ -1,0 +1,41 @@
+// server/Health.h: compile health (index/CompileHealth.h) for people, shared by the features that show it:
+// Diagnostics.cpp, CodeLens.cpp, Hover.cpp, CodeAction.cpp, Compiles.cpp and Explain.cpp. Text only, and the
+// one conversion of a health place (a recorded user line) to an LSP location.
+#pragma once
+
+#include "index/Index.h"
+#include "protocol/Protocol.h"
+#include "server/Convert.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace inductor::server {
+
+/// "3.7 s", "120 ms", "850 µs".
+std::string formatSeconds(double seconds);
+
+/// The compile ids of a list of compiles, compactly: "[8/0–8/4]", "[0/0, 1/0]", "[0/0–0/1, 1/0–1/1]".
+std::string compileIdRange(const index::CompileHealth &health, const std::vector<uint32_t> &compiles);
+
+/// Total compile time of some compiles (forward, backward and first-run cost); nullopt when none is recorded.
+std::optional<double> compileCost(const index::CompileHealth &health, const std::vector<uint32_t> &compiles);
+
+/// The code lens title of a compiled function: "[8/0–8/4] 5 compiles · 1 failed · 4 graph breaks · 2.3 s".
+std::string functionSummary(const index::CompileHealth &health, const index::CompiledFunction &fn);
+
+/// One compile in a line: "graph break · 2 attempts · 3.70 s · 10 guards · FX graph cache miss".
+std::string compileSummary(const index::CompileHealth &health, uint32_t compile);
+
+/// The LSP location of a place as it is now (placeOrigin: the recorded line found again by its text in the
+/// open document or the file): the line, from the first to the last non-blank character, else, for a file
+/// that does not exist here, the empty range at the start of the recorded line. nullopt when the line is no
+/// longer in the file (never a silent wrong line). The one conversion every compile-health answer uses.
+std::optional<protocol::Location> placeLocation(TextCache &texts, const index::Index &index,
+                                                const index::Origin &place);
+
+/// `file.py:LINE` of a place.
+std::string placeLabel(const index::Origin &place);
+
+} // namespace inductor::server

@@ -1,0 +1,594 @@
+// tests/e2e/CompileHealthTests.cpp: compile health end to end, on every fixture: diagnostics (pulled, pushed,
+// refreshed after a reindex), code lenses on compiled functions, hovers, code actions, `inductor/compiles`
+// and `explain`. Expected values come from the tests' own reading of the traces (HealthOracle.h): every graph
+// break, recompile and failure at its exact line with its reason, and no diagnostic where the trace records
+// no event.
+#include "e2e/E2E.h"
+#include "e2e/HealthOracle.h"
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+
+namespace fs = std::filesystem;
+
+namespace inductor::e2e {
+namespace {
+
+const std::string kTraces = fs::canonical(INDUCTOR_TRACES_DIR).string();
+
+/// A fixture: where the server is started, what it indexes, and where recorded paths live here.
+struct Fixture {
+  std::string name;
+  std::string root;                ///< Workspace folder.
+  std::vector<std::string> inputs; ///< traceDirs; empty: discovery under root.
+  std::vector<std::string> logs;   ///< The logs the oracle reads.
+  std::string recordedRoot;        ///< `/tmp/work/<case>` for the real traces, "" for tlparse inputs.
+};
+
+/// A case directory: this project's traces (build/traces) first, then the shared fixtures.
+std::string caseRoot(const std::string &name) {
+  std::string traced = kTraces;
+  traced += "/";
+  traced += name;
+  return fs::exists(traced) ? traced : caseDir(name);
+}
+
+std::vector<Fixture> fixtures() {
+  std::vector<Fixture> out;
+  auto addCases = [&](const std::string &dir) {
+    for (const auto &e : fs::directory_iterator(dir)) {
+      if (!e.is_directory() || !fs::exists(e.path() / "trace")) continue;
+      Fixture f;
+      f.name = e.path().filename().string();
+      f.root = e.path().string();
+      f.logs = filesIn((e.path() / "trace").string(), "dedicated_log_torch_trace");
+      f.recordedRoot = "/tmp/work/" + f.name;
+      out.push_back(std::move(f));
+    }
+  };
+  addCases(fixturesDir() + "/traces");
+  addCases(kTraces);
+  const std::string tl = fixturesDir() + "/tlparse-inputs";
+  for (const auto &e : fs::directory_iterator(tl)) {
+    std::string name = e.path().filename().string();
+    if (!e.is_regular_file() || !(name.ends_with(".log") || name.ends_with(".txt"))) continue;
+    out.push_back({"tlparse-inputs/" + name, tl, {e.path().string()}, {e.path().string()}, ""});
+  }
+  Fixture messy{"tlparse-inputs/multi_rank_messy_input",
+                tl + "/multi_rank_messy_input",
+                {tl + "/multi_rank_messy_input"},
+                filesIn(tl + "/multi_rank_messy_input", "dedicated_log"),
+                ""};
+  out.push_back(messy);
+  std::sort(out.begin(), out.end(), [](const Fixture &a, const Fixture &b) { return a.name < b.name; });
+  return out;
+}
+
+/// The local file of a recorded path: under the fixture's root for `/tmp/work/<case>/...`, else as recorded.
+std::string local(const Fixture &f, const std::string &recorded) {
+  if (!f.recordedRoot.empty() && recorded.rfind(f.recordedRoot + "/", 0) == 0) {
+    std::string path = f.root + recorded.substr(f.recordedRoot.size());
+    if (fs::exists(path)) return path;
+  }
+  return recorded;
+}
+
+/// The expected range of a line: first to last non-blank character when the file exists, else empty at 0.
+Loc lineLoc(const std::string &path, uint32_t line) {
+  Loc l;
+  l.uri = fileURI(path);
+  l.line = l.endLine = line - 1;
+  if (!fs::exists(path)) return l;
+  std::vector<std::string> lines = splitLines(readFile(path));
+  if (l.line >= lines.size()) return l;
+  const std::string &text = lines[l.line];
+  size_t begin = text.find_first_not_of(" \t");
+  if (begin == std::string::npos) begin = text.size();
+  size_t end = text.find_last_not_of(" \t");
+  end = end == std::string::npos ? begin : end + 1;
+  l.startChar = units(std::string_view(text).substr(0, begin));
+  l.endChar = units(std::string_view(text).substr(0, end));
+  return l;
+}
+
+/// What one diagnostic must be: the events of one kind on one line.
+struct ExpectedDiagnostic {
+  std::string kind;
+  uint32_t line = 0; ///< 1-based.
+  int severity = 4;
+  std::string code, href;
+  std::vector<const ExpectedHealthEvent *> events;
+};
+
+/// Expected diagnostics per local file.
+std::map<std::string, std::vector<ExpectedDiagnostic>>
+expectedDiagnostics(const Fixture &f, const std::vector<ExpectedHealthEvent> &events) {
+  std::map<std::string, std::map<std::pair<uint32_t, std::string>, ExpectedDiagnostic>> byLine;
+  for (const ExpectedHealthEvent &e : events) {
+    if (!e.at) continue;
+    ExpectedDiagnostic &d = byLine[local(f, e.at->path)][{e.at->line, e.kind}];
+    d.kind = e.kind;
+    d.line = e.at->line;
+    d.severity = std::min(d.severity, e.severity);
+    if (d.events.empty()) {
+      d.code = e.code.empty() ? (e.kind == "graphBreak" ? "graph-break" : e.kind) : e.code;
+      d.href = e.href;
+    }
+    d.events.push_back(&e);
+  }
+  std::map<std::string, std::vector<ExpectedDiagnostic>> out;
+  for (auto &[file, lines] : byLine)
+    for (auto &[key, d] : lines)
+      out[file].push_back(d);
+  return out;
+}
+
+std::string kindWord(const std::string &kind) {
+  if (kind == "graphBreak") return "Graph break";
+  if (kind == "recompile") return "recompiled";
+  if (kind == "failure") return "Compile failed";
+  return "specialized";
+}
+
+/// The kind of a received diagnostic, from its code.
+std::string kindOfDiagnostic(const json &d) {
+  std::string code = d.value("code", "");
+  if (code == "recompile") return "recompile";
+  if (code == "specialization") return "specialization";
+  if (d["severity"] == 1) return "failure";
+  return "graphBreak";
+}
+
+/// Checks the diagnostics of one file against the expected ones.
+void checkFile(const Fixture &f, const std::string &path, const json &items,
+               const std::vector<ExpectedDiagnostic> &expected) {
+  INFO(f.name << ": " << path << "\n" << items.dump(1));
+  REQUIRE(items.is_array());
+  CHECK(items.size() == expected.size());
+  for (const ExpectedDiagnostic &e : expected) {
+    INFO("expected " << e.kind << " at line " << e.line);
+    const json *found = nullptr;
+    for (const json &d : items)
+      if (d["range"]["start"]["line"] == e.line - 1 && kindOfDiagnostic(d) == e.kind) found = &d;
+    REQUIRE(found);
+    const json &d = *found;
+    CHECK(toLoc({{"uri", fileURI(path)}, {"range", d["range"]}}) == lineLoc(path, e.line));
+    CHECK(d["source"] == "torch.compile");
+    CHECK(d["severity"] == e.severity);
+    CHECK(d["code"] == e.code);
+    if (!e.href.empty()) {
+      CHECK(d["codeDescription"]["href"] == e.href);
+    }
+    std::string message = d["message"].get<std::string>();
+    CHECK(message.find(kindWord(e.kind)) != std::string::npos);
+    std::set<std::string> compiles;
+    for (const ExpectedHealthEvent *ev : e.events) {
+      CHECK_MESSAGE(message.find(ev->title) != std::string::npos, "missing " << ev->title);
+      CHECK_MESSAGE(message.find("[" + ev->compile + "]") != std::string::npos,
+                    "missing [" << ev->compile << "]");
+      compiles.insert(ev->compile);
+    }
+    if (e.kind == "recompile")
+      CHECK(message.find("recompiled " + std::to_string(compiles.size()) + "×") != std::string::npos);
+    if (e.kind == "graphBreak") {
+      // The user traceback, outermost first, without the line itself.
+      std::set<Loc> want, got;
+      for (const Frame &r : e.events.front()->related)
+        want.insert(lineLoc(local(f, r.path), r.line));
+      for (const json &r : d.value("relatedInformation", json::array()))
+        got.insert(toLoc(r["location"]));
+      CHECK(got == want);
+    }
+  }
+}
+
+/// Files that must have no diagnostic unless the trace says so: the case's Python sources.
+std::set<std::string> sourceFiles(const Fixture &f) {
+  std::set<std::string> out;
+  if (f.recordedRoot.empty()) return out;
+  if (fs::exists(f.root + "/model.py")) out.insert(f.root + "/model.py");
+  if (fs::exists(f.root + "/site-packages"))
+    for (const auto &e : fs::recursive_directory_iterator(f.root + "/site-packages"))
+      if (e.is_regular_file() && e.path().extension() == ".py") out.insert(e.path().string());
+  return out;
+}
+
+json initOptions(const Fixture &f) {
+  if (f.inputs.empty()) return nullptr;
+  return json{{"traceDirs", f.inputs}};
+}
+
+json pullCapabilities() {
+  json caps = LSPClient::defaultCapabilities();
+  caps["textDocument"]["diagnostic"] = {{"dynamicRegistration", false}, {"relatedDocumentSupport", false}};
+  caps["workspace"]["diagnostics"] = {{"refreshSupport", true}};
+  return caps;
+}
+
+HealthExpectation expectationOf(const Fixture &f) {
+  HealthExpectation all;
+  for (const std::string &log : f.logs) {
+    HealthExpectation one = expectedHealth(log);
+    all.events.insert(all.events.end(), one.events.begin(), one.events.end());
+    all.compiles.insert(all.compiles.end(), one.compiles.begin(), one.compiles.end());
+  }
+  return all;
+}
+
+} // namespace
+
+TEST_CASE(
+    "compile health: every fixture's diagnostics, pulled, at the lines and with the reasons of the trace") {
+  size_t graphBreaks = 0, recompiles = 0, failures = 0, fixturesWithEvents = 0;
+  for (const Fixture &f : fixtures()) {
+    CAPTURE(f.name);
+    HealthExpectation expectation = expectationOf(f);
+    auto expected = expectedDiagnostics(f, expectation.events);
+    for (const ExpectedHealthEvent &e : expectation.events) {
+      graphBreaks += e.kind == "graphBreak";
+      recompiles += e.kind == "recompile";
+      failures += e.kind == "failure";
+      CHECK_MESSAGE(e.at, "no model line for " << e.kind << " [" << e.compile << "] " << e.title);
+    }
+    fixturesWithEvents += !expectation.events.empty();
+    Session s(f.root, initOptions(f), pullCapabilities());
+    INFO(s.client.logTail());
+    CHECK(s.initializeResult["capabilities"]["diagnosticProvider"]["workspaceDiagnostics"] == true);
+    std::set<std::string> files = sourceFiles(f);
+    for (const auto &[file, d] : expected)
+      files.insert(file);
+    for (const std::string &file : files) {
+      json report = s.client.request("textDocument/diagnostic", {{"textDocument", {{"uri", fileURI(file)}}}});
+      CHECK(report["kind"] == "full");
+      auto it = expected.find(file);
+      checkFile(f, file, report["items"],
+                it == expected.end() ? std::vector<ExpectedDiagnostic>{} : it->second);
+    }
+    // workspace/diagnostic: every file with events that exists here, and nothing else.
+    json workspace = s.client.request("workspace/diagnostic", {{"previousResultIds", json::array()}});
+    std::set<std::string> reported, want;
+    for (const json &item : workspace["items"]) {
+      if (!item["items"].empty()) reported.insert(item["uri"].get<std::string>());
+    }
+    for (const auto &[file, d] : expected)
+      if (fs::exists(file)) want.insert(fileURI(file));
+    CHECK(reported == want);
+    // No pushes to a client that pulls.
+    CHECK(s.client.notifications("textDocument/publishDiagnostics").empty());
+    s.client.shutdown();
+  }
+  // The fixtures exercise every kind (numbers from the oracle, printed for the record).
+  MESSAGE("compile health oracle: " << graphBreaks << " graph breaks, " << recompiles << " recompiles, "
+                                    << failures << " failures in " << fixturesWithEvents << " fixtures");
+  CHECK(graphBreaks >= 10);
+  CHECK(recompiles >= 10);
+  CHECK(failures >= 4);
+}
+
+TEST_CASE("compile health: pushed to clients that do not pull, refreshed and cleared after a reindex") {
+  TempDir dir("health-push");
+  // A copy of compile_health's trace and model, so that the trace can be removed.
+  const std::string source = caseDir("compile_health");
+  std::string model = dir.write("model.py", readFile(source + "/model.py"));
+  std::string log = filesIn(source + "/trace", "dedicated_log_torch_trace").front();
+  std::string copy = dir.write("trace/" + fs::path(log).filename().string(), readFile(log));
+  Fixture f{"compile_health (copy)", dir.path(), {}, {copy}, "/tmp/work/compile_health"};
+  HealthExpectation health = expectedHealth(copy);
+  auto expected = expectedDiagnostics(f, health.events);
+  REQUIRE(expected.count(model));
+
+  Session s(dir.path());
+  INFO(s.client.logTail());
+  CHECK_FALSE(s.initializeResult["capabilities"].contains("diagnosticProvider"));
+  json published = s.client.waitForNotification("textDocument/publishDiagnostics");
+  REQUIRE(published.is_object());
+  CHECK(published["uri"] == fileURI(model));
+  checkFile(f, model, published["diagnostics"], expected[model]);
+  size_t before = s.client.notifications("textDocument/publishDiagnostics").size();
+  CHECK(before == 1); // One file has events.
+
+  // A reindex publishes again; with the trace gone, the file's diagnostics are cleared.
+  fs::remove(copy);
+  s.client.request("workspace/executeCommand", {{"command", "inductor.reindex"}});
+  json cleared;
+  for (int i = 0; i < 300 && !cleared.is_object(); ++i) {
+    auto all = s.client.notifications("textDocument/publishDiagnostics");
+    if (all.size() > before)
+      cleared = all.back();
+    else
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  REQUIRE(cleared.is_object());
+  CHECK(cleared["uri"] == fileURI(model));
+  CHECK(cleared["diagnostics"].empty());
+  s.client.shutdown();
+}
+
+TEST_CASE("compile health: pull result ids and workspace/diagnostic/refresh after a reindex") {
+  Fixture f{"health_lib", kTraces + "/health_lib", {}, {}, "/tmp/work/health_lib"};
+  Session s(f.root, nullptr, pullCapabilities());
+  INFO(s.client.logTail());
+  std::string uri = fileURI(f.root + "/model.py");
+  json first = s.client.request("textDocument/diagnostic", {{"textDocument", {{"uri", uri}}}});
+  REQUIRE(first["kind"] == "full");
+  REQUIRE(first["resultId"].is_string());
+  json again = s.client.request("textDocument/diagnostic",
+                                {{"textDocument", {{"uri", uri}}}, {"previousResultId", first["resultId"]}});
+  CHECK(again["kind"] == "unchanged");
+  CHECK(again["resultId"] == first["resultId"]);
+  json ws = s.client.request(
+      "workspace/diagnostic",
+      {{"previousResultIds", json::array({{{"uri", uri}, {"value", first["resultId"]}},
+                                          {{"uri", "file:///nowhere/gone.py"}, {"value", "x"}}})}});
+  bool sawModel = false, sawGone = false;
+  for (const json &item : ws["items"]) {
+    if (item["uri"] == uri) {
+      sawModel = true;
+      CHECK(item["kind"] == "unchanged");
+    }
+    if (item["uri"] == "file:///nowhere/gone.py") {
+      sawGone = true;
+      CHECK(item["kind"] == "full");
+      CHECK(item["items"].empty());
+    }
+  }
+  CHECK(sawModel);
+  CHECK(sawGone);
+  s.client.request("workspace/executeCommand", {{"command", "inductor.reindex"}});
+  CHECK(s.client.waitForServerRequest("workspace/diagnostic/refresh").is_object());
+  s.client.shutdown();
+}
+
+TEST_CASE("compile health: code lenses on compiled functions' def lines") {
+  for (const std::string &name :
+       {std::string("health_lib"), std::string("compile_health"), std::string("graph_break_dynamic")}) {
+    CAPTURE(name);
+    std::string root = caseRoot(name);
+    Fixture f{name, root, {}, {}, "/tmp/work/" + name};
+    f.logs = filesIn(root + "/trace", "dedicated_log_torch_trace");
+    HealthExpectation e = expectationOf(f);
+    // Per def line: the compiles of the function and of the frames resumed after its graph breaks.
+    std::map<uint32_t, std::vector<const RecordedHealthCompile *>> byDef;
+    std::map<std::string, uint32_t> defOf; // function name -> def line (model.py only).
+    for (const RecordedHealthCompile &c : e.compiles)
+      if (local(f, c.file) == root + "/model.py" && c.function.rfind("torch_dynamo_resume_in_", 0) != 0)
+        defOf[c.function] = c.firstLine;
+    for (const RecordedHealthCompile &c : e.compiles) {
+      if (local(f, c.file) != root + "/model.py") continue;
+      std::string fn = c.function;
+      if (fn.rfind("torch_dynamo_resume_in_", 0) == 0) fn = fn.substr(23, fn.rfind("_at_") - 23);
+      if (defOf.count(fn)) byDef[defOf[fn]].push_back(&c);
+    }
+    Session s(root);
+    std::string uri = fileURI(root + "/model.py");
+    json lenses = s.client.request("textDocument/codeLens", {{"textDocument", {{"uri", uri}}}});
+    std::map<uint32_t, json> compileLenses;
+    for (const json &l : lenses)
+      if (l["command"]["command"] == "inductor.showCompiles")
+        compileLenses[l["range"]["start"]["line"].get<uint32_t>() + 1] = l;
+    CHECK(compileLenses.size() == byDef.size());
+    for (const auto &entry : byDef) {
+      const uint32_t line = entry.first;
+      const std::vector<const RecordedHealthCompile *> &compiles = entry.second;
+      INFO("def line " << line);
+      REQUIRE(compileLenses.count(line));
+      const json &lens = compileLenses[line];
+      std::string title = lens["command"]["title"];
+      CHECK(title.find(std::to_string(compiles.size()) + (compiles.size() == 1 ? " compile" : " compiles")) !=
+            std::string::npos);
+      size_t failed = 0, breaks = 0;
+      for (const RecordedHealthCompile *c : compiles) {
+        CHECK(title.find(c->id.substr(0, c->id.find('/'))) != std::string::npos);
+        failed += !c->failType.empty();
+        breaks += c->graphBreak;
+      }
+      if (failed) CHECK(title.find(std::to_string(failed) + " failed") != std::string::npos);
+      if (breaks)
+        CHECK(title.find(std::to_string(breaks) + (breaks == 1 ? " graph break" : " graph breaks")) !=
+              std::string::npos);
+      CHECK(lens["command"]["arguments"][0] == uri);
+      CHECK(lens["command"]["arguments"][2]["compileIds"].size() == compiles.size());
+      CHECK(toLoc({{"uri", uri}, {"range", lens["range"]}}) == lineLoc(root + "/model.py", line));
+    }
+    s.client.shutdown();
+  }
+}
+
+TEST_CASE("compile health: hovers on diagnosed lines, def lines and guarded lines") {
+  const std::string root = kTraces + "/health_lib";
+  Fixture f{
+      "health_lib", root, {}, filesIn(root + "/trace", "dedicated_log_torch_trace"), "/tmp/work/health_lib"};
+  HealthExpectation e = expectationOf(f);
+  Session s(root);
+  std::string uri = fileURI(root + "/model.py");
+  auto hover = [&](uint32_t line) {
+    json h = s.client.request("textDocument/hover", textDocumentPosition(uri, line - 1, 4));
+    return h.is_object() ? h["contents"]["value"].get<std::string>() : std::string();
+  };
+  // Every event's full reason is in the hover of its line.
+  for (const ExpectedHealthEvent &ev : e.events) {
+    if (!ev.at || local(f, ev.at->path) != root + "/model.py") continue;
+    std::string md = hover(ev.at->line);
+    INFO(ev.kind << " " << ev.title << "\n" << md);
+    CHECK(md.find(ev.title) != std::string::npos);
+    CHECK(md.find(ev.compile) != std::string::npos);
+  }
+  // A def line: one row per compile, with its status.
+  for (const RecordedHealthCompile &c : e.compiles) {
+    if (c.function.rfind("torch_dynamo_resume_in_", 0) == 0 || local(f, c.file) != root + "/model.py")
+      continue;
+    std::string md = hover(c.firstLine);
+    INFO(c.function << "\n" << md);
+    CHECK(md.find("| [" + c.id + "]") != std::string::npos);
+    if (!c.failType.empty()) CHECK(md.find("| [" + c.id + "] | failed |") != std::string::npos);
+  }
+  // Guards installed for a line: the global's guard.
+  std::string md = hover(40);
+  CHECK(md.find("Guards installed for this line") != std::string::npos);
+  CHECK(md.find("G['SCALE']") != std::string::npos);
+  // No hover on a line without kernels or compile health.
+  CHECK(s.client.request("textDocument/hover", textDocumentPosition(uri, 0, 0)).is_null());
+  s.client.shutdown();
+}
+
+TEST_CASE("compile health: code actions apply PyTorch's mechanical hints as edits") {
+  for (const std::string &name :
+       {std::string("graph_break_dynamic"), std::string("compile_health"), std::string("health_lib")}) {
+    CAPTURE(name);
+    std::string root = caseRoot(name);
+    Fixture f{name, root, {}, filesIn(root + "/trace", "dedicated_log_torch_trace"), "/tmp/work/" + name};
+    HealthExpectation e = expectationOf(f);
+    Session s(root);
+    std::string model = root + "/model.py", uri = fileURI(model);
+    std::vector<std::string> lines = splitLines(readFile(model));
+    size_t checked = 0;
+    for (const ExpectedHealthEvent &ev : e.events) {
+      if (!ev.at || local(f, ev.at->path) != model) continue;
+      json actions = s.client.request(
+          "textDocument/codeAction",
+          {{"textDocument", {{"uri", uri}}},
+           {"range", {{"start", position(ev.at->line - 1, 0)}, {"end", position(ev.at->line - 1, 0)}}},
+           {"context", {{"diagnostics", json::array()}}}});
+      REQUIRE(actions.is_array());
+      auto find = [&](const std::string &title) -> const json * {
+        for (const json &a : actions)
+          if (a["title"].get<std::string>().find(title) != std::string::npos) return &a;
+        return nullptr;
+      };
+      INFO(ev.kind << " " << ev.title << " " << actions.dump(1));
+      if (!ev.hintConfig.empty()) {
+        const json *a = find(ev.hintConfig);
+        REQUIRE(a);
+        CHECK((*a)["kind"] == "quickfix");
+        const json &edit = (*a)["edit"]["changes"][uri][0];
+        CHECK(edit["newText"] == ev.hintConfig + "\n");
+        // After the imports.
+        uint32_t line = edit["range"]["start"]["line"];
+        REQUIRE(line > 0);
+        CHECK(lines[line - 1].rfind("import ", 0) == 0);
+        ++checked;
+      }
+      if (ev.removeGraphBreak) {
+        const json *a = find("Remove the `torch._dynamo.graph_break()` call");
+        REQUIRE(a);
+        const json &edit = (*a)["edit"]["changes"][uri][0];
+        CHECK(edit["range"]["start"] == position(ev.at->line - 1, 0));
+        CHECK(edit["range"]["end"] == position(ev.at->line, 0));
+        CHECK(edit["newText"] == "");
+        ++checked;
+      }
+      if (ev.kind == "recompile" && ev.sizeIndex && ev.caller && local(f, ev.caller->path) == model) {
+        // mark_dynamic on the argument, when the call passes the tensor by name.
+        std::string call = lines[ev.caller->line - 1];
+        bool byName = call.find("(" + ev.tensor + ",") != std::string::npos ||
+                      call.find("(" + ev.tensor + ")") != std::string::npos;
+        bool resumed = false;
+        for (const RecordedHealthCompile &c : e.compiles)
+          if (c.id == ev.compile) resumed = c.function.rfind("torch_dynamo_resume_in_", 0) == 0;
+        const json *a = find("torch._dynamo.mark_dynamic");
+        if (!byName || resumed) continue;
+        REQUIRE(a);
+        const json &edit = (*a)["edit"]["changes"][uri][0];
+        CHECK(edit["range"]["start"] == position(ev.caller->line - 1, 0));
+        std::string indent = call.substr(0, call.find_first_not_of(' '));
+        CHECK(edit["newText"] == indent + "torch._dynamo.mark_dynamic(" + ev.tensor + ", " +
+                                     std::to_string(*ev.sizeIndex) + ")\n");
+        ++checked;
+      }
+    }
+    CHECK(checked > 0);
+    s.client.shutdown();
+  }
+}
+
+TEST_CASE("compile health: inductor/compiles lists frames, compiles, statuses, events and artifacts") {
+  for (const Fixture &f : fixtures()) {
+    if (f.name != "health_lib" && f.name != "compile_health" && f.name != "graph_break_dynamic" &&
+        f.name != "multirank" && f.name != "tlparse-inputs/comp_failure.log" && f.name != "gpt2_profiled")
+      continue;
+    CAPTURE(f.name);
+    HealthExpectation e = expectationOf(f);
+    Session s(f.root, initOptions(f));
+    json result = s.client.request("inductor/compiles", json::object());
+    REQUIRE(result["frames"].is_array());
+    std::map<std::string, std::vector<json>> compiles; // Compile id -> entries (one per rank).
+    for (const json &frame : result["frames"])
+      for (const json &c : frame["compiles"]) {
+        compiles[c["compileId"]].push_back(c);
+        CHECK(c["label"].get<std::string>().rfind("[" + c["compileId"].get<std::string>() + "]", 0) == 0);
+      }
+    size_t total = 0;
+    for (const auto &[id, list] : compiles)
+      total += list.size();
+    CHECK(total == e.compiles.size());
+    CHECK(result["summary"]["compiles"] == e.compiles.size());
+    for (const RecordedHealthCompile &c : e.compiles) {
+      INFO(c.id);
+      REQUIRE(compiles.count(c.id));
+      for (const json &got : compiles[c.id]) {
+        if (!c.failType.empty()) {
+          CHECK(got["status"] == "failed");
+          CHECK(got["failType"] == c.failType);
+        } else if (c.graphBreak) {
+          CHECK(got["status"] == "graph break");
+        } else if (c.recompile) {
+          CHECK(got["status"] == "recompiled");
+        } else {
+          CHECK(got["status"] == "ok");
+        }
+        CHECK(got["artifacts"].empty() == !c.outputCode);
+        // Its events, each with its location when the trace gives a model line.
+        size_t want = 0;
+        for (const ExpectedHealthEvent &ev : e.events)
+          want += ev.compile == c.id &&
+                  (!ev.rank || !got["rank"].is_number() || ev.rank == got["rank"].get<int>());
+        CHECK(got["events"].size() == want);
+      }
+    }
+    // A filter by file keeps the frames defined or diagnosed there.
+    if (fs::exists(f.root + "/model.py")) {
+      json filtered = s.client.request("inductor/compiles", {{"uri", fileURI(f.root + "/model.py")}});
+      for (const json &frame : filtered["frames"]) {
+        bool here =
+            frame["location"].is_object() && frame["location"]["uri"] == fileURI(f.root + "/model.py");
+        for (const json &c : frame["compiles"])
+          for (const json &ev : c["events"])
+            here |= ev["location"].is_object() && ev["location"]["uri"] == fileURI(f.root + "/model.py");
+        CHECK(here);
+      }
+    }
+    s.client.shutdown();
+  }
+}
+
+TEST_CASE("compile health: explain prints a Compile health section; comp_failure.log has its compile") {
+  auto run = [](const std::string &args) {
+    std::string out;
+    std::unique_ptr<FILE, int (*)(FILE *)> pipe(
+        popen((std::string(INDUCTOR_LS_BINARY) + " explain " + args + " 2>&1").c_str(), "r"), pclose);
+    std::array<char, 4096> buf{};
+    while (pipe && fgets(buf.data(), buf.size(), pipe.get()))
+      out += buf.data();
+    return out;
+  };
+  std::string log = fixturesDir() + "/tlparse-inputs/comp_failure.log";
+  HealthExpectation e = expectedHealth(log);
+  REQUIRE(e.compiles.size() == 1);
+  std::string out = run(log);
+  INFO(out);
+  CHECK(out.find("1 compiles (0 graphs with output code)") != std::string::npos);
+  CHECK(out.find("Compile health: 1 compile(s)") != std::string::npos);
+  CHECK(out.find(e.compiles[0].failType) != std::string::npos);
+  std::string json = run("--json " + log);
+  auto parsed = nlohmann::json::parse(json, nullptr, false);
+  REQUIRE(parsed.is_object());
+  CHECK(parsed["stats"]["frameCompiles"] == 1);
+  CHECK(parsed["compileHealth"]["compiles"][0]["status"] == "failed");
+  CHECK(parsed["compileHealth"]["events"][0]["kind"] == "failure");
+  CHECK(parsed["compileHealth"]["events"][0]["at"]["line"] == e.events[0].at->line);
+}
+
+} // namespace inductor::e2e

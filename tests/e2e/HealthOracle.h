@@ -1,0 +1,66 @@
+// tests/e2e/HealthOracle.h: the tests' own reading of compile health from a TORCH_TRACE log (the server's
+// index/ code is deliberately not used), from which the expected diagnostics are derived.
+//
+// Rules, as the issue states them and independently of the server:
+//  - graph break (`dynamo_graph_break_reason` artifact): at "Graph break in user code at F:L" when F is model
+//    code, else at the innermost model frame of its "User code traceback"; title = the line before
+//    "  Explanation:" (or the "Graph Break Reason:" text itself), code = the graph-break site id of its link;
+//  - recompile (`recompile_reasons` artifact, one per failed cached compile): at the innermost model frame of
+//    its "User stack trace", else its guard comment's `file:line`, else the failed TENSOR_MATCH guard of the
+//    tensor it names in the cached compile's guard tree, else the function's def line;
+//  - any of them, when none of these is model code (a function in a library): the innermost model frame of
+//    the compile's `dynamo_start` stack, the user's call into the library;
+//  - compile failure (`compilation_metrics` fail_type): at fail_user_frame, else the innermost model frame
+//    of the "User stack:" in fail_reason, else the def line;
+//  - specialisation (`symbolic_shape_specialization`): its user stack's innermost model frame.
+// Model code = not isLibraryFrame (TraceOracle.h) and not a synthetic `<...>` file.
+#pragma once
+
+#include "e2e/TraceOracle.h"
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace inductor::e2e {
+
+struct ExpectedHealthEvent {
+  std::string kind;    ///< "graphBreak", "recompile", "failure", "specialization".
+  std::string compile; ///< "8/1".
+  std::optional<int> rank;
+  std::optional<Frame> at; ///< Recorded path and 1-based line; none when no model frame is known.
+  std::string title;       ///< What the message must say.
+  std::string code;        ///< Graph-break site id, fail_type, "recompile", "specialization".
+  std::string href;
+  int severity = 0;        ///< LSP DiagnosticSeverity.
+  std::set<Frame> related; ///< Graph breaks: the traceback's model frames other than `at`.
+  std::string hintConfig;  ///< A `torch._dynamo.config.X = Y` statement a hint asks for.
+  bool removeGraphBreak = false;
+  std::optional<Frame> caller; ///< Recompiles: the call of the compiled function (for mark_dynamic).
+  std::optional<int> sizeIndex;
+  std::string tensor; ///< "x" of "tensor 'x' size mismatch".
+};
+
+/// A compile as the log records it.
+struct RecordedHealthCompile {
+  std::string id; ///< "8/1".
+  std::optional<int> rank;
+  std::string function, file;
+  uint32_t firstLine = 0; ///< co_firstlineno.
+  std::string failType;
+  bool graphBreak = false, outputCode = false, recompile = false;
+};
+
+struct HealthExpectation {
+  std::vector<ExpectedHealthEvent> events;
+  std::vector<RecordedHealthCompile> compiles;
+};
+
+bool isModelFrame(const std::string &path);
+
+/// Compile health of one log.
+HealthExpectation expectedHealth(const std::string &logPath);
+
+} // namespace inductor::e2e

@@ -1,0 +1,417 @@
+// Tests for index/CompileHealth.h: the parsers of the record texts (graph-break reasons in every spelling,
+// recompile reasons, guard trees, record stacks), one log read into RecordedCompiles, and the model an Index
+// builds from the real traces (frames, compiles, attempts, statuses, events placed on model lines).
+#include "index/CompileHealth.h"
+#include "index/Index.h"
+#include "index/TraceLog.h"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <string>
+
+using namespace inductor::index;
+
+namespace {
+
+const std::string kFixtures = normalizePath(INDUCTOR_FIXTURES_DIR);
+const std::string kTraces = normalizePath(INDUCTOR_TRACES_DIR);
+
+// A dynamo_graph_break_reason payload as PyTorch 2.11 writes it (health_lib, frame 0).
+const char *kBreakInLibrary =
+    R"(Graph break in user code at /tmp/work/health_lib/site-packages/mylib/__init__.py:7
+Graph Break Reason: Encountered graph break when attempting to trace CALL: a function call, e.g. f(x, y):
+
+Failed to trace builtin operator
+  Explanation: Dynamo does not know how to trace builtin operator `print` with argument types ['str', 'Size'] (has_kwargs False)
+  Hint: Avoid calling builtin `print` with argument types ['str', 'Size']. Consider using an equivalent alternative function/method to `print`.
+  Hint: Please report an issue to PyTorch.
+
+  Developer debug context: builtin print [<class 'torch._dynamo.variables.constant.ConstantVariable'>] False
+
+ For more details about this graph break, please visit: https://meta-pytorch.github.io/compile-graph-break-site/gb/gb0059.html
+
+User code traceback:
+  File "/tmp/work/health_lib/model.py", line 120, in <module>
+    main()
+  File "/tmp/work/health_lib/model.py", line 19, in lib_break
+    y = mylib.noisy_norm(y)  # break inside mylib
+  File "/tmp/work/health_lib/site-packages/mylib/__init__.py", line 7, in noisy_norm
+    print("mylib: norm", n.shape)  # graph break inside a third-party package
+
+Traceback (most recent call last):
+  File "/opt/torch/.venv/lib/python3.12/site-packages/torch/_dynamo/symbolic_convert.py", line 1001, in wrapper
+    return inner_fn(self, inst)
+torch._dynamo.exc.Unsupported: Failed to trace builtin operator
+)";
+
+const Origin *placeOf(const Index &index, const HealthEvent &e) {
+  return e.at ? &index.place(*e.at) : nullptr;
+}
+
+std::string describe(const Index &index, const HealthEvent &e) {
+  const Origin *o = placeOf(index, e);
+  std::string where = o ? o->recordedPath + ":" + std::to_string(o->line) : "(nowhere)";
+  return where + " [" + index.compileHealth().compiles[e.compile].id.str() + "] " + e.title;
+}
+
+} // namespace
+
+TEST_CASE("parseGraphBreakReason: 2.11 artifact with a context line, hints, link and user traceback") {
+  GraphBreakReason r = parseGraphBreakReason(kBreakInLibrary);
+  CHECK(r.title == "Failed to trace builtin operator");
+  CHECK(r.context == "Encountered graph break when attempting to trace CALL: a function call, e.g. f(x, y)");
+  CHECK(r.explanation.starts_with("Dynamo does not know how to trace builtin operator `print`"));
+  REQUIRE(r.hints.size() == 2);
+  CHECK(r.hints[1] == "Please report an issue to PyTorch.");
+  CHECK(r.developerContext.starts_with("builtin print"));
+  CHECK(r.id == "gb0059");
+  CHECK(r.url == "https://meta-pytorch.github.io/compile-graph-break-site/gb/gb0059.html");
+  REQUIRE(r.at);
+  CHECK(r.at->file == "/tmp/work/health_lib/site-packages/mylib/__init__.py");
+  CHECK(r.at->line == 7);
+  REQUIRE(r.userStack.size() == 3);
+  CHECK(r.userStack[1].line == 19);
+  CHECK(r.userStack[1].function == "lib_break");
+  CHECK(r.userStack[1].code == "y = mylib.noisy_norm(y)  # break inside mylib");
+  CHECK(r.text.starts_with("Graph Break Reason: Encountered graph break"));
+  CHECK(r.text.find("User code traceback") == std::string::npos);
+  CHECK(r.text.find("Traceback (most recent") == std::string::npos);
+}
+
+TEST_CASE("parseGraphBreakReason: the reason is its own title, a restart reason, an older 'Reason:'") {
+  SUBCASE("Data-dependent branching: title on the reason line, no context") {
+    GraphBreakReason r = parseGraphBreakReason(
+        "Graph break in user code at /m.py:15\nGraph Break Reason: Data-dependent branching\n  Explanation: "
+        "Detected data-dependent branching.\n  Hint: Use `torch.cond` to express dynamic control flow.\n\n"
+        "User code traceback:\n  File \"/m.py\", line 15, in f\n    if s > 0:\n\nNoneType: None\n");
+    CHECK(r.title == "Data-dependent branching");
+    CHECK(r.context.empty());
+    CHECK(r.hints == std::vector<std::string>{"Use `torch.cond` to express dynamic control flow."});
+    REQUIRE(r.userStack.size() == 1);
+    CHECK(r.userStack[0].line == 15);
+    CHECK(r.id.empty());
+  }
+  SUBCASE("restart_reasons entry: no header, no traceback") {
+    GraphBreakReason r = parseGraphBreakReason(
+        "Dynamic shape operator\n  Explanation: Operator `aten.nonzero.default`'s output shape depends on "
+        "input Tensor data.\n  Hint: Enable tracing of dynamic shape operators with "
+        "`torch._dynamo.config.capture_dynamic_output_shape_ops = True`\n\n For more details about this "
+        "graph "
+        "break, please visit: https://meta-pytorch.github.io/compile-graph-break-site/gb/gb0036.html");
+    CHECK(r.title == "Dynamic shape operator");
+    CHECK(r.id == "gb0036");
+    CHECK_FALSE(r.at);
+    CHECK(r.hints.size() == 1);
+  }
+  SUBCASE("older PyTorch: 'Reason:' and no explanation") {
+    GraphBreakReason r =
+        parseGraphBreakReason("Graph break in user code at /m.py:9\nReason: Unsupported: call_function "
+                              "BuiltinVariable(print) [] {}\n"
+                              "User code traceback:\n  File \"/m.py\", line 9, in f\n    print(1)\n");
+    CHECK(r.title == "Unsupported: call_function BuiltinVariable(print) [] {}");
+    REQUIRE(r.at);
+    CHECK(r.at->line == 9);
+    CHECK(r.userStack.size() == 1);
+  }
+  SUBCASE("an exception message: its first line, never a later unindented line") {
+    GraphBreakReason r = parseGraphBreakReason("Constraints violated (L['x'].size()[0])!\n  - You marked it "
+                                               "dynamic\n\nUser stack:\n  File \"/m.py\", line 58, in f\n");
+    CHECK(r.title == "Constraints violated (L['x'].size()[0])!");
+    CHECK(r.explanation.empty());
+  }
+  SUBCASE("nothing") {
+    GraphBreakReason r = parseGraphBreakReason("");
+    CHECK(r.title.empty());
+    CHECK(r.userStack.empty());
+  }
+}
+
+TEST_CASE("splitRecompileReasons: a bare string, a JSON list, a JSON string") {
+  CHECK(splitRecompileReasons("8/0: tensor 'x' size mismatch at index 0. expected 8, actual 16\n") ==
+        std::vector<std::string>{"8/0: tensor 'x' size mismatch at index 0. expected 8, actual 16"});
+  CHECK(splitRecompileReasons(
+            "[\n\"11/1: GLOBAL_STATE changed: grad_mode \",\n\"11/0: tensor 'x' requires_grad "
+            "mismatch. expected requires_grad=0\"\n]") ==
+        std::vector<std::string>{"11/1: GLOBAL_STATE changed: grad_mode",
+                                 "11/0: tensor 'x' requires_grad mismatch. expected requires_grad=0"});
+  CHECK(splitRecompileReasons("\"0/0: k == 1\"") == std::vector<std::string>{"0/0: k == 1"});
+  CHECK(splitRecompileReasons("  \n").empty());
+}
+
+TEST_CASE("parseGuardFailure: cached compile, reason, guard comment, user stack, source") {
+  SUBCASE("a size mismatch") {
+    GuardFailure g = parseGuardFailure("8/0: tensor 'x' size mismatch at index 0. expected 8, actual 16");
+    CHECK(g.cachedCompile == "8/0");
+    CHECK(g.reason == "tensor 'x' size mismatch at index 0. expected 8, actual 16");
+    CHECK(g.source == "L['x']");
+    CHECK(g.sizeIndex == 0);
+    CHECK_FALSE(g.at);
+  }
+  SUBCASE("an int specialisation with its comment and user stack") {
+    GuardFailure g = parseGuardFailure(
+        "6/0: k == 2                                                   # return torch.tanh(x) * k  # "
+        "recompiles "
+        "when k changes  # mp/work/compile_health/model.py:26 in scaled\nUser stack trace:\n  File "
+        "\"/tmp/work/compile_health/model.py\", line 26, in scaled\n    return torch.tanh(x) * k");
+    CHECK(g.cachedCompile == "6/0");
+    CHECK(g.reason == "k == 2");
+    CHECK(g.source == "L['k']");
+    CHECK(g.userCode == "return torch.tanh(x) * k  # recompiles when k changes");
+    REQUIRE(g.at);
+    CHECK(g.at->file == "mp/work/compile_health/model.py");
+    CHECK(g.at->line == 26);
+    CHECK(g.at->function == "scaled");
+    REQUIRE(g.userStack.size() == 1);
+    CHECK(g.userStack[0].file == "/tmp/work/compile_health/model.py");
+    CHECK_FALSE(g.sizeIndex);
+  }
+  SUBCASE("a global and global state") {
+    CHECK(parseGuardFailure("10/0: G['SCALE'] == 2.0  # x * SCALE  # m.py:40 in f").source == "G['SCALE']");
+    GuardFailure state = parseGuardFailure("11/0: GLOBAL_STATE changed: grad_mode ");
+    CHECK(state.reason == "GLOBAL_STATE changed: grad_mode");
+    CHECK(state.source.empty());
+  }
+  SUBCASE("older PyTorch: no compile id, the full source quoted") {
+    GuardFailure g = parseGuardFailure("tensor 'L['x']' size mismatch at index 1. expected 4, actual 8");
+    CHECK(g.cachedCompile.empty());
+    CHECK(g.source == "L['x']");
+    CHECK(g.sizeIndex == 1);
+  }
+}
+
+TEST_CASE("parseGuardTree: leaf guards with their manager's source and the user line of their comment") {
+  // One line per guard, as the log has them (the long ones assembled here to keep the source narrow).
+  const std::string tensorMatch =
+      std::string("| | +- TENSOR_MATCH: check_tensor(L['x'], Tensor, torch.float32, ") +
+      "size=[16, 32])  # return x * 2  # mp/work/m.py:40 in f";
+  const std::string typeMatch = std::string("| | | +- TYPE_MATCH: ___check_type_id(G['SCALE'], 1)  # ") +
+                                "return x * SCALE  # mp/work/m.py:41 in f (HINT: type float)";
+  const std::string shapeGuard =
+      std::string("+- LAMBDA_GUARD: 5 <= L['x'].size()[0]  # if x.shape[0] > 4:  # ") +
+      "mp/work/m.py:64 in g (_dynamo/variables/tensor.py:1951 in evaluate_expr)";
+  const std::string inductorGuard = std::string("+- LAMBDA_GUARD: 32*L['x'].size()[0] <= 2147483647  # ") +
+                                    "(_inductor/codegen/simd.py:1877 in can_use)";
+  std::vector<std::string_view> lines = {
+      "",
+      "TREE_GUARD_MANAGER:",
+      "+- RootGuardManager",
+      "| +- GLOBAL_STATE: ___check_global_state() against {\"grad\": true}",
+      "| +- GuardManager: source=L['x'], accessed_by=FrameLocalsGuardAccessor(key='x', framelocals_idx=0)",
+      tensorMatch,
+      "| +- GuardManager: source=G, accessed_by=GlobalsGuardAccessor",
+      "| | +- GuardManager: source=G['SCALE'], accessed_by=DictGetItemGuardAccessor('SCALE')",
+      typeMatch,
+      shapeGuard,
+      inductorGuard,
+      "",
+      "Guard latency = 75.81 us",
+  };
+  std::vector<GuardEntry> guards = parseGuardTree(lines);
+  REQUIRE(guards.size() == 5);
+  CHECK(guards[0].kind == "GLOBAL_STATE");
+  CHECK(guards[0].source.empty());
+  CHECK_FALSE(guards[0].at);
+  CHECK(guards[1].kind == "TENSOR_MATCH");
+  CHECK(guards[1].source == "L['x']");
+  CHECK(guards[1].expression == "check_tensor(L['x'], Tensor, torch.float32, size=[16, 32])");
+  CHECK(guards[1].userCode == "return x * 2");
+  REQUIRE(guards[1].at);
+  CHECK(guards[1].at->line == 40);
+  CHECK(guards[2].source == "G['SCALE']");
+  REQUIRE(guards[2].at);
+  CHECK(guards[2].at->line == 41);
+  CHECK(guards[3].source.empty());
+  REQUIRE(guards[3].at);
+  CHECK(guards[3].at->file == "mp/work/m.py");
+  CHECK(guards[3].at->line == 64);
+  // A guard Inductor added has only torch's own frame.
+  REQUIRE(guards[4].at);
+  CHECK(guards[4].at->file == "_inductor/codegen/simd.py");
+}
+
+TEST_CASE("stackFromJsonText: interned and plain file names, object and array frames") {
+  auto names = [](int id) { return id == 1 ? std::string("/w/model.py") : std::string(); };
+  auto frames = stackFromJsonText(
+      R"x([{"line": 56, "name": "<module>", "filename": 1, "loc": "main()"}, [1, 7, "f"], {"line": 3, "name": "g", "filename": "/x.py"}, 42])x",
+      names);
+  REQUIRE(frames.size() == 3);
+  CHECK(frames[0].file == "/w/model.py");
+  CHECK(frames[0].code == "main()");
+  CHECK(frames[1].line == 7);
+  CHECK(frames[1].function == "f");
+  CHECK(frames[2].file == "/x.py");
+  CHECK(stackFromJsonText("not json", names).empty());
+}
+
+TEST_CASE("readCompileHealth: a small log, attempts, restarts and a reset Dynamo") {
+  auto record = [](const std::string &metadata, const std::vector<std::string> &payload = {}) {
+    std::string s = "V1123 06:16:26.403000 485 torch/_dynamo/convert_frame.py:276] {" + metadata + "}\n";
+    for (const std::string &p : payload)
+      s += "\t" + p + "\n";
+    return s;
+  };
+  std::string text =
+      record(R"("str": ["/w/model.py", 1])") +
+      record(
+          R"("dynamo_start": {"stack": [{"line": 9, "name": "main", "filename": 1}, {"line": 3, "name": "f", "filename": 1}]}, "frame_id": 0, "frame_compile_id": 0, "attempt": 0)") +
+      record(
+          R"("artifact": {"name": "dynamo_graph_break_reason", "encoding": "string"}, "frame_id": 0, "frame_compile_id": 0, "attempt": 0)",
+          {"Graph break in user code at /w/model.py:4", "Graph Break Reason: Data-dependent branching",
+           "  Explanation: e", "", "User code traceback:", "  File \"/w/model.py\", line 4, in f",
+           "    if x.sum() > 0:"}) +
+      record(R"("dynamo_cpp_guards_str": {}, "frame_id": 0, "frame_compile_id": 0, "attempt": 1)",
+             {"TREE_GUARD_MANAGER:", "+- RootGuardManager", "| +- GuardManager: source=L['x'], accessed_by=A",
+              "| | +- TENSOR_MATCH: check_tensor(L['x'])  # x.sum()  # w/model.py:4 in f"}) +
+      record(
+          R"("compilation_metrics": {"co_name": "f", "co_filename": "/w/model.py", "co_firstlineno": 3, "fail_type": null, "restart_reasons": ["Data-dependent branching\n  Explanation: e"], "entire_frame_compile_time_s": 1.5, "guard_count": 7}, "frame_id": 0, "frame_compile_id": 0, "attempt": 1)") +
+      record(
+          R"("artifact": {"name": "fx_graph_cache_hit", "encoding": "json"}, "frame_id": 0, "frame_compile_id": 0, "attempt": 1)",
+          {"{}"}) +
+      // Dynamo reset: the same id again.
+      record(
+          R"("dynamo_start": {"stack": [{"line": 3, "name": "f", "filename": 1}]}, "frame_id": 0, "frame_compile_id": 0, "attempt": 0)") +
+      record(
+          R"("compilation_metrics": {"co_name": "f", "co_filename": "/w/model.py", "co_firstlineno": 3, "fail_type": "BackendCompilerFailed", "fail_reason": "backend='b' raised:\nRuntimeError: no"}, "frame_id": 0, "frame_compile_id": 0, "attempt": 0)");
+  TraceLog log = TraceLog::fromText(text);
+  std::vector<RecordedCompile> compiles = readCompileHealth(log);
+  REQUIRE(compiles.size() == 2);
+  const RecordedCompile &a = compiles[0];
+  CHECK(a.id.str() == "0/0");
+  CHECK(a.attempts == std::vector<int>{0, 1});
+  CHECK(a.started);
+  CHECK(a.hasMetrics);
+  CHECK(a.function == "f");
+  CHECK(a.file == "/w/model.py");
+  CHECK(a.firstLineNo == 3);
+  REQUIRE(a.startStack.size() == 2);
+  CHECK(a.startStack[0].file == "/w/model.py");
+  REQUIRE(a.graphBreaks.size() == 1);
+  CHECK(a.graphBreaks[0].attempt == 0);
+  CHECK(a.graphBreaks[0].reason.title == "Data-dependent branching");
+  REQUIRE(a.guards.size() == 1);
+  CHECK(a.guards[0].source == "L['x']");
+  CHECK(a.compileSeconds == 1.5);
+  CHECK(a.guardCount == 7);
+  CHECK(a.fxGraphCache == CacheOutcome::Hit);
+  CHECK(a.restartReasons.size() == 1);
+  const RecordedCompile &b = compiles[1];
+  CHECK(b.failType == "BackendCompilerFailed");
+  CHECK(b.failReason == "backend='b' raised:\nRuntimeError: no");
+  CHECK(b.guards.empty());
+}
+
+TEST_CASE("Index compile health: health_lib, every kind of event on its model line") {
+  IndexOptions options;
+  options.inputs = {kTraces + "/health_lib/trace"};
+  options.jobs = 2;
+  auto index = Index::build(options);
+  const CompileHealth &h = index->compileHealth();
+  REQUIRE(h.compiles.size() == 21);
+  CHECK(index->stats().frameCompiles == 21);
+  CHECK(index->stats().graphBreaks == 5);
+  CHECK(index->stats().compileFailures == 3);
+
+  std::vector<std::string> events;
+  for (const HealthEvent &e : h.events)
+    events.push_back(describe(*index, e));
+  const std::string m = "/tmp/work/health_lib/model.py";
+  auto has = [&](const std::string &s) {
+    INFO(s);
+    CHECK(std::find(events.begin(), events.end(), s) != events.end());
+  };
+  // A break inside the third-party package lands on the model line that called it.
+  has(m + ":19 [0/0] Failed to trace builtin operator");
+  has(m + ":19 [1/0] Failed to trace builtin operator");
+  has(m + ":24 [4/0] Dynamic shape operator");
+  has(m + ":30 [6/0] Call to `torch._dynamo.graph_break()`");
+  has(m + ":35 [8/0] Tensor.tolist() with non-integer tensor");
+  // Recompiles: the guard's own line, else the function's def line.
+  has(m + ":40 [10/1] G['SCALE'] == 2.0");
+  has(m + ":43 [11/1] GLOBAL_STATE changed: grad_mode");
+  has(m + ":43 [11/2] GLOBAL_STATE changed: grad_mode");
+  has(m + ":44 [11/2] tensor 'x' requires_grad mismatch. expected requires_grad=0");
+  has(m + ":48 [12/1] k == 0");
+  // Failures.
+  has(m + ":53 [13/0] Unsupported: Failed to trace builtin operator");
+  has(m +
+      ":58 [14/0] ConstraintViolationError: Constraints violated (L['x'].size()[0])! For more information, "
+      "run with TORCH_LOGS=\"+dynamic\".");
+  has(m + ":73 [16/0] BackendCompilerFailed: backend='bad_backend' raised: RuntimeError: bad_backend: this "
+          "backend cannot compile graphs with 4 nodes");
+  has(m + ":58 [14/0] L['x'].size()[0] specialized to 8 (range_refined_to_singleton)");
+  CHECK(events.size() == 14);
+
+  // Statuses and attempts.
+  auto compile = [&](const std::string &id) -> const FrameCompile & {
+    for (const FrameCompile &c : h.compiles)
+      if (c.id.str() == id) return c;
+    FAIL("no compile " << id);
+    return h.compiles.front();
+  };
+  CHECK(compile("0/0").status == CompileStatus::GraphBreak);
+  CHECK(compile("0/0").attempts.size() == 2);
+  CHECK(compile("0/0").attempts[0].restartReason == "Failed to trace builtin operator");
+  CHECK(compile("0/0").outputs.size() == 1);
+  CHECK(compile("10/1").status == CompileStatus::Recompiled);
+  CHECK(compile("13/0").status == CompileStatus::Failed);
+  CHECK(compile("13/0").outputs.empty());
+  CHECK(compile("11/1").fxGraphCache == CacheOutcome::Hit);
+  // The backend's own raise is related to its failure.
+  for (const HealthEvent &e : h.events)
+    if (e.kind == HealthEventKind::Failure && e.failType == "BackendCompilerFailed") {
+      REQUIRE(e.related.size() == 1);
+      CHECK(index->place(e.related[0]).line == 70);
+    }
+
+  // Def lines: resumed frames are folded into the function that broke.
+  auto functions = index->compiledFunctions(m);
+  auto lib =
+      std::find_if(functions.begin(), functions.end(), [](auto &f) { return f.function == "lib_break"; });
+  REQUIRE(lib != functions.end());
+  CHECK(lib->line == 17);
+  CHECK(lib->frames.size() == 2); // lib_break and torch_dynamo_resume_in_lib_break_at_19.
+  // Guards installed for a line.
+  HealthAtLine at40 = index->healthAt(m, 40);
+  CHECK_FALSE(at40.guards.empty());
+  CHECK(at40.events.size() == 1);
+  // Diagnostics: one per (line, kind), merged over compiles.
+  auto diags = index->healthDiagnostics(m);
+  auto line19 = std::find_if(diags.begin(), diags.end(), [](auto &d) { return d.line == 19; });
+  REQUIRE(line19 != diags.end());
+  CHECK(line19->compiles.size() == 2);
+  CHECK(line19->code == "gb0059");
+  CHECK(line19->severity == HealthSeverity::Warning);
+  CHECK(line19->message.find("in 2 compiles: [0/0], [1/0]") != std::string::npos);
+}
+
+TEST_CASE("Index compile health: comp_failure.log has its failed compile though it produced no output code") {
+  IndexOptions options;
+  options.inputs = {kFixtures + "/tlparse-inputs/comp_failure.log"};
+  auto index = Index::build(options);
+  CHECK(index->compiles().empty());
+  const CompileHealth &h = index->compileHealth();
+  REQUIRE(h.compiles.size() == 1);
+  CHECK(h.compiles[0].status == CompileStatus::Failed);
+  CHECK(h.compiles[0].failType == "BackendCompilerFailed");
+  REQUIRE(h.events.size() == 1);
+  CHECK(describe(*index, h.events[0]) == "/data/users/xmfan/a/pytorch/test/dynamo/test_misc.py:10755 [0/0] "
+                                         "BackendCompilerFailed: backend='broken_backend' raised: "
+                                         "RuntimeError: broken backend");
+  // The failing backend raised in the test file, which is model code.
+  REQUIRE(h.events[0].related.size() == 1);
+  CHECK(index->place(h.events[0].related[0]).line == 10759);
+}
+
+TEST_CASE("Index compile health: traces without events have compiles and no event") {
+  for (const char *c : {"mlp_train", "multirank", "cpu_inductor", "jit_printer"}) {
+    CAPTURE(c);
+    IndexOptions options;
+    options.inputs = {kFixtures + "/traces/" + c + "/trace"};
+    auto index = Index::build(options);
+    CHECK_FALSE(index->compileHealth().compiles.empty());
+    CHECK(index->compileHealth().events.empty());
+    for (const FrameCompile &fc : index->compileHealth().compiles)
+      CHECK(fc.status == CompileStatus::Ok);
+  }
+}
