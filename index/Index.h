@@ -102,8 +102,9 @@ struct Compile {
   ArtifactId postGradGraph, preGradGraph; ///< The graphs origins were looked up in; invalid when none.
   /// Every graph artifact of this compile (log payloads and debug-directory files), with their role.
   std::vector<ArtifactId> graphs;
-  /// "[0/0] forward", "[0/1_1] inference · rank 1", "AOTInductor"...
-  std::string label() const;
+  /// "[0/0] forward", "[0/1_1] inference rank 1", "AOTInductor"...; without the rank when `withRank` is
+  /// false (to group the ranks that compiled the same graph).
+  std::string label(bool withRank = true) const;
   /// One word for counts and summaries: "forward", "backward", "inference", "AOT" (AOTInductor) or "other".
   std::string_view kindWord() const;
 };
@@ -130,8 +131,10 @@ struct Artifact {
   /// For graphs: whose node names they use. Post-grad: the post-grad graph and the graphs Inductor was given
   /// (fx_graph_readable.py, fx_graph_transformed.py); pre-grad: the Dynamo graph after pre-grad passes.
   enum class GraphRole { None, PreGrad, PostGrad } graphRole = GraphRole::None;
-  std::vector<std::string>
-      paths;               ///< Local files holding exactly this text (first = preferred); may be empty.
+  /// Local files holding exactly this text; may be empty. The first is the one to show: a file named by
+  /// TORCH_COMPILE_DEBUG (`torch_compile_debug/.../output_code.py`) before one in a cache `c<hash>.debug/`
+  /// directory, and both before the cache's hash-named `c<hash>.py`.
+  std::vector<std::string> paths;
   std::string virtualName; ///< Unique, stable name for a log-only artifact ("<log>/<line>/<title>.py").
   /// Where the text lives inside a log, when it does: the log index in Index::traceFiles() and the record.
   uint32_t traceFile = UINT32_MAX, record = UINT32_MAX;
@@ -195,6 +198,11 @@ struct IndexStats {
   size_t launchesWithOrigin = 0, userLines = 0, corruptedRecords = 0, errors = 0;
   size_t traceBytesRead = 0;   ///< Bytes of logs scanned by this build.
   size_t compilesAnalysed = 0; ///< Log compiles analysed by this build (the others came from the cache).
+  /// Launches whose origins are known but none of whose user source files exists on this machine (traces
+  /// copied from elsewhere without the sources, or recorded paths no mapping reaches).
+  size_t launchesWithMissingSource = 0;
+  /// The recorded path of the first such origin (in index order), empty when there is none.
+  std::string firstMissingSource;
 };
 
 struct IndexOptions {
@@ -211,8 +219,11 @@ struct IndexOptions {
   unsigned jobs = 0;
 };
 
-/// Progress of a build: (files done, files total, what is being done). Called from the building thread or its
-/// workers, never concurrently (calls are serialised).
+/// Progress of a build: `done` of `total` units of the whole build (done * 100 / total is its percentage; the
+/// units are thousandths today, reading logs weighted by bytes and analysis by compiles), and what is being
+/// done in words, with its own counts ("reading trace logs: 120 of 800 MB", "analysing output code: 3 of 16
+/// compiles"). Called from the building thread or its workers, never concurrently (calls are serialised);
+/// `done` never decreases within a build.
 using ProgressCallback = std::function<void(size_t done, size_t total, std::string_view message)>;
 
 /// What one build leaves for the next, so that the next reads only what changed (see the file comment):
@@ -285,6 +296,10 @@ public:
   std::optional<ArtifactId> findByVirtualName(std::string_view name) const;
   /// The text of an artifact (read from its file or from its log payload). Empty on I/O error.
   std::string text(ArtifactId id) const;
+  /// A path as recorded in a trace (a `# File:` comment, a stack frame) resolved to a local file the way the
+  /// build resolved origins (PathResolver: pathMappings, the path itself, suffix match under the roots).
+  /// May stat files and, on first use, walk the roots; safe from any thread.
+  ResolvedPath resolvePath(std::string_view recordedPath) const;
 
   /// The kernel launch, kernel definition or FX node at a position of an artifact's text.
   SymbolAt symbolAt(ArtifactId id, uint32_t line, uint32_t column) const;
@@ -300,6 +315,9 @@ public:
   /// Graph nodes of graph artifacts whose origin is this user line: FX nodes that came from it.
   /// Launches that compute an FX node of a graph artifact (post-grad nodes, or pre-grad nodes).
   std::vector<LaunchRef> launchesForGraphNode(ArtifactId graph, uint32_t node) const;
+  /// launchesForGraphNode() for every node of a graph artifact at once (indexed like graphNodes): one pass
+  /// over the launches, for code lenses.
+  std::vector<std::vector<LaunchRef>> launchesForGraphNodes(ArtifactId graph) const;
   /// Kernels matching a workspace/symbol query (case-insensitive subsequence match, best first), at most
   /// `limit`.
   std::vector<KernelSymbol> searchKernels(std::string_view query, size_t limit = 256) const;
