@@ -1,5 +1,6 @@
 // server/Definition.cpp: textDocument/definition. A kernel (launch, definition, `def NAME` in its source) or
 // an FX node in a graph dump -> the user source lines it came from (see the fallback chain in index/Index.h).
+// On the `PATH:LINE` of a `# File:` comment, in any document, -> that line (as its document link does).
 #include "server/Convert.h"
 #include "server/Server.h"
 
@@ -9,20 +10,26 @@ namespace inductor::server {
 
 void Server::onDefinition(const protocol::TextDocumentPositionParams &params, Reply reply) {
   withIndex(std::move(reply), [this, params](const index::Index &index, const Reply &reply) {
-    Target target = resolveTarget(index, params.textDocument.uri);
-    if (target.kind != Target::Kind::Artifact) return reply(json::array());
+    const std::string &uri = params.textDocument.uri;
+    Target target = resolveTarget(index, uri);
     TextCache texts(*this);
-    texts.prefer(target.artifact, params.textDocument.uri);
-    // Every compile sharing this file (ranks, cache hits) has the same text, so the same symbol here.
-    std::vector<index::Origin> origins;
-    for (index::ArtifactId id : target.all) {
-      index::SymbolAt symbol = symbolAtPosition(index, id, texts, params.textDocument.uri, params.position);
-      for (index::Origin &o : index.originsOf(symbol))
-        if (std::find(origins.begin(), origins.end(), o) == origins.end()) origins.push_back(std::move(o));
-    }
     json out = json::array();
-    for (const index::Origin &o : origins)
-      out.push_back(originLocation(texts, o));
+    if (target.kind == Target::Kind::Artifact) {
+      texts.prefer(target.artifact, uri);
+      // Every compile sharing this file (ranks, cache hits) has the same text, so the same symbol here.
+      std::vector<index::Origin> origins;
+      for (index::ArtifactId id : target.all) {
+        index::SymbolAt symbol = symbolAtPosition(index, id, texts, uri, params.position);
+        for (index::Origin &o : index.originsOf(symbol))
+          if (std::find(origins.begin(), origins.end(), o) == origins.end()) origins.push_back(std::move(o));
+      }
+      for (const index::Origin &o : origins)
+        out.push_back(originLocation(texts, o));
+    }
+    if (out.empty())
+      if (auto loc = fileCommentTarget(index, texts.lineText(uri, params.position.line),
+                                       texts.byteColumn(uri, params.position), texts))
+        out.push_back(*loc);
     reply(std::move(out));
   });
 }
