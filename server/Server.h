@@ -169,13 +169,13 @@ private:
   bool addWatch(const std::string &dir, bool recursive);
   /// Watches `root` and every directory below it that is not skipped; true if it holds a trace input.
   bool watchTree(const std::string &root);
-  /// Watches the workspace folders of `options` (when the client does not).
+  /// Watches the workspace folders of `options`.
   void watchWorkspace(const index::IndexOptions &options);
   /// Watches the directories of these logs (to follow appends closely).
   void watchLogDirectories(const std::vector<std::string> &logs);
   /// After `initialized`: asks the client to watch the workspace for trace inputs (dynamic registration).
   void registerClientWatchers();
-  /// The client's answer to registerClientWatchers(): on an error, watch the workspace here instead.
+  /// The client's answer to registerClientWatchers() (logged when it refuses).
   void onRegistrationAnswer(const protocol::Message &response);
 
   protocol::Transport &transport_;

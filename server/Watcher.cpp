@@ -2,15 +2,17 @@
 // project, then run the training job) needs no "Reindex".
 //
 // Two sources of events, one debouncer (the watcher thread):
-//  - The client's file watcher (workspace/didChangeWatchedFiles), when it offers dynamic registration
-//    (VS Code does; Neovim 0.7 does not): the server registers glob patterns of trace inputs after
-//    `initialized` and lets the editor watch the workspace folders.
-//  - inotify, for what the client does not watch: the workspace folders themselves when the client offers no
-//    watching (or refuses the registration), recursively but skipping what discovery skips (hidden
-//    directories such as .git and .venv, node_modules, __pycache__, build trees, site-packages and virtual
-//    environments), at most kMaxWatches directories, adding directories created later; the traceDirs inputs
-//    (recursively), which may lie outside the workspace; and the directory of every indexed log, so that a
-//    growing log is followed closely whatever watches the rest.
+//  - inotify, always: the workspace folders, recursively but skipping what discovery skips (hidden
+//  directories
+//    such as .git and .venv, node_modules, __pycache__, build trees, site-packages and virtual environments),
+//    at most kMaxWatches directories; a directory created later is watched as soon as it appears and what it
+//    already holds is looked at (a TORCH_TRACE directory is made and its log opened at once, and editors'
+//    watchers miss files in directories created in a burst); the traceDirs inputs (recursively), which may
+//    lie outside the workspace; and the directory of every indexed log, so that a growing log is followed
+//    closely.
+//  - The client's file watcher (workspace/didChangeWatchedFiles), when it offers dynamic registration (VS
+//    Code does; Neovim 0.7 does not): the server registers glob patterns of trace inputs after `initialized`
+//    and acts on the events, for what inotify cannot see (remote or network file systems, the watch limit).
 // Rebuilds are incremental (Server::Rebuild::Incremental: only appended bytes are read, only new compiles
 // analysed), so they can follow a running job. Bursts of events are debounced: when every event is a write to
 // a trace log (a job appending records), the rebuild starts after kAppendQuiet without events, or kAppendMax
@@ -139,8 +141,7 @@ void Server::startWatcher() {
   watcherFd_ = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
   if (watcherFd_ < 0) logWarn("inotify unavailable: only the client's file events are followed");
   // Walking the directories takes a while in a large workspace: on the watcher thread, not the reader's.
-  watcher_ = std::thread([this, options = indexOptions_,
-                          clientWatches = capabilities_.didChangeWatchedFilesDynamicRegistration] {
+  watcher_ = std::thread([this, options = indexOptions_] {
     // traceDirs may lie outside the workspace: watched here whatever the client watches.
     for (const std::string &in : options.inputs) {
       std::error_code ec;
@@ -149,8 +150,7 @@ void Server::startWatcher() {
       else
         watchTree(in);
     }
-    // The workspace folders: by the client when it can watch them (registered once initialized), else here.
-    if (!clientWatches) watchWorkspace(options);
+    watchWorkspace(options);
     // A plain flag rather than std::optional: GCC 12 -O2 reports optional<time_point> as maybe-uninitialized.
     bool pending = false;
     Clock::time_point first{}, last{};
@@ -245,13 +245,12 @@ void Server::registerClientWatchers() {
   params.registrations.push_back(
       {"inductor-ls/watchedFiles", "workspace/didChangeWatchedFiles", json(watch)});
   watchRegistration_ = sendRequest("client/registerCapability", json(params));
-  logInfo("asked the client to watch the workspace folders for trace inputs");
+  logInfo("asked the client to report changes to trace inputs too");
 }
 
 void Server::onRegistrationAnswer(const protocol::Message &response) {
-  if (!response.error) return;
-  logWarn("the client refused to watch files (" + response.error->message + "): watching the workspace here");
-  watchWorkspace(indexOptions_); // On the reader thread, where the options change.
+  if (response.error)
+    logInfo("the client does not watch files for us (" + response.error->message + "): inotify only");
 }
 
 void Server::onDidChangeWatchedFiles(const protocol::DidChangeWatchedFilesParams &params) {
