@@ -176,7 +176,7 @@ using namespace detail;
 
 ArtifactId IndexBuilder::addGraphArtifact(CompileRef compile, std::string title, std::string graphName,
                                           Artifact::GraphRole role, const GraphData &graph, uint32_t log,
-                                          uint32_t record, std::string path) {
+                                          uint32_t record, std::string path, const GraphData *fallback) {
   Artifact a;
   a.kind = ArtifactKind::Graph;
   a.graphRole = role;
@@ -196,6 +196,8 @@ ArtifactId IndexBuilder::addGraphArtifact(CompileRef compile, std::string title,
     if (n.origin && *n.origin < graph.analysis.origins.size()) {
       const SourceComment &c = graph.analysis.origins[*n.origin];
       g.origin = modelOrigin(c);
+    } else if (const SourceComment *c = fallback ? fallback->originOf(n.name) : nullptr; c) {
+      g.origin = modelOrigin(*c);
     }
     a.graphNodes.push_back(std::move(g));
   }
@@ -270,7 +272,7 @@ void IndexBuilder::buildLogCompiles() {
     // JIT output code without `# AOT ID:` (cpp_wrapper); AOTInductor's wrappers are labelled as such.
     if (r.compile.graphKind == GraphKind::Unknown && !p.cpp) r.compile.graphKind = p.kindHint;
     if (!out.filename.empty()) {
-      ResolvedPath local = resolver_.resolve(out.filename);
+      ResolvedPath local = resolver_->resolve(out.filename);
       if (local.exists && mayRead(local.path)) a.paths.push_back(local.path);
     }
 
@@ -299,7 +301,10 @@ void IndexBuilder::buildLogCompiles() {
     results[i] = std::move(analysis);
     if (++analysedPerLog[p.log] % kReleaseEvery == 0) log.releasePages();
     size_t n = ++done;
-    if (n == misses.size() || n % 16 == 0) report(n, misses.size(), "analysing output code");
+    if (n == misses.size() || n % 4 == 0)
+      report(Step::Analysing, double(n) / double(misses.size()),
+             "analysing output code: " + std::to_string(n) + " of " + std::to_string(misses.size()) +
+                 (misses.size() == 1 ? " compile" : " compiles"));
   });
   if (cancelled()) return;
   // A log cut while its payloads were analysed read zeros past the cut (MappedFile's guard): its compiles are
@@ -342,7 +347,7 @@ void IndexBuilder::buildLogCompiles() {
     code.virtualName = basename(log.path()) + "/" + std::to_string(log.records()[p.output].line + 1) + "/" +
                        slug(label) + (p.cpp ? "-wrapper_code" : "-output_code") + ext;
     c.outputCode = addArtifact(std::move(code));
-    byContent_.emplace(r.hash, c.outputCode);
+    byContent_[r.hash].push_back(c.outputCode);
     auto graphArtifact = [&](int rec, const GraphData &g, std::string_view what,
                              Artifact::GraphRole role) -> ArtifactId {
       if (rec < 0 || !g.present) return {};
@@ -371,6 +376,25 @@ void IndexBuilder::buildLogCompiles() {
   }
 }
 
+namespace {
+
+/// For a graph dump of a debug directory without `# File:` comments (fx_graph_runnable.py prints the graph
+/// of fx_graph_readable.py as a repro): the directory's readable graph, whose nodes have the same names and
+/// carry the comments; else another graph of the directory that has comments; nullptr when none does.
+const GraphData *commentedGraph(const std::vector<std::string> &paths, const std::vector<GraphData> &graphs,
+                                size_t self) {
+  if (!graphs[self].analysis.origins.empty()) return nullptr;
+  const GraphData *any = nullptr;
+  for (size_t i = 0; i < graphs.size(); ++i) {
+    if (i == self || graphs[i].analysis.origins.empty()) continue;
+    if (basename(paths[i]) == "fx_graph_readable.py") return &graphs[i];
+    if (!any) any = &graphs[i];
+  }
+  return any;
+}
+
+} // namespace
+
 void IndexBuilder::buildFileCompiles(const DiscoveredInputs &inputs) {
   // Output code found in files: a copy of a log's output code only adds its path; anything else is a compile
   // of its own, with the provenance and graphs of its directory.
@@ -383,16 +407,19 @@ void IndexBuilder::buildFileCompiles(const DiscoveredInputs &inputs) {
     std::string debugDir = src.substr(0, src.size() - 3) + ".debug";
     std::error_code ec;
     if (fs::is_directory(debugDir, ec)) {
-      for (const char *g : {"fx_graph_transformed.py", "fx_graph_readable.py"})
+      for (const char *g : {"fx_graph_transformed.py", "fx_graph_readable.py", "fx_graph_runnable.py"})
         if (std::string graph = debugDir + "/" + g; fs::is_regular_file(graph, ec) && mayRead(graph))
           f.graphs.push_back(graph);
     }
     units.push_back(f);
   }
   // A graph file's analysis, or an empty one when it cannot be read.
-  auto graphFile = [&](const std::string &path) {
-    auto text = readInput(path, IndexLimits::kGraphBytes, "graph");
-    return analyzeGraphLines(splitLines(text ? *text : std::string()));
+  auto graphFile = [&](const std::string &path, uint64_t &hash) {
+    auto read = readInput(path, IndexLimits::kGraphBytes, "graph");
+    std::string text = read ? std::move(*read) : std::string();
+    TextLines lines = splitLines(text);
+    hash = identityHash(lines);
+    return analyzeGraphLines(lines);
   };
   std::unordered_set<std::string> known; // Paths already attached to an artifact (from log metadata).
   for (const Artifact &a : index_->artifacts_)
@@ -410,16 +437,35 @@ void IndexBuilder::buildFileCompiles(const DiscoveredInputs &inputs) {
     TextLines lines = splitLines(text);
     uint64_t h = identityHash(lines);
     if (auto it = byContent_.find(h); it != byContent_.end()) {
-      auto &paths = index_->artifacts_[it->second.value].paths;
-      if (std::find(paths.begin(), paths.end(), unit.outputCode) == paths.end())
-        paths.push_back(unit.outputCode);
+      // Every compile with this text (ranks writing the same cache file) gets the copy, so that all of them
+      // point to the same preferred file.
+      for (ArtifactId same : it->second) {
+        auto &paths = index_->artifacts_[same.value].paths;
+        if (std::find(paths.begin(), paths.end(), unit.outputCode) == paths.end())
+          paths.push_back(unit.outputCode);
+      }
       // The directory's graph dumps still serve navigation in their own files.
-      CompileRef ref = index_->artifacts_[it->second.value].compile;
+      CompileRef ref = index_->artifacts_[it->second.front().value].compile;
       std::string label = ref.valid() ? index_->compiles_[ref.value].label() : "";
+      std::vector<GraphData> graphs;
+      std::vector<uint64_t> hashes;
       for (const std::string &g : unit.graphs) {
-        if (!known.insert(g).second) continue;
-        addGraphArtifact(ref, label + " " + basename(g), basename(g), Artifact::GraphRole::PostGrad,
-                         graphFile(g), UINT32_MAX, UINT32_MAX, g);
+        hashes.emplace_back();
+        graphs.push_back(graphFile(g, hashes.back()));
+      }
+      for (size_t g = 0; g < unit.graphs.size(); ++g) {
+        if (!known.insert(unit.graphs[g]).second) continue;
+        // The cache's `c<hash>.debug/` and TORCH_COMPILE_DEBUG hold the same dumps: one artifact, two paths.
+        auto key = std::make_tuple(ref.value, basename(unit.graphs[g]), hashes[g]);
+        if (auto same = fileGraphs_.find(key); ref.valid() && same != fileGraphs_.end()) {
+          index_->artifacts_[same->second.value].paths.push_back(unit.graphs[g]);
+          continue;
+        }
+        ArtifactId id =
+            addGraphArtifact(ref, label + " " + basename(unit.graphs[g]), basename(unit.graphs[g]),
+                             Artifact::GraphRole::PostGrad, graphs[g], UINT32_MAX, UINT32_MAX, unit.graphs[g],
+                             commentedGraph(unit.graphs, graphs, g));
+        fileGraphs_.emplace(key, id);
       }
       continue;
     }
@@ -468,8 +514,11 @@ void IndexBuilder::buildFileCompiles(const DiscoveredInputs &inputs) {
     // there.
     GraphData post, pre;
     std::vector<GraphData> graphs;
-    for (const std::string &g : unit.graphs)
-      graphs.push_back(graphFile(g));
+    std::vector<uint64_t> hashes;
+    for (const std::string &g : unit.graphs) {
+      hashes.emplace_back();
+      graphs.push_back(graphFile(g, hashes.back()));
+    }
     if (!graphs.empty()) post = graphs.front();
     resolveLaunches(a, prov, post, pre);
     CompileRef ref{static_cast<uint32_t>(index_->compiles_.size())};
@@ -478,13 +527,14 @@ void IndexBuilder::buildFileCompiles(const DiscoveredInputs &inputs) {
     a.title = label + (unit.graphName.empty() ? "" : " " + unit.graphName) +
               (cpp ? " wrapper code" : " output code");
     c.outputCode = addArtifact(std::move(a));
-    byContent_.emplace(h, c.outputCode);
+    byContent_[h].push_back(c.outputCode);
     index_->compiles_.push_back(std::move(c));
     for (size_t g = 0; g < unit.graphs.size(); ++g) {
       known.insert(unit.graphs[g]);
-      ArtifactId id =
-          addGraphArtifact(ref, label + " " + basename(unit.graphs[g]), basename(unit.graphs[g]),
-                           Artifact::GraphRole::PostGrad, graphs[g], UINT32_MAX, UINT32_MAX, unit.graphs[g]);
+      ArtifactId id = addGraphArtifact(ref, label + " " + basename(unit.graphs[g]), basename(unit.graphs[g]),
+                                       Artifact::GraphRole::PostGrad, graphs[g], UINT32_MAX, UINT32_MAX,
+                                       unit.graphs[g], commentedGraph(unit.graphs, graphs, g));
+      fileGraphs_.emplace(std::make_tuple(ref.value, basename(unit.graphs[g]), hashes[g]), id);
       if (g == 0) index_->compiles_[ref.value].postGradGraph = id;
     }
   }
@@ -527,7 +577,7 @@ void IndexBuilder::linkKernelSources(const std::vector<std::string> &cacheSource
       if (const std::string &p = index_->artifacts_[i].code.kernels[d].kernelPath; !p.empty())
         paths.emplace_back(d, p);
     for (const auto &[d, path] : paths) {
-      ResolvedPath local = resolver_.resolve(path);
+      ResolvedPath local = resolver_->resolve(path);
       if (!local.exists || !mayRead(local.path)) continue;
       ArtifactId k = kernelFile(local.path);
       if (k.valid())

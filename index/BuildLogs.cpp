@@ -3,6 +3,7 @@
 #include "index/IndexBuilder.h"
 
 #include <algorithm>
+#include <filesystem>
 
 namespace inductor::index {
 
@@ -19,7 +20,25 @@ void IndexBuilder::openLogs(const std::vector<std::string> &paths) {
   std::vector<uint64_t> lineage(paths.size(), 0);
   std::vector<uint64_t> bytesRead(paths.size(), 0);
   std::vector<uint64_t> mismatched(paths.size(), 0);
-  std::atomic<size_t> done{0};
+  // Progress by bytes: every log's size now, and how far each worker has scanned its log.
+  std::vector<uint64_t> sizes(paths.size(), 0);
+  uint64_t totalBytes = 0;
+  for (size_t i = 0; i < paths.size(); ++i) {
+    std::error_code ec;
+    sizes[i] = std::filesystem::file_size(paths[i], ec);
+    if (ec) sizes[i] = 0;
+    totalBytes += sizes[i];
+  }
+  std::vector<std::atomic<uint64_t>> scanned(paths.size());
+  auto reportBytes = [&] {
+    uint64_t sum = 0;
+    for (const auto &s : scanned)
+      sum += s.load(std::memory_order_relaxed);
+    sum = std::min(sum, totalBytes);
+    auto mb = [](uint64_t b) { return std::to_string((b + (1u << 19)) >> 20); };
+    report(Step::ReadingLogs, totalBytes ? double(sum) / double(totalBytes) : 1.0,
+           "reading trace logs: " + mb(sum) + " of " + mb(totalBytes) + " MB");
+  };
   parallelFor(paths.size(), [&](size_t i) {
     const CachedLog *previous = nullptr;
     if (cache_)
@@ -30,7 +49,13 @@ void IndexBuilder::openLogs(const std::vector<std::string> &paths) {
       how[i] = How::Reused;
       lineage[i] = previous->lineage;
     } else {
-      Expected<TraceLog> log = previous ? TraceLog::resume(*previous->log) : TraceLog::open(paths[i]);
+      TraceLogOptions options;
+      options.progress = [&, i](uint64_t bytes) {
+        scanned[i].store(bytes, std::memory_order_relaxed);
+        reportBytes();
+      };
+      Expected<TraceLog> log =
+          previous ? TraceLog::resume(*previous->log) : TraceLog::open(paths[i], options);
       if (!log) {
         diag(paths[i], 0, log.error().message);
       } else {
@@ -54,8 +79,8 @@ void IndexBuilder::openLogs(const std::vector<std::string> &paths) {
     if (logs[i])
       for (const TraceDiagnostic &d : logs[i]->diagnostics())
         diag(paths[i], d.line, d.message);
-    size_t n = ++done;
-    if (n == paths.size() || n % 8 == 0) report(n, paths.size(), "reading trace logs");
+    scanned[i].store(sizes[i], std::memory_order_relaxed);
+    reportBytes();
   });
   IndexCache::BuildStats &stats = next_.last;
   for (size_t i = 0; i < paths.size(); ++i) {

@@ -118,7 +118,7 @@ struct Collector {
       if (keep()) dirs[dir].outputCode = full;
     } else if (name == "fx_graph_transformed.py") {
       if (keep()) dirs[dir].graphs.insert(dirs[dir].graphs.begin(), full);
-    } else if (name == "fx_graph_readable.py") {
+    } else if (name == "fx_graph_readable.py" || name == "fx_graph_runnable.py") {
       if (keep()) dirs[dir].graphs.push_back(full);
     } else if (provenanceName || explicitJson) {
       if (keep()) provenance.insert(full);
@@ -218,6 +218,12 @@ DiscoveredInputs discoverInputs(const std::vector<std::string> &inputs, size_t m
   for (auto &[dir, files] : c.dirs) {
     if (files.outputCode.empty()) continue;
     files.graphName = fs::path(dir).filename().string();
+    auto rank = [](const std::string &g) {
+      std::string name = fs::path(g).filename().string();
+      return name == "fx_graph_transformed.py" ? 0 : name == "fx_graph_readable.py" ? 1 : 2;
+    };
+    std::stable_sort(files.graphs.begin(), files.graphs.end(),
+                     [&](const std::string &a, const std::string &b) { return rank(a) < rank(b); });
     out.compiles.push_back(files);
   }
   for (const std::string &w : c.wrappersCpp) {

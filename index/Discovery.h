@@ -5,7 +5,9 @@
 //    explicitly is taken as a log whatever its name, unless it is one of the kinds below.
 //  - TORCH_COMPILE_DEBUG graph directories `torch_compile_debug/run_*/torchinductor/<graph>/` and the cache's
 //    `c<hash>.debug/` directories (torch/_inductor/debug.py DebugFormatter): `output_code.py`/`.cpp`,
-//    `fx_graph_readable.py`, `fx_graph_transformed.py`, `inductor_provenance_tracking_node_mappings*.json`,
+//    `fx_graph_readable.py`, `fx_graph_transformed.py`, `fx_graph_runnable.py` (the graph of
+//    fx_graph_readable.py as a repro script, without `# File:` comments),
+//    `inductor_provenance_tracking_node_mappings*.json`,
 //    `inductor_provenance_tracking_kernel_stack_traces*.json`.
 //  - Inductor cache directories (torch/_inductor/codecache.py): `c<hash>.py` (wrapper code or a Triton
 //  kernel;
@@ -38,12 +40,13 @@ class ReadPolicy;
 
 /// The files of one compiled graph found outside a log.
 struct CompileFiles {
-  std::string outputCode;          ///< output_code.py/.cpp, a wrapper c<hash>.py, or a *.wrapper.cpp.
-  std::string graphName;           ///< The graph directory's name ("model__0_forward_1.0"), if any.
-  std::vector<std::string> graphs; ///< fx_graph_transformed.py (post-grad) first, then fx_graph_readable.py.
-  std::string nodeMappings;        ///< inductor_provenance_tracking_node_mappings*.json
-  std::string stackTraces;         ///< inductor_provenance_tracking_kernel_stack_traces*.json
-  std::string kernelInformation;   ///< AOTI kernel_information.json
+  std::string outputCode; ///< output_code.py/.cpp, a wrapper c<hash>.py, or a *.wrapper.cpp.
+  std::string graphName;  ///< The graph directory's name ("model__0_forward_1.0"), if any.
+  /// fx_graph_transformed.py (post-grad) first, then fx_graph_readable.py and fx_graph_runnable.py.
+  std::vector<std::string> graphs;
+  std::string nodeMappings;      ///< inductor_provenance_tracking_node_mappings*.json
+  std::string stackTraces;       ///< inductor_provenance_tracking_kernel_stack_traces*.json
+  std::string kernelInformation; ///< AOTI kernel_information.json
 };
 
 struct DiscoveredInputs {

@@ -62,6 +62,33 @@ SourceComment parseFileComment(std::string_view text, uint32_t commentLine) {
   return c;
 }
 
+} // namespace
+
+std::optional<FileCommentAt> findFileComment(std::string_view lineText) {
+  size_t hash = lineText.find('#');
+  if (hash == npos) return std::nullopt;
+  size_t file = lineText.find("File: ", hash);
+  if (file == npos || (file > hash + 1 && lineText[file - 1] != ' ')) return std::nullopt;
+  size_t start = file + 6;
+  while (start < lineText.size() && lineText[start] == ' ')
+    ++start;
+  std::string_view text = lineText.substr(start);
+  FileCommentAt at;
+  at.comment = parseFileComment(text, 0);
+  if (at.comment.file.empty()) return std::nullopt;
+  // PATH:LINE ends where ` in FUNCTION` or `, code: ` begins (the same cut parseFileComment makes).
+  std::string_view head = text.substr(0, std::min(text.find(", code: "), text.size()));
+  size_t in = head.rfind(" in ");
+  if (in != npos) head = head.substr(0, in);
+  while (!head.empty() && head.back() == ' ')
+    head.remove_suffix(1);
+  at.begin = static_cast<uint32_t>(start);
+  at.end = static_cast<uint32_t>(start + head.size());
+  return at;
+}
+
+namespace {
+
 // Splits the parameter text of `def forward(...)` starting at `pos` of `line` and adds a node per parameter
 // (except `self`). Commas inside quotes or brackets (`"f32[64, 256]"`) do not split. Stops at the `)` closing
 // the list or at a `#` comment; returns true if the closing `)` was found.

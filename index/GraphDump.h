@@ -73,6 +73,15 @@ struct GraphDumpAnalysis {
 
 GraphDumpAnalysis analyzeGraphDump(const TextLines &lines);
 
+/// A `# File: PATH:LINE in FUNCTION, code: CODE` comment found on one line of any text (graph dumps, and the
+/// output code and kernels Inductor copies such comments into), with where `PATH:LINE` is on the line.
+struct FileCommentAt {
+  SourceComment comment;       ///< commentLine is 0: the caller knows the line.
+  uint32_t begin = 0, end = 0; ///< Byte range of `PATH:LINE` (or `PATH` when no line is printed).
+};
+/// The comment on `lineText`, if it holds one with a path; nullopt otherwise. Pure.
+std::optional<FileCommentAt> findFileComment(std::string_view lineText);
+
 /// The identifier under a cursor.
 struct IdentifierAt {
   std::string text;

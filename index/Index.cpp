@@ -5,6 +5,8 @@
 #include <climits>
 #include <filesystem>
 #include <unordered_set>
+#include <set>
+#include <unordered_map>
 
 namespace fs = std::filesystem;
 
@@ -137,6 +139,11 @@ GeneratedCodeMatch Index::matchGeneratedCode(std::string_view text, bool cpp) co
   return out;
 }
 
+ResolvedPath Index::resolvePath(std::string_view recordedPath) const {
+  if (!tables_->resolver) return {std::string(recordedPath), false};
+  return tables_->resolver->resolve(recordedPath);
+}
+
 SymbolAt Index::symbolAt(ArtifactId id, uint32_t line, uint32_t column) const {
   SymbolAt s;
   if (!id.valid() || id.value >= artifacts_.size()) return s;
@@ -255,18 +262,26 @@ const std::vector<RecordedLine> &Index::recordedLines(std::string_view path) con
 }
 
 std::vector<LaunchRef> Index::launchesForGraphNode(ArtifactId graph, uint32_t node) const {
-  std::vector<LaunchRef> out;
-  if (!graph.valid() || graph.value >= artifacts_.size()) return out;
+  if (!graph.valid() || graph.value >= artifacts_.size() || node >= artifacts_[graph.value].graphNodes.size())
+    return {};
+  return launchesForGraphNodes(graph)[node];
+}
+
+std::vector<std::vector<LaunchRef>> Index::launchesForGraphNodes(ArtifactId graph) const {
+  if (!graph.valid() || graph.value >= artifacts_.size()) return {};
   const Artifact &g = artifacts_[graph.value];
-  if (node >= g.graphNodes.size()) return out;
-  const std::string &name = g.graphNodes[node].name;
+  std::vector<std::vector<LaunchRef>> out(g.graphNodes.size());
   if (!g.compile.valid() || g.compile.value >= compiles_.size()) return out;
+  std::unordered_map<std::string_view, std::vector<uint32_t>> byName; // Names repeat in nested graphs.
+  for (uint32_t i = 0; i < g.graphNodes.size(); ++i)
+    byName[g.graphNodes[i].name].push_back(i);
   // A pre-grad graph is shared by the compiles of one compile id (forward and backward): search them all.
   for (uint32_t ci = 0; ci < compiles_.size(); ++ci) {
     const Compile &other = compiles_[ci];
     if (ci != g.compile.value &&
         std::find(other.graphs.begin(), other.graphs.end(), graph) == other.graphs.end())
       continue;
+    if (!other.outputCode.valid()) continue;
     const Artifact &a = artifacts_[other.outputCode.value];
     for (uint32_t i = 0; i < a.launches.size(); ++i) {
       const Launch &l = a.launches[i];
@@ -274,9 +289,13 @@ std::vector<LaunchRef> Index::launchesForGraphNode(ArtifactId graph, uint32_t no
       // Without mappings, the launch's own `Source Nodes` comment is the best list of what it computes; in a
       // backward graph those names are the post-grad graph's own.
       const auto &fallback = l.postGradNodes.empty() ? l.site.sourceNodes : nodes;
-      if (std::find(nodes.begin(), nodes.end(), name) != nodes.end() ||
-          std::find(fallback.begin(), fallback.end(), name) != fallback.end())
-        out.push_back({other.outputCode, i});
+      std::set<uint32_t> hit; // A name in both lists, or twice, counts once.
+      for (const auto *list : {&nodes, &fallback})
+        for (const std::string &name : *list)
+          if (auto it = byName.find(name); it != byName.end())
+            hit.insert(it->second.begin(), it->second.end());
+      for (uint32_t n : hit)
+        out[n].push_back({other.outputCode, i});
     }
   }
   return out;

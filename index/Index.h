@@ -112,8 +112,9 @@ struct Compile {
   ArtifactId postGradGraph, preGradGraph; ///< The graphs origins were looked up in; invalid when none.
   /// Every graph artifact of this compile (log payloads and debug-directory files), with their role.
   std::vector<ArtifactId> graphs;
-  /// "[0/0] forward", "[0/1_1] inference · rank 1", "AOTInductor"...
-  std::string label() const;
+  /// "[0/0] forward", "[0/1_1] inference rank 1", "AOTInductor"...; without the rank when `withRank` is
+  /// false (to group the ranks that compiled the same graph).
+  std::string label(bool withRank = true) const;
   /// One word for counts and summaries: "forward", "backward", "inference", "AOT" (AOTInductor) or "other".
   std::string_view kindWord() const;
 };
@@ -141,8 +142,10 @@ struct Artifact {
   /// For graphs: whose node names they use. Post-grad: the post-grad graph and the graphs Inductor was given
   /// (fx_graph_readable.py, fx_graph_transformed.py); pre-grad: the Dynamo graph after pre-grad passes.
   enum class GraphRole { None, PreGrad, PostGrad } graphRole = GraphRole::None;
-  std::vector<std::string>
-      paths;               ///< Local files holding exactly this text (first = preferred); may be empty.
+  /// Local files holding exactly this text; may be empty. The first is the one to show: a file named by
+  /// TORCH_COMPILE_DEBUG (`torch_compile_debug/.../output_code.py`) before one in a cache `c<hash>.debug/`
+  /// directory, and both before the cache's hash-named `c<hash>.py`.
+  std::vector<std::string> paths;
   std::string virtualName; ///< Unique, stable name for a log-only artifact ("<log>/<line>/<title>.py").
   /// Where the text lives inside a log, when it does: the log index in Index::traceFiles() and the record.
   uint32_t traceFile = UINT32_MAX, record = UINT32_MAX;
@@ -221,6 +224,11 @@ struct IndexStats {
   /// Compile health (CompileHealth.h): Dynamo compiles (frame_id/frame_compile_id, with or without output
   /// code), the frames compiled, and the events of each kind.
   size_t frameCompiles = 0, compiledFrames = 0, graphBreaks = 0, recompiles = 0, compileFailures = 0;
+  /// Launches whose origins are known but none of whose user source files exists on this machine (traces
+  /// copied from elsewhere without the sources, or recorded paths no mapping reaches).
+  size_t launchesWithMissingSource = 0;
+  /// The recorded path of the first such origin (in index order), empty when there is none.
+  std::string firstMissingSource;
 };
 
 /// Limits on the work one input may cause (traces are outside input; see SECURITY.md). Each is far above what
@@ -257,8 +265,11 @@ struct IndexOptions {
   unsigned jobs = 0;
 };
 
-/// Progress of a build: (files done, files total, what is being done). Called from the building thread or its
-/// workers, never concurrently (calls are serialised).
+/// Progress of a build: `done` of `total` units of the whole build (done * 100 / total is its percentage; the
+/// units are thousandths today, reading logs weighted by bytes and analysis by compiles), and what is being
+/// done in words, with its own counts ("reading trace logs: 120 of 800 MB", "analysing output code: 3 of 16
+/// compiles"). Called from the building thread or its workers, never concurrently (calls are serialised);
+/// `done` never decreases within a build.
 using ProgressCallback = std::function<void(size_t done, size_t total, std::string_view message)>;
 
 /// What one build leaves for the next, so that the next reads only what changed (see the file comment):
@@ -350,6 +361,10 @@ public:
   /// built with. For everything that reads a file named by a trace or found under a root: the server's
   /// documents, user sources quoted in hovers and code lenses.
   const ReadPolicy &readPolicy() const { return readPolicy_; }
+  /// A path as recorded in a trace (a `# File:` comment, a stack frame) resolved to a local file the way the
+  /// build resolved origins (PathResolver: pathMappings, the path itself, suffix match under the roots).
+  /// May stat files and, on first use, walk the roots; safe from any thread.
+  ResolvedPath resolvePath(std::string_view recordedPath) const;
 
   /// The kernel launch, kernel definition or FX node at a position of an artifact's text.
   SymbolAt symbolAt(ArtifactId id, uint32_t line, uint32_t column) const;
@@ -370,6 +385,9 @@ public:
   /// Graph nodes of graph artifacts whose origin is this user line: FX nodes that came from it.
   /// Launches that compute an FX node of a graph artifact (post-grad nodes, or pre-grad nodes).
   std::vector<LaunchRef> launchesForGraphNode(ArtifactId graph, uint32_t node) const;
+  /// launchesForGraphNode() for every node of a graph artifact at once (indexed like graphNodes): one pass
+  /// over the launches, for code lenses.
+  std::vector<std::vector<LaunchRef>> launchesForGraphNodes(ArtifactId graph) const;
   /// Kernels matching a workspace/symbol query (case-insensitive subsequence match, best first), at most
   /// `limit`.
   std::vector<KernelSymbol> searchKernels(std::string_view query, size_t limit = 256) const;

@@ -181,6 +181,31 @@ IndexCache::BuildStats IndexCache::lastBuild() const {
   return state_->last;
 }
 
+namespace {
+
+/// `c` + a base32 hash (torch/_inductor/codecache.py code_hash): the names of the cache's files.
+bool isCacheHashStem(std::string_view stem) {
+  if (stem.size() < 20 || stem[0] != 'c') return false;
+  return std::all_of(stem.begin() + 1, stem.end(),
+                     [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); });
+}
+
+/// Which copy of an artifact to show (lower first, see Artifact::paths): a file TORCH_COMPILE_DEBUG named
+/// after its graph, then one in a cache `c<hash>.debug/` directory, then the cache's `c<hash>.py`.
+int copyRank(std::string_view path) {
+  std::string name = basename(path);
+  // `c<hash>.py`, and AOTInductor's `c<hash>.wrapper.cpp`.
+  if (isCacheHashStem(std::string_view(name).substr(0, name.find('.')))) return 2;
+  std::string_view dir = path.substr(0, path.size() - std::min(path.size(), name.size() + 1));
+  std::string parent = basename(dir);
+  if (parent.size() > 6 && parent.compare(parent.size() - 6, 6, ".debug") == 0 &&
+      isCacheHashStem(std::string_view(parent).substr(0, parent.size() - 6)))
+    return 1;
+  return 0;
+}
+
+} // namespace
+
 void IndexBuilder::freeze() {
   Index &idx = *index_;
   Index::Tables &t = *tables_;
@@ -190,9 +215,12 @@ void IndexBuilder::freeze() {
   auto record = [&](const Origin &o) {
     if (o.line) recorded[normalizePath(o.path)].emplace(o.line, o.code, o.function);
   };
+  t.resolver = resolver_;
   for (uint32_t i = 0; i < idx.artifacts_.size(); ++i) {
     Artifact &a = idx.artifacts_[i];
     ArtifactId id{i};
+    std::stable_sort(a.paths.begin(), a.paths.end(),
+                     [](const std::string &x, const std::string &y) { return copyRank(x) < copyRank(y); });
     for (const std::string &p : a.paths) {
       std::string key = normalizePath(p);
       auto [it, inserted] = t.byPath.emplace(key, id);
@@ -216,6 +244,12 @@ void IndexBuilder::freeze() {
         const Launch &L = a.launches[l];
         ++idx.stats_.launches;
         if (!L.origins.empty()) ++idx.stats_.launchesWithOrigin;
+        if (!L.origins.empty() &&
+            std::none_of(L.origins.begin(), L.origins.end(), [](const Origin &o) { return o.exists; })) {
+          ++idx.stats_.launchesWithMissingSource;
+          if (idx.stats_.firstMissingSource.empty())
+            idx.stats_.firstMissingSource = L.origins[0].recordedPath;
+        }
         for (const Origin &o : L.origins) {
           t.byUserLine[normalizePath(o.path)][o.line].push_back({id, l});
           record(o);
@@ -258,7 +292,7 @@ std::shared_ptr<const Index> IndexBuilder::run() {
     // Analyses hold paths resolved with the previous options: with other options nothing can be reused.
     if (cache_->state_->optionsKey != next_.optionsKey) cache_->clear();
   }
-  report(0, 1, "discovering traces");
+  report(Step::Discovering, 0, "discovering traces");
   index_->readPolicy_ = policy_;
   DiscoveredInputs inputs = discoverInputs(options_.inputs.empty() ? options_.roots : options_.inputs,
                                            kMaxDiscoveredFiles, &policy_);
@@ -268,7 +302,10 @@ std::shared_ptr<const Index> IndexBuilder::run() {
     diag(n.path, 0, n.message);
   openLogs(inputs.traceLogs);
   if (!cancelled()) buildLogCompiles();
-  if (!cancelled()) buildFileCompiles(inputs);
+  if (!cancelled()) {
+    report(Step::ReadingFiles, 0, "reading debug directories and cache files");
+    buildFileCompiles(inputs);
+  }
   if (!cancelled()) linkKernelSources(inputs.cacheSources);
   if (!cancelled()) buildHealth();
   // The analyses own what they need; the payload pages they touched need not stay resident (a 1 GB trace
@@ -282,7 +319,7 @@ std::shared_ptr<const Index> IndexBuilder::run() {
              "they are outside the workspace folders, trace inputs, pathMappings targets and Python "
              "environment (add "
              "their directory to traceDirs to use them)");
-  if (resolver_.indexedFiles() >= kMaxDiscoveredFiles)
+  if (resolver_->indexedFiles() >= kMaxDiscoveredFiles)
     diag("", 0,
          "the search for recorded paths under the workspace folders stopped after " +
              std::to_string(kMaxDiscoveredFiles) +
@@ -294,7 +331,7 @@ std::shared_ptr<const Index> IndexBuilder::run() {
     next_.stored = true;
     *cache_->state_ = std::move(next_);
   }
-  report(1, 1, "done");
+  report(Step::Done, 1, "done");
   return index_;
 }
 
@@ -315,7 +352,7 @@ std::string_view Compile::kindWord() const {
   return aoti ? "AOT" : "other";
 }
 
-std::string Compile::label() const {
+std::string Compile::label(bool withRank) const {
   std::string s;
   if (!id.empty())
     s = "[" + id.traceStr() + "]";
@@ -324,7 +361,7 @@ std::string Compile::label() const {
   std::string_view kind = graphKindName(graphKind);
   if (!kind.empty()) s += (s.empty() ? "" : " ") + std::string(kind);
   if (s.empty()) s = "compile";
-  if (rank) s += " rank " + std::to_string(*rank);
+  if (rank && withRank) s += " rank " + std::to_string(*rank);
   return s;
 }
 

@@ -18,6 +18,7 @@
 #include "index/TextLines.h"
 #include "index/TraceLog.h"
 
+#include <algorithm>
 #include <atomic>
 #include <map>
 #include <memory>
@@ -26,6 +27,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -49,6 +51,8 @@ struct Index::Tables {
   /// index: a search scores each name once.
   std::vector<std::string_view> symbolNames;
   std::vector<uint32_t> symbolNameIds;
+  /// The resolver the build used for origins, kept for Index::resolvePath.
+  std::shared_ptr<const PathResolver> resolver;
 };
 
 namespace detail {
@@ -180,7 +184,8 @@ public:
   IndexBuilder(const IndexOptions &options, const ProgressCallback &progress,
                const std::atomic<bool> *cancelled, IndexCache *cache)
       : options_(options), progress_(progress), cancelled_(cancelled), cache_(cache),
-        resolver_(options.pathMappings, rootsForResolver(options), options.pythonPaths),
+        resolver_(std::make_shared<PathResolver>(options.pathMappings, rootsForResolver(options),
+                                                 options.pythonPaths)),
         policy_(policyRoots(options)), frames_(options.libraryPaths) {
     index_ = std::make_shared<Index>();
     tables_ = std::make_shared<Index::Tables>();
@@ -214,11 +219,22 @@ private:
   /// A file's text for analysis, or nullopt with a diagnostic (unreadable, over `maxBytes`).
   std::optional<std::string> readInput(const std::string &path, size_t maxBytes, std::string_view what);
   bool cancelled() const { return cancelled_ && cancelled_->load(std::memory_order_relaxed); }
-  /// Serialised: workers report too, and the callback need not be thread-safe.
-  void report(size_t done, size_t total, std::string_view message) {
+  /// Progress of the whole build: the share of each step (see Index.h: ProgressCallback) is fixed, and
+  /// `fraction` (0..1) is how far this step is. Serialised: workers report too, and the callback need not be
+  /// thread-safe.
+  enum class Step { Discovering, ReadingLogs, Analysing, ReadingFiles, Done };
+  void report(Step step, double fraction, std::string_view message) {
     if (!progress_) return;
+    // Where each step starts, in thousandths of the build: reading logs is most of the time of a large
+    // trace, analysing the compiles most of the rest.
+    static constexpr size_t kStart[] = {0, 20, 700, 950, 1000};
+    size_t s = static_cast<size_t>(step);
+    size_t end = s + 1 < std::size(kStart) ? kStart[s + 1] : kStart[s];
+    size_t done = kStart[s] + static_cast<size_t>(std::clamp(fraction, 0.0, 1.0) * double(end - kStart[s]));
     std::lock_guard<std::mutex> lock(progressMutex_);
-    progress_(done, total, message);
+    if (done < lastDone_) return; // Workers race to report; never go back.
+    lastDone_ = done;
+    progress_(done, 1000, message);
   }
   void diag(std::string file, uint32_t line, std::string message) {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -260,9 +276,11 @@ private:
   std::optional<Origin> modelOrigin(const SourceComment &c) const;
   void resolveLaunches(Artifact &a, const CompileProvenance &prov, const GraphData &post,
                        const GraphData &pre);
+  /// A graph artifact from `graph`. Nodes without a `# File:` comment of their own take the origin of the
+  /// node of the same name in `fallback`, when given.
   ArtifactId addGraphArtifact(CompileRef compile, std::string title, std::string graphName,
                               Artifact::GraphRole role, const GraphData &graph, uint32_t log, uint32_t record,
-                              std::string path);
+                              std::string path, const GraphData *fallback = nullptr);
 
   const IndexOptions &options_;
   const ProgressCallback &progress_;
@@ -271,7 +289,7 @@ private:
   /// What this build leaves in cache_ (stored only when the build was not cancelled).
   IndexCache::State next_;
   std::vector<uint64_t> lineages_; ///< Per log of tables_->logs.
-  PathResolver resolver_;
+  std::shared_ptr<const PathResolver> resolver_;
   ReadPolicy policy_;
   size_t refusedReads_ = 0;  ///< Files named by traces that policy_ refused (under mutex_).
   std::string firstRefused_; ///< The first of them, for the diagnostic.
@@ -279,8 +297,12 @@ private:
   std::shared_ptr<Index> index_;
   std::shared_ptr<Index::Tables> tables_;
   std::mutex mutex_, progressMutex_;
-  /// Content hash -> output-code artifact, to merge copies of the same text.
-  std::unordered_map<uint64_t, ArtifactId> byContent_;
+  size_t lastDone_ = 0; ///< Under progressMutex_.
+  /// Content hash -> output-code artifacts with that text (one per rank or compile that wrote it), to merge
+  /// copies of the same text.
+  std::unordered_map<uint64_t, std::vector<ArtifactId>> byContent_;
+  /// (compile, file name, content hash) -> graph artifact from a file, to merge copies of a graph dump.
+  std::map<std::tuple<uint32_t, std::string, uint64_t>, ArtifactId> fileGraphs_;
 };
 
 } // namespace inductor::index

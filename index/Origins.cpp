@@ -11,7 +11,7 @@ using namespace detail;
 
 Origin IndexBuilder::makeOrigin(const std::string &file, uint32_t line, std::string code,
                                 std::string function) const {
-  ResolvedPath r = resolver_.resolve(file);
+  ResolvedPath r = resolver_->resolve(file);
   Origin o;
   o.path = r.path;
   o.recordedPath = file;
@@ -29,6 +29,22 @@ std::optional<Origin> IndexBuilder::modelOrigin(const SourceComment &c) const {
   if (o.library) return std::nullopt;
   return o;
 }
+
+namespace {
+
+/// The ATen op of a post-grad node's target as Inductor's comments print it: `torch.ops.aten.mm.default` ->
+/// `aten.mm` (namespace and op, without the overload). Empty for targets that are not ops.
+std::string opName(std::string_view target) {
+  constexpr std::string_view prefix = "torch.ops.";
+  if (target.substr(0, prefix.size()) != prefix) return {};
+  target.remove_prefix(prefix.size());
+  size_t dot = target.find('.');
+  if (dot == std::string_view::npos) return {};
+  size_t end = target.find('.', dot + 1);
+  return std::string(target.substr(0, end));
+}
+
+} // namespace
 
 void IndexBuilder::resolveLaunches(Artifact &a, const CompileProvenance &prov, const GraphData &post,
                                    const GraphData &pre) {
@@ -65,6 +81,18 @@ void IndexBuilder::resolveLaunches(Artifact &a, const CompileProvenance &prov, c
       else if (def && launchCount[site.kernel] == 1) // The definition's comment describes its first launch.
         for (const auto &[src, nodes] : def->sourceToAten)
           L.postGradNodes.insert(L.postGradNodes.end(), nodes.begin(), nodes.end());
+    }
+    // An extern kernel's `Original ATen` comment lists the ops of every node of its buffer's group (the
+    // `aten.t, aten.addmm` of an addmm split into an extern mm and a fused Triton epilogue); the targets of
+    // its own post-grad nodes say what it computes.
+    if (!def && post.present && !L.postGradNodes.empty()) {
+      std::vector<std::string> own;
+      for (const std::string &n : L.postGradNodes)
+        if (auto it = post.nodeIndex.find(n); it != post.nodeIndex.end())
+          if (std::string op = opName(post.analysis.nodes[it->second].target);
+              !op.empty() && std::find(own.begin(), own.end(), op) == own.end())
+            own.push_back(std::move(op));
+      if (!own.empty()) L.atenOps = std::move(own);
     }
     if (L.preGradNodes.empty()) {
       std::set<std::string> pres;

@@ -377,6 +377,7 @@ Expected<TraceLog> TraceLog::open(const std::string &path, const TraceLogOptions
     if (!file) return file.error();
     TraceLog log(std::move(*file), options);
     log.scan(/*final=*/!options.follow);
+    log.options_.progress = nullptr; // It may capture state of the caller that ends with this call.
     log.commitIfQuiet();
     if (log.file_.state() != FileState::Truncated) return log;
     if (attempt == kAttempts) {
@@ -506,6 +507,7 @@ void TraceLog::scan(bool final) {
       file_.dropPages(dropFrom, pos - dropFrom);
       file_.prefetch(pos + kPrefetch - kWindow, kWindow);
       dropFrom = pos;
+      if (options_.progress) options_.progress(pos);
     }
     stats_.bytes = pos;
     stats_.lines = line;

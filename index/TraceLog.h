@@ -52,6 +52,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -179,6 +180,10 @@ struct TraceLogOptions {
   bool verifyPayloads = false;
   /// How many diagnostics are stored; all are counted in TraceScanStats::diagnostics. Default 100.
   size_t maxDiagnostics = 100;
+  /// Called by open() while it scans, from the scanning thread, about every 8 MB with the bytes of the file
+  /// scanned so far (for progress reports on large logs). Not kept: the TraceLog open() returns has none, so
+  /// later scans (refresh(), resume()) never call it. Default: none.
+  std::function<void(uint64_t scannedBytes)> progress;
 };
 
 class TraceLog {

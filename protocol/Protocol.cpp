@@ -325,6 +325,26 @@ void to_json(json &j, const CodeLensParams &p) {
   j = json{{"textDocument", p.textDocument}};
 }
 
+void from_json(const json &j, DocumentLinkParams &p) {
+  required(j, "textDocument", p.textDocument);
+}
+void to_json(json &j, const DocumentLinkParams &p) {
+  j = json{{"textDocument", p.textDocument}};
+}
+
+void from_json(const json &j, DocumentLink &l) {
+  required(j, "range", l.range);
+  optional(j, "target", l.target);
+  optional(j, "tooltip", l.tooltip);
+  raw(j, "data", l.data);
+}
+void to_json(json &j, const DocumentLink &l) {
+  j = json{{"range", l.range}};
+  put(j, "target", l.target);
+  put(j, "tooltip", l.tooltip);
+  putRaw(j, "data", l.data);
+}
+
 void from_json(const json &j, DocumentSymbolParams &p) {
   required(j, "textDocument", p.textDocument);
 }
@@ -628,6 +648,24 @@ void to_json(json &j, const CodeAction &a) {
   put(j, "isPreferred", a.isPreferred);
   put(j, "edit", a.edit);
   put(j, "command", a.command);
+}
+
+void to_json(json &j, const FileSystemWatcher &w) {
+  j = json{{"globPattern", w.globPattern}};
+  put(j, "kind", w.kind);
+}
+
+void to_json(json &j, const DidChangeWatchedFilesRegistrationOptions &o) {
+  j = json{{"watchers", o.watchers}};
+}
+
+void to_json(json &j, const Registration &r) {
+  j = json{{"id", r.id}, {"method", r.method}};
+  putRaw(j, "registerOptions", r.registerOptions);
+}
+
+void to_json(json &j, const RegistrationParams &p) {
+  j = json{{"registrations", p.registrations}};
 }
 
 // NOLINTEND(readability-identifier-naming)

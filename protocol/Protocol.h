@@ -215,6 +215,22 @@ struct CodeLensParams {
 void from_json(const json &j, CodeLensParams &p);
 void to_json(json &j, const CodeLensParams &p);
 
+/// textDocument/documentLink.
+struct DocumentLinkParams {
+  TextDocumentIdentifier textDocument;
+};
+void from_json(const json &j, DocumentLinkParams &p);
+void to_json(json &j, const DocumentLinkParams &p);
+
+struct DocumentLink {
+  Range range;
+  std::optional<std::string> target; ///< A URI; a fragment `#L<line>` selects a line in VS Code.
+  std::optional<std::string> tooltip;
+  json data; ///< Null means absent.
+};
+void from_json(const json &j, DocumentLink &l);
+void to_json(json &j, const DocumentLink &l);
+
 struct DocumentSymbolParams {
   TextDocumentIdentifier textDocument;
 };
@@ -576,6 +592,34 @@ struct CodeAction {
   std::optional<Command> command;
 };
 void to_json(json &j, const CodeAction &a);
+/// WatchKind bit flags of a FileSystemWatcher.
+enum WatchKind : uint32_t { WatchCreate = 1, WatchChange = 2, WatchDelete = 4 };
+
+/// Deviation: `globPattern` is only the string form (GlobPattern also allows a RelativePattern).
+struct FileSystemWatcher {
+  std::string globPattern;
+  std::optional<uint32_t> kind; ///< WatchKind flags; unset means all three.
+};
+void to_json(json &j, const FileSystemWatcher &w);
+
+struct DidChangeWatchedFilesRegistrationOptions {
+  std::vector<FileSystemWatcher> watchers;
+};
+void to_json(json &j, const DidChangeWatchedFilesRegistrationOptions &o);
+
+/// One dynamic registration (client/registerCapability). `registerOptions` is the method's options, raw.
+struct Registration {
+  std::string id;
+  std::string method;
+  json registerOptions;
+};
+void to_json(json &j, const Registration &r);
+
+/// client/registerCapability.
+struct RegistrationParams {
+  std::vector<Registration> registrations;
+};
+void to_json(json &j, const RegistrationParams &p);
 
 // NOLINTEND(readability-identifier-naming)
 

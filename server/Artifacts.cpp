@@ -2,8 +2,18 @@
 //  - inductor/artifactContent {uri} -> {text, languageId}: the text of a generated file that exists only
 //  inside a
 //    trace log (URI scheme inductor-trace:), or of any indexed artifact.
-//  - inductor/listArtifacts {} -> [{uri, title, compileId, rank, graphKind, kind, languageId}].
-//  - inductor/status {} -> {indexing, traces, compiles, kernels, launches, errors, ...}.
+//  - inductor/listArtifacts {} -> [{uri, title, label, kind, languageId, compileId, compile, compileIndex,
+//    rank, graphKind, graphName, trace}]: every artifact, in index order (compiles in order, each compile's
+//    output code before its graphs; kernel files last). `label` is what pickers show
+//    (`[0/0] backward · output_code.py`); `compile` is the compile's label (`[0/0] backward`) and
+//    `compileIndex` tells compiles apart (null, like compileId, for kernel files shared by compiles); `trace`
+//    is the log the compile came from (null for compiles found only in files). Several artifacts can share a
+//    URI (ranks writing the same cache file): pickers show one entry per URI.
+//  - inductor/status {} -> see statusJson() in server/Server.cpp: counts (traces, compiles, kernels,
+//    launches, launchesWithOrigin, launchesWithMissingSource, firstMissingSource, userLines, errors,
+//    corruptedRecords), the build (indexing, ready, progress {percentage, message} while indexing,
+//    waitingRequests: requests queued until the index is ready), and the current notices [{kind, type,
+//    message}] (server/Notices.h).
 #include "server/Convert.h"
 #include "server/Server.h"
 
@@ -70,13 +80,19 @@ void Server::onListArtifacts(const json &, Reply reply) {
     for (uint32_t i = 0; i < index.artifacts().size(); ++i) {
       const index::Artifact &a = index.artifacts()[i];
       const index::Compile *c = index.compileOf({i});
-      json j = {{"uri", artifactURI(index, {i})},
+      std::string uri = artifactURI(index, {i});
+      json j = {{"uri", uri},
                 {"title", a.title},
+                {"label", artifactLabel(index, {i}, uri)},
                 {"kind", kindName(a.kind)},
                 {"languageId", languageId(a)}};
       j["compileId"] = c && !c->id.empty() ? json(c->id.traceStr()) : json(nullptr);
+      j["compile"] = c ? json(c->label()) : json(nullptr);
+      j["compileIndex"] = a.compile.valid() ? json(a.compile.value) : json(nullptr);
       j["rank"] = c && c->rank ? json(*c->rank) : json(nullptr);
       j["graphKind"] = c ? json(c->aoti ? "aot" : graphKindName(c->graphKind)) : json(nullptr);
+      j["graphName"] = a.graphName.empty() ? json(nullptr) : json(a.graphName);
+      j["trace"] = c && !c->traceFile.empty() ? json(c->traceFile) : json(nullptr);
       out.push_back(std::move(j));
     }
     reply(std::move(out));

@@ -1,12 +1,17 @@
 // server/CodeLens.cpp: textDocument/codeLens. Lenses come resolved (no codeLens/resolve), and each carries
 // its target locations in the command's arguments, so nothing is kept between requests.
+//  - User source: on each line that produced kernels, `4 kernels, 10 launches · 2 forward · 2 backward`
+//    (distinct kernels per compile and graph, launch sites; KernelSummary in server/Convert.h).
 //  - Generated code: above each kernel launch and definition, its origin (`model.py:16  h = ...`, `+N more`).
 //  - User source: on each line that produced kernels, `N kernels · a forward · b backward`; on each compiled
 //    function's def line, its compiles (`[8/0–8/4] 5 compiles · 1 failed · 4 graph breaks · 2.3 s`), whose
 //    command `inductor.showCompiles` [uri, position, {function, line, compileIds}] opens them in the editor's
 //    compiles view.
+//  - Graph dumps: above each run of FX nodes from one user line, that origin, and beside it the kernels that
+//    compute those nodes (`2 kernels, 3 launches`).
 // The command is `inductor.showLocations` with arguments [uri, position, locations], the argument shape of VS
-// Code's `editor.action.showReferences`; the editor integrations implement it.
+// Code's `editor.action.showReferences`; the editor integrations implement it (one location: go there;
+// several: a peek or list).
 #include "server/Convert.h"
 #include "server/Health.h"
 #include "server/Server.h"
@@ -18,10 +23,6 @@
 namespace inductor::server {
 
 namespace {
-
-std::string kindWordOf(const index::Compile *c) {
-  return c ? std::string(c->kindWord()) : "other";
-}
 
 protocol::CodeLens makeLens(const std::string &uri, protocol::Range range, std::string title,
                             json locations) {
@@ -65,6 +66,18 @@ std::string originTitle(const std::vector<PlacedOrigin> &origins) {
   return title;
 }
 
+/// Launch sites of `launches`, one location each (ranks sharing one output code file share their sites).
+json launchLocations(TextCache &texts, const index::Index &index,
+                     const std::vector<index::LaunchRef> &launches) {
+  json locations = json::array();
+  for (index::LaunchRef r : launches) {
+    json loc = launchLocation(texts, index, r);
+    if (std::find(locations.begin(), locations.end(), loc) == locations.end())
+      locations.push_back(std::move(loc));
+  }
+  return locations;
+}
+
 } // namespace
 
 void Server::onCodeLens(const protocol::CodeLensParams &params, Reply reply) {
@@ -77,21 +90,9 @@ void Server::onCodeLens(const protocol::CodeLensParams &params, Reply reply) {
     if (target.kind == Target::Kind::UserFile) {
       // On the lines where the recorded lines are now: the document follows the user's edits.
       for (const auto &[line, launches] : userLinesNow(texts, index, uri, target.path)) {
-        std::map<std::string, int> byKind;
-        std::set<std::pair<uint32_t, uint32_t>> unique;
-        json locations = json::array();
-        for (index::LaunchRef r : launches) {
-          if (!unique.insert({r.artifact.value, r.index}).second) continue;
-          ++byKind[kindWordOf(index.compileOf(r.artifact))];
-          json loc = launchLocation(texts, index, r);
-          if (std::find(locations.begin(), locations.end(), loc) == locations.end())
-            locations.push_back(std::move(loc));
-        }
-        std::string title = std::to_string(unique.size()) + (unique.size() == 1 ? " kernel" : " kernels");
-        for (const char *k : {"forward", "backward", "inference", "AOT", "other"})
-          if (auto it = byKind.find(k); it != byKind.end())
-            title += " · " + std::to_string(it->second) + " " + k;
-        out.push_back(makeLens(uri, texts.lineRange(uri, line - 1), title, std::move(locations)));
+        KernelSummary summary = summarizeLaunches(index, launches);
+        out.push_back(makeLens(uri, texts.lineRange(uri, line - 1), summary.counts() + summary.byKind(),
+                               launchLocations(texts, index, launches)));
       }
       appendCompileLenses(index, texts, uri, target.path, out);
       return reply(std::move(out));
@@ -136,6 +137,29 @@ void Server::onCodeLens(const protocol::CodeLensParams &params, Reply reply) {
       lensFor(a.kernelSource->line, a.kernelSource->column,
               a.kernelSource->column + static_cast<uint32_t>(a.kernelSource->name.size()),
               index.originsOf(s));
+    }
+    if (!a.graphNodes.empty()) {
+      // One pair of lenses per run of consecutive nodes from the same user line (a `# File:` block).
+      std::vector<std::vector<index::LaunchRef>> computing = index.launchesForGraphNodes(target.artifact);
+      for (size_t i = 0; i < a.graphNodes.size();) {
+        const index::Artifact::GraphNode &first = a.graphNodes[i];
+        size_t end = i + 1;
+        while (end < a.graphNodes.size() && a.graphNodes[end].origin == first.origin)
+          ++end;
+        if (first.origin) {
+          std::vector<index::LaunchRef> launches;
+          for (size_t n = i; n < end; ++n)
+            for (index::LaunchRef r : computing[n])
+              if (std::find(launches.begin(), launches.end(), r) == launches.end()) launches.push_back(r);
+          protocol::Range range = texts.lineRange(uri, first.line);
+          if (PlacedOrigin p = placeOrigin(texts, index, *first.origin); p.found())
+            out.push_back(makeLens(uri, range, originTitle({p}), json::array({*p.location})));
+          if (!launches.empty())
+            out.push_back(makeLens(uri, range, summarizeLaunches(index, launches).counts(),
+                                   launchLocations(texts, index, launches)));
+        }
+        i = end;
+      }
     }
     reply(std::move(out));
   });

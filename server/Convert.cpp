@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <tuple>
+#include <map>
+#include <set>
 
 namespace inductor::server {
 
@@ -63,9 +65,67 @@ std::string artifactURI(const index::Index &index, index::ArtifactId id) {
   return protocol::makeURI("inductor-trace", "/" + a.virtualName);
 }
 
-std::string TextCache::uriOf(const index::Index &index, index::ArtifactId id) const {
+std::string artifactLabel(const index::Index &index, index::ArtifactId id, const std::string &uri) {
+  const index::Artifact &a = index.artifact(id);
+  const index::Compile *c = index.compileOf(id);
+  std::string where;
+  if (auto parsed = protocol::parseURI(uri); parsed && parsed->scheme == "file") {
+    size_t slash = parsed->path.rfind('/');
+    where = slash == std::string::npos ? parsed->path : parsed->path.substr(slash + 1);
+  } else {
+    switch (a.kind) {
+    case index::ArtifactKind::OutputCode:
+      where = "output code in the log";
+      break;
+    case index::ArtifactKind::WrapperCode:
+      where = "wrapper code in the log";
+      break;
+    case index::ArtifactKind::KernelSource:
+      where = "kernel source";
+      break;
+    case index::ArtifactKind::Graph:
+      where = (a.graphName.empty() ? std::string("graph") : a.graphName) + " in the log";
+      break;
+    }
+  }
+  if (!c) return where;
+  return c->label() + " · " + where;
+}
+
+std::string plural(size_t n, std::string_view one, std::string_view many) {
+  std::string out = std::to_string(n) + " ";
+  if (n == 1) return out.append(one);
+  if (many.empty()) return out.append(one).append("s");
+  return out.append(many);
+}
+
+std::string markdownLink(std::string_view text, const std::string &uri, uint32_t line) {
+  std::string out = "[";
+  // Brackets in the text would end the link text early.
+  for (char c : text) {
+    if (c == '[' || c == ']') out += '\\';
+    out += c;
+  }
+  out += "](" + uri;
+  if (line > 0) out += "#L" + std::to_string(line);
+  out += ")";
+  return out;
+}
+
+std::string codeSpan(std::string_view s) {
+  // A backtick inside would end the span early; use a double-backtick span then.
+  return s.find('`') == std::string_view::npos ? "`" + std::string(s) + "`" : "`` " + std::string(s) + " ``";
+}
+
+std::string TextCache::uriOf(const index::Index &index, index::ArtifactId id) {
   if (auto it = preferred_.find(id.value); it != preferred_.end()) return it->second;
-  return artifactURI(index, id);
+  if (auto it = resolved_.find(id.value); it != resolved_.end()) return it->second;
+  std::string uri;
+  if (auto open = server_.openCopy(index.artifact(id).paths))
+    uri = *open;
+  else
+    uri = artifactURI(index, id);
+  return resolved_.emplace(id.value, std::move(uri)).first->second;
 }
 
 TextCache::Entry &TextCache::get(const std::string &uri) {
@@ -134,6 +194,10 @@ const std::vector<index::Relocation> *TextCache::relocations(const std::string &
 
 std::string_view TextCache::lineText(const std::string &uri, uint32_t line) {
   return get(uri).table->lineText(line);
+}
+
+uint32_t TextCache::lineCount(const std::string &uri) {
+  return static_cast<uint32_t>(get(uri).table->lineCount());
 }
 
 protocol::Position TextCache::position(const std::string &uri, uint32_t line, size_t byteColumn) {
@@ -316,6 +380,80 @@ protocol::Location launchLocation(TextCache &texts, const index::Index &index, i
 
 std::string shortOrigin(const index::Origin &o) {
   return baseName(o.path) + ":" + std::to_string(o.line);
+}
+
+KernelSummary summarizeLaunches(const index::Index &index, const std::vector<index::LaunchRef> &launches) {
+  KernelSummary out;
+  // Group key: compile id (ranks merged) and graph kind. Kernel key: its name. Launch key: the debug handle,
+  // else the line, since ranks may differ in nothing else.
+  struct GroupState {
+    size_t order = 0;
+    std::set<int> ranks;
+    bool anyRank = false;
+    std::map<std::string, size_t> kernelIndex;
+    std::vector<std::set<std::string>> siteKeys;
+  };
+  std::map<std::string, GroupState> state;
+  std::map<std::string, size_t> groupIndex;
+  for (index::LaunchRef r : launches) {
+    const index::Launch &l = index.launch(r);
+    const index::Compile *c = index.compileOf(r.artifact);
+    std::string label = c ? c->label(/*withRank=*/false) : "unknown compile";
+    std::string kind = c ? std::string(c->kindWord()) : "other";
+    std::string key = label + "\n" + kind;
+    auto [git, fresh] = groupIndex.try_emplace(key, out.groups.size());
+    if (fresh) {
+      KernelSummary::Group g;
+      g.kindWord = kind;
+      g.label = label;
+      out.groups.push_back(std::move(g));
+    }
+    KernelSummary::Group &g = out.groups[git->second];
+    GroupState &st = state[key];
+    if (c && c->rank) {
+      st.ranks.insert(*c->rank);
+      st.anyRank = true;
+    }
+    auto [kit, newKernel] = st.kernelIndex.try_emplace(l.site.kernel, g.kernels.size());
+    if (newKernel) {
+      g.kernels.push_back({l.site.kernel, l.kind, {}});
+      st.siteKeys.emplace_back();
+    }
+    std::string site =
+        l.site.debugHandle ? "h" + std::to_string(*l.site.debugHandle) : "l" + std::to_string(l.site.line);
+    if (st.siteKeys[kit->second].insert(site).second) g.kernels[kit->second].launches.push_back(r);
+  }
+  for (auto &[key, st] : state) {
+    KernelSummary::Group &g = out.groups[groupIndex[key]];
+    if (st.anyRank) {
+      std::string ranks;
+      for (int rank : st.ranks)
+        ranks += (ranks.empty() ? "" : ", ") + std::to_string(rank);
+      g.label += st.ranks.size() == 1 ? " · rank " + ranks : " · ranks " + ranks;
+    }
+  }
+  for (const KernelSummary::Group &g : out.groups) {
+    out.kernels += g.kernels.size();
+    for (const KernelSummary::Kernel &k : g.kernels)
+      out.launches += k.launches.size();
+  }
+  return out;
+}
+
+std::string KernelSummary::counts() const {
+  std::string out = plural(kernels, "kernel");
+  if (launches != kernels) out += ", " + plural(launches, "launch", "launches");
+  return out;
+}
+
+std::string KernelSummary::byKind() const {
+  std::map<std::string, size_t> n;
+  for (const Group &g : groups)
+    n[g.kindWord] += g.kernels.size();
+  std::string out;
+  for (const char *k : {"forward", "backward", "inference", "AOT", "other"})
+    if (auto it = n.find(k); it != n.end()) out += " · " + std::to_string(it->second) + " " + k;
+  return out;
 }
 
 namespace {

@@ -1,5 +1,6 @@
 // server/Definition.cpp: textDocument/definition. A kernel (launch, definition, `def NAME` in its source) or
 // an FX node in a graph dump -> the user source lines it came from (see the fallback chain in index/Index.h).
+// On the `PATH:LINE` of a `# File:` comment, in any document, -> that line (as its document link does).
 #include "server/Convert.h"
 #include "server/Server.h"
 
@@ -9,24 +10,30 @@ namespace inductor::server {
 
 void Server::onDefinition(const protocol::TextDocumentPositionParams &params, Reply reply) {
   withIndex(std::move(reply), [this, params](const index::Index &index, const Reply &reply) {
+    const std::string &uri = params.textDocument.uri;
     TextCache texts(*this, index);
-    Target target = resolveTarget(index, params.textDocument.uri, texts);
-    if (target.kind != Target::Kind::Artifact) return reply(json::array());
-    texts.prefer(target.artifact, params.textDocument.uri);
-    // Every compile sharing this file (ranks, cache hits) has the same text, so the same symbol here.
-    std::vector<index::Origin> origins;
-    for (index::ArtifactId id : target.all) {
-      index::SymbolAt symbol = symbolAtPosition(index, id, texts, params.textDocument.uri, params.position);
-      for (index::Origin &o : index.originsOf(symbol))
-        if (std::find(origins.begin(), origins.end(), o) == origins.end()) origins.push_back(std::move(o));
-    }
-    // Where each origin is now; a recorded line that is no longer in its file gives no location (hover says
-    // why).
+    Target target = resolveTarget(index, uri, texts);
     json out = json::array();
-    for (const index::Origin &o : origins)
-      if (PlacedOrigin p = placeOrigin(texts, index, o);
-          p.found() && std::find(out.begin(), out.end(), json(*p.location)) == out.end())
-        out.push_back(*p.location);
+    if (target.kind == Target::Kind::Artifact) {
+      texts.prefer(target.artifact, uri);
+      // Every compile sharing this file (ranks, cache hits) has the same text, so the same symbol here.
+      std::vector<index::Origin> origins;
+      for (index::ArtifactId id : target.all) {
+        index::SymbolAt symbol = symbolAtPosition(index, id, texts, uri, params.position);
+        for (index::Origin &o : index.originsOf(symbol))
+          if (std::find(origins.begin(), origins.end(), o) == origins.end()) origins.push_back(std::move(o));
+      }
+      // Where each origin is now; a recorded line that is no longer in its file gives no location (hover says
+      // why).
+      for (const index::Origin &o : origins)
+        if (PlacedOrigin p = placeOrigin(texts, index, o);
+            p.found() && std::find(out.begin(), out.end(), json(*p.location)) == out.end())
+          out.push_back(*p.location);
+    }
+    if (out.empty())
+      if (auto loc = fileCommentTarget(index, texts.lineText(uri, params.position.line),
+                                       texts.byteColumn(uri, params.position), texts))
+        out.push_back(*loc);
     reply(std::move(out));
   });
 }

@@ -41,6 +41,7 @@ void Server::registerHandlers() {
   bind("textDocument/codeLens",              &Server::onCodeLens);
   bind("textDocument/definition",            &Server::onDefinition);
   bind("textDocument/diagnostic",            &Server::onDocumentDiagnostic);
+  bind("textDocument/documentLink",          &Server::onDocumentLink);
   bind("textDocument/documentSymbol",        &Server::onDocumentSymbol);
   bind("textDocument/hover",                 &Server::onHover);
   bind("textDocument/references",            &Server::onReferences);
@@ -52,6 +53,7 @@ void Server::registerHandlers() {
   bindNotification("textDocument/didClose",            &Server::onDidClose);
   bindNotification("textDocument/didOpen",             &Server::onDidOpen);
   bindNotification("workspace/didChangeConfiguration", &Server::onDidChangeConfiguration);
+  bindNotification("workspace/didChangeWatchedFiles",  &Server::onDidChangeWatchedFiles);
   // clang-format on
 }
 

@@ -4,8 +4,9 @@
 #include "index/SourceReader.h"
 #include "index/TextLines.h"
 #include "protocol/Json.h"
-#include "server/PythonEnv.h"
+#include "server/Convert.h"
 #include "server/Health.h"
+#include "server/PythonEnv.h"
 
 #include <chrono>
 #include <cstdio>
@@ -21,10 +22,6 @@ namespace fs = std::filesystem;
 namespace inductor::server {
 
 namespace {
-
-std::string kindWordOf(const index::Compile *c) {
-  return c ? std::string(c->kindWord()) : "other";
-}
 
 std::string relative(const std::string &path) {
   std::error_code ec;
@@ -309,16 +306,16 @@ int runExplain(const std::vector<std::string> &args) {
 
   // Dynamo's compiles (frame_id/frame_compile_id, with or without output code) when the trace has them,
   // else the output code found (AOTInductor, debug directories).
-  std::string compiles = std::to_string(stats.compiles) + " compiles";
+  std::string compiles = plural(stats.compiles, "compile");
   if (stats.frameCompiles)
-    compiles = std::to_string(stats.frameCompiles) + " compiles (" + std::to_string(stats.compiles) +
-               " graphs with output code)";
-  std::printf(
-      "Indexed %zu trace file(s) (%.1f MB), %s, %zu kernel launches (%zu with a user origin), %zu user "
-      "source lines with kernels, in %lld ms\n",
-      stats.traceFiles, stats.traceBytes / 1e6, compiles.c_str(), stats.launches, stats.launchesWithOrigin,
-      stats.userLines, static_cast<long long>(ms));
-  if (stats.corruptedRecords) std::printf("Skipped %zu corrupted trace records\n", stats.corruptedRecords);
+    compiles = plural(stats.frameCompiles, "compile") + " (" + plural(stats.compiles, "graph") +
+               " with output code)";
+  std::printf("Indexed %s (%.1f MB), %s, %s (%zu with a user origin), %s with kernels, in %lld ms\n",
+              plural(stats.traceFiles, "trace file").c_str(), stats.traceBytes / 1e6, compiles.c_str(),
+              plural(stats.launches, "kernel launch", "kernel launches").c_str(), stats.launchesWithOrigin,
+              plural(stats.userLines, "user source line").c_str(), static_cast<long long>(ms));
+  if (stats.corruptedRecords)
+    std::printf("Skipped %s\n", plural(stats.corruptedRecords, "corrupted trace record").c_str());
   if (!pythonNote.empty()) std::printf("%s\n", pythonNote.c_str());
   for (const index::Compile &c : index->compiles()) {
     const index::Artifact &a = index->artifact(c.outputCode);
@@ -340,12 +337,10 @@ int runExplain(const std::vector<std::string> &args) {
   for (const auto &[path, lines] : userLines) {
     std::printf("\n%s\n", relative(path).c_str());
     for (const auto &[line, launches] : lines) {
-      std::map<std::string, int> byKind;
       // Compile order (forward before backward, recompiles in order), not label order.
       std::map<uint32_t, std::pair<std::string, std::vector<std::string>>> byCompile;
       for (index::LaunchRef r : launches) {
         const index::Compile *c = index->compileOf(r.artifact);
-        ++byKind[kindWordOf(c)];
         const index::Launch &l = index->launch(r);
         auto &slot = byCompile[index->artifact(r.artifact).compile.value];
         slot.first = c ? c->label() : "?";
@@ -359,10 +354,9 @@ int runExplain(const std::vector<std::string> &args) {
       for (index::LaunchRef r : launches)
         for (const index::Origin &x : index->launch(r).origins)
           if (x.path == path && x.line == line && !x.code.empty()) o.code = x.code;
-      std::string summary = std::to_string(launches.size()) + (launches.size() == 1 ? " kernel" : " kernels");
-      for (const char *k : {"forward", "backward", "inference", "AOT", "other"})
-        if (auto it = byKind.find(k); it != byKind.end())
-          summary += " · " + std::to_string(it->second) + " " + k;
+      // As the code lens says it: distinct kernels and their launches, by graph kind.
+      KernelSummary counts = summarizeLaunches(*index, launches);
+      std::string summary = counts.counts() + counts.byKind();
       std::printf("  %4u  %-60s %s\n", line, sourceText(o, sources).c_str(), summary.c_str());
       for (const auto &[ref, entry] : byCompile) {
         const auto &[compile, names] = entry;

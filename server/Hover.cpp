@@ -1,8 +1,11 @@
-// server/Hover.cpp: textDocument/hover.
-//  - On a kernel (launch or definition): name, debug handle, compile, graph kind, kernel kind, FX nodes, ATen
-//    ops, every origin as `file.py:LINE` with its source text, and the full user stack.
-//  - On a user source line that produced kernels: the kernels, grouped by compile.
-//  - On an FX node in a graph dump: its origin and the kernels that compute it.
+// server/Hover.cpp: textDocument/hover. Every origin, kernel and FX node named in a hover is a Markdown link
+// to where it is (`[model.py:16](file:///…/model.py#L16)`, `inductor-trace:` URIs for code that exists only
+// in a log), so a hover is also a way to navigate.
+//  - On a kernel (launch or definition): name, kind, debug handle, compile and graph, its origins where they
+//    are now with their source text, FX nodes, ATen ops, the user stack; a definition lists its launches.
+//  - On a user source line that produced kernels: the kernels, by compile and graph (forward/backward), one
+//    entry per distinct kernel with its number of launches (KernelSummary in server/Convert.h).
+//  - On an FX node in a graph dump: its target, origin and the kernels that compute it.
 //  - On a user line with compile health (index/CompileHealth.h): the full reason of each graph break,
 //    recompile, failure and specialisation there; on a compiled function's def line its compiles (id, status,
 //    compile time, guard count, cache outcome); the guards installed for the line; its dynamic shapes.
@@ -18,22 +21,68 @@ namespace inductor::server {
 
 namespace {
 
-std::string codeSpan(std::string_view s) {
-  // A backtick inside would end the span early; use a double-backtick span then.
-  return s.find('`') == std::string_view::npos ? "`" + std::string(s) + "`" : "`` " + std::string(s) + " ``";
-}
-
-std::string joinNames(const std::vector<std::string> &names, size_t limit = 12) {
-  std::string out;
-  for (size_t i = 0; i < names.size() && i < limit; ++i)
-    out += (i ? ", " : "") + codeSpan(names[i]);
-  if (names.size() > limit) out += ", … (" + std::to_string(names.size() - limit) + " more)";
-  return out;
-}
+/// At most this many entries in a list; the rest is counted.
+constexpr size_t kListLimit = 12;
 
 std::string compileText(const index::Index &index, index::ArtifactId id) {
   const index::Compile *c = index.compileOf(id);
   return c ? c->label() : std::string("unknown compile");
+}
+
+std::string more(size_t shown, size_t total, std::string_view what) {
+  return total > shown ? "\n- … " + std::to_string(total - shown) + " more " + std::string(what) : "";
+}
+
+/// `[model.py:16](file:///…#L16) `code`` where the recorded line is now (placeOrigin), with what the user
+/// should know (moved, changed since the trace, not on this machine) in italics; no link when the line is gone.
+std::string originItem(TextCache &texts, const index::Index &index, const index::Origin &o) {
+  PlacedOrigin p = placeOrigin(texts, index, o);
+  std::string item;
+  if (!o.exists)
+    item = codeSpan(o.recordedPath + ":" + std::to_string(o.line));
+  else if (p.location)
+    item = markdownLink(shortPlace(p), p.location->uri, p.line);
+  else
+    item = codeSpan(shortPlace(p));
+  if (!p.code.empty()) item += " " + codeSpan(p.code);
+  if (!p.note.empty()) item += " *(" + p.note + ")*";
+  return item;
+}
+
+/// A launch as a link to its site: "[`name`](uri#L42)".
+std::string launchLink(const index::Index &index, TextCache &texts, index::LaunchRef ref,
+                       std::string_view text) {
+  protocol::Location loc = launchLocation(texts, index, ref);
+  return markdownLink(text, loc.uri, loc.range.start.line + 1);
+}
+
+/// FX node names, each a link to its definition in the compile's graph of that role when it is indexed.
+std::string nodeLinks(const index::Index &index, TextCache &texts, index::ArtifactId graph,
+                      const std::vector<std::string> &names) {
+  const index::Artifact *g = graph.valid() ? &index.artifact(graph) : nullptr;
+  std::string out;
+  for (size_t i = 0; i < names.size() && i < kListLimit; ++i) {
+    out += i ? ", " : "";
+    const index::Artifact::GraphNode *node = nullptr;
+    if (g)
+      for (const index::Artifact::GraphNode &n : g->graphNodes)
+        if (n.name == names[i]) {
+          node = &n;
+          break;
+        }
+    out += node ? markdownLink(codeSpan(names[i]), texts.uriOf(index, graph), node->line + 1)
+                : codeSpan(names[i]);
+  }
+  if (names.size() > kListLimit) out += ", … (" + std::to_string(names.size() - kListLimit) + " more)";
+  return out;
+}
+
+std::string joinNames(const std::vector<std::string> &names) {
+  std::string out;
+  for (size_t i = 0; i < names.size() && i < kListLimit; ++i)
+    out += (i ? ", " : "") + codeSpan(names[i]);
+  if (names.size() > kListLimit) out += ", … (" + std::to_string(names.size() - kListLimit) + " more)";
+  return out;
 }
 
 void appendOrigins(std::string &md, TextCache &texts, const index::Index &index,
@@ -43,12 +92,9 @@ void appendOrigins(std::string &md, TextCache &texts, const index::Index &index,
     return;
   }
   md += "\n\n**From**";
-  for (const index::Origin &o : origins) {
-    PlacedOrigin p = placeOrigin(texts, index, o);
-    md += "\n- " + codeSpan(shortPlace(p));
-    if (!p.code.empty()) md += " " + codeSpan(p.code);
-    if (!p.note.empty()) md += " *(" + p.note + ")*";
-  }
+  for (size_t i = 0; i < origins.size() && i < kListLimit; ++i)
+    md += "\n- " + originItem(texts, index, origins[i]);
+  md += more(kListLimit, origins.size(), "origins");
   if (source == index::OriginSource::PostGradGraph)
     md += "\n\n*Origin from the post-grad graph's `# File:` comments (no stack trace recorded).*";
   else if (source == index::OriginSource::PreGradGraph)
@@ -59,28 +105,35 @@ void appendStacks(std::string &md, TextCache &texts, const index::Index &index,
                   const std::vector<std::vector<index::Origin>> &stacks) {
   bool any = std::any_of(stacks.begin(), stacks.end(), [](const auto &s) { return s.size() > 1; });
   if (!any) return;
-  md += "\n\n**User stack**\n```text";
+  md += "\n\n**User stack** (outermost first)";
   for (size_t i = 0; i < stacks.size(); ++i) {
-    if (i) md += "\n--";
-    for (const index::Origin &o : stacks[i]) {
-      PlacedOrigin p = placeOrigin(texts, index, o);
-      md += "\n" + shortPlace(p) + "  " + p.code;
-      if (!p.found()) md += "  (changed since the trace: not found)";
-      if (o.library) md += "  (library)";
-    }
+    if (stacks.size() > 1) md += "\n\n*Stack " + std::to_string(i + 1) + "*";
+    for (const index::Origin &o : stacks[i])
+      md += "\n- " + originItem(texts, index, o) + (o.library ? " *(library)*" : "");
   }
-  md += "\n```";
 }
 
 std::string launchMarkdown(const index::Index &index, TextCache &texts, index::LaunchRef ref) {
   const index::Launch &l = index.launch(ref);
-  std::string md = "### " + codeSpan(l.site.kernel);
+  const index::Artifact &a = index.artifact(ref.artifact);
+  std::string md = "### ";
+  if (l.definition >= 0 && static_cast<size_t>(l.definition) < a.code.kernels.size()) {
+    const index::KernelDefinition &d = a.code.kernels[static_cast<size_t>(l.definition)];
+    md += markdownLink(codeSpan(l.site.kernel), texts.uriOf(index, ref.artifact), d.nameLine + 1);
+  } else {
+    md += codeSpan(l.site.kernel);
+  }
   md += "\n\n" + std::string(index::displayName(l.kind)) + " kernel";
   if (l.site.debugHandle) md += " · debug handle " + codeSpan(std::to_string(*l.site.debugHandle));
   md += " · " + compileText(index, ref.artifact);
   appendOrigins(md, texts, index, l.origins, l.originSource);
-  if (!l.postGradNodes.empty()) md += "\n\n**Post-grad FX nodes:** " + joinNames(l.postGradNodes);
-  if (!l.preGradNodes.empty()) md += "\n\n**Pre-grad FX nodes:** " + joinNames(l.preGradNodes);
+  const index::Compile *c = index.compileOf(ref.artifact);
+  if (!l.postGradNodes.empty())
+    md += "\n\n**Post-grad FX nodes:** " +
+          nodeLinks(index, texts, c ? c->postGradGraph : index::ArtifactId{}, l.postGradNodes);
+  if (!l.preGradNodes.empty())
+    md += "\n\n**Pre-grad FX nodes:** " +
+          nodeLinks(index, texts, c ? c->preGradGraph : index::ArtifactId{}, l.preGradNodes);
   if (!l.atenOps.empty()) md += "\n\n**ATen:** " + joinNames(l.atenOps);
   appendStacks(md, texts, index, l.stacks);
   return md;
@@ -94,25 +147,70 @@ std::string definitionMarkdown(const index::Index &index, TextCache &texts, cons
   std::string md = "### " + codeSpan(name);
   md += "\n\n" + std::string(index::displayName(kind)) + " kernel";
   if (a.kind != index::ArtifactKind::KernelSource) md += " · " + compileText(index, s.artifact);
-  md += " · launched " + std::to_string(launches.size()) + (launches.size() == 1 ? " time" : " times");
-  std::vector<std::string> handles;
-  for (index::LaunchRef r : launches)
-    if (auto h = index.launch(r).site.debugHandle) handles.push_back(std::to_string(*h));
-  if (!handles.empty()) md += " (debug handles " + joinNames(handles) + ")";
+  md += " · " +
+        (launches.empty() ? std::string("never launched") : "launched " + plural(launches.size(), "time"));
+  if (!launches.empty()) {
+    // Each launch, a link to its site (in every compile using this kernel file, for a kernel source).
+    md += ":";
+    for (size_t i = 0; i < launches.size() && i < kListLimit; ++i) {
+      const index::Launch &l = index.launch(launches[i]);
+      std::string text = l.site.debugHandle ? "handle " + std::to_string(*l.site.debugHandle)
+                                            : "line " + std::to_string(l.site.line + 1);
+      if (a.kind == index::ArtifactKind::KernelSource)
+        text = compileText(index, launches[i].artifact) + " " + text;
+      md += (i ? ", " : " ") + launchLink(index, texts, launches[i], text);
+    }
+    if (launches.size() > kListLimit) md += ", … (" + std::to_string(launches.size() - kListLimit) + " more)";
+  }
   std::vector<index::Origin> origins = index.originsOf(s);
   index::OriginSource source =
       launches.empty() ? index::OriginSource::None : index.launch(launches[0]).originSource;
   appendOrigins(md, texts, index, origins, source);
   if (a.kind != index::ArtifactKind::KernelSource) {
     const index::KernelDefinition &d = a.code.kernels[s.index];
+    const index::Compile *c = index.compileOf(s.artifact);
     std::vector<std::string> post;
     for (const auto &[src, nodes] : d.sourceToAten)
       post.insert(post.end(), nodes.begin(), nodes.end());
-    if (!post.empty()) md += "\n\n**Post-grad FX nodes:** " + joinNames(post);
-    if (!d.sourceNodes.empty()) md += "\n\n**Pre-grad FX nodes:** " + joinNames(d.sourceNodes);
+    if (!post.empty())
+      md += "\n\n**Post-grad FX nodes:** " +
+            nodeLinks(index, texts, c ? c->postGradGraph : index::ArtifactId{}, post);
+    if (!d.sourceNodes.empty())
+      md += "\n\n**Pre-grad FX nodes:** " +
+            nodeLinks(index, texts, c ? c->preGradGraph : index::ArtifactId{}, d.sourceNodes);
     if (!d.atenOps.empty()) md += "\n\n**ATen:** " + joinNames(d.atenOps);
   }
   return md;
+}
+
+/// The kernels of a KernelSummary, one line per distinct kernel: a link to its first launch, its kind and
+/// its number of launches.
+void appendKernelGroups(std::string &md, const index::Index &index, TextCache &texts,
+                        const KernelSummary &summary) {
+  for (const KernelSummary::Group &g : summary.groups) {
+    md += "\n\n**" + g.label + "**";
+    for (size_t i = 0; i < g.kernels.size() && i < kListLimit; ++i) {
+      const KernelSummary::Kernel &k = g.kernels[i];
+      md += "\n- " + launchLink(index, texts, k.launches.front(), codeSpan(k.name)) + " · " +
+            std::string(index::displayName(k.kind));
+      if (k.launches.size() > 1) {
+        // Each launch a link: by debug handle when every launch has one, else by line.
+        bool handles = std::all_of(k.launches.begin(), k.launches.end(), [&](index::LaunchRef r) {
+          return index.launch(r).site.debugHandle.has_value();
+        });
+        md += " · " + plural(k.launches.size(), "launch", "launches") +
+              (handles ? ", debug handles" : ", lines");
+        for (size_t j = 0; j < k.launches.size() && j < kListLimit; ++j) {
+          const index::Launch &l = index.launch(k.launches[j]);
+          std::string text =
+              std::to_string(handles ? *l.site.debugHandle : static_cast<int>(l.site.line + 1));
+          md += (j ? ", " : " ") + launchLink(index, texts, k.launches[j], text);
+        }
+        if (k.launches.size() > kListLimit) md += ", …";
+      }
+    }
+    md += more(kListLimit, g.kernels.size(), "kernels");
+  }
 }
 
 std::string graphNodeMarkdown(const index::Index &index, TextCache &texts, const index::SymbolAt &s) {
@@ -121,48 +219,21 @@ std::string graphNodeMarkdown(const index::Index &index, TextCache &texts, const
   std::string md = "### FX node " + codeSpan(n.name);
   if (!n.target.empty()) md += "\n\n" + codeSpan(n.target);
   md += "\n\n" + a.title;
-  if (n.origin) {
-    PlacedOrigin p = placeOrigin(texts, index, *n.origin);
-    md += "\n\n**From** " + codeSpan(shortPlace(p));
-    if (!p.code.empty()) md += " " + codeSpan(p.code);
-    if (!p.note.empty()) md += " *(" + p.note + ")*";
-  }
+  if (n.origin) md += "\n\n**From** " + originItem(texts, index, *n.origin);
   auto launches = index.launchesForGraphNode(s.artifact, s.index);
   if (!launches.empty()) {
-    md += "\n\n**Computed by**";
-    for (index::LaunchRef r : launches) {
-      const index::Launch &l = index.launch(r);
-      md += "\n- " + codeSpan(l.site.kernel) +
-            (l.site.debugHandle ? " (handle " + std::to_string(*l.site.debugHandle) + ")" : "");
-    }
+    KernelSummary summary = summarizeLaunches(index, launches);
+    md += "\n\n**Computed by** " + summary.counts();
+    appendKernelGroups(md, index, texts, summary);
   }
   return md;
 }
 
-std::string userLineMarkdown(const index::Index &index, const std::vector<index::LaunchRef> &launches,
-                             uint32_t line) {
-  // Grouped in compile order (forward before backward, recompiles in order).
-  std::map<uint32_t, std::pair<std::string, std::vector<std::string>>> byCompile;
-  std::set<std::pair<uint32_t, std::string>> seen;
-  for (index::LaunchRef r : launches) {
-    const index::Launch &l = index.launch(r);
-    uint32_t compile = index.artifact(r.artifact).compile.value;
-    std::string entry = codeSpan(l.site.kernel) +
-                        (l.site.debugHandle ? " (" + std::to_string(*l.site.debugHandle) + ")" : "") + " — " +
-                        std::string(index::displayName(l.kind));
-    if (!seen.insert({compile, entry}).second) continue;
-    auto &slot = byCompile[compile];
-    slot.first = compileText(index, r.artifact);
-    slot.second.push_back(entry);
-  }
-  std::string md = "### " + std::to_string(launches.size()) +
-                   (launches.size() == 1 ? " kernel launch" : " kernel launches") + " from line " +
-                   std::to_string(line);
-  for (const auto &[ref, group] : byCompile) {
-    md += "\n\n**" + group.first + "**";
-    for (const std::string &e : group.second)
-      md += "\n- " + e;
-  }
+std::string userLineMarkdown(const index::Index &index, TextCache &texts,
+                             const std::vector<index::LaunchRef> &launches, uint32_t line) {
+  KernelSummary summary = summarizeLaunches(index, launches);
+  std::string md = "### " + summary.counts() + " from line " + std::to_string(line);
+  appendKernelGroups(md, index, texts, summary);
   return md;
 }
 
@@ -291,7 +362,7 @@ void Server::onHover(const protocol::TextDocumentPositionParams &params, Reply r
       std::string health = healthMarkdown(index, target.path, params.position.line + 1);
       if (it == now.end() && health.empty()) return reply(nullptr);
       if (it != now.end())
-        hover.contents.value = userLineMarkdown(index, it->second, params.position.line + 1);
+        hover.contents.value = userLineMarkdown(index, texts, it->second, params.position.line + 1);
       if (!health.empty())
         hover.contents.value += (hover.contents.value.empty() ? "" : "\n\n---\n\n") + health;
       hover.range = texts.lineRange(uri, params.position.line);

@@ -72,6 +72,7 @@ json serverCapabilities(protocol::OffsetEncoding encoding, const protocol::Clien
   caps["hoverProvider"] = true;
   caps["codeLensProvider"] = json{{"resolveProvider", false}};
   caps["documentSymbolProvider"] = true;
+  caps["documentLinkProvider"] = json{{"resolveProvider", false}};
   caps["workspaceSymbolProvider"] = true;
   caps["executeCommandProvider"] = json{{"commands", json::array({"inductor.reindex"})}};
   caps["codeActionProvider"] =

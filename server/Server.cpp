@@ -3,8 +3,10 @@
 #include "server/Server.h"
 
 #include "protocol/URI.h"
+#include "server/Convert.h"
 #include "server/Logger.h"
 #include "server/PythonEnv.h"
+#include "server/Notices.h"
 
 #include <boost/asio/post.hpp>
 #include <boost/asio/thread_pool.hpp>
@@ -111,7 +113,12 @@ void Server::handleMessage(const std::string &body) {
     handleNotification(message);
     break;
   case protocol::Message::Kind::Response:
-    // Answers to our own requests (window/workDoneProgress/create, codeLens refresh): nothing to do.
+    // Answers to our own requests (window/workDoneProgress/create, codeLens refresh): nothing to do, except
+    // for the file watching registration.
+    if (!watchRegistration_.is_null() && message.id == watchRegistration_) {
+      onRegistrationAnswer(message);
+      break;
+    }
     if (message.error) logDebug("client answered an error: " + message.error->message);
     break;
   }
@@ -149,7 +156,11 @@ void Server::handleNotification(protocol::Message &message) {
     if (auto it = cancelled_.find(id->dump()); it != cancelled_.end()) it->second->store(true);
     return;
   }
-  if (message.method == "initialized" || message.method.rfind("$/", 0) == 0) return;
+  if (message.method == "initialized") {
+    registerClientWatchers();
+    return;
+  }
+  if (message.method.rfind("$/", 0) == 0) return;
   auto it = notifications_.find(message.method);
   if (it == notifications_.end()) {
     logDebug("ignored notification " + message.method);
@@ -188,6 +199,7 @@ void Server::withIndex(Reply reply, std::function<void(const index::Index &, con
       reply.error(ErrorCode::InternalError, "internal error");
     }
   };
+  bool pending = false;
   std::function<void()> run = [this, job = std::move(job)]() mutable {
     if (pool_)
       boost::asio::post(*pool_, std::move(job));
@@ -197,11 +209,18 @@ void Server::withIndex(Reply reply, std::function<void(const index::Index &, con
   {
     std::lock_guard<std::mutex> lock(indexMutex_);
     if (!index_) {
+      pending = true;
       waiting_.push_back(std::move(run));
-      return;
+      logDebug("request " + reply.method() + " waits for the index (" + std::to_string(waiting_.size()) +
+               " waiting)");
     }
   }
-  run();
+  if (!pending) {
+    run();
+    return;
+  }
+  // Clients show that requests are waiting (and why) from the status.
+  sendStatus(/*force=*/false);
 }
 
 std::shared_ptr<const Document> Server::openDocument(const std::string &uri) const {
@@ -272,13 +291,24 @@ std::shared_ptr<const Document> Server::document(const std::string &uri) const {
   return doc;
 }
 
+std::optional<std::string> Server::openCopy(const std::vector<std::string> &paths) const {
+  if (paths.size() < 2) return std::nullopt; // One copy: artifactURI() names it already.
+  std::lock_guard<std::mutex> lock(docsMutex_);
+  for (const std::string &p : paths)
+    for (const auto &[uri, doc] : docs_)
+      if (auto parsed = protocol::parseURI(uri); parsed && parsed->scheme == "file" && parsed->path == p)
+        return uri;
+  return std::nullopt;
+}
+
 void Server::sendNotification(std::string_view method, json params) {
   transport_.send(protocol::makeNotification(method, std::move(params)));
 }
 
-void Server::sendRequest(std::string_view method, json params) {
+json Server::sendRequest(std::string_view method, json params) {
   json id = "inductor-ls/" + std::to_string(nextRequestId_++);
   transport_.send(protocol::makeRequest(id, method, std::move(params)));
+  return id;
 }
 
 json Server::statusJson() const {
@@ -292,6 +322,10 @@ json Server::statusJson() const {
                    {"importRoots", python_.importRoots},
                    {"error", python_.error}};
   }
+  j["waitingRequests"] = waiting_.size();
+  j["progress"] = indexing_ ? json{{"percentage", progressPercent_}, {"message", progressMessage_}} : json();
+  j["ready"] = index_ != nullptr;
+  j["notices"] = notices_;
   if (index_) {
     index::IndexStats s = index_->stats();
     j["traces"] = s.traceFiles;
@@ -311,8 +345,20 @@ json Server::statusJson() const {
     j["graphBreaks"] = s.graphBreaks;
     j["recompiles"] = s.recompiles;
     j["compileFailures"] = s.compileFailures;
+    j["launchesWithMissingSource"] = s.launchesWithMissingSource;
+    j["firstMissingSource"] = s.firstMissingSource.empty() ? json() : json(s.firstMissingSource);
   }
   return j;
+}
+
+void Server::sendStatus(bool force) {
+  {
+    std::lock_guard<std::mutex> lock(indexMutex_);
+    auto now = std::chrono::steady_clock::now();
+    if (!force && now - lastStatus_ < std::chrono::milliseconds(250)) return;
+    lastStatus_ = now;
+  }
+  sendNotification("inductor/status", statusJson());
 }
 
 void Server::startIndexing(Rebuild kind) {
@@ -322,6 +368,8 @@ void Server::startIndexing(Rebuild kind) {
     std::lock_guard<std::mutex> lock(indexMutex_);
     generation = ++generation_;
     indexing_ = true;
+    progressPercent_ = 0;
+    progressMessage_ = "starting";
   }
   cancelBuild_ = true;
   if (builder_.joinable()) builder_.join();
@@ -340,6 +388,7 @@ void Server::startIndexing(Rebuild kind) {
     sendNotification("$/progress",
                      json(protocol::ProgressParams<protocol::WorkDoneProgressBegin>{progressToken_, begin}));
   }
+  sendStatus(/*force=*/true);
   index::IndexOptions options = indexOptions_;
   options.jobs = std::max(1u, options_.jobs);
   std::string token = progressToken_;
@@ -361,14 +410,24 @@ void Server::startIndexing(Rebuild kind) {
     auto sources = std::make_shared<const index::SourceReader>(index::ReadPolicy(readRoots));
     auto lastReport = started;
     auto callback = [&](size_t done, size_t total, std::string_view message) {
+      uint32_t percentage = total ? static_cast<uint32_t>(std::min<size_t>(done * 100 / total, 100)) : 0;
+      {
+        std::lock_guard<std::mutex> lock(indexMutex_);
+        if (generation != generation_) return; // A newer build reports.
+        progressPercent_ = percentage;
+        progressMessage_ = std::string(message);
+      }
       auto now = std::chrono::steady_clock::now();
-      if (!progress || now - lastReport < std::chrono::milliseconds(100)) return;
+      if (now - lastReport < std::chrono::milliseconds(100)) return;
       lastReport = now;
-      protocol::WorkDoneProgressReport report;
-      report.message = std::string(message) + " (" + std::to_string(done) + "/" + std::to_string(total) + ")";
-      report.percentage = total ? static_cast<uint32_t>(done * 100 / total) : 0;
-      sendNotification("$/progress",
-                       json(protocol::ProgressParams<protocol::WorkDoneProgressReport>{token, report}));
+      if (progress) {
+        protocol::WorkDoneProgressReport report;
+        report.message = std::string(message);
+        report.percentage = percentage;
+        sendNotification("$/progress",
+                         json(protocol::ProgressParams<protocol::WorkDoneProgressReport>{token, report}));
+      }
+      sendStatus(/*force=*/false);
     };
     auto index = index::Index::build(options, callback, &cancelBuild_, &indexCache_);
     auto ms =
@@ -386,7 +445,7 @@ void Server::startIndexing(Rebuild kind) {
                std::to_string(b.logsReused) + " unchanged, " + std::to_string(b.logsOpened) +
                " read from the start; " + std::to_string(b.compilesReused) + " compiles reused");
     }
-    indexingDone(std::move(index), std::move(sources), generation);
+    indexingDone(std::move(index), std::move(sources), generation, options);
   });
 }
 
@@ -441,8 +500,28 @@ void Server::forgetPythonEnvironment() {
   pythonKnown_ = false;
 }
 
+void Server::publishNotices(const index::Index &index, const index::IndexOptions &options) {
+  std::vector<Notice> notices = noticesFor(index, options);
+  json list = json::array();
+  std::vector<const Notice *> fresh;
+  {
+    std::lock_guard<std::mutex> lock(indexMutex_);
+    for (const Notice &n : notices) {
+      list.push_back({{"kind", n.kind}, {"type", static_cast<int>(n.type)}, {"message", n.message}});
+      if (noticesShown_.insert(n.key).second) fresh.push_back(&n);
+    }
+    notices_ = std::move(list);
+  }
+  for (const Notice *n : fresh) {
+    logInfo(n->message);
+    sendNotification("window/logMessage", json(protocol::LogMessageParams{n->type, n->message}));
+    sendNotification("window/showMessage", json(protocol::ShowMessageParams{n->type, n->message}));
+  }
+}
+
 void Server::indexingDone(std::shared_ptr<const index::Index> index,
-                          std::shared_ptr<const index::SourceReader> sources, uint64_t generation) {
+                          std::shared_ptr<const index::SourceReader> sources, uint64_t generation,
+                          const index::IndexOptions &options) {
   std::vector<std::function<void()>> waiting;
   {
     std::lock_guard<std::mutex> lock(indexMutex_);
@@ -460,26 +539,25 @@ void Server::indexingDone(std::shared_ptr<const index::Index> index,
     w();
   if (capabilities_.workDoneProgress) {
     protocol::WorkDoneProgressEnd end;
-    end.message = std::to_string(index->stats().compiles) + " compiles";
+    index::IndexStats s = index->stats();
+    end.message = plural(s.compiles, "compile") + ", " + plural(s.kernels, "kernel");
     sendNotification("$/progress",
                      json(protocol::ProgressParams<protocol::WorkDoneProgressEnd>{progressToken_, end}));
   }
   const auto &diags = index->diagnostics();
   for (size_t i = 0; i < diags.size() && i < 50; ++i)
     logWarn(diags[i].file + ":" + std::to_string(diags[i].line + 1) + ": " + diags[i].message);
-  index::IndexStats s = index->stats();
-  if (s.corruptedRecords || !diags.empty()) {
+  if (!diags.empty()) {
     protocol::LogMessageParams m;
     m.type = protocol::MessageType::Warning;
-    m.message =
-        "inductor-ls: " + std::to_string(diags.size()) + " problems while indexing (" +
-        std::to_string(s.corruptedRecords) +
-        " corrupted trace records skipped); the rest of the traces is served. First: " +
-        (diags.empty() ? std::string("-")
-                       : diags[0].file + ":" + std::to_string(diags[0].line + 1) + ": " + diags[0].message);
+    m.message = "inductor-ls: " + plural(diags.size(), "problem") +
+                " while indexing; the rest of the traces is served. First: " + diags[0].file + ":" +
+                std::to_string(diags[0].line + 1) + ": " + diags[0].message;
     sendNotification("window/logMessage", json(m));
   }
-  sendNotification("inductor/status", statusJson());
+  publishNotices(*index, options);
+  if (options_.watch) watchLogDirectories(index->traceFiles());
+  sendStatus(/*force=*/true);
   publishHealthDiagnostics(*index);
   if (capabilities_.codeLensRefreshSupport) sendRequest("workspace/codeLens/refresh", nullptr);
 }

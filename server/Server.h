@@ -118,6 +118,7 @@ public:
   void onDidChange(const protocol::DidChangeTextDocumentParams &params);
   void onDidClose(const protocol::DidCloseTextDocumentParams &params);
   void onDidChangeConfiguration(const protocol::DidChangeConfigurationParams &params);
+  void onDidChangeWatchedFiles(const protocol::DidChangeWatchedFilesParams &params); // server/Watcher.cpp
   void onExecuteCommand(const protocol::ExecuteCommandParams &params, Reply reply);
 
   // Features, one file each (server/<Feature>.cpp).
@@ -125,6 +126,7 @@ public:
   void onReferences(const protocol::ReferenceParams &params, Reply reply);
   void onHover(const protocol::TextDocumentPositionParams &params, Reply reply);
   void onCodeLens(const protocol::CodeLensParams &params, Reply reply);
+  void onDocumentLink(const protocol::DocumentLinkParams &params, Reply reply);
   void onDocumentSymbol(const protocol::DocumentSymbolParams &params, Reply reply);
   void onWorkspaceSymbol(const protocol::WorkspaceSymbolParams &params, Reply reply);
   // Custom requests (server/Artifacts.cpp).
@@ -147,6 +149,9 @@ public:
   std::shared_ptr<const index::SourceReader> sources() const;
   /// Index::matchGeneratedCode for an open document, computed once per document version and index.
   index::GeneratedCodeMatch generatedCodeMatch(const index::Index &index, const Document &doc) const;
+  /// The URI of the first of `paths` (local files) that the client has open, if any: answers point into the
+  /// copy of an artifact the user is looking at.
+  std::optional<std::string> openCopy(const std::vector<std::string> &paths) const;
   protocol::OffsetEncoding encoding() const { return encoding_; }
 
   /// Runs `task(index)` on the pool once the index is ready; replies RequestCancelled if the request was
@@ -171,7 +176,8 @@ private:
   /// watcher threads; serialised by startMutex_.
   void startIndexing(Rebuild kind = Rebuild::Full);
   void indexingDone(std::shared_ptr<const index::Index> index,
-                    std::shared_ptr<const index::SourceReader> sources, uint64_t generation);
+                    std::shared_ptr<const index::SourceReader> sources, uint64_t generation,
+                    const index::IndexOptions &options);
   /// The Python environment for `roots` and the pythonPath setting: the last answer when they did not change
   /// since (and no reindex asked again), else a new query of the interpreter (builder thread only).
   PythonEnvironment pythonEnvironment(const std::vector<std::string> &roots, const std::string &setting);
@@ -182,10 +188,30 @@ private:
   /// (server/Diagnostics.cpp). Called on the builder thread.
   void publishHealthDiagnostics(const index::Index &index);
   void sendNotification(std::string_view method, json params);
-  void sendRequest(std::string_view method, json params);
+  /// Sends a request to the client; returns its id. Answers are not awaited (see handleMessage).
+  json sendRequest(std::string_view method, json params);
+  /// The `inductor/status` object (server/Artifacts.cpp documents its fields).
   json statusJson() const;
+  /// Sends `inductor/status`; during a build at most every 250 ms unless `force`.
+  void sendStatus(bool force);
+  /// Shows the notices of a new index that were not shown before (server/Notices.h).
+  void publishNotices(const index::Index &index, const index::IndexOptions &options);
+  // Watching (server/Watcher.cpp).
   void startWatcher();
   void stopWatcher();
+  /// inotify watch of one directory (recursive: directories created in it are watched too). False when it
+  /// was watched already, or cannot be (no inotify, the limit reached).
+  bool addWatch(const std::string &dir, bool recursive);
+  /// Watches `root` and every directory below it that is not skipped; true if it holds a trace input.
+  bool watchTree(const std::string &root);
+  /// Watches the workspace folders of `options`.
+  void watchWorkspace(const index::IndexOptions &options);
+  /// Watches the directories of these logs (to follow appends closely).
+  void watchLogDirectories(const std::vector<std::string> &logs);
+  /// After `initialized`: asks the client to watch the workspace for trace inputs (dynamic registration).
+  void registerClientWatchers();
+  /// The client's answer to registerClientWatchers() (logged when it refuses).
+  void onRegistrationAnswer(const protocol::Message &response);
 
   protocol::Transport &transport_;
   ServerOptions options_;
@@ -220,6 +246,13 @@ private:
   bool indexing_ = false;
   uint64_t generation_ = 0;
   std::vector<std::function<void()>> waiting_; ///< Requests queued until the first index is ready.
+  /// The running build's progress, for inductor/status: percentage and what it is doing.
+  uint32_t progressPercent_ = 0;
+  std::string progressMessage_;
+  std::chrono::steady_clock::time_point lastStatus_{};
+  /// Notices of the current index (kind, type, message), and the keys of those shown so far (once each).
+  json notices_ = json::array();
+  std::set<std::string> noticesShown_;
   std::thread builder_;
   std::mutex startMutex_; ///< Serialises startIndexing() (reader and watcher threads).
   /// What the previous build leaves for an incremental one. Used by the builder thread, and cleared by
@@ -240,6 +273,17 @@ private:
   std::thread watcher_;
   std::atomic<bool> stopWatcher_{false};
   int watcherFd_ = -1;
+  struct WatchedDirectory {
+    std::string path;
+    bool recursive = false;
+  };
+  std::mutex watchMutex_; ///< Guards everything below (watcher, reader and builder threads).
+  std::unordered_map<int, WatchedDirectory> watches_; ///< By inotify watch descriptor.
+  std::unordered_map<std::string, int> watchedPaths_;
+  bool watchLimitLogged_ = false;
+  /// Client file events since the watcher thread last looked, and whether all were appends to logs.
+  bool clientEvents_ = false, clientAppendsOnly_ = true;
+  json watchRegistration_; ///< Id of the client/registerCapability request.
 };
 
 } // namespace inductor::server

@@ -1,21 +1,34 @@
-// server/Watcher.cpp: watches trace inputs with inotify and reindexes when they change, because some clients
-// (Neovim 0.7) offer no didChangeWatchedFiles. Watches the directories of the indexed logs and the trace
-// inputs (not whole workspaces). Rebuilds are incremental (Server::Rebuild::Incremental: only appended bytes
-// are read, only new compiles analysed), so they can follow a running job closely. Bursts of events are
-// debounced: when every event is a write to a trace log (a job appending records), the rebuild starts after
-// kAppendQuiet without events, or kAppendMax after the first one while writes go on, so an appended compile
-// is answered within about a second; any other event (a file created or moved in, a debug directory being
-// filled) waits for kOtherQuiet of quiet, at most kOtherMax.
+// server/Watcher.cpp: notices new and grown trace inputs and reindexes, so that the usual flow (open the
+// project, then run the training job) needs no "Reindex".
+//
+// Two sources of events, one debouncer (the watcher thread):
+//  - inotify, always: the workspace folders, recursively but skipping what discovery skips (hidden
+//  directories
+//    such as .git and .venv, node_modules, __pycache__, build trees, site-packages and virtual environments),
+//    at most kMaxWatches directories; a directory created later is watched as soon as it appears and what it
+//    already holds is looked at (a TORCH_TRACE directory is made and its log opened at once, and editors'
+//    watchers miss files in directories created in a burst); the traceDirs inputs (recursively), which may
+//    lie outside the workspace; and the directory of every indexed log, so that a growing log is followed
+//    closely.
+//  - The client's file watcher (workspace/didChangeWatchedFiles), when it offers dynamic registration (VS
+//    Code does; Neovim 0.7 does not): the server registers glob patterns of trace inputs after `initialized`
+//    and acts on the events, for what inotify cannot see (remote or network file systems, the watch limit).
+// Rebuilds are incremental (Server::Rebuild::Incremental: only appended bytes are read, only new compiles
+// analysed), so they can follow a running job. Bursts of events are debounced: when every event is a write to
+// a trace log (a job appending records), the rebuild starts after kAppendQuiet without events, or kAppendMax
+// after the first one while writes go on, so an appended compile is answered within about a second; any other
+// event (a file created or moved in, a debug directory being filled) waits for kOtherQuiet of quiet, at most
+// kOtherMax. Everything here runs only with ServerOptions::watch (`--no-watch` turns it off).
 #include "index/Discovery.h"
+#include "index/PathResolver.h"
+#include "protocol/URI.h"
 #include "server/Logger.h"
 #include "server/Server.h"
 
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
-#include <optional>
 #include <poll.h>
-#include <set>
 #include <sys/inotify.h>
 #include <unistd.h>
 
@@ -25,70 +38,133 @@ namespace inductor::server {
 
 namespace {
 
-bool interesting(const std::string &name) {
-  return index::isTraceLogName(name) || name == "output_code.py" || name == "output_code.cpp" ||
-         name.find("provenance") != std::string::npos || name.find(".wrapper.cpp") != std::string::npos;
+bool endsWith(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+/// `c` + a base32 hash + `.py`: a file of Inductor's cache (wrapper code or a kernel).
+bool isCacheFileName(std::string_view name) {
+  if (!endsWith(name, ".py") || name.size() < 23 || name[0] != 'c') return false;
+  return std::all_of(name.begin() + 1, name.end() - 3,
+                     [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); });
+}
+
+/// A file whose appearance or change can change the index (see index/Discovery.h).
+bool interesting(std::string_view name) {
+  return index::isTraceLogName(std::string(name)) || name == "output_code.py" || name == "output_code.cpp" ||
+         name == "fx_graph_readable.py" || name == "fx_graph_transformed.py" ||
+         name == "fx_graph_runnable.py" || name == "kernel_information.json" ||
+         (name.substr(0, 29) == "inductor_provenance_tracking_" && endsWith(name, ".json")) ||
+         endsWith(name, ".wrapper.cpp") || isCacheFileName(name);
+}
+
+/// Directories never watched: those discovery skips, installed packages and virtual environments.
+bool skipped(const fs::path &dir) {
+  std::string name = dir.filename().string();
+  if (index::isSkippedDirectory(name) || name == "site-packages" || name == "dist-packages") return true;
+  std::error_code ec;
+  return fs::exists(dir / "pyvenv.cfg", ec);
 }
 
 using Clock = std::chrono::steady_clock;
 constexpr auto kAppendQuiet = std::chrono::milliseconds(250), kAppendMax = std::chrono::milliseconds(1000);
 constexpr auto kOtherQuiet = std::chrono::milliseconds(1000), kOtherMax = std::chrono::milliseconds(5000);
-/// How often the thread looks at stopWatcher_ when nothing is pending.
-constexpr auto kIdlePoll = std::chrono::milliseconds(200);
+/// How often the thread looks at stopWatcher_ and at client events when inotify is quiet.
+constexpr auto kIdlePoll = std::chrono::milliseconds(100);
+/// Directories watched with inotify at most (the per-user default limit is 8192 on older kernels and is
+/// shared with other programs).
+constexpr size_t kMaxWatches = 4096;
+constexpr uint32_t kWatchMask =
+    IN_CLOSE_WRITE | IN_MODIFY | IN_CREATE | IN_MOVED_TO | IN_DELETE | IN_MOVED_FROM;
 
 } // namespace
 
-void Server::startWatcher() {
-  watcherFd_ = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
-  if (watcherFd_ < 0) {
-    logWarn("inotify unavailable: traces will not be watched");
-    return;
+bool Server::addWatch(const std::string &dir, bool recursive) {
+  if (watcherFd_ < 0) return false;
+  std::lock_guard<std::mutex> lock(watchMutex_);
+  if (auto it = watchedPaths_.find(dir); it != watchedPaths_.end()) {
+    if (recursive) watches_[it->second].recursive = true;
+    return false;
   }
-  std::set<std::string> dirs;
-  auto addTree = [&](const fs::path &root, int depth) {
-    std::error_code ec;
-    if (!fs::is_directory(root, ec)) return;
-    dirs.insert(root.string());
-    if (depth <= 0) return;
-    fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec), end;
-    for (; !ec && it != end; it.increment(ec)) {
-      if (it.depth() >= depth) {
+  if (watches_.size() >= kMaxWatches) {
+    if (!watchLimitLogged_)
+      logWarn("watching " + std::to_string(kMaxWatches) + " directories already: " + dir +
+              " and others are not watched (set traceDirs to narrow the search)");
+    watchLimitLogged_ = true;
+    return false;
+  }
+  int wd = inotify_add_watch(watcherFd_, dir.c_str(), kWatchMask);
+  if (wd < 0) return false;
+  if (auto old = watches_.find(wd); old != watches_.end())
+    watchedPaths_.erase(old->second.path); // Same inode.
+  watches_[wd] = {dir, recursive};
+  watchedPaths_[dir] = wd;
+  return true;
+}
+
+bool Server::watchTree(const std::string &root) {
+  std::error_code ec;
+  if (!fs::is_directory(root, ec)) return false;
+  addWatch(root, true);
+  bool found = false;
+  fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec), end;
+  for (; !ec && it != end; it.increment(ec)) {
+    std::error_code fe;
+    if (it->is_directory(fe)) {
+      if (skipped(it->path()) || it->is_symlink(fe)) {
         it.disable_recursion_pending();
         continue;
       }
-      std::error_code fe;
-      if (it->is_directory(fe)) {
-        std::string name = it->path().filename().string();
-        if (!name.empty() && name[0] == '.') {
-          it.disable_recursion_pending();
-          continue;
-        }
-        dirs.insert(it->path().string());
-      }
+      addWatch(it->path().string(), true);
+    } else if (interesting(it->path().filename().string())) {
+      found = true;
     }
-  };
-  for (const std::string &in : indexOptions_.inputs) {
-    std::error_code ec;
-    if (fs::is_regular_file(in, ec))
-      dirs.insert(fs::path(in).parent_path().string());
-    else
-      addTree(in, 3);
   }
-  for (const std::string &root : indexOptions_.roots)
-    addTree(root, indexOptions_.inputs.empty() ? 2 : 0);
-  for (const std::string &d : dirs)
-    // Deletions too: a deleted log must stop being served and its pages be released (the rebuild drops it).
-    inotify_add_watch(watcherFd_, d.c_str(),
-                      IN_CLOSE_WRITE | IN_MODIFY | IN_CREATE | IN_MOVED_TO | IN_DELETE | IN_MOVED_FROM);
-  logInfo("watching " + std::to_string(dirs.size()) + " directories for trace changes");
-  watcher_ = std::thread([this] {
+  return found;
+}
+
+void Server::watchLogDirectories(const std::vector<std::string> &logs) {
+  for (const std::string &log : logs)
+    addWatch(fs::path(log).parent_path().string(), false);
+}
+
+void Server::watchWorkspace(const index::IndexOptions &options) {
+  // With traceDirs, discovery does not look at the workspace folders: new files there change nothing.
+  std::vector<std::string> roots = options.inputs.empty() ? options.roots : std::vector<std::string>{};
+  for (const std::string &root : roots)
+    watchTree(root);
+  std::lock_guard<std::mutex> lock(watchMutex_);
+  logInfo("watching " + std::to_string(watches_.size()) + " directories for trace changes");
+}
+
+void Server::startWatcher() {
+  watcherFd_ = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+  if (watcherFd_ < 0) logWarn("inotify unavailable: only the client's file events are followed");
+  // Walking the directories takes a while in a large workspace: on the watcher thread, not the reader's.
+  watcher_ = std::thread([this, options = indexOptions_] {
+    // traceDirs may lie outside the workspace: watched here whatever the client watches.
+    for (const std::string &in : options.inputs) {
+      std::error_code ec;
+      if (fs::is_regular_file(in, ec))
+        addWatch(fs::path(in).parent_path().string(), false);
+      else
+        watchTree(in);
+    }
+    watchWorkspace(options);
     // A plain flag rather than std::optional: GCC 12 -O2 reports optional<time_point> as maybe-uninitialized.
     bool pending = false;
     Clock::time_point first{}, last{};
     bool appendsOnly = true;
+    auto event = [&](bool append) {
+      auto now = Clock::now();
+      if (!pending) first = now;
+      pending = true;
+      last = now;
+      appendsOnly = appendsOnly && append;
+    };
     alignas(inotify_event) char buf[16384];
     while (!stopWatcher_) {
-      // Sleep until the pending rebuild is due (or kIdlePoll, to notice stopWatcher_).
+      // Sleep until the pending rebuild is due (or kIdlePoll, to notice stopWatcher_ and client events).
       auto timeout = kIdlePoll;
       if (pending) {
         auto due = std::min(last + (appendsOnly ? kAppendQuiet : kOtherQuiet),
@@ -96,24 +172,54 @@ void Server::startWatcher() {
         auto left = std::chrono::duration_cast<std::chrono::milliseconds>(due - Clock::now());
         timeout = std::clamp(left + std::chrono::milliseconds(1), std::chrono::milliseconds(1), kIdlePoll);
       }
-      pollfd pfd{watcherFd_, POLLIN, 0};
-      int r = poll(&pfd, 1, static_cast<int>(timeout.count()));
-      if (r > 0) {
-        ssize_t n;
-        while ((n = read(watcherFd_, buf, sizeof buf)) > 0) {
-          for (char *p = buf; p < buf + n;) {
-            auto *ev = reinterpret_cast<inotify_event *>(p);
-            if (ev->len && interesting(ev->name)) {
-              auto now = Clock::now();
-              if (!pending) first = now;
-              pending = true;
-              last = now;
-              bool append = (ev->mask & (IN_MODIFY | IN_CLOSE_WRITE)) && index::isTraceLogName(ev->name);
-              appendsOnly = appendsOnly && append;
+      if (watcherFd_ >= 0) {
+        pollfd pfd{watcherFd_, POLLIN, 0};
+        if (poll(&pfd, 1, static_cast<int>(timeout.count())) > 0) {
+          ssize_t n;
+          while ((n = read(watcherFd_, buf, sizeof buf)) > 0) {
+            for (char *p = buf; p < buf + n;) {
+              auto *ev = reinterpret_cast<inotify_event *>(p);
+              p += sizeof(inotify_event) + ev->len;
+              if (ev->mask & IN_Q_OVERFLOW) {
+                event(false); // Events were lost: look again.
+                continue;
+              }
+              if (ev->mask & IN_IGNORED) {
+                std::lock_guard<std::mutex> lock(watchMutex_);
+                if (auto it = watches_.find(ev->wd); it != watches_.end()) {
+                  watchedPaths_.erase(it->second.path);
+                  watches_.erase(it);
+                }
+                continue;
+              }
+              if (!ev->len) continue;
+              std::string name = ev->name;
+              if ((ev->mask & IN_ISDIR) && (ev->mask & (IN_CREATE | IN_MOVED_TO))) {
+                // A new directory under a recursively watched one (a TORCH_TRACE or debug directory being
+                // made): watch it too, and look at what it already holds (created before the watch).
+                std::string parent;
+                {
+                  std::lock_guard<std::mutex> lock(watchMutex_);
+                  if (auto it = watches_.find(ev->wd); it != watches_.end() && it->second.recursive)
+                    parent = it->second.path;
+                }
+                fs::path dir = fs::path(parent) / name;
+                if (!parent.empty() && !skipped(dir) && watchTree(dir.string())) event(false);
+                continue;
+              }
+              if (interesting(name))
+                event((ev->mask & (IN_MODIFY | IN_CLOSE_WRITE)) && index::isTraceLogName(name));
             }
-            p += sizeof(inotify_event) + ev->len;
           }
         }
+      } else {
+        std::this_thread::sleep_for(timeout);
+      }
+      {
+        std::lock_guard<std::mutex> lock(watchMutex_);
+        if (clientEvents_) event(clientAppendsOnly_);
+        clientEvents_ = false;
+        clientAppendsOnly_ = true;
       }
       auto now = Clock::now();
       if (pending && (now - last >= (appendsOnly ? kAppendQuiet : kOtherQuiet) ||
@@ -126,6 +232,42 @@ void Server::startWatcher() {
       }
     }
   });
+}
+
+void Server::registerClientWatchers() {
+  if (!options_.watch || !capabilities_.didChangeWatchedFilesDynamicRegistration) return;
+  protocol::DidChangeWatchedFilesRegistrationOptions watch;
+  for (const char *glob : {"**/dedicated_log_torch_trace*.log", "**/output_code.{py,cpp}", "**/*.wrapper.cpp",
+                           "**/fx_graph_{readable,transformed,runnable}.py",
+                           "**/inductor_provenance_tracking_*.json", "**/kernel_information.json"})
+    watch.watchers.push_back({glob, std::nullopt});
+  protocol::RegistrationParams params;
+  params.registrations.push_back(
+      {"inductor-ls/watchedFiles", "workspace/didChangeWatchedFiles", json(watch)});
+  watchRegistration_ = sendRequest("client/registerCapability", json(params));
+  logInfo("asked the client to report changes to trace inputs too");
+}
+
+void Server::onRegistrationAnswer(const protocol::Message &response) {
+  if (response.error)
+    logInfo("the client does not watch files for us (" + response.error->message + "): inotify only");
+}
+
+void Server::onDidChangeWatchedFiles(const protocol::DidChangeWatchedFilesParams &params) {
+  if (!options_.watch) return;
+  bool any = false, appendsOnly = true;
+  for (const protocol::FileEvent &e : params.changes) {
+    auto parsed = protocol::parseURI(e.uri);
+    if (!parsed) continue;
+    std::string name = fs::path(parsed->path).filename().string();
+    if (!interesting(name)) continue;
+    any = true;
+    appendsOnly = appendsOnly && e.type == protocol::FileChangeType::Changed && index::isTraceLogName(name);
+  }
+  if (!any) return;
+  std::lock_guard<std::mutex> lock(watchMutex_);
+  clientEvents_ = true;
+  clientAppendsOnly_ = clientAppendsOnly_ && appendsOnly;
 }
 
 void Server::stopWatcher() {

@@ -2,6 +2,11 @@
 // documents of the `inductor-trace:` scheme (artifacts that exist only inside a log).
 #include "e2e/E2E.h"
 
+#include <filesystem>
+#include <regex>
+
+namespace fs = std::filesystem;
+
 namespace inductor::e2e {
 namespace {
 
@@ -107,6 +112,55 @@ TEST_CASE(
     CHECK(md.find("`addmm`") != std::string::npos);
     CHECK(md.find("model.py:" + std::to_string(origins["addmm"].line)) != std::string::npos);
   }
+  s.client.shutdown();
+}
+
+} // namespace
+} // namespace inductor::e2e
+
+namespace inductor::e2e {
+namespace {
+
+TEST_CASE("listArtifacts: labels with compile and graph, the log of each compile, one entry per file copy") {
+  Session s(caseDir("mlp_train"));
+  INFO(s.client.logTail());
+  std::vector<ExpectedOutputCode> codes = expectedOutputCodes(filesIn(caseDir("mlp_train") + "/trace"));
+  REQUIRE(codes.size() == 2);
+  json list = s.client.request("inductor/listArtifacts", json::object());
+  REQUIRE(list.is_array());
+  std::set<std::string> uris;
+  for (const json &a : list) {
+    INFO(a.dump());
+    // Graph dumps copied into the cache's `.debug/` and TORCH_COMPILE_DEBUG are one artifact.
+    CHECK(uris.insert(a["uri"].get<std::string>()).second);
+    if (a["kind"] == "kernel") {
+      CHECK(a["compile"].is_null());
+      continue;
+    }
+    // `[0/0] forward · output_code.py`: the compile's label, then the file (or where in the log).
+    std::string label = a["label"], compile = a["compile"];
+    CHECK(label.rfind(compile + " · ", 0) == 0);
+    if (a["uri"].get<std::string>().rfind("file:", 0) == 0)
+      CHECK(label.substr(label.rfind(' ') + 1) == fs::path(a["uri"].get<std::string>()).filename().string());
+    else
+      CHECK(label.find(" in the log") != std::string::npos);
+    CHECK(a["trace"] == filesIn(caseDir("mlp_train") + "/trace").at(0));
+    CHECK(a["compileIndex"].is_number());
+  }
+  for (const ExpectedOutputCode &code : codes) {
+    bool found = false;
+    for (const json &a : list)
+      if (a["uri"] == code.uri) {
+        found = true;
+        CHECK(a["label"] == "[" + code.record.compileId + "] " + code.graphKind() + " · output_code.py");
+      }
+    CHECK_MESSAGE(found, code.uri);
+  }
+  // fx_graph_runnable.py is indexed too.
+  bool runnable = false;
+  for (const json &a : list)
+    runnable |= a["graphName"] == "fx_graph_runnable.py";
+  CHECK(runnable);
   s.client.shutdown();
 }
 

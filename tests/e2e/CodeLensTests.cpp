@@ -13,12 +13,31 @@ std::vector<Loc> sorted(std::vector<Loc> v) {
   return v;
 }
 
-/// The title the lens of a user line must have, from the launches the traces attribute to it.
+/// The title the lens of a user line must have, from the launches the traces attribute to it: distinct
+/// kernels per compile and graph (ranks together), then launch sites (a debug handle, else a line, counted
+/// once per compile and graph), then kernels per graph kind.
 std::string userLineTitle(const std::vector<LaunchRef> &launches) {
+  std::map<std::string, std::set<std::string>> kernels; // compile+graph -> kernel names
+  std::map<std::string, std::set<std::string>> sites;   // compile+graph+kernel -> sites
+  std::map<std::string, std::string> kindOf;            // compile+graph -> kind
+  for (const LaunchRef &l : launches) {
+    std::string group = l.code->record.compileId + "|" + l.code->graphKind();
+    kindOf[group] = l.code->graphKind();
+    kernels[group].insert(l.site->kernel);
+    sites[group + "|" + l.site->kernel].insert(l.site->handle >= 0 ? "h" + std::to_string(l.site->handle)
+                                                                   : "l" + std::to_string(l.site->line));
+  }
+  size_t nKernels = 0, nLaunches = 0;
   std::map<std::string, size_t> byKind;
-  for (const LaunchRef &l : launches)
-    ++byKind[l.code->graphKind()];
-  std::string title = std::to_string(launches.size()) + (launches.size() == 1 ? " kernel" : " kernels");
+  for (const auto &[group, names] : kernels) {
+    nKernels += names.size();
+    byKind[kindOf[group]] += names.size();
+  }
+  for (const auto &[key, s] : sites)
+    nLaunches += s.size();
+  std::string title = std::to_string(nKernels) + (nKernels == 1 ? " kernel" : " kernels");
+  if (nLaunches != nKernels)
+    title += ", " + std::to_string(nLaunches) + (nLaunches == 1 ? " launch" : " launches");
   for (const char *kind : {"forward", "backward", "inference", "AOT", "other"})
     if (byKind.count(kind)) title += " · " + std::to_string(byKind[kind]) + " " + kind;
   return title;
@@ -82,7 +101,7 @@ void checkCase(const char *caseName, size_t userLines) {
   s.client.shutdown();
 }
 
-TEST_CASE("codeLens: mlp_train model.py line 16 reads `10 kernels · 4 forward · 6 backward`") {
+TEST_CASE("codeLens: mlp_train model.py line 16 reads `4 kernels, 10 launches · 2 forward · 2 backward`") {
   Session s(caseDir("mlp_train"));
   INFO(s.client.logTail());
   std::string uri = s.client.didOpen(caseDir("mlp_train") + "/model.py");
@@ -92,7 +111,8 @@ TEST_CASE("codeLens: mlp_train model.py line 16 reads `10 kernels · 4 forward �
   for (const json &l : lenses)
     if (l["range"]["start"]["line"] == 15) line16 = &l;
   REQUIRE(line16 != nullptr);
-  CHECK((*line16)["command"]["title"] == "10 kernels · 4 forward · 6 backward");
+  // Forward: addmm (handles 2, 6) and gelu (3, 7); backward: gelu_backward (8, 13) and mm (9, 10, 14, 18).
+  CHECK((*line16)["command"]["title"] == "4 kernels, 10 launches · 2 forward · 2 backward");
   CHECK((*line16)["range"] == json{{"start", position(15, 8)}, {"end", position(15, 31)}});
   CHECK((*line16)["command"]["arguments"][2].size() == 10);
   s.client.shutdown();

@@ -1,6 +1,7 @@
 #include "e2e/E2E.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -172,17 +173,81 @@ std::string findVirtualOutputCode(LSPClient &client, const std::string &payload,
   return "";
 }
 
+namespace {
+
+/// Text that identifies generated code across its copies: without trailing blank and comment-only lines
+/// (the cache's `// Compile cmd` lines, a debug copy's closing note).
+std::string identity(const std::string &text) {
+  std::vector<std::string> lines = splitLines(text);
+  while (!lines.empty()) {
+    std::string t = lines.back();
+    t.erase(0, t.find_first_not_of(" \t\r"));
+    if (!t.empty() && t[0] != '#' && t.rfind("//", 0) != 0) break;
+    lines.pop_back();
+  }
+  std::string out;
+  for (const std::string &l : lines)
+    out += l + "\n";
+  return out;
+}
+
+/// 0: named after its graph by TORCH_COMPILE_DEBUG; 1: in a cache `c<hash>.debug/`; 2: a cache file.
+int copyRank(const fs::path &p) {
+  std::string name = p.filename().string();
+  auto hashed = [](const std::string &stem) {
+    return stem.size() >= 20 && stem[0] == 'c' && std::all_of(stem.begin() + 1, stem.end(), [](char c) {
+             return std::isalnum(c) && !std::isupper(c);
+           });
+  };
+  if (hashed(name.substr(0, name.find('.')))) return 2;
+  std::string parent = p.parent_path().filename().string();
+  if (parent.size() > 6 && parent.compare(parent.size() - 6, 6, ".debug") == 0 &&
+      hashed(parent.substr(0, parent.size() - 6)))
+    return 1;
+  return 0;
+}
+
+/// The copy of `local` the server shows (see expectedOutputCodes).
+std::string preferredCopy(const std::string &local, const std::vector<std::string> &roots) {
+  std::string want = identity(readFile(local));
+  std::string best = local;
+  int bestRank = copyRank(local);
+  for (const std::string &root : roots) {
+    std::error_code ec;
+    for (fs::recursive_directory_iterator it(root, ec), end; !ec && it != end; it.increment(ec)) {
+      std::string name = it->path().filename().string();
+      if (name != "output_code.py" && name != "output_code.cpp") continue;
+      int rank = copyRank(it->path());
+      std::string path = it->path().string();
+      if ((rank < bestRank || (rank == bestRank && path < best)) && identity(readFile(path)) == want) {
+        best = path;
+        bestRank = rank;
+      }
+    }
+  }
+  return best;
+}
+
+} // namespace
+
 std::vector<ExpectedOutputCode> expectedOutputCodes(const std::vector<std::string> &traceFiles,
-                                                    LSPClient *client) {
+                                                    LSPClient *client,
+                                                    std::optional<std::vector<std::string>> searchRoots) {
   std::vector<ExpectedOutputCode> out;
   for (const std::string &trace : traceFiles) {
+    std::vector<std::string> roots;
+    if (searchRoots) {
+      roots = *searchRoots;
+    } else if (fs::path(trace).parent_path().filename() == "trace") {
+      roots.push_back(fs::path(trace).parent_path().parent_path().string());
+    }
     for (OutputCodeRecord &r : readOutputCodes(trace)) {
       ExpectedOutputCode e;
       std::string local = r.recordedPath.empty() ? "" : localPath(r.recordedPath);
       if (!local.empty() && fs::exists(local)) {
-        e.path = local;
-        e.uri = fileURI(local);
-        e.text = readFile(local);
+        e.path = preferredCopy(local, roots);
+        e.uri = fileURI(e.path);
+        e.text = readFile(e.path);
       } else if (client) {
         e.uri = findVirtualOutputCode(*client, r.payload, r.traceFile);
         e.text = r.payload;

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <tuple>
@@ -66,8 +67,15 @@ struct ExpectedOutputCode {
 /// Every output code of every log of a fixture case's trace/ directory, in log order (rank 0 first).
 /// Output code that exists only in the log is looked up through `client` (inductor/listArtifacts): pass
 /// a client to resolve those, or nullptr to keep only on-disk output code.
+///
+/// Where answers point (ExpectedOutputCode::path) is the copy the server prefers among the files holding
+/// that text: a TORCH_COMPILE_DEBUG `output_code.py`/`.cpp` named after its graph, then one in a cache
+/// `c<hash>.debug/` directory, then the hash-named cache file the log records. Copies are looked for under
+/// `searchRoots` (what the server discovers), by default the case folder of each log (the parent of its
+/// `trace/` folder); pass {} when the server indexes only the logs.
 std::vector<ExpectedOutputCode> expectedOutputCodes(const std::vector<std::string> &traceFiles,
-                                                    LSPClient *client = nullptr);
+                                                    LSPClient *client = nullptr,
+                                                    std::optional<std::vector<std::string>> searchRoots = {});
 
 /// A launch site with the output code it is in.
 struct LaunchRef {

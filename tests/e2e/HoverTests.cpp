@@ -2,6 +2,11 @@
 // positions where there is nothing to say (null).
 #include "e2e/E2E.h"
 
+#include <filesystem>
+#include <regex>
+
+namespace fs = std::filesystem;
+
 namespace inductor::e2e {
 namespace {
 
@@ -96,12 +101,14 @@ TEST_CASE("hover: the gelu launch of mlp_train, in full") {
     CHECK(contains(md, "pointwise kernel"));
     CHECK(contains(md, "debug handle `3`"));
     CHECK(contains(md, "[0/0] forward"));
-    CHECK(contains(md, "`model.py:16` `h = F.gelu(self.fc1(h))`"));
+    // The origin is a link to its line.
+    CHECK(contains(md, "[model.py:16](" + fileURI(caseDir("mlp_train") + "/model.py") +
+                           "#L16) `h = F.gelu(self.fc1(h))`"));
   }
   s.client.shutdown();
 }
 
-TEST_CASE("hover: on a user line, the kernels grouped by compile") {
+TEST_CASE("hover: on a user line, the distinct kernels by compile and graph, each a link") {
   Session s(caseDir("mlp_train"));
   INFO(s.client.logTail());
   std::vector<ExpectedOutputCode> codes = expectedOutputCodes(filesIn(caseDir("mlp_train") + "/trace"));
@@ -114,22 +121,36 @@ TEST_CASE("hover: on a user line, the kernels grouped by compile") {
     REQUIRE(hover.is_object());
     std::string md = hover["contents"]["value"].get<std::string>();
     INFO(md);
-    CHECK(contains(md, std::to_string(launches.size()) + " kernel launch"));
-    CHECK(contains(md, "line " + std::to_string(frame.line)));
-    // One section per compile, in which each of its kernels is listed with its debug handle.
-    std::map<std::string, std::vector<const LaunchSite *>> byCompile;
+    // compile and graph -> kernel -> its launch sites, in text order.
+    std::map<std::string, std::map<std::string, std::vector<LaunchRef>>> byCompile;
     for (const LaunchRef &l : launches)
-      byCompile["[" + l.code->record.compileId + "] " + l.code->graphKind()].push_back(l.site);
-    for (const auto &entry : byCompile) {
-      const auto &compile = entry.first;
-      const auto &sites = entry.second;
+      byCompile["[" + l.code->record.compileId + "] " + l.code->graphKind()][l.site->kernel].push_back(l);
+    size_t kernels = 0;
+    for (const auto &[compile, byKernel] : byCompile)
+      kernels += byKernel.size();
+    std::string head = "### " + std::to_string(kernels) + (kernels == 1 ? " kernel" : " kernels");
+    if (launches.size() != kernels) head += ", " + std::to_string(launches.size()) + " launches";
+    CHECK(md.rfind(head + " from line " + std::to_string(frame.line), 0) == 0);
+    // One section per compile and graph; in it each kernel once, a link to its first launch, and each of
+    // its launches a link by debug handle when there are several.
+    for (const auto &[compile, byKernel] : byCompile) {
       size_t section = md.find("**" + compile + "**");
       REQUIRE_MESSAGE(section != std::string::npos, compile);
       size_t next = md.find("\n\n**", section + 1);
       std::string body = md.substr(section, next == std::string::npos ? std::string::npos : next - section);
-      for (const LaunchSite *site : sites)
-        CHECK_MESSAGE(contains(body, "`" + site->kernel + "` (" + std::to_string(site->handle) + ")"),
-                      site->key() << " in " << compile);
+      for (auto [kernel, sites] : byKernel) {
+        std::sort(sites.begin(), sites.end(),
+                  [](const LaunchRef &a, const LaunchRef &b) { return a.site->line < b.site->line; });
+        auto link = [&](const std::string &text, const LaunchRef &l) {
+          return "[" + text + "](" + l.code->uri + "#L" + std::to_string(l.site->line + 1) + ")";
+        };
+        CHECK_MESSAGE(contains(body, "- " + link("`" + kernel + "`", sites.front())),
+                      kernel << " in " << compile);
+        if (sites.size() > 1)
+          for (const LaunchRef &l : sites)
+            CHECK_MESSAGE(contains(body, link(std::to_string(l.site->handle), l)), l.site->key()
+                                                                                       << " in " << compile);
+      }
     }
     CHECK(hover["range"]["start"]["line"] == frame.line - 1);
   }
@@ -181,6 +202,59 @@ TEST_CASE("hover: on a kernel definition, its kind and its launches") {
       CHECK(contains(md, "launched " + std::to_string(launches) + (launches == 1 ? " time" : " times")));
     }
   }
+  s.client.shutdown();
+}
+
+} // namespace
+} // namespace inductor::e2e
+
+namespace inductor::e2e {
+namespace {
+
+TEST_CASE("hover: an extern kernel's ATen ops are those of its own post-grad nodes") {
+  Session s(caseDir("mlp_train"));
+  INFO(s.client.logTail());
+  std::vector<ExpectedOutputCode> codes = expectedOutputCodes(filesIn(caseDir("mlp_train") + "/trace"));
+  size_t checked = 0;
+  for (const ExpectedOutputCode &code : codes) {
+    s.client.didOpen(code.path);
+    // The post-grad graph of this output code, in its debug directory: node name -> `aten.op`.
+    std::string graph = readFile(fs::path(code.path).parent_path().string() + "/fx_graph_transformed.py");
+    std::map<std::string, std::string> opOf;
+    std::regex node(R"(^\s+([A-Za-z_][A-Za-z0-9_]*)(: "[^"]*")? = torch\.ops\.(\w+)\.(\w+)\.)");
+    for (const std::string &line : splitLines(graph)) {
+      std::smatch m;
+      if (std::regex_search(line, m, node)) opOf[m[1]] = std::string(m[3]) + "." + std::string(m[4]);
+    }
+    REQUIRE(!opOf.empty());
+    for (const LaunchSite &site : code.launches) {
+      if (site.kernel.rfind("extern_kernels.", 0) != 0) continue;
+      INFO(code.label() << " " << site.key());
+      json hover =
+          s.client.request("textDocument/hover", textDocumentPosition(code.uri, site.line, site.column + 2));
+      std::string md = hover["contents"]["value"];
+      INFO(md);
+      // Its post-grad nodes, as the hover lists them (each a link into the post-grad graph). The backward
+      // graph of this run has no node mappings: its extern kernels know no post-grad nodes and keep the
+      // comment's list.
+      size_t at = md.find("**Post-grad FX nodes:** ");
+      if (at == std::string::npos) continue;
+      std::string nodes = md.substr(at, md.find("\n", at) - at);
+      std::set<std::string> want;
+      for (const auto &[name, op] : opOf)
+        if (nodes.find("[`" + name + "`]") != std::string::npos) want.insert(op);
+      REQUIRE(!want.empty());
+      std::string aten = md.substr(md.find("**ATen:** "));
+      aten = aten.substr(0, aten.find("\n"));
+      std::set<std::string> got;
+      std::regex span("`([^`]+)`");
+      for (std::sregex_iterator it(aten.begin(), aten.end(), span), end; it != end; ++it)
+        got.insert((*it)[1]);
+      CHECK(got == want);
+      ++checked;
+    }
+  }
+  CHECK(checked >= 5); // The forward extern kernels (handles 2, 4, 6, 8, 10).
   s.client.shutdown();
 }
 

@@ -84,7 +84,7 @@ LSPClient::LSPClient(ServerConfig config) {
     return;
   }
   std::vector<std::string> args = {INDUCTOR_LS_BINARY, "--log-level", "debug", "--log-file", logPath_};
-  if (!config.watch) args.push_back("--no-watch");
+  if (!config.watch) args.insert(args.begin() + 1, "--no-watch");
   if (config.jobs) {
     args.push_back("--jobs");
     args.push_back(std::to_string(*config.jobs));
@@ -372,6 +372,20 @@ json LSPClient::waitForNotification(const std::string &method, std::chrono::mill
   for (const json &n : notifications_)
     if (n.value("method", "") == method) return n.contains("params") ? n["params"] : json::object();
   return nullptr;
+}
+
+json LSPClient::waitForIndexed(std::chrono::milliseconds timeout) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  auto find = [&]() -> const json * {
+    for (const json &n : notifications_)
+      if (n.value("method", "") == "inductor/status" && n.contains("params") &&
+          n["params"].value("indexing", true) == false)
+        return &n["params"];
+    return nullptr;
+  };
+  cv_.wait_for(lock, timeout, [&] { return find() || eof_; });
+  const json *p = find();
+  return p ? *p : json();
 }
 
 json LSPClient::waitForServerRequest(const std::string &method, std::chrono::milliseconds timeout) {

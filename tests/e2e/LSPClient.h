@@ -44,7 +44,7 @@ struct ServerConfig {
   std::vector<std::string> extraArgs;
   /// Worker threads (`--jobs N`); unset keeps the server's default.
   std::optional<unsigned> jobs;
-  /// Let the server watch its trace inputs (drops the default `--no-watch`).
+  /// Let the server watch for trace changes (leaves out `--no-watch`).
   bool watch = false;
 };
 
@@ -101,6 +101,9 @@ public:
   std::vector<json> notifications(const std::string &method = "") const;
   /// Waits until a notification with this method has arrived (returns its params), or times out (null).
   json waitForNotification(const std::string &method, std::chrono::milliseconds timeout = 30s);
+  /// Waits for the `inductor/status` notification that ends a build (`indexing` false; the server sends
+  /// others while it builds) and returns its params, or null on timeout.
+  json waitForIndexed(std::chrono::milliseconds timeout = 30s);
   /// Waits until the server has sent a request with this method (returns the whole message), or null.
   json waitForServerRequest(const std::string &method, std::chrono::milliseconds timeout = 30s);
   /// Server->client requests received so far (whole messages), in order.

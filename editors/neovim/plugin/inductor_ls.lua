@@ -1,6 +1,7 @@
 -- inductor-ls: user commands, <Plug> mappings and the reader for `inductor-trace:` buffers.
--- Cheap at startup: modules load on first use. No keymaps are set; map the <Plug>
--- mappings yourself (|inductor_ls-mappings|). Attaching buffers starts with setup().
+-- Cheap at startup: modules load on first use. Global keymaps are not set: the <Plug>
+-- mappings are yours to map (|inductor_ls-mappings|); attached buffers get buffer-local
+-- K and gd (|inductor_ls-keymaps|). Attaching buffers starts with setup().
 if vim.g.loaded_inductor_ls then
   return
 end

@@ -33,5 +33,5 @@ nvim --version | head -1
 # The python3 provider is off: opening a .py file otherwise probes `python3` (seconds with pyenv shims).
 # No swap files: a run ended by :cquit must not leave any for the next run to stumble on.
 timeout 300 nvim --headless --clean -u NONE --cmd 'let g:loaded_python3_provider = 0' --cmd 'set noswapfile' \
-  -c 'set rtp^=editors/neovim' \
+  -c "set rtp^=$here" \
   -c 'luafile editors/neovim/tests/run.lua' </dev/null

@@ -36,14 +36,44 @@ return {
     H.eq(H.mlp, root.find(H.mlp .. '/model.py'), 'root of model.py')
     H.eq(H.mlp, root.find(H.forward_output_code()), 'root of output_code.py')
   end },
-  { 'root: .git, else the file directory', function()
+  { 'root: without trace markers, the session root (the current directory), whatever .git says', function()
     local tmp = vim.fn.tempname()
     vim.fn.mkdir(tmp .. '/repo/.git', 'p')
     vim.fn.mkdir(tmp .. '/repo/src', 'p')
     vim.fn.mkdir(tmp .. '/plain', 'p')
-    H.eq(tmp .. '/repo', root.find(tmp .. '/repo/src/x.py'), 'root under .git')
-    H.eq(tmp .. '/plain', root.find(tmp .. '/plain/x.py'), 'root without markers')
+    local session = root.session()
+    H.eq(session, root.find(tmp .. '/repo/src/x.py'), 'root under .git')
+    H.eq(session, root.find(tmp .. '/plain/x.py'), 'root without markers')
+    H.eq(nil, root.find_trace_root(tmp .. '/plain/x.py'), 'trace root without markers')
+    -- A trace log appearing makes a trace root.
+    vim.fn.mkdir(tmp .. '/plain/trace', 'p')
+    vim.fn.writefile({}, tmp .. '/plain/trace/dedicated_log_torch_trace_x.log')
+    H.eq(tmp .. '/plain', root.find(tmp .. '/plain/x.py'), 'root once a trace is there')
     vim.fn.delete(tmp, 'rf')
+  end },
+  { 'root: the session has no folder when started from $HOME or /', function()
+    local saved, cwd = root._session, vim.fn.getcwd()
+    root._session = nil
+    vim.cmd('cd ' .. vim.fn.fnameescape(vim.env.HOME))
+    H.eq(root.NO_FOLDER, root.session(), 'session root from $HOME')
+    root._session = nil
+    vim.cmd('cd /')
+    H.eq(root.NO_FOLDER, root.session(), 'session root from /')
+    vim.cmd('cd ' .. vim.fn.fnameescape(cwd))
+    root._session = saved
+    H.eq(nil, require('inductor_ls.lsp').make_config(root.NO_FOLDER).workspace_folders, 'no workspace folder')
+  end },
+  { 'keymaps option: validated, defaults K and gd', function()
+    H.eq({ hover = 'K', definition = 'gd' }, config.defaults.keymaps, 'default keymaps')
+    local saved = config.get()
+    H.ok(pcall(config.set, { keymaps = false }), 'keymaps = false accepted')
+    H.ok(pcall(config.set, { keymaps = { hover = '<leader>K', definition = false } }), 'one key off accepted')
+    local ok, err = pcall(config.set, { keymaps = { hover = 1 } })
+    H.ok(not ok, 'keymaps.hover = 1 accepted')
+    H.contains(tostring(err), 'keymaps', 'error message')
+    ok = pcall(config.set, { keymaps = { hoover = 'K' } })
+    H.ok(not ok, 'unknown key accepted')
+    config.set(saved)
   end },
   { 'uri: inductor-trace spellings map both ways', function()
     local uri = require('inductor_ls.uri')

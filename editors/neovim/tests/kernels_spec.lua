@@ -43,7 +43,14 @@ return {
         local name = vim.api.nvim_buf_get_name(0)
         H.eq(item.bufnr, vim.api.nvim_get_current_buf(), 'buffer after :cc ' .. i)
         H.eq(item.lnum, vim.api.nvim_win_get_cursor(0)[1], 'line after :cc ' .. i .. ' in ' .. name)
-        H.eq(vim.trim(item.text), vim.trim(vim.api.nvim_get_current_line()), 'text at ' .. name .. ':' .. item.lnum)
+        -- The entry says which compile and graph it is in, then shows the line.
+        local label, text = item.text:match('^(%[%d+/%d+%] %a+ · .-) │ (.*)$')
+        H.ok(label, 'no compile label in ' .. vim.inspect(item.text))
+        H.eq(vim.trim(text), vim.trim(vim.api.nvim_get_current_line()), 'text at ' .. name .. ':' .. item.lnum)
+        if name:match('/output_code%.py$') then
+          H.eq(vim.fn.fnamemodify(name, ':t'), label:match('· (.*)$'), 'file in the label')
+          H.contains(label, name:match('model__0_backward') and 'backward' or 'forward', 'graph in the label')
+        end
         if name:find('inductor-trace:', 1, true) then
           H.eq('nofile', vim.bo.buftype, 'buftype of ' .. name)
           H.wait('client attached to ' .. name, function()

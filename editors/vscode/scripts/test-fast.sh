@@ -21,7 +21,7 @@ fi
 npm run --silent typecheck
 npm run --silent build
 npm run --silent package >/dev/null
-echo "packaged $ext_dir/inductor-ls.vsix"
+echo "packaged $ext_dir/inductor-ls-linux-x64.vsix"
 
 if [[ ! -x $INDUCTOR_LS ]]; then
   echo "error: inductor-ls binary not found at $INDUCTOR_LS (build it, or set INDUCTOR_LS)" >&2

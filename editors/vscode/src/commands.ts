@@ -7,7 +7,13 @@
 //   inductorLs.goToOrigin    textDocument/definition at the cursor → go/peek
 //   inductorLs.reindex       workspace/executeCommand `inductor.reindex`
 //   inductorLs.openArtifact  inductor/listArtifacts → quick pick → open
-//   inductor.showLocations   [uri, position, locations] (LSP) → editor.action.showReferences
+//   inductor.showLocations   [uri, position, locations] (LSP): one location → go
+//                            there; several → editor.action.showReferences (peek)
+//   inductorLs.openLocation  [uri, line] → open at a line (the command links
+//                            that client.ts makes of hover links VS Code does
+//                            not open itself)
+// They are registered once, when the extension loads, and the first one run
+// starts the server if nothing has (see activation.ts).
 
 import * as vscode from 'vscode';
 import {
@@ -19,10 +25,10 @@ import {
   type Position as LspPosition,
   ReferencesRequest,
 } from 'vscode-languageclient/node';
-import type { InductorContext } from './context';
 import {
   type Artifact,
   listArtifactsRequest,
+  openLocationCommand,
   reindexCommand,
   showLocationsCommand,
 } from './protocol';
@@ -85,31 +91,36 @@ interface ArtifactPick extends vscode.QuickPickItem {
   artifact?: Artifact;
 }
 
+const kindNames: Record<string, string> = {
+  outputCode: 'output code',
+  wrapperCode: 'wrapper code',
+  kernel: 'kernel source',
+  graph: 'graph',
+};
+
 async function openArtifact(client: LanguageClient): Promise<void> {
-  const artifacts = await client.sendRequest(listArtifactsRequest, {});
+  const artifacts = uniqueByUri(await client.sendRequest(listArtifactsRequest, {}));
   if (artifacts.length === 0) {
     void vscode.window.showInformationMessage('Inductor: the index holds no artifacts.');
     return;
   }
-  // Group by compile (and rank), in the server's order within a group; kernel
+  // Grouped by compile id (ranks together), in the server's order; kernel
   // sources that belong to no single compile come last.
   const groups = new Map<string, Artifact[]>();
   const shared = 'kernel sources';
   for (const a of artifacts) {
-    const compile = a.compileId === null ? shared : `compile ${a.compileId}`;
-    const key = a.rank !== undefined && a.rank !== null ? `rank ${a.rank} · ${compile}` : compile;
+    const key = a.compileId === null ? (a.compile === null ? shared : a.compile) : `compile ${a.compileId}`;
     groups.set(key, [...(groups.get(key) ?? []), a]);
   }
-  const keys = [...groups.keys()].sort((x, y) => Number(x.endsWith(shared)) - Number(y.endsWith(shared)));
+  const keys = [...groups.keys()].sort((x, y) => Number(x === shared) - Number(y === shared));
   const items: ArtifactPick[] = [];
   for (const key of keys) {
-    const members = groups.get(key) ?? [];
     items.push({ label: key, kind: vscode.QuickPickItemKind.Separator });
-    for (const a of members) {
+    for (const a of groups.get(key) ?? []) {
       items.push({
-        label: a.title,
-        description: [a.graphKind, a.kind].filter(Boolean).join(' · '),
-        detail: a.uri.startsWith('file:') ? vscode.Uri.parse(a.uri).fsPath : a.uri,
+        label: a.label,
+        description: kindNames[a.kind] ?? a.kind,
+        detail: a.uri.startsWith('file:') ? vscode.Uri.parse(a.uri).fsPath : a.title,
         artifact: a,
       });
     }
@@ -125,6 +136,22 @@ async function openArtifact(client: LanguageClient): Promise<void> {
   await vscode.window.showTextDocument(doc, { preview: false });
 }
 
+// One entry per URI: ranks that wrote the same cache file share it. The
+// entry says which compiles it holds.
+export function uniqueByUri(artifacts: Artifact[]): Artifact[] {
+  const byUri = new Map<string, Artifact>();
+  for (const a of artifacts) {
+    const seen = byUri.get(a.uri);
+    if (!seen) {
+      byUri.set(a.uri, { ...a });
+    } else if (a.compile && seen.compile && !seen.compile.split(', ').includes(a.compile)) {
+      seen.compile = `${seen.compile}, ${a.compile}`;
+      seen.label = `${seen.label} (also ${a.compile})`;
+    }
+  }
+  return [...byUri.values()];
+}
+
 async function showLocations(
   client: LanguageClient,
   uri: string,
@@ -137,6 +164,12 @@ async function showLocations(
       ? new vscode.Location(p2c.asUri(l.targetUri), p2c.asRange(l.targetSelectionRange ?? l.targetRange))
       : p2c.asLocation(l),
   );
+  if (converted.length === 1) {
+    // One target: go there, as Go to Definition does with one result.
+    const [only] = converted;
+    await vscode.window.showTextDocument(only.uri, { selection: only.range, preview: true });
+    return;
+  }
   await vscode.commands.executeCommand(
     'editor.action.showReferences',
     p2c.asUri(uri),
@@ -156,14 +189,46 @@ function guarded<A extends unknown[]>(name: string, body: (...args: A) => Promis
   };
 }
 
-export function activate(context: InductorContext, client: LanguageClient): void {
-  const register = <A extends unknown[]>(id: string, name: string, body: (...args: A) => Promise<void>) =>
-    context.subscriptions.push(vscode.commands.registerCommand(id, guarded(name, body)));
-  register('inductorLs.showKernels', 'Show Generated Kernels', () => showKernels(client));
-  register('inductorLs.goToOrigin', 'Go to Origin', () => goToOrigin(client));
-  register('inductorLs.reindex', 'Reindex Traces', () => reindex(client));
-  register('inductorLs.openArtifact', 'Open Trace Artifact', () => openArtifact(client));
-  register(showLocationsCommand, 'Show Locations', (uri: string, position: LspPosition, locations: LspLocation[]) =>
+async function openLocation(client: LanguageClient, uri: string, line: number): Promise<void> {
+  const at = new vscode.Position(Math.max(0, (line ?? 1) - 1), 0);
+  await vscode.window.showTextDocument(client.protocol2CodeConverter.asUri(uri), {
+    selection: new vscode.Range(at, at),
+    preview: true,
+  });
+}
+
+export function activate(
+  extension: vscode.ExtensionContext,
+  ensureClient: () => Promise<LanguageClient | undefined>,
+): void {
+  const register = <A extends unknown[]>(
+    id: string,
+    name: string,
+    body: (client: LanguageClient, ...args: A) => Promise<void>,
+  ) =>
+    extension.subscriptions.push(
+      vscode.commands.registerCommand(
+        id,
+        guarded(name, async (...args: A) => {
+          const client = await ensureClient();
+          if (!client) {
+            void vscode.window.showErrorMessage(
+              `Inductor: ${name}: inductor-ls is not running; see the "Inductor Language Server" output channel.`,
+            );
+            return;
+          }
+          await body(client, ...args);
+        }),
+      ),
+    );
+  register('inductorLs.showKernels', 'Show Generated Kernels', showKernels);
+  register('inductorLs.goToOrigin', 'Go to Origin', goToOrigin);
+  register('inductorLs.reindex', 'Reindex Traces', reindex);
+  register('inductorLs.openArtifact', 'Open Trace Artifact', openArtifact);
+  register(openLocationCommand, 'Open Location', (client, uri: string, line: number) =>
+    openLocation(client, uri, line),
+  );
+  register(showLocationsCommand, 'Show Locations', (client, uri: string, position: LspPosition, locations: LspLocation[]) =>
     showLocations(client, uri, position, locations ?? []),
   );
 }

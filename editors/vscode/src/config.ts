@@ -69,31 +69,59 @@ function onPath(name: string): string | undefined {
   return undefined;
 }
 
-// The binary to start: `inductorLs.serverPath` if set; else `inductor-ls` on
-// PATH; else the one shipped in the extension at `server/inductor-ls`.
-// Returns an error message instead when none is usable.
-export function serverPath(extensionPath: string): { path: string } | { error: string } {
+// The platforms a .vsix carries a server for (`vsce package --target`), as
+// `${process.platform}-${process.arch}` spells them.
+export const bundledPlatforms = ['linux-x64'];
+
+// The server binary shipped in a platform-specific .vsix at server/inductor-ls.
+export function bundledServer(extensionPath: string): string {
+  return path.join(extensionPath, 'server', process.platform === 'win32' ? 'inductor-ls.exe' : 'inductor-ls');
+}
+
+export type ServerLocation =
+  | { path: string; source: 'setting' | 'bundled' | 'PATH' }
+  | { error: string };
+
+// The binary to start: `inductorLs.serverPath` if set; else the one shipped
+// in the extension (`server/inductor-ls`, same version as the extension);
+// else `inductor-ls` on PATH. Returns what to tell the user instead when none
+// is usable.
+export function serverPath(extensionPath: string): ServerLocation {
   const configured = vscode.workspace.getConfiguration(section).get<string>('serverPath', '').trim();
   if (configured !== '') {
     const resolved = substitute(configured);
     if (resolved.includes(path.sep)) {
       const file = absolute(resolved);
       return isExecutable(file)
-        ? { path: file }
+        ? { path: file, source: 'setting' }
         : { error: `inductorLs.serverPath is "${configured}", but ${file} is not an executable file.` };
     }
     const found = onPath(resolved);
     return found
-      ? { path: found }
+      ? { path: found, source: 'setting' }
       : { error: `inductorLs.serverPath is "${configured}", which is not on PATH.` };
   }
+  const shipped = bundledServer(extensionPath);
+  if (fs.existsSync(shipped)) {
+    // Some unpackers drop the executable bit; the file is ours to fix.
+    if (!isExecutable(shipped)) {
+      try {
+        fs.chmodSync(shipped, 0o755);
+      } catch {
+        // Reported below.
+      }
+    }
+    if (isExecutable(shipped)) return { path: shipped, source: 'bundled' };
+  }
   const found = onPath(process.platform === 'win32' ? 'inductor-ls.exe' : 'inductor-ls');
-  if (found) return { path: found };
-  const shipped = path.join(extensionPath, 'server', 'inductor-ls');
-  if (isExecutable(shipped)) return { path: shipped };
+  if (found) return { path: found, source: 'PATH' };
+  const platform = `${process.platform}-${process.arch}`;
   return {
-    error:
-      'The inductor-ls binary was not found: it is not on PATH and the extension ships none. ' +
-      'Set inductorLs.serverPath to its location.',
+    error: bundledPlatforms.includes(platform)
+      ? 'This installation of the extension carries no inductor-ls server (install the .vsix for ' +
+        `${platform}), and none is on PATH. Set inductorLs.serverPath to an inductor-ls binary.`
+      : `The extension ships inductor-ls for ${bundledPlatforms.join(', ')} only, not for ${platform}. ` +
+        'Build the server from source (cmake --build build --target inductor-ls) and set ' +
+        'inductorLs.serverPath to build/inductor-ls.',
   };
 }

@@ -1,11 +1,15 @@
-// extension.ts: entry point. `activate` resolves the server binary, builds the
-// client (client.ts), lets each feature file register itself on the shared
-// InductorContext, then starts the client, as lsp-sample and vscode-clangd do.
-// A change of any `inductorLs.*` setting, or `inductorLs.restart`, disposes the
-// context and builds a new one.
+// extension.ts: entry point. `activate` registers the commands and waits
+// for a reason to start the server (activation.ts: a trace in the workspace,
+// `traceDirs`, generated code opened, a command); then it resolves the
+// server binary, builds the client (client.ts), lets each feature file
+// register itself on the shared InductorContext, and starts the client, as
+// lsp-sample and vscode-clangd do. A change of any `inductorLs.*` setting, or
+// `inductorLs.restart`, disposes the context and builds a new one.
 
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
+import * as activation from './activation';
+import * as artifacts from './artifacts';
 import * as client from './client';
 import * as commands from './commands';
 import * as compiles from './compiles';
@@ -14,10 +18,22 @@ import { InductorContext } from './context';
 import * as statusBar from './statusBar';
 import * as traceDocuments from './traceDocuments';
 
+// Where the extension is: waiting for a trace, or serving one.
+export type ServerState = 'waiting' | 'starting' | 'running' | 'failed';
+
 let current: InductorContext | undefined;
+let state: ServerState = 'waiting';
+let serverLocation: config.ServerLocation | undefined;
 // Serializes start/stop so that quick successive setting changes cannot
 // interleave two clients.
 let pending: Promise<void> = Promise.resolve();
+
+function setState(next: ServerState): void {
+  state = next;
+  // For `when` clauses of views and menus (the artifacts view of artifacts.ts,
+  // and any other view that shows server data).
+  void vscode.commands.executeCommand('setContext', 'inductorLs.active', next === 'running' || next === 'starting');
+}
 
 async function stop(): Promise<void> {
   const ctx = current;
@@ -32,8 +48,11 @@ async function stop(): Promise<void> {
 }
 
 async function start(extension: vscode.ExtensionContext, output: vscode.LogOutputChannel): Promise<void> {
+  setState('starting');
   const resolved = config.serverPath(extension.extensionPath);
+  serverLocation = resolved;
   if ('error' in resolved) {
+    setState('failed');
     output.error(resolved.error);
     void vscode.window.showErrorMessage(`Inductor: ${resolved.error}`, 'Open Settings').then((choice) => {
       if (choice)
@@ -41,17 +60,19 @@ async function start(extension: vscode.ExtensionContext, output: vscode.LogOutpu
     });
     return;
   }
-  output.info(`Starting ${resolved.path}`);
+  output.info(`Starting ${resolved.path} (${resolved.source === 'bundled' ? 'shipped with the extension' : `from ${resolved.source}`})`);
   const languageClient = client.create(resolved.path, output);
   const ctx = new InductorContext(extension, languageClient);
   current = ctx;
   traceDocuments.activate(ctx, languageClient);
-  commands.activate(ctx, languageClient);
   statusBar.activate(ctx, languageClient);
   ctx.compiles = compiles.activate(ctx, languageClient);
+  artifacts.activate(ctx, languageClient);
   try {
     await languageClient.start();
+    setState('running');
   } catch (e) {
+    setState('failed');
     output.error(`inductor-ls failed to start: ${e instanceof Error ? e.message : String(e)}`);
     void vscode.window.showErrorMessage(
       'Inductor: inductor-ls failed to start; see the "Inductor Language Server" output channel.',
@@ -67,28 +88,58 @@ function restart(extension: vscode.ExtensionContext, output: vscode.LogOutputCha
 // The extension's API, as vscode-clangd exports its client: for tests and for
 // other extensions that want to send inductor-ls requests themselves.
 export interface InductorLsApi {
-  // The running client, or undefined while (re)starting or when no server was found.
+  // The running client, or undefined while waiting for a trace, (re)starting,
+  // or when no server was found.
   readonly languageClient: LanguageClient | undefined;
   // The Compiled Frames view's data (compiles.ts), for tests.
   readonly compiles: compiles.CompilesProvider | undefined;
+  readonly state: ServerState;
+  // The binary started (or why none could be), once a start was attempted.
+  readonly serverPath: string | undefined;
+  readonly serverSource: 'setting' | 'bundled' | 'PATH' | undefined;
 }
 
 export async function activate(extension: vscode.ExtensionContext): Promise<InductorLsApi> {
   const output = vscode.window.createOutputChannel('Inductor Language Server', { log: true });
+  setState('waiting');
+  // Commands work from the start: the first one starts the server if nothing did.
+  const ensureClient = async (): Promise<LanguageClient | undefined> => {
+    if (!current && state !== 'failed') await restart(extension, output);
+    await pending;
+    return current?.client;
+  };
+  let waiting: vscode.Disposable | undefined;
   extension.subscriptions.push(
     output,
-    vscode.commands.registerCommand('inductorLs.restart', () => restart(extension, output)),
+    { dispose: () => waiting?.dispose() },
+    vscode.commands.registerCommand('inductorLs.restart', () => {
+      waiting?.dispose();
+      return restart(extension, output);
+    }),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration(config.section)) void restart(extension, output);
+      if (e.affectsConfiguration(config.section) && current) void restart(extension, output);
     }),
   );
-  await restart(extension, output);
+  commands.activate(extension, ensureClient);
+  waiting = activation.whenTraceAppears((why) => {
+    output.info(`Starting the server: ${why}`);
+    void restart(extension, output);
+  });
   return {
     get languageClient() {
       return current?.client;
     },
     get compiles() {
       return current?.compiles;
+    },
+    get state() {
+      return state;
+    },
+    get serverPath() {
+      return serverLocation && 'path' in serverLocation ? serverLocation.path : undefined;
+    },
+    get serverSource() {
+      return serverLocation && 'path' in serverLocation ? serverLocation.source : undefined;
     },
   };
 }

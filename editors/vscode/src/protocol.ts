@@ -8,11 +8,31 @@ import { type Location, NotificationType, RequestType } from 'vscode-languagecli
 // notification whenever the index changes.
 export interface StatusResult {
   indexing: boolean;
+  // An index is being served (false only before the first build ends).
+  ready: boolean;
   traces: number;
   compiles: number;
   kernels: number;
   launches: number;
+  launchesWithOrigin: number;
+  // Launches whose user source files are not on this machine.
+  launchesWithMissingSource: number;
+  firstMissingSource: string | null;
   errors: number;
+  corruptedRecords: number;
+  // While indexing: how far, and what is being done.
+  progress: { percentage: number; message: string } | null;
+  // Requests waiting for the first index.
+  waitingRequests: number;
+  // What the user should know (no trace, missing sources, corrupted
+  // records), each already shown once as a message.
+  notices: Notice[];
+}
+export interface Notice {
+  kind: 'noTrace' | 'missingSources' | 'corruptedRecords' | string;
+  // LSP MessageType: 1 error, 2 warning, 3 info.
+  type: number;
+  message: string;
 }
 export const statusRequest = new RequestType<object, StatusResult, void>('inductor/status');
 export const statusNotification = new NotificationType<Partial<StatusResult>>('inductor/status');
@@ -37,10 +57,18 @@ export type ArtifactKind = 'outputCode' | 'wrapperCode' | 'kernel' | 'graph';
 export interface Artifact {
   uri: string;
   title: string;
+  // What pickers show: `[0/0] backward · output_code.py`.
+  label: string;
   // Null for a kernel source file, which the Inductor cache shares between compiles.
   compileId: string | null;
+  // The compile's label (`[0/0] backward`, `[0/0] forward rank 1`) and index.
+  compile: string | null;
+  compileIndex: number | null;
   rank?: number | null;
   graphKind?: string | null;
+  graphName?: string | null;
+  // The TORCH_TRACE log the compile came from; null for compiles found only in files.
+  trace: string | null;
   kind: ArtifactKind;
   languageId: string;
 }
@@ -55,6 +83,11 @@ export const reindexCommand = 'inductor.reindex';
 // [uri: string, position: lsp.Position, locations: lsp.Location[]],
 // the shape of `editor.action.showReferences`. The client implements it.
 export const showLocationsCommand = 'inductor.showLocations';
+
+// Client command: [uri: string, line: number (1-based)] → open the document
+// at that line. client.ts turns hover links VS Code will not follow
+// (`inductor-trace:` ones) into links to it.
+export const openLocationCommand = 'inductorLs.openLocation';
 
 // URI scheme of artifacts that exist only inside a trace log.
 export const traceScheme = 'inductor-trace';

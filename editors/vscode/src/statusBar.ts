@@ -1,37 +1,60 @@
-// statusBar.ts: the `Inductor: N compiles · M kernels` item. It is fed by the
-// server's `inductor/status` notification and, once the client is running, by
-// one `inductor/status` request (the notification may have been sent before we
-// listened). Clicking it opens the artifact picker.
+// statusBar.ts: the `Inductor: N compiles · M kernels` item. It exists only
+// while a server runs (activation.ts), is fed by the server's `inductor/status`
+// notification and, once the client is running, by one `inductor/status`
+// request (the notification may have been sent before we listened), and says
+// what is going on: indexing with its percentage and step, requests waiting
+// for the index, and the server's notices (no trace, sources not on this
+// machine, corrupted records) with a warning look. Clicking it opens the
+// artifact picker.
 
 import * as vscode from 'vscode';
 import { type LanguageClient, State } from 'vscode-languageclient/node';
 import type { InductorContext } from './context';
 import { type StatusResult, statusRequest } from './protocol';
 
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+// The item's text and tooltip for a status (exported for tests).
+export function describe(status: Partial<StatusResult>): { text: string; tooltip: string; warning: boolean } {
+  const notices = status.notices ?? [];
+  const warning = notices.some((n) => n.type <= 2) || (status.errors ?? 0) > 0;
+  const counts =
+    `${plural(status.traces ?? 0, 'trace')} · ${plural(status.compiles ?? 0, 'compile')} · ` +
+    `${plural(status.kernels ?? 0, 'kernel')} · ${plural(status.launches ?? 0, 'launch', 'launches')}`;
+  const lines: string[] = [];
+  let text: string;
+  if (status.indexing) {
+    const p = status.progress;
+    text = `$(sync~spin) Inductor: indexing${p ? ` ${p.percentage}%` : '…'}`;
+    if (p?.message) lines.push(`Indexing: ${p.message} (${p.percentage}%)`);
+  } else if (status.ready !== false && (status.compiles ?? 0) === 0 && notices.some((n) => n.kind === 'noTrace')) {
+    text = '$(info) Inductor: no trace';
+  } else {
+    text =
+      `Inductor: ${plural(status.compiles ?? 0, 'compile')} · ${plural(status.kernels ?? 0, 'kernel')}` +
+      (warning ? ' $(warning)' : '');
+  }
+  const waiting = status.waitingRequests ?? 0;
+  if (waiting > 0) {
+    text += ` · ${plural(waiting, 'request')} waiting`;
+    lines.push(`${plural(waiting, 'request')} waiting for the index (answered when it is ready).`);
+  }
+  if (status.ready !== false) lines.push(counts + ((status.errors ?? 0) > 0 ? ` · ${plural(status.errors ?? 0, 'problem')} (see the output channel)` : ''));
+  for (const n of notices) lines.push(n.message.replace(/^inductor-ls: /, ''));
+  lines.push('Click to open a trace artifact.');
+  return { text, tooltip: lines.join('\n\n'), warning };
 }
 
 export function render(item: vscode.StatusBarItem, status: Partial<StatusResult>): void {
-  const errors = status.errors ?? 0;
-  if (status.indexing) {
-    item.text = '$(sync~spin) Inductor: indexing…';
-  } else {
-    item.text =
-      `Inductor: ${plural(status.compiles ?? 0, 'compile')} · ${plural(status.kernels ?? 0, 'kernel')}` +
-      (errors > 0 ? ` · $(warning) ${plural(errors, 'error')}` : '');
-  }
-  item.backgroundColor =
-    errors > 0 ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
-  const tooltip = new vscode.MarkdownString(undefined, true);
-  tooltip.appendMarkdown('**Inductor Language Server**\n\n');
-  tooltip.appendMarkdown(
-    `${plural(status.traces ?? 0, 'trace')} · ${plural(status.compiles ?? 0, 'compile')} · ` +
-      `${plural(status.kernels ?? 0, 'kernel')} · ${plural(status.launches ?? 0, 'launch')}` +
-      (errors > 0 ? ` · ${plural(errors, 'error')} (see the output channel)` : '') +
-      '\n\nClick to open a trace artifact.',
-  );
-  item.tooltip = tooltip;
+  const { text, tooltip, warning } = describe(status);
+  item.text = text;
+  item.backgroundColor = warning ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+  const md = new vscode.MarkdownString(undefined, true);
+  md.appendMarkdown('**Inductor Language Server**\n\n');
+  md.appendText(tooltip);
+  item.tooltip = md;
 }
 
 export function activate(context: InductorContext, client: LanguageClient): void {
@@ -40,7 +63,6 @@ export function activate(context: InductorContext, client: LanguageClient): void
   item.command = 'inductorLs.openArtifact';
   item.text = '$(sync~spin) Inductor: starting…';
   item.show();
-
   const query = async () => {
     try {
       render(item, await client.sendRequest(statusRequest, {}));
@@ -52,8 +74,11 @@ export function activate(context: InductorContext, client: LanguageClient): void
     item,
     context.onDidChangeStatus((status) => {
       // A notification without counts only says "something changed".
-      if (status.compiles === undefined && status.kernels === undefined) void query();
-      else render(item, status);
+      if (status.compiles === undefined && status.kernels === undefined) {
+        void query();
+      } else {
+        render(item, status);
+      }
     }),
     client.onDidChangeState((e) => {
       if (e.newState === State.Running) void query();

@@ -118,9 +118,11 @@ TEST_CASE("mlp_train: the log, the debug directories as compile units, the cache
   const CompileFiles *forward = findCompile(d, kMlpDebug + "/model__0_forward_1.0/output_code.py");
   REQUIRE(forward != nullptr);
   CHECK(forward->graphName == "model__0_forward_1.0");
+  // The post-grad graph first, then the graph Inductor was given and its repro script.
   CHECK(forward->graphs ==
         std::vector<std::string>{kMlpDebug + "/model__0_forward_1.0/fx_graph_transformed.py",
-                                 kMlpDebug + "/model__0_forward_1.0/fx_graph_readable.py"});
+                                 kMlpDebug + "/model__0_forward_1.0/fx_graph_readable.py",
+                                 kMlpDebug + "/model__0_forward_1.0/fx_graph_runnable.py"});
   CHECK(forward->nodeMappings ==
         kMlpDebug + "/model__0_forward_1.0/inductor_provenance_tracking_node_mappings.json");
   CHECK(forward->stackTraces.empty());
@@ -130,7 +132,7 @@ TEST_CASE("mlp_train: the log, the debug directories as compile units, the cache
   REQUIRE(backward != nullptr);
   CHECK(backward->graphName == "model__0_backward_3.1");
   CHECK(baseNames(backward->graphs) ==
-        std::vector<std::string>{"fx_graph_transformed.py", "fx_graph_readable.py"});
+        std::vector<std::string>{"fx_graph_transformed.py", "fx_graph_readable.py", "fx_graph_runnable.py"});
   CHECK(backward->nodeMappings.empty()); // This run dumped node mappings for the forward graph only.
 
   const std::string cacheDebug =
@@ -138,7 +140,7 @@ TEST_CASE("mlp_train: the log, the debug directories as compile units, the cache
   const CompileFiles *fromCache = findCompile(d, cacheDebug + "/output_code.py");
   REQUIRE(fromCache != nullptr);
   CHECK(fromCache->graphName == "c7prel2gvbou5svw5a6auzgvj5kzzkonx7oj6h7q7lmngczv4rcq.debug");
-  CHECK(fromCache->graphs.size() == 2);
+  CHECK(fromCache->graphs.size() == 3);
 
   // Every `c<hash>.py` of the cache (wrappers and Triton kernels alike; the index tells them apart), and
   // nothing from the `.debug/` directories or `.best_config` files.
@@ -171,7 +173,7 @@ TEST_CASE("aoti_conv: the AOTI wrapper with its kernel_information.json") {
   REQUIRE(debug != nullptr);
   CHECK(debug->graphName == "model___0.0");
   CHECK(debug->nodeMappings == kAotiDebug + "/model___0.0/inductor_provenance_tracking_node_mappings.json");
-  CHECK(debug->graphs.size() == 2);
+  CHECK(debug->graphs.size() == 3);
   CHECK(d.compiles.size() == 2);
   // The `*.kernel_metadata.json` / `*.wrapper_metadata.json` files are not provenance; the kernel
   // information is claimed by its wrapper, so nothing stands alone.

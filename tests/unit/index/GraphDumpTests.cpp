@@ -276,3 +276,25 @@ TEST_CASE("GraphDump: every graph payload of every log") {
   }
   CHECK(graphs >= 100);
 }
+
+TEST_CASE("GraphDump: findFileComment on any line, with where PATH:LINE is") {
+  std::string line =
+      "        # File: /tmp/work/mlp_train/model.py:16 in forward, code: h = F.gelu(self.fc1(h))";
+  auto at = findFileComment(line);
+  REQUIRE(at);
+  CHECK(at->comment.file == "/tmp/work/mlp_train/model.py");
+  CHECK(at->comment.line == 16);
+  CHECK(at->comment.function == "forward");
+  CHECK(at->comment.code == "h = F.gelu(self.fc1(h))");
+  CHECK(line.substr(at->begin, at->end - at->begin) == "/tmp/work/mlp_train/model.py:16");
+  // Older PyTorch: one more space; paths holding ':' and '#'; no `code:` part.
+  std::string older = "    #  File: /data/x#link-tree/a:b/model.py:79 in forward";
+  at = findFileComment(older);
+  REQUIRE(at);
+  CHECK(at->comment.file == "/data/x#link-tree/a:b/model.py");
+  CHECK(older.substr(at->begin, at->end - at->begin) == "/data/x#link-tree/a:b/model.py:79");
+  // Not such comments.
+  CHECK(!findFileComment("x = 1  # no file here"));
+  CHECK(!findFileComment("ProfileFile: /x.py:3"));
+  CHECK(!findFileComment("# File: "));
+}

@@ -329,9 +329,11 @@ TEST_CASE("mlp_train: copies of an artifact are one artifact, found by any spell
   REQUIRE(index->compiles().size() == 2);
   ArtifactId forward = index->compiles()[0].outputCode;
   const Artifact &a = index->artifact(forward);
-  // The cache file named by the log first, then the copies merged by content.
-  REQUIRE(!a.paths.empty());
-  CHECK(a.paths[0] == kForward);
+  // The copies merged by content, the one to show first: TORCH_COMPILE_DEBUG's, named after its graph,
+  // then the cache `.debug/` directory's, then the hash-named cache file the log names.
+  REQUIRE(a.paths.size() == 3);
+  CHECK(a.paths ==
+        std::vector<std::string>{kForwardDebugDir + "/output_code.py", kForwardCacheDebug, kForward});
   std::set<std::string> paths(a.paths.begin(), a.paths.end());
   CHECK(paths == std::set<std::string>{kForward, kForwardCacheDebug, kForwardDebugDir + "/output_code.py"});
   for (const std::string &p :
@@ -389,16 +391,20 @@ TEST_CASE("mlp_train: graph artifacts and the launches that compute their nodes"
   CHECK(pre.graphRole == Artifact::GraphRole::PreGrad);
   CHECK(backward.preGradGraph == forward.preGradGraph);
   CHECK(backward.postGradGraph != forward.postGradGraph);
-  // Debug-directory dumps: fx_graph_transformed.py and fx_graph_readable.py of both directories, post-grad
-  // names.
+  // Debug-directory dumps: fx_graph_transformed.py, fx_graph_readable.py and fx_graph_runnable.py, post-grad
+  // names; the copies in the cache's `.debug/` directory and in TORCH_COMPILE_DEBUG are one artifact each.
   std::multiset<std::string> names;
   for (ArtifactId g : forward.graphs) {
     names.insert(index->artifact(g).graphName);
     CHECK(index->artifact(g).compile.value == 0);
+    if (index->artifact(g).graphName.rfind("fx_graph_", 0) == 0) {
+      CHECK(index->artifact(g).paths.size() == 2);
+      CHECK(index->artifact(g).paths[0].find("/torch_compile_debug/") != std::string::npos);
+    }
   }
   CHECK(names == std::multiset<std::string>{"inductor_post_grad_graph", "after_pre_grad_graph",
-                                            "fx_graph_transformed.py", "fx_graph_transformed.py",
-                                            "fx_graph_readable.py", "fx_graph_readable.py"});
+                                            "fx_graph_transformed.py", "fx_graph_readable.py",
+                                            "fx_graph_runnable.py"});
   auto transformed = index->findByPath(kForwardDebugDir + "/fx_graph_transformed.py");
   auto readable = index->findByPath(kForwardDebugDir + "/fx_graph_readable.py");
   REQUIRE(transformed);
@@ -759,12 +765,14 @@ TEST_CASE("progress calls are serialised, from the building thread or its worker
     int maxInFlight = 0;
     std::set<std::thread::id> threads;
     std::vector<std::string> messages;
+    std::vector<std::pair<size_t, size_t>> done;
     // No lock here on purpose: ProgressCallback promises calls never overlap.
-    auto index = Index::build(options, [&](size_t, size_t, std::string_view message) {
+    auto index = Index::build(options, [&](size_t d, size_t total, std::string_view message) {
       int now = ++inFlight;
       maxInFlight = std::max(maxInFlight, now);
       threads.insert(std::this_thread::get_id());
       messages.emplace_back(message);
+      done.emplace_back(d, total);
       std::this_thread::sleep_for(std::chrono::microseconds(200));
       --inFlight;
     });
@@ -773,6 +781,21 @@ TEST_CASE("progress calls are serialised, from the building thread or its worker
     CHECK(messages.front() == "discovering traces");
     CHECK(messages.back() == "done");
     CHECK(maxInFlight == 1);
+    // A percentage of the whole build that never goes back and ends at 100%.
+    for (size_t i = 1; i < done.size(); ++i) {
+      CHECK(done[i].first >= done[i - 1].first);
+      CHECK(done[i].second == done[0].second);
+    }
+    CHECK(done.back().first == done.back().second);
+    // What is being done, with its own counts: log bytes, then compiles.
+    auto has = [&](std::string_view prefix, std::string_view suffix) {
+      return std::any_of(messages.begin(), messages.end(), [&](const std::string &m) {
+        return m.rfind(prefix, 0) == 0 && m.size() >= suffix.size() &&
+               m.compare(m.size() - suffix.size(), suffix.size(), suffix) == 0;
+      });
+    };
+    CHECK(has("reading trace logs: ", " MB"));
+    CHECK(has("analysing output code: ", " compiles"));
     // 0 and 1 run everything on the calling thread (IndexOptions::jobs).
     if (jobs <= 1) CHECK(threads == std::set<std::thread::id>{std::this_thread::get_id()});
   }
@@ -947,4 +970,66 @@ TEST_CASE("searchKernels: an exact match of a 60,000-character kernel name comes
   REQUIRE(!found.empty());
   CHECK(found.front().name == longName);
   CHECK(index->searchKernels("gggg").front().name == longName);
+}
+
+TEST_CASE(
+    "mlp_train: fx_graph_runnable.py is a graph artifact whose nodes have the readable graph's origins") {
+  auto index = buildBoth({kMlp});
+  auto runnable = index->findByPath(kForwardDebugDir + "/fx_graph_runnable.py");
+  REQUIRE(runnable);
+  const Artifact &r = index->artifact(*runnable);
+  CHECK(r.kind == ArtifactKind::Graph);
+  CHECK(r.graphName == "fx_graph_runnable.py");
+  CHECK(r.compile.value == 0);
+  // `mul_4 = torch.ops.aten.mul.Tensor(mul_2, add_2)` has no `# File:` comment in the repro script; the same
+  // node of fx_graph_readable.py has one.
+  const Artifact::GraphNode &mul4 = r.graphNodes[graphNode(r, "mul_4")];
+  REQUIRE(mul4.origin);
+  CHECK(shortOrigins({*mul4.origin}) == std::vector<std::string>{"model.py:16"});
+  CHECK(mul4.target == "torch.ops.aten.mul.Tensor");
+  // The configuration lines at the top of the script are not nodes.
+  for (const Artifact::GraphNode &n : r.graphNodes)
+    CHECK(n.name.find('.') == std::string::npos);
+  // Its nodes are computed by the same launches as the readable graph's.
+  std::vector<std::vector<LaunchRef>> all = index->launchesForGraphNodes(*runnable);
+  REQUIRE(all.size() == r.graphNodes.size());
+  CHECK(describe(*index, all[graphNode(r, "mul_4")]) ==
+        std::vector<std::string>{"[0/0] forward triton_poi_fused_gelu_1:3"});
+  for (uint32_t n = 0; n < r.graphNodes.size(); ++n)
+    CHECK(all[n] == index->launchesForGraphNode(*runnable, n));
+}
+
+TEST_CASE("mlp_train: an extern kernel's ATen ops are those of its own FX nodes") {
+  auto index = buildBoth({kMlp});
+  const Artifact &forward = index->artifact(index->compiles()[0].outputCode);
+  const Launch *mm = nullptr, *gelu = nullptr;
+  for (const Launch &l : forward.launches) {
+    if (l.site.key() == "extern_kernels.mm:8") mm = &l;
+    if (l.site.key() == "triton_poi_fused_gelu_1:3") gelu = &l;
+  }
+  REQUIRE(mm);
+  REQUIRE(gelu);
+  // `# Topologically Sorted Source Nodes: [h_5, ], Original ATen: [aten.t, aten.addmm]` is the comment of
+  // the addmm that Inductor split into this mm and a fused Triton epilogue; the mm computes `mm_default`.
+  CHECK(mm->postGradNodes == std::vector<std::string>{"mm_default"});
+  CHECK(mm->atenOps == std::vector<std::string>{"aten.mm"});
+  // Triton kernels keep their comment's list.
+  CHECK(gelu->atenOps == std::vector<std::string>{"aten.gelu"});
+}
+
+TEST_CASE("launches whose source files are not here are counted, and the first such path kept") {
+  // Only the log: /tmp/work/mlp_train/model.py resolves nowhere.
+  auto alone = build({kMlp + "/trace"}, 1);
+  CHECK(alone->stats().launches == 29);
+  CHECK(alone->stats().launchesWithMissingSource == 29);
+  CHECK(alone->stats().firstMissingSource == "/tmp/work/mlp_train/model.py");
+  // The whole case: model.py is found by suffix.
+  auto whole = build({kMlp}, 1);
+  CHECK(whole->stats().launchesWithMissingSource == 0);
+  CHECK(whole->stats().firstMissingSource.empty());
+  // resolvePath answers as the build resolved origins.
+  ResolvedPath p = whole->resolvePath("/tmp/work/mlp_train/model.py");
+  CHECK(p.exists);
+  CHECK(p.path == kModel);
+  CHECK(!alone->resolvePath("/tmp/work/mlp_train/model.py").exists);
 }

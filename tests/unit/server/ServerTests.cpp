@@ -41,10 +41,17 @@ const std::string kForwardDebug = kMlp + "/torch_compile_debug/run_2026_11_22_10
                                          "torchinductor/model__0_forward_1.0/output_code.py";
 const std::string kBackward =
     kMlp + "/inductor_cache/7p/c7prel2gvbou5svw5a6auzgvj5kzzkonx7oj6h7q7lmngczv4rcq.py";
+const std::string kBackwardDebug = kMlp + "/torch_compile_debug/run_2026_11_22_10_29_20_480419-pid_431/"
+                                          "torchinductor/model__0_backward_3.1/output_code.py";
 /// `triton_poi_fused_gelu_1.run(` with debug handle 3: 0-based line 423, the name at columns [12, 35).
 constexpr int kGeluLine = 423, kGeluColumn = 12, kGeluEnd = 35;
 /// Its second launch (debug handle 7).
 constexpr int kGelu2Line = 447;
+
+/// The `inductor/status` notification sent when a build ends (others are sent while it runs).
+bool isIndexedStatus(const json &m) {
+  return m.value("method", "") == "inductor/status" && m["params"].value("indexing", true) == false;
+}
 
 std::string readFile(const std::string &path) {
   std::ifstream in(path, std::ios::binary);
@@ -283,9 +290,9 @@ TEST_CASE("initialize negotiates the position encoding and announces the capabil
   CHECK(caps["textDocumentSync"]["openClose"] == true);
   CHECK(caps["textDocumentSync"]["change"] == 2);
   CHECK(caps["executeCommandProvider"]["commands"] == json::array({"inductor.reindex"}));
+  CHECK(caps["documentLinkProvider"] == json{{"resolveProvider", false}});
   // Once the index is built, the server says so.
-  json status =
-      c.transport().waitFor([](const json &m) { return m.value("method", "") == "inductor/status"; });
+  json status = c.transport().waitFor(isIndexedStatus);
   REQUIRE(status.is_object());
   CHECK(status["params"]["indexing"] == false);
   CHECK(status["params"]["compiles"] == 2);
@@ -407,21 +414,34 @@ TEST_CASE("hover: a launch, and a user line") {
   CHECK(hover["contents"]["kind"] == "markdown");
   std::string md = hover["contents"]["value"];
   CAPTURE(md);
-  CHECK(md.rfind("### `triton_poi_fused_gelu_1`", 0) == 0);
+  // The kernel's name links to its definition in the same document (0-based line 132).
+  CHECK(md.rfind("### [`triton_poi_fused_gelu_1`](" + protocol::fileURI(kForward) + "#L133)", 0) == 0);
   CHECK(md.find("debug handle `3`") != std::string::npos);
   CHECK(md.find("[0/0] forward") != std::string::npos);
-  CHECK(md.find("- `model.py:16` `h = F.gelu(self.fc1(h))`") != std::string::npos);
-  CHECK(md.find("not found here") == std::string::npos); // The user file exists here.
+  // Every origin is a link to its line.
+  CHECK(md.find("- [model.py:16](" + protocol::fileURI(kModel) + "#L16) `h = F.gelu(self.fc1(h))`") !=
+        std::string::npos);
+  CHECK(md.find("not on this machine") == std::string::npos); // The user file exists here.
 
   json line = c.request("textDocument/hover", at(kModel, 15, 0));
   REQUIRE(line.is_object());
   CHECK(line["range"] == range(15, 8, 15, 31));
   std::string lineMd = line["contents"]["value"];
   CAPTURE(lineMd);
-  CHECK(lineMd.rfind("### 10 kernel launches from line 16", 0) == 0);
+  // Distinct kernels with their launches, by compile and graph: forward addmm (2, 6) and gelu (3, 7);
+  // backward gelu_backward (8, 13) and mm (9, 10, 14, 18).
+  CHECK(lineMd.rfind("### 4 kernels, 10 launches from line 16", 0) == 0);
+  CHECK(lineMd.find("**[0/0] forward**") < lineMd.find("**[0/0] backward**"));
   CHECK(lineMd.find("**[0/0] backward**") != std::string::npos);
-  CHECK(lineMd.find("**[0/0] forward**") != std::string::npos);
-  CHECK(lineMd.find("`triton_poi_fused_gelu_1` (3)") != std::string::npos);
+  // Each kernel links to its first launch, each launch to its own line; the user is in model.py, so the
+  // links go to the TORCH_COMPILE_DEBUG copy (named after its graph) rather than the cache's.
+  CHECK(lineMd.find("- [`triton_poi_fused_gelu_1`](" + protocol::fileURI(kForwardDebug) +
+                    "#L424) · pointwise · 2 "
+                    "launches, debug handles [3](" +
+                    protocol::fileURI(kForwardDebug) + "#L424), [7](" + protocol::fileURI(kForwardDebug) +
+                    "#L448)") != std::string::npos);
+  CHECK(lineMd.find("`extern_kernels.mm`") != std::string::npos);
+  CHECK(lineMd.find("4 launches") != std::string::npos);
   // A user line without kernels: null.
   CHECK(c.request("textDocument/hover", at(kModel, 0, 0)).is_null());
 }
@@ -449,7 +469,7 @@ TEST_CASE("codeLens: user lines with kernel counts; launches in output code with
   CHECK(lines == std::vector<int>{14, 15, 16, 17, 29, 30});
   const json &gelu = lenses[1];
   CHECK(gelu["range"] == range(15, 8, 15, 31));
-  CHECK(gelu["command"]["title"] == "10 kernels · 4 forward · 6 backward");
+  CHECK(gelu["command"]["title"] == "4 kernels, 10 launches · 2 forward · 2 backward");
   CHECK(gelu["command"]["command"] == "inductor.showLocations");
   const json &args = gelu["command"]["arguments"];
   REQUIRE(args.size() == 3);
@@ -481,10 +501,23 @@ TEST_CASE("references: from a user line, from a launch, from a kernel definition
   CHECK(refs.size() == 10);
   auto byURI = linesByURI(refs);
   CHECK(byURI.size() == 2);
-  CHECK(byURI[protocol::fileURI(kForward)] == std::multiset<int>{417, 423, 441, 447});
-  CHECK(byURI[protocol::fileURI(kBackward)].size() == 6);
+  // In the TORCH_COMPILE_DEBUG copies, named after their graph, rather than the cache's c<hash>.py.
+  CHECK(byURI[protocol::fileURI(kForwardDebug)] == std::multiset<int>{417, 423, 441, 447});
+  CHECK(byURI[protocol::fileURI(kBackwardDebug)].size() == 6);
   CHECK(std::count(refs.begin(), refs.end(),
-                   location(kForward, range(kGeluLine, kGeluColumn, kGeluLine, kGeluEnd))) == 1);
+                   location(kForwardDebug, range(kGeluLine, kGeluColumn, kGeluLine, kGeluEnd))) == 1);
+  // A copy the client has open wins over the others.
+  c.notify("textDocument/didOpen", {{"textDocument",
+                                     {{"uri", protocol::fileURI(kForward)},
+                                      {"languageId", "python"},
+                                      {"version", 1},
+                                      {"text", readFile(kForward)}}}});
+  json whileOpen =
+      c.request("textDocument/references", {{"textDocument", {{"uri", protocol::fileURI(kModel)}}},
+                                            {"position", pos(15, 12)},
+                                            {"context", {{"includeDeclaration", false}}}});
+  CHECK(linesByURI(whileOpen)[protocol::fileURI(kForward)] == std::multiset<int>{417, 423, 441, 447});
+  c.notify("textDocument/didClose", {{"textDocument", {{"uri", protocol::fileURI(kForward)}}}});
 
   // A launch: every launch of its kernel, in the document asked about.
   json launches =
@@ -524,7 +557,7 @@ TEST_CASE("documentSymbol, workspace/symbol, listArtifacts, artifactContent") {
   REQUIRE(!found.empty());
   bool forwardGelu = false;
   for (const json &s : found)
-    if (s["name"] == "triton_poi_fused_gelu_1" && s["location"]["uri"] == protocol::fileURI(kForward))
+    if (s["name"] == "triton_poi_fused_gelu_1" && s["location"]["uri"] == protocol::fileURI(kForwardDebug))
       forwardGelu = s["containerName"].get<std::string>().rfind("[0/0] forward", 0) == 0;
   CHECK(forwardGelu);
 
@@ -793,8 +826,9 @@ TEST_CASE(
   REQUIRE(hover.is_object());
   std::string md = hover["contents"]["value"];
   CAPTURE(md);
-  CHECK(md.find("`test_provenance_tracing.py:79` `x = self.fc1(x)`") != std::string::npos);
-  CHECK(md.find("not found here") != std::string::npos);
+  // Not a link: the file is not here. The recorded path says where it was.
+  CHECK(md.find("`" + recorded + ":79` `x = self.fc1(x)`") != std::string::npos);
+  CHECK(md.find("not on this machine") != std::string::npos);
   CHECK(hover["range"] == range(line, column, line, column + 17));
   // The absent user file answers through its recorded path.
   CHECK(c.request("textDocument/references", {{"textDocument", {{"uri", protocol::fileURI(recorded)}}},
@@ -811,14 +845,12 @@ TEST_CASE("didChangeConfiguration with new traceDirs reindexes") {
     c.initialize({{"workspace", {{"codeLens", {{"refreshSupport", true}}}}}});
     // inductor/status answers at once (it does not wait for the index); the notification comes when it is
     // ready.
-    json first =
-        c.transport().waitFor([](const json &m) { return m.value("method", "") == "inductor/status"; });
+    json first = c.transport().waitFor(isIndexedStatus);
     REQUIRE(first.is_object());
     CHECK(first["params"]["compiles"] == 2);
     size_t before = c.transport().sent().size();
     c.notify("workspace/didChangeConfiguration", {{"settings", {{"inductorLs", {{"traceDirs", {dir}}}}}}});
-    json status = c.transport().waitFor(
-        [](const json &m) { return m.value("method", "") == "inductor/status"; }, before);
+    json status = c.transport().waitFor(isIndexedStatus, before);
     REQUIRE(status.is_object());
     CHECK(status["params"]["compiles"] == 0);
     CHECK(c.request("textDocument/definition", at(kForward, kGeluLine, kGeluColumn)) == json::array());

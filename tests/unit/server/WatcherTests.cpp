@@ -90,8 +90,10 @@ private:
   std::vector<json> sent_;
 };
 
+/// The status notification that ends a build (others come while it runs).
 bool isStatus(const json &m) {
-  return m.is_object() && m.value("method", "") == "inductor/status";
+  return m.is_object() && m.value("method", "") == "inductor/status" &&
+         m["params"].value("indexing", true) == false;
 }
 
 } // namespace

@@ -14,6 +14,7 @@
 ---@field codelens? boolean Show and refresh code lenses. Default: true.
 ---@field timeout_ms? integer Limit for the synchronous `inductor/artifactContent` request that fills an `inductor-trace:` buffer (the server answers once its index is built). Default: 20000.
 ---@field open_quickfix? boolean Open the quickfix window after filling it. Default: true.
+---@field keymaps? table|false Buffer-local mappings set when a buffer attaches (|inductor_ls-keymaps|): `{ hover = 'K', definition = 'gd' }`; a key set to `false` is not mapped; `false` maps nothing. Default: `{ hover = 'K', definition = 'gd' }`.
 
 local M = {}
 
@@ -28,6 +29,7 @@ M.defaults = {
   codelens = true,
   timeout_ms = 20000,
   open_quickfix = true,
+  keymaps = { hover = 'K', definition = 'gd' },
 }
 
 --- Current options; `setup()` replaces them. Read through `get()`.
@@ -63,6 +65,24 @@ function M.validate(opts)
     codelens = { opts.codelens, 'boolean' },
     timeout_ms = { opts.timeout_ms, 'number' },
     open_quickfix = { opts.open_quickfix, 'boolean' },
+    keymaps = {
+      opts.keymaps,
+      function(v)
+        if v == false then
+          return true
+        end
+        if type(v) ~= 'table' then
+          return false
+        end
+        for k, lhs in pairs(v) do
+          if (k ~= 'hover' and k ~= 'definition') or (lhs ~= false and type(lhs) ~= 'string') then
+            return false
+          end
+        end
+        return true
+      end,
+      "false, or a table { hover = 'K', definition = 'gd' } (a key may be false)",
+    },
   })
 end
 

@@ -68,7 +68,7 @@ function M.check()
     local counts = s and string.format('%s%d traces, %d compiles, %d kernels, %d launches, %d errors',
       s.indexing and 'indexing; ' or '', s.traces or 0, s.compiles or 0, s.kernels or 0, s.launches or 0, s.errors or 0)
       or 'no inductor/status yet'
-    ok(string.format('client %d: root %s, position encoding %s, %s', client.id, client.config.root_dir,
+    ok(string.format('client %d: root %s, position encoding %s, %s', client.id, client.config.root_dir or '(session, no folder)',
       client.offset_encoding or '?', counts))
     if s and (s.errors or 0) > 0 then
       warn(string.format('client %d: the server reports %d trace errors (see its log: --log-file)', client.id, s.errors))

@@ -31,12 +31,24 @@ function M.attach(bufnr)
   return require('inductor_ls.lsp').attach(bufnr, root)
 end
 
+--- Highlights the plugin relies on, as `default` links (a colorscheme that sets them wins):
+--- `LspCodeLens` and `LspCodeLensSeparator`, which Neovim 0.7 uses for lens text but does
+--- not define (the lenses then show unhighlighted, like code), and the hover's groups.
+function M.define_highlights()
+  vim.cmd('highlight default link LspCodeLens Comment')
+  vim.cmd('highlight default link LspCodeLensSeparator Comment')
+  require('inductor_ls.hover').define_highlights()
+end
+
 --- Configure the plugin and start attaching buffers. Calling it again replaces the options
 --- (running clients keep theirs until restarted).
 ---@param opts? inductor_ls.Opts
 function M.setup(opts)
   config.set(opts)
   local group = vim.api.nvim_create_augroup('inductor_ls_attach', { clear = true })
+  M.define_highlights()
+  -- `:colorscheme` clears highlight groups first.
+  vim.api.nvim_create_autocmd('ColorScheme', { group = group, callback = M.define_highlights })
   vim.api.nvim_create_autocmd('FileType', {
     group = group,
     pattern = config.get().filetypes,
@@ -52,7 +64,9 @@ function M.setup(opts)
   end
 end
 
---- One-line index summary for a statusline, e.g. `inductor: 12 kernels` or `inductor: indexing`.
+--- One-line index summary for a statusline: `inductor: 2 compiles · 11 kernels`,
+--- `inductor: indexing 45%`, `inductor: indexing 45% · 2 waiting`, `inductor: no trace`,
+--- with ` !` when the server has something to say (`:Inductor status` says what).
 ---@param bufnr? integer
 ---@return string
 function M.statusline(bufnr)
@@ -62,10 +76,24 @@ function M.statusline(bufnr)
   if not s then
     return ''
   end
-  if s.indexing then
-    return 'inductor: indexing'
+  local function plural(n, one)
+    return string.format('%d %s%s', n or 0, one, (n or 0) == 1 and '' or 's')
   end
-  return string.format('inductor: %d kernels', s.kernels or 0)
+  local text
+  if s.indexing then
+    text = string.format('inductor: indexing %d%%', s.progress and s.progress.percentage or 0)
+  elseif (s.compiles or 0) == 0 and (s.traces or 0) == 0 then
+    text = 'inductor: no trace'
+  else
+    text = string.format('inductor: %s · %s', plural(s.compiles, 'compile'), plural(s.kernels, 'kernel'))
+  end
+  if (s.waitingRequests or 0) > 0 then
+    text = text .. string.format(' · %d waiting', s.waitingRequests)
+  end
+  if #(s.notices or {}) > 0 then
+    text = text .. ' !'
+  end
+  return text
 end
 
 return M

@@ -31,12 +31,28 @@ function M.jump(location, offset_encoding)
   end
 end
 
---- Put `locations` in the quickfix list (and open it, unless configured off).
+--- Put `locations` in the quickfix list (and open it, unless configured off). With a
+--- client, each entry in generated code says which compile and graph it is in
+--- (`[0/0] backward · output_code.py`), from the server's artifact labels.
 ---@param locations table[]
 ---@param offset_encoding string
 ---@param title string
-function M.to_quickfix(locations, offset_encoding, title)
+---@param client? table
+function M.to_quickfix(locations, offset_encoding, title, client)
   local items = vim.lsp.util.locations_to_items(locations, offset_encoding)
+  if client then
+    -- locations_to_items sorts by file and line: label through the item's buffer name.
+    local lsp = require('inductor_ls.lsp')
+    local uri = require('inductor_ls.uri')
+    for _, item in ipairs(items) do
+      local name = item.filename or (item.bufnr and vim.api.nvim_buf_get_name(item.bufnr)) or ''
+      local target = uri.server_uri(name) or vim.uri_from_fname(name)
+      local label = lsp.label(client, target)
+      if label then
+        item.text = label .. ' │ ' .. vim.trim(item.text or '')
+      end
+    end
+  end
   vim.fn.setqflist({}, ' ', { title = title, items = items })
   if config.get().open_quickfix then
     vim.cmd('botright copen')
@@ -47,13 +63,14 @@ end
 ---@param locations table[]
 ---@param offset_encoding string
 ---@param title string
-function M.show(locations, offset_encoding, title)
+---@param client? table labels quickfix entries (see to_quickfix)
+function M.show(locations, offset_encoding, title, client)
   if #locations == 0 then
     vim.notify('inductor-ls: ' .. title .. ': nothing found', vim.log.levels.INFO)
   elseif #locations == 1 then
     M.jump(locations[1], offset_encoding)
   else
-    M.to_quickfix(locations, offset_encoding, title)
+    M.to_quickfix(locations, offset_encoding, title, client)
   end
 end
 

@@ -123,9 +123,65 @@ end
 --- `inductor/status` (notification): keep the counts, announce `User InductorLsStatus`.
 handlers['inductor/status'] = function(_, result, ctx)
   M.status[ctx.client_id] = result
+  if result and result.indexing == false then
+    M.labels[ctx.client_id] = nil -- A new index: artifact labels are fetched again.
+  end
   vim.schedule(function()
     vim.api.nvim_exec_autocmds('User', { pattern = 'InductorLsStatus', modeline = false })
   end)
+end
+
+--- `textDocument/hover`: rendered for the terminal (|inductor_ls.hover|), also when
+--- `vim.lsp.buf.hover()` asks this client.
+handlers['textDocument/hover'] = function(...)
+  return require('inductor_ls.hover').handler(...)
+end
+
+--- `window/showMessage`: the server says what went wrong once (no trace found, sources not
+--- on this machine, corrupted records). Through vim.notify, so that notification plugins
+--- show it; 0.7 only echoes it.
+handlers['window/showMessage'] = function(_, result, ctx)
+  if type(result) ~= 'table' or type(result.message) ~= 'string' then
+    return vim.NIL
+  end
+  local levels = { vim.log.levels.ERROR, vim.log.levels.WARN, vim.log.levels.INFO, vim.log.levels.DEBUG }
+  local level = levels[result.type] or vim.log.levels.INFO
+  table.insert(M.messages, { client_id = ctx.client_id, type = result.type, message = result.message })
+  vim.schedule(function()
+    vim.notify(result.message, level, { title = 'inductor-ls' })
+  end)
+  return vim.NIL
+end
+
+--- Messages the servers showed (window/showMessage), in order: `{client_id, type, message}`.
+---@type table[]
+M.messages = {}
+
+--- Artifact labels per client: URI → `[0/0] backward · output_code.py` (from
+--- `inductor/listArtifacts`), fetched when first needed after each index.
+---@type table<integer, table<string, string>>
+M.labels = {}
+
+--- The label of an artifact URI (server spelling or buffer spelling), or nil.
+---@param client table
+---@param target string
+---@return string?
+function M.label(client, target)
+  local labels = M.labels[client.id]
+  if not labels then
+    labels = {}
+    local response = M.request_sync(client, 'inductor/listArtifacts', vim.empty_dict(), 2000)
+    for _, a in ipairs(response and type(response.result) == 'table' and response.result or {}) do
+      local key = uri.to_client(a.uri)
+      if labels[key] and a.compile and not labels[key]:find(a.compile, 1, true) then
+        labels[key] = labels[key] .. ' (also ' .. a.compile .. ')'
+      elseif not labels[key] then
+        labels[key] = a.label
+      end
+    end
+    M.labels[client.id] = labels
+  end
+  return labels[uri.to_client(target)]
 end
 
 --- Buffer-local set-up when a client attaches.
@@ -134,6 +190,7 @@ end
 local function on_attach(client, bufnr)
   M.last_client_id = client.id
   local opts = config.get()
+  require('inductor_ls.keymaps').attach(bufnr, opts.keymaps)
   if opts.codelens then
     local group = vim.api.nvim_create_augroup('inductor_ls_codelens_' .. bufnr, { clear = true })
     vim.api.nvim_create_autocmd({ 'BufEnter', 'InsertLeave', 'BufWritePost' }, {
@@ -160,16 +217,19 @@ local function on_attach(client, bufnr)
   end
 end
 
---- Build the client configuration for a root directory.
+--- Build the client configuration for a root directory (|inductor_ls-root|); `''` is the
+--- session server without a folder.
 ---@param root string
 ---@return table
 function M.make_config(root)
   local opts = config.get()
+  local folder = root ~= '' and root or nil
   return {
     name = M.name,
     cmd = opts.cmd,
-    root_dir = root,
-    workspace_folders = { { uri = vim.uri_from_fname(root), name = root } },
+    root_dir = folder,
+    workspace_folders = folder and { { uri = vim.uri_from_fname(folder), name = folder } } or nil,
+    inductor_root = root,
     init_options = opts.init_options,
     capabilities = M.capabilities(),
     handlers = handlers,
@@ -193,6 +253,7 @@ function M.make_config(root)
     on_attach = on_attach,
     on_exit = function(code, signal, client_id)
       M.status[client_id] = nil
+      M.labels[client_id] = nil
       table.insert(M.exits, { client_id = client_id, root = root, code = code, signal = signal })
     end,
   }
@@ -203,7 +264,7 @@ end
 ---@return table?
 function M.client_for_root(root)
   for _, client in ipairs(M.clients()) do
-    if client.config.root_dir == root then
+    if client.config.inductor_root == root then
       return client
     end
   end
@@ -230,7 +291,12 @@ end
 ---@return integer? client_id
 function M.attach(bufnr, root)
   if vim.lsp.start then
-    return vim.lsp.start(M.make_config(root), { bufnr = bufnr })
+    return vim.lsp.start(M.make_config(root), {
+      bufnr = bufnr,
+      reuse_client = function(client, cfg)
+        return client.name == cfg.name and client.config.inductor_root == cfg.inductor_root
+      end,
+    })
   end
   local client_id = M.ensure_client(root)
   if client_id then

@@ -1,31 +1,28 @@
 ---@brief
---- Root detection: which directory a buffer's server instance is rooted at.
+--- Root detection: which server instance a buffer belongs to (|inductor_ls-root|).
 ---
---- Order (first hit wins):
----  1. the nearest ancestor that looks like a trace case: it holds a
----     `dedicated_log_torch_trace*.log`, or a `trace/` directory holding one, or a
----     `torch_compile_debug/` directory;
----  2. the nearest ancestor holding `.git`;
----  3. the file's own directory.
---- Trace markers win over `.git` so that a trace folder inside a repository gets its
---- own server, with the trace folder as root (the server resolves recorded paths by
---- suffix against it). Works on Neovim 0.7.2: no `vim.fs`.
+--- 1. The nearest ancestor that looks like a trace case: it holds a
+---    `dedicated_log_torch_trace*.log`, or a `trace/` directory holding one, or a
+---    `torch_compile_debug/` directory. Each such root gets its own server.
+--- 2. Otherwise the session root: one server for every other buffer of the session, rooted
+---    at the current directory when the first such buffer attaches (where a training run
+---    started from this shell writes its trace, which that server picks up by itself), or
+---    at no folder at all when the current directory is `/` or `$HOME` (nothing to search).
+--- So the files of a project without traces share one server, instead of one per
+--- directory. Works on Neovim 0.7.2: no `vim.fs`.
 
 local uv = vim.uv or vim.loop
 
 local M = {}
+
+--- Root directory name of the session server when it has no folder (see M.session).
+M.NO_FOLDER = ''
 
 ---@param path string
 ---@return boolean
 local function is_dir(path)
   local stat = uv.fs_stat(path)
   return stat ~= nil and stat.type == 'directory'
-end
-
----@param path string
----@return boolean
-local function exists(path)
-  return uv.fs_stat(path) ~= nil
 end
 
 --- Whether `dir` directly holds a TORCH_TRACE log file.
@@ -71,27 +68,45 @@ local function ancestors(dir)
   return list
 end
 
---- Root directory for a file path (absolute) or directory.
+--- Strip a trailing slash (except from `/`).
+local function clean(dir)
+  return (vim.fn.fnamemodify(dir, ':p'):gsub('(.)/$', '%1'))
+end
+
+--- The trace root above a file path (absolute) or directory, or nil when there is none.
 ---@param path string
----@return string
-function M.find(path)
-  local start = is_dir(path) and path or vim.fn.fnamemodify(path, ':h')
-  start = vim.fn.fnamemodify(start, ':p'):gsub('(.)/$', '%1')
-  local dirs = ancestors(start)
-  for _, dir in ipairs(dirs) do
+---@return string?
+function M.find_trace_root(path)
+  local start = clean(is_dir(path) and path or vim.fn.fnamemodify(path, ':h'))
+  for _, dir in ipairs(ancestors(start)) do
     if M.is_trace_root(dir) then
       return dir
     end
   end
-  for _, dir in ipairs(dirs) do
-    if exists(dir .. '/.git') then
-      return dir
-    end
-  end
-  return start
+  return nil
 end
 
---- Root directory for a buffer, or nil when the buffer is not a file on disk
+--- The session root: the current directory, or NO_FOLDER when it is `/` or `$HOME`.
+--- Fixed by the first call, so that the session keeps one server when the directory
+--- changes.
+---@return string
+function M.session()
+  if not M._session then
+    local cwd = clean(vim.fn.getcwd())
+    local home = uv.os_homedir and uv.os_homedir() or vim.env.HOME
+    M._session = (cwd == '/' or (home and cwd == clean(home))) and M.NO_FOLDER or cwd
+  end
+  return M._session
+end
+
+--- Root for a file path: its trace root, else the session root.
+---@param path string
+---@return string
+function M.find(path)
+  return M.find_trace_root(path) or M.session()
+end
+
+--- Root for a buffer, or nil when the buffer is not a file on disk
 --- (unnamed, or a URI such as `inductor-trace:`).
 ---@param bufnr integer
 ---@return string?

@@ -5,12 +5,24 @@
 // integration tests do (payload extensionDevelopmentPath/extensionTestsPath,
 // window.codeAutomationLog / window.codeAutomationExit).
 //
-// Usage (Node 24): node run.mjs --mode dev|vsix [--screenshot FILE]
-//   dev   the extension folder itself is the development extension
-//   vsix  inductor-ls.vsix is installed with --install-extension; a stub
-//         development extension (test/e2e/host) only carries the test runner
+// Usage (Node 24): node run.mjs --mode dev|vsix|fresh [--screenshot FILE]
+//   dev   the extension folder itself is the development extension, with
+//         inductorLs.serverPath set to INDUCTOR_LS; suite test/suite on the
+//         fixture workspace
+//   vsix  inductor-ls-linux-x64.vsix, the file a user installs, is installed
+//         with --install-extension into a clean profile with no inductorLs
+//         setting (it must start the server it carries); a stub development
+//         extension (test/e2e/host) only carries the test runner; suite
+//         test/suite on the fixture workspace
+//   fresh the installed .vsix again, on a new project without traces (a
+//         folder with a train.py), where a run then writes traces; suite
+//         test/suite/fresh
+// The suite can ask for checks of the workbench's DOM (what the user sees:
+// notifications, the status bar, views, the quick pick) by writing
+// probe-<n>.json in the handshake folder; see probe() below.
 // Environment: INDUCTOR_LS (server binary), INDUCTOR_E2E_WORKSPACE (folder to
-// open), CHROMIUM (default /usr/bin/chromium), INDUCTOR_E2E_TIMEOUT_S (600).
+// open in dev and vsix), INDUCTOR_FIXTURES, CHROMIUM (default
+// /usr/bin/chromium), INDUCTOR_E2E_TIMEOUT_S (600).
 // Exit status: 0 only if every test of the suite passed.
 
 import { spawn, spawnSync } from 'node:child_process';
@@ -28,10 +40,10 @@ const { values: opts } = parseArgs({
   options: { mode: { type: 'string', default: 'dev' }, screenshot: { type: 'string' } },
 });
 const mode = opts.mode;
-if (!['dev', 'vsix'].includes(mode)) throw new Error(`--mode must be dev or vsix, not ${mode}`);
+if (!['dev', 'vsix', 'fresh'].includes(mode)) throw new Error(`--mode must be dev, vsix or fresh, not ${mode}`);
 
 const serverBinary = process.env.INDUCTOR_LS || path.join(repo, 'build', 'inductor-ls');
-const workspace = process.env.INDUCTOR_E2E_WORKSPACE;
+let workspace = process.env.INDUCTOR_E2E_WORKSPACE;
 const chromium = process.env.CHROMIUM || '/usr/bin/chromium';
 const timeoutMs = Number(process.env.INDUCTOR_E2E_TIMEOUT_S || 600) * 1000;
 const vscodeDir = path.join(here, 'node_modules', 'code-server', 'lib', 'vscode');
@@ -44,17 +56,26 @@ const runDir = path.join(extDir, '.e2e', mode);
 fs.rmSync(runDir, { recursive: true, force: true });
 const dirs = Object.fromEntries(['user', 'server', 'extensions', 'handshake', 'chrome'].map((d) => [d, path.join(runDir, d)]));
 for (const d of Object.values(dirs)) fs.mkdirSync(d, { recursive: true });
+if (mode === 'fresh') {
+  // A project as a newcomer has it before the first traced run: code, no trace.
+  workspace = path.join(runDir, 'project');
+  fs.mkdirSync(workspace, { recursive: true });
+  fs.writeFileSync(path.join(workspace, 'train.py'), 'import torch\n\nmodel = torch.compile(torch.nn.Linear(4, 4))\n');
+}
 // The server binary comes from the machine setting inductorLs.serverPath.
 // (PATH cannot carry it: the VS Code server replaces the extension host's PATH
 // with the one of a login shell.)
 // The server keeps machine settings in <user-data-dir>/Machine.
 fs.mkdirSync(path.join(dirs.user, 'Machine'), { recursive: true });
+// The installed .vsix runs with no inductorLs setting at all, as it does for
+// a user who just installed it.
+const extensionSettings =
+  mode === 'dev' ? { 'inductorLs.serverPath': path.resolve(serverBinary), 'inductorLs.trace.server': 'messages' } : {};
 fs.writeFileSync(
   path.join(dirs.user, 'Machine', 'settings.json'),
   JSON.stringify(
     {
-      'inductorLs.serverPath': path.resolve(serverBinary),
-      'inductorLs.trace.server': 'messages',
+      ...extensionSettings,
       // A quiet workbench, and a clear picture for the screenshot.
       'workbench.startupEditor': 'none',
       'workbench.secondarySideBar.defaultVisibility': 'hidden',
@@ -77,8 +98,8 @@ const serverArgs = ['--user-data-dir', dirs.user, '--server-data-dir', dirs.serv
 
 let devPath = extDir;
 let expectedExtension = extDir;
-if (mode === 'vsix') {
-  const vsix = path.join(extDir, 'inductor-ls.vsix');
+if (mode !== 'dev') {
+  const vsix = path.join(extDir, 'inductor-ls-linux-x64.vsix');
   if (!fs.existsSync(vsix)) throw new Error(`${vsix} not found; run npm run package first`);
   const r = spawnSync(process.execPath, [serverMain, ...serverArgs, '--install-extension', vsix], { encoding: 'utf8' });
   log(`install-extension: ${(r.stdout + r.stderr).trim().split('\n').slice(-2).join(' | ')}`);
@@ -109,7 +130,9 @@ const server = spawn(
       ...process.env,
       INDUCTOR_E2E_DIR: dirs.handshake,
       INDUCTOR_E2E_EXTENSION: expectedExtension,
+      INDUCTOR_E2E_MODE: mode,
       INDUCTOR_E2E_SCREENSHOT: opts.screenshot ? '1' : '0',
+      INDUCTOR_E2E_REPO: repo,
     },
   },
 );
@@ -166,7 +189,7 @@ try {
       .waitForFunction(
         () => {
           const lenses = [...document.querySelectorAll('.codelens-decoration')].map((e) => e.textContent ?? '');
-          return lenses.some((t) => /kernels?/.test(t)) && lenses.some((t) => t.includes('model.py:16'));
+          return lenses.some((t) => /kernels?/.test(t)) && lenses.some((t) => t.includes('model.py:'));
         },
         { timeout: 15000, polling: 200 },
       )
@@ -180,10 +203,66 @@ try {
     fs.writeFileSync(path.join(dirs.handshake, 'screenshot.done'), '');
   }, 200);
 
+  // DOM probes: the suite writes probe-<n>.json {selector, text?, absent?, click?, timeoutMs?}; the answer,
+  // probe-<n>.result.json {ok, texts, error}, comes when an element matching `selector` whose text contains
+  // `text` is on screen (or, with `absent`, when none is, after the whole timeout), clicking it first if
+  // asked.
+  const probing = new Set();
+  const probes = setInterval(async () => {
+    for (const name of fs.readdirSync(dirs.handshake)) {
+      const m = /^probe-(\d+)\.json$/.exec(name);
+      if (!m || probing.has(name)) continue;
+      probing.add(name);
+      const spec = JSON.parse(fs.readFileSync(path.join(dirs.handshake, name), 'utf8'));
+      const timeout = spec.timeoutMs ?? 15000;
+      let result;
+      try {
+        const matches = (sel, text) =>
+          page.$$eval(sel, (es, t) => es.map((e) => e.textContent ?? '').filter((x) => !t || x.includes(t)), text);
+        if (spec.absent) {
+          const deadline = Date.now() + timeout;
+          let texts = [];
+          while (Date.now() < deadline) {
+            texts = await matches(spec.selector, spec.text);
+            if (texts.length > 0) break;
+            await new Promise((r) => setTimeout(r, 200));
+          }
+          result = { ok: texts.length === 0, texts };
+        } else {
+          await page.waitForFunction(
+            (sel, t) => [...document.querySelectorAll(sel)].some((e) => !t || (e.textContent ?? '').includes(t)),
+            { timeout, polling: 100 },
+            spec.selector,
+            spec.text ?? '',
+          );
+          if (spec.click) {
+            // `click: true` clicks the element; a string clicks the element inside it that it selects.
+            const handles = await page.$$(spec.selector);
+            for (const h of handles) {
+              const t = await h.evaluate((e) => e.textContent ?? '');
+              if (!spec.text || t.includes(spec.text)) {
+                const target = typeof spec.click === 'string' ? await h.$(spec.click) : h;
+                await (target ?? h).click();
+                break;
+              }
+            }
+          }
+          result = { ok: true, texts: await matches(spec.selector, spec.text) };
+        }
+      } catch (e) {
+        const seen = await page.$$eval(spec.selector, (es) => es.map((x) => x.textContent ?? '')).catch(() => []);
+        result = { ok: false, error: String(e), texts: seen };
+      }
+      log(`probe ${spec.selector}${spec.text ? ` "${spec.text}"` : ''}${spec.absent ? ' (absent)' : ''}: ${result.ok ? 'ok' : 'FAILED'}`);
+      fs.writeFileSync(path.join(dirs.handshake, `probe-${m[1]}.result.json`), JSON.stringify(result));
+    }
+  }, 200);
+
   const remote = (p) => `vscode-remote://127.0.0.1:${port}${p}`;
+  const suite = mode === 'fresh' ? path.join(extDir, 'test', 'suite', 'fresh') : path.join(extDir, 'test', 'suite');
   const payload = [
     ['extensionDevelopmentPath', remote(devPath)],
-    ['extensionTestsPath', remote(path.join(extDir, 'test', 'suite'))],
+    ['extensionTestsPath', remote(suite)],
   ];
   const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
   log(`open ${url}`);
@@ -198,6 +277,7 @@ try {
   ]);
   clearTimeout(timer);
   clearInterval(handshake);
+  clearInterval(probes);
   if (code === 'timeout') {
     log(`no result within ${timeoutMs / 1000} s`);
     await page.screenshot({ path: path.join(runDir, 'timeout.png') }).catch(() => {});

@@ -1,94 +1,43 @@
 // test/suite/index.js: the end-to-end suite, run by VS Code's extension host
 // (payload `extensionTestsPath`) with the mlp_train fixture folder open as the
-// workspace. test/e2e/run.mjs starts VS Code and reads the results.
+// workspace, in two runs: the development extension (inductorLs.serverPath
+// set) and the installed .vsix with no setting (the server it carries).
+// test/e2e/run.mjs starts VS Code and reads the results.
 //
 // It drives the extension only through VS Code's own provider commands
 // (vscode.executeHoverProvider, …) and the extension's commands, as
-// lsp-sample's completion.test.ts does. Readiness is a provider answering,
-// polled; never a fixed sleep.
+// lsp-sample's completion.test.ts does, and checks what is on screen through
+// DOM probes (helpers.js). Readiness is a provider answering, polled; never a
+// fixed sleep.
 //
 // Environment (set by run.mjs on the VS Code server, inherited by the
 // extension host):
 //   INDUCTOR_E2E_DIR          handshake and results directory
 //   INDUCTOR_E2E_EXTENSION    expected extension folder prefix (checks that the
 //                             installed .vsix, not a dev copy, is under test)
+//   INDUCTOR_E2E_MODE         dev | vsix
 //   INDUCTOR_E2E_SCREENSHOT   "1": pose the editor for the screenshot at the end
 
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const vscode = require('vscode');
+const {
+  extensionId,
+  log,
+  until,
+  hoverMarkdown,
+  locate,
+  asLocations,
+  sameFile,
+  describe,
+  findOutputCode,
+  probe,
+  runner,
+  e2eDir,
+} = require('./helpers');
 
-const extensionId = 'inductor-ls.inductor-ls';
-const e2eDir = process.env.INDUCTOR_E2E_DIR;
-const readyTimeoutMs = 120000;
-
-function log(line) {
-  console.log(`[inductor-e2e] ${line}`);
-  if (e2eDir) fs.appendFileSync(path.join(e2eDir, 'suite.log'), `${line}\n`);
-}
-
-async function until(what, probe, timeoutMs = readyTimeoutMs) {
-  const deadline = Date.now() + timeoutMs;
-  let last;
-  for (;;) {
-    try {
-      last = await probe();
-      if (last) return last;
-    } catch (e) {
-      last = e;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last: ${last instanceof Error ? last.stack : JSON.stringify(last)}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
-function hoverMarkdown(hovers) {
-  return (hovers ?? [])
-    .flatMap((h) => h.contents)
-    .map((c) => (typeof c === 'string' ? c : c.value))
-    .join('\n');
-}
-
-function locate(doc, needle, focus = needle, fromLine = 0) {
-  for (let i = fromLine; i < doc.lineCount; i++) {
-    const c = doc.lineAt(i).text.indexOf(needle);
-    if (c >= 0) return new vscode.Position(i, c + Math.max(0, needle.indexOf(focus)));
-  }
-  throw new Error(`"${needle}" not found in ${doc.uri}`);
-}
-
-function asLocations(list) {
-  return (list ?? []).map((l) => (l.targetUri ? new vscode.Location(l.targetUri, l.targetSelectionRange ?? l.targetRange) : l));
-}
-
-function sameFile(a, b) {
-  if (a.scheme !== 'file' || b.scheme !== 'file') return a.toString() === b.toString();
-  const real = (u) => {
-    try {
-      return fs.realpathSync(u.fsPath);
-    } catch {
-      return u.fsPath;
-    }
-  };
-  return real(a) === real(b);
-}
-
-function describe(locs) {
-  return JSON.stringify(asLocations(locs).map((l) => `${l.uri.toString()}:${l.range.start.line}`));
-}
-
-function findOutputCode(root) {
-  const runs = path.join(root, 'torch_compile_debug');
-  for (const run of fs.readdirSync(runs).sort()) {
-    const dir = path.join(runs, run, 'torchinductor');
-    if (!fs.existsSync(dir)) continue;
-    const fwd = fs.readdirSync(dir).find((d) => d.startsWith('model__0_forward'));
-    if (fwd) return path.join(dir, fwd, 'output_code.py');
-  }
-  throw new Error(`no forward output_code.py under ${runs}`);
-}
-
+const mode = process.env.INDUCTOR_E2E_MODE ?? 'dev';
 const tests = [];
 function test(name, fn) {
   tests.push({ name, fn });
@@ -97,7 +46,7 @@ function test(name, fn) {
 // State shared by the tests, in order.
 const s = {};
 
-test('the extension activates on a workspace that holds a trace', async () => {
+test('the extension activates on a workspace that holds a trace and starts its server', async () => {
   const ext = vscode.extensions.getExtension(extensionId);
   assert.ok(ext, `${extensionId} is not installed`);
   if (process.env.INDUCTOR_E2E_EXTENSION) {
@@ -111,13 +60,23 @@ test('the extension activates on a workspace that holds a trace', async () => {
   await until('activation by workspaceContains', () => ext.isActive, 60000);
   s.api = ext.exports;
   await until('the language client', () => s.api?.languageClient?.isRunning(), 60000);
+  assert.equal(s.api.state, 'running');
+  if (mode === 'vsix') {
+    // No setting: the server the .vsix carries, found by the extension itself.
+    assert.equal(s.api.serverSource, 'bundled');
+    assert.ok(s.api.serverPath.startsWith(ext.extensionPath), s.api.serverPath);
+  } else {
+    assert.equal(s.api.serverSource, 'setting');
+  }
+  log(`server: ${s.api.serverPath} (${s.api.serverSource})`);
   const commands = await vscode.commands.getCommands(true);
-  for (const c of ['inductorLs.showKernels', 'inductorLs.goToOrigin', 'inductorLs.reindex', 'inductorLs.openArtifact', 'inductor.showLocations', 'inductor.showCompiles', 'inductorLs.showCompiles'])
+  for (const c of ['inductorLs.showKernels', 'inductorLs.goToOrigin', 'inductorLs.reindex', 'inductorLs.openArtifact', 'inductor.showLocations', 'inductor.showCompiles', 'inductorLs.showCompiles', 'inductorLs.openLocation'])
     assert.ok(commands.includes(c), `command ${c} is not registered`);
 });
 
-test('hover on a kernel launch in output code', async () => {
+test('hover on a kernel launch in output code: origins and FX nodes are links', async () => {
   const root = vscode.workspace.workspaceFolders[0].uri.fsPath;
+  s.root = root;
   s.modelUri = vscode.Uri.file(path.join(root, 'model.py'));
   s.outputUri = vscode.Uri.file(findOutputCode(root));
   s.outputDoc = await vscode.workspace.openTextDocument(s.outputUri);
@@ -132,8 +91,26 @@ test('hover on a kernel launch in output code', async () => {
     return text.includes('triton_poi_fused_gelu_1') ? text : undefined;
   });
   log(`hover:\n${md}`);
-  assert.ok(md.includes('model.py:16'), md);
+  assert.ok(md.includes(`[model.py:16](${s.modelUri.toString(true)}#L16)`) || md.includes('[model.py:16](file://'), md);
   assert.ok(md.includes('h = F.gelu(self.fc1(h))'), md);
+  // FX nodes of the post-grad graph, which exists only in the log: VS Code renders only some link schemes,
+  // so the client makes those links to its command that opens them.
+  const link = /\]\(command:inductorLs\.openLocation\?([^ )]+)/.exec(md);
+  assert.ok(link, `no inductor-trace: link turned into a command link:\n${md}`);
+  s.traceLinkArgs = JSON.parse(decodeURIComponent(link[1]));
+  assert.ok(s.traceLinkArgs[0].startsWith('inductor-trace:'), JSON.stringify(s.traceLinkArgs));
+});
+
+test('a link to log-only code in a hover opens it at its line', async () => {
+  const [uri, line] = s.traceLinkArgs;
+  await vscode.commands.executeCommand('inductorLs.openLocation', uri, line);
+  const editor = await until(`${uri} in the active editor`, () => {
+    const e = vscode.window.activeTextEditor;
+    return e && e.document.uri.scheme === 'inductor-trace' ? e : undefined;
+  }, 20000);
+  assert.equal(editor.selection.active.line, line - 1);
+  assert.ok(editor.document.lineAt(line - 1).text.includes('='), editor.document.lineAt(line - 1).text);
+  await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
 });
 
 test('definition of a kernel launch is model.py:16', async () => {
@@ -141,37 +118,53 @@ test('definition of a kernel launch is model.py:16', async () => {
   assert.ok(locs.some((l) => sameFile(l.uri, s.modelUri) && l.range.start.line === 15), describe(locs));
 });
 
-test('code lenses: origin above the launch, kernel counts on model.py:16', async () => {
+test('code lenses: a lens with one target goes there; kernel counts on model.py:16', async () => {
   const lenses = await vscode.commands.executeCommand('vscode.executeCodeLensProvider', s.outputUri, 100);
   const atLaunch = lenses.find((l) => l.range.start.line === s.launch3.line && l.command);
   assert.ok(atLaunch, `no lens on line ${s.launch3.line}: ${JSON.stringify(lenses.map((l) => [l.range.start.line, l.command?.title]))}`);
   assert.ok(atLaunch.command.title.includes('model.py:16'), atLaunch.command.title);
   assert.equal(atLaunch.command.command, 'inductor.showLocations');
-  // The client-side command runs with the lens's own (LSP-shaped) arguments.
+  // The client-side command runs with the lens's own (LSP-shaped) arguments: one location, so it goes there.
+  await vscode.window.showTextDocument(s.outputDoc);
   await vscode.commands.executeCommand(atLaunch.command.command, ...atLaunch.command.arguments);
-  await vscode.commands.executeCommand('closeReferenceSearch');
+  const editor = await until('model.py in the active editor', () => {
+    const e = vscode.window.activeTextEditor;
+    return e && sameFile(e.document.uri, s.modelUri) ? e : undefined;
+  }, 10000);
+  assert.equal(editor.selection.start.line, 15);
 
   const modelLenses = await vscode.commands.executeCommand('vscode.executeCodeLensProvider', s.modelUri, 100);
   const line16 = modelLenses.find((l) => l.range.start.line === 15 && l.command);
   assert.ok(line16, `no lens on model.py:16: ${JSON.stringify(modelLenses.map((l) => [l.range.start.line, l.command?.title]))}`);
-  assert.match(line16.command.title, /\d+ kernels?/);
-  assert.match(line16.command.title, /forward/);
-  assert.match(line16.command.title, /backward/);
+  // Distinct kernels and their launches: forward addmm and gelu, backward gelu_backward and mm.
+  assert.equal(line16.command.title, '4 kernels, 10 launches · 2 forward · 2 backward');
   log(`lenses: "${atLaunch.command.title}" / "${line16.command.title}"`);
+  // Several targets: the peek opens (and the editor stays where it was).
+  await vscode.commands.executeCommand(line16.command.command, ...line16.command.arguments);
+  assert.ok(sameFile(vscode.window.activeTextEditor.document.uri, s.modelUri));
+  await vscode.commands.executeCommand('closeReferenceSearch');
 });
 
-test('references on model.py:16 are the launches of its kernels', async () => {
+test('references on model.py:16 are the launches of its kernels, in the debug directory copies', async () => {
   const refs = await vscode.commands.executeCommand('vscode.executeReferenceProvider', s.modelUri, new vscode.Position(15, 8));
   assert.ok(refs.length > 0, 'no references');
   const lines = [];
-  for (const r of refs) lines.push((await vscode.workspace.openTextDocument(r.uri)).lineAt(r.range.start.line).text);
+  for (const r of refs) {
+    // Named after their graph (torch_compile_debug/…/model__0_forward_1.0/output_code.py), not the cache's
+    // hash-named copies.
+    assert.ok(r.uri.fsPath.includes('/torch_compile_debug/') && r.uri.fsPath.endsWith('/output_code.py'), r.uri.fsPath);
+    lines.push((await vscode.workspace.openTextDocument(r.uri)).lineAt(r.range.start.line).text);
+  }
   assert.ok(lines.filter((l) => l.includes('triton_poi_fused_gelu_1.run(')).length >= 2, lines.join('\n'));
   assert.ok(lines.some((l) => l.includes('gelu_backward')), `no backward launch:\n${lines.join('\n')}`);
 });
 
-test('hover on model.py:16 lists its kernels', async () => {
+test('hover on model.py:16: distinct kernels with their launches, by compile and graph, each a link', async () => {
   const md = hoverMarkdown(await vscode.commands.executeCommand('vscode.executeHoverProvider', s.modelUri, new vscode.Position(15, 12)));
-  assert.ok(md.includes('triton_poi_fused_gelu_1'), md);
+  log(`hover on model.py:16:\n${md}`);
+  assert.ok(md.startsWith('### 4 kernels, 10 launches from line 16'), md);
+  assert.ok(md.indexOf('**[0/0] forward**') < md.indexOf('**[0/0] backward**'), md);
+  assert.match(md, /\[`triton_poi_fused_gelu_1`\]\(file:\/\/[^)]*\/model__0_forward_1\.0\/output_code\.py#L\d+\) · pointwise · 2 launches, debug handles \[3\]/, md);
 });
 
 test('Go to Origin jumps from a kernel to model.py:16', async () => {
@@ -184,6 +177,60 @@ test('Go to Origin jumps from a kernel to model.py:16', async () => {
   }, 10000);
   assert.equal(active.selection.active.line, 15);
   await vscode.commands.executeCommand('closeReferenceSearch');
+});
+
+test('`# File:` comments of a graph dump are document links to the model lines', async () => {
+  const graph = vscode.Uri.file(path.join(path.dirname(s.outputUri.fsPath), 'fx_graph_readable.py'));
+  const doc = await vscode.workspace.openTextDocument(graph);
+  const links = await vscode.commands.executeCommand('vscode.executeLinkProvider', graph);
+  assert.ok(links.length >= 6, `${links.length} links`);
+  for (const l of links) {
+    assert.ok(l.target, 'a link without target');
+    const text = doc.getText(l.range);
+    const m = /model\.py:(\d+)$/.exec(text);
+    assert.ok(m, `link on "${text}"`);
+    assert.ok(sameFile(l.target.with({ fragment: '' }), s.modelUri), l.target.toString());
+    assert.equal(l.target.fragment, `L${m[1]}`);
+  }
+});
+
+test('fx_graph_runnable.py: a node goes to its model line', async () => {
+  const runnable = vscode.Uri.file(path.join(path.dirname(s.outputUri.fsPath), 'fx_graph_runnable.py'));
+  const doc = await vscode.workspace.openTextDocument(runnable);
+  const at = locate(doc, 'mul_4 = torch.ops.aten.mul.Tensor(', 'mul_4');
+  const locs = asLocations(await vscode.commands.executeCommand('vscode.executeDefinitionProvider', runnable, at));
+  assert.ok(locs.some((l) => sameFile(l.uri, s.modelUri) && l.range.start.line === 15), describe(locs));
+  const lenses = await vscode.commands.executeCommand('vscode.executeCodeLensProvider', runnable, 100);
+  assert.ok(lenses.some((l) => l.command?.title.startsWith('model.py:16')), JSON.stringify(lenses.map((l) => l.command?.title)));
+});
+
+test('the status bar says what the index holds, in words', async () => {
+  const r = await probe({ selector: '.statusbar-item', text: 'Inductor: 2 compiles · 11 kernels' });
+  assert.ok(r.ok, `status bar: ${JSON.stringify(r)}`);
+});
+
+test('Open Trace Artifact lists each file once, labelled with compile and graph', async () => {
+  void vscode.commands.executeCommand('inductorLs.openArtifact');
+  const r = await probe({ selector: '.quick-input-list .monaco-list-row', text: '[0/0] backward · output_code.py' });
+  assert.ok(r.ok, `quick pick: ${JSON.stringify(r)}`);
+  const all = await probe({ selector: '.quick-input-list .monaco-list-row' });
+  log(`quick pick rows: ${JSON.stringify(all.texts)}`);
+  assert.ok(!all.texts.some((t) => t.includes('[?')), JSON.stringify(all.texts));
+  await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+});
+
+test('the Inductor Traces view: trace → compiles → output code and graphs → kernels', async () => {
+  await vscode.commands.executeCommand('inductorLs.artifacts.focus');
+  for (const text of ['dedicated_log_torch_trace', '[0/0] forward', '[0/0] backward', 'post-grad graph', 'fx_graph_runnable.py']) {
+    const r = await probe({ selector: '.monaco-list-row', text });
+    assert.ok(r.ok, `no "${text}" row: ${JSON.stringify(r)}`);
+  }
+  // Expanding an output code lists its kernels with their launches.
+  const expand = await probe({ selector: '.monaco-list-row', text: 'output codeoutput_code.py', click: '.monaco-tl-twistie' });
+  assert.ok(expand.ok, JSON.stringify(expand));
+  const kernel = await probe({ selector: '.monaco-list-row', text: 'triton_poi_fused_gelu_1' });
+  assert.ok(kernel.ok, JSON.stringify(kernel));
+  assert.ok(kernel.texts.some((t) => t.includes('2 launches')), JSON.stringify(kernel.texts));
 });
 
 test('Show Generated Kernels and Reindex run', async () => {
@@ -319,55 +366,24 @@ test('compile health: the setting is put back and mlp_train serves again', async
 
 // Shows model.py with its code lens beside output_code.py with a hover on the
 // launch of triton_poi_fused_gelu_1, then waits for run.mjs to take the picture.
+// Shows output_code.py beside model.py with the hover of model.py:16 (its
+// kernels grouped by compile and graph, each a link), then waits for run.mjs
+// to take the picture.
 async function poseForScreenshot() {
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   await vscode.commands.executeCommand('workbench.action.closePanel');
   await vscode.commands.executeCommand('workbench.action.closeSidebar');
   await vscode.commands.executeCommand('workbench.action.closeAuxiliaryBar');
   await vscode.commands.executeCommand('notifications.clearAll');
-  const model = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(s.modelUri), vscode.ViewColumn.One);
-  model.selection = new vscode.Selection(15, 8, 15, 8);
-  model.revealRange(new vscode.Range(3, 0, 30, 0), vscode.TextEditorRevealType.AtTop);
   const out = await vscode.window.showTextDocument(s.outputDoc, vscode.ViewColumn.Two);
-  const at = s.launch3;
-  out.selection = new vscode.Selection(at, at);
-  // The hover covers the lens above its own line: keep the second launch of
-  // the kernel (debug handle 7), with its lens, in view below.
-  out.revealRange(new vscode.Range(at.line - 7, 0, at.line + 26, 0), vscode.TextEditorRevealType.AtTop);
-  // Visit model.py once more so its lenses are fetched while it has focus,
-  // then come back and show the hover in output_code.py.
-  await vscode.window.showTextDocument(model.document, { viewColumn: vscode.ViewColumn.One, preserveFocus: false });
+  out.revealRange(new vscode.Range(s.launch3.line - 8, 0, s.launch3.line + 26, 0), vscode.TextEditorRevealType.AtTop);
+  const model = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(s.modelUri), vscode.ViewColumn.One);
+  model.revealRange(new vscode.Range(3, 0, 30, 0), vscode.TextEditorRevealType.AtTop);
   await vscode.commands.executeCommand('vscode.executeCodeLensProvider', s.modelUri);
-  await vscode.window.showTextDocument(s.outputDoc, { viewColumn: vscode.ViewColumn.Two, preserveFocus: false });
+  model.selection = new vscode.Selection(15, 12, 15, 12);
   await vscode.commands.executeCommand('editor.action.showHover');
   fs.writeFileSync(path.join(e2eDir, 'screenshot.request'), '');
   await until('the screenshot', () => fs.existsSync(path.join(e2eDir, 'screenshot.done')), 60000);
 }
 
-exports.run = async function run() {
-  const results = [];
-  for (const t of tests) {
-    const started = Date.now();
-    try {
-      await t.fn();
-      results.push({ name: t.name, ok: true, ms: Date.now() - started });
-      log(`ok   ${t.name} (${Date.now() - started} ms)`);
-    } catch (e) {
-      results.push({ name: t.name, ok: false, ms: Date.now() - started, error: e instanceof Error ? e.stack : String(e) });
-      log(`FAIL ${t.name}\n${e instanceof Error ? e.stack : String(e)}`);
-      // Later tests depend on earlier state; stop at the first setup failure.
-      if (!s.outputDoc || !s.api) break;
-    }
-  }
-  if (process.env.INDUCTOR_E2E_SCREENSHOT === '1' && results.every((r) => r.ok)) {
-    try {
-      await poseForScreenshot();
-    } catch (e) {
-      log(`screenshot pose failed: ${e instanceof Error ? e.stack : String(e)}`);
-    }
-  }
-  if (e2eDir) fs.writeFileSync(path.join(e2eDir, 'results.json'), JSON.stringify(results, null, 2));
-  const failed = results.filter((r) => !r.ok).length;
-  if (failed > 0 || results.length < tests.length)
-    throw new Error(`${failed} of ${tests.length} end-to-end tests failed (${results.length} ran)`);
-};
+exports.run = runner(tests, s, process.env.INDUCTOR_E2E_SCREENSHOT === '1' ? poseForScreenshot : undefined);

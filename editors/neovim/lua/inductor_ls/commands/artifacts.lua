@@ -1,11 +1,43 @@
 ---@brief
---- `:Inductor artifacts`: every generated artifact the server knows
---- (`inductor/listArtifacts`), picked with `vim.ui.select` and opened; log-only ones open
---- as `inductor-trace:` buffers.
+--- `:Inductor artifacts`: a picker (`vim.ui.select`) over everything the server indexed
+--- (`inductor/listArtifacts`): output code, wrapper code, graphs and kernel files, each as
+--- `[0/0] backward · output_code.py  (output code)`, in the server's order (compiles in
+--- order, kernel files last), one entry per file (ranks that wrote the same file share
+--- it). The choice opens; log-only artifacts open as `inductor-trace:` buffers.
 
 local lsp = require('inductor_ls.lsp')
+local uri = require('inductor_ls.uri')
 
-return function()
+local M = {}
+
+local kinds = { outputCode = 'output code', wrapperCode = 'wrapper code', kernel = 'kernel source', graph = 'graph' }
+
+--- One entry per URI, in order; an entry shared by several compiles says so.
+---@param list table[] `inductor/listArtifacts`
+---@return table[]
+function M.entries(list)
+  local out, by_uri = {}, {}
+  for _, a in ipairs(list) do
+    local seen = by_uri[a.uri]
+    if not seen then
+      seen = vim.deepcopy(a)
+      by_uri[a.uri] = seen
+      table.insert(out, seen)
+    elseif a.compile and seen.compile and not seen.label:find(a.compile, 1, true) then
+      seen.label = seen.label .. ' (also ' .. a.compile .. ')'
+    end
+  end
+  return out
+end
+
+--- How an entry reads in the picker.
+---@param a table
+---@return string
+function M.format(a)
+  return string.format('%s  (%s)', a.label or a.title or a.uri, kinds[a.kind] or a.kind or '?')
+end
+
+function M.run()
   local client = lsp.require_client() or lsp.clients()[1]
   if not client then
     return
@@ -15,17 +47,18 @@ return function()
       vim.notify('inductor-ls: no artifacts' .. (err and (': ' .. (err.message or '')) or ''), vim.log.levels.INFO)
       return
     end
-    vim.ui.select(result, {
-      prompt = 'Inductor artifacts',
-      format_item = function(a)
-        return string.format('%s  [%s %s rank %s] %s', a.title or '', a.compileId or '?', a.graphKind or '', tostring(a.rank or 0), a.kind or '')
-      end,
-    }, function(choice)
+    vim.ui.select(M.entries(result), { prompt = 'Inductor artifacts', format_item = M.format }, function(choice)
       if not choice then
         return
       end
-      local bufnr = vim.uri_to_bufnr(choice.uri)
+      local bufnr = vim.uri_to_bufnr(uri.to_client(choice.uri))
       vim.api.nvim_set_current_buf(bufnr)
     end)
   end)
 end
+
+return setmetatable(M, {
+  __call = function()
+    M.run()
+  end,
+})

@@ -26,6 +26,6 @@ return function()
       vim.notify('inductor-ls: no kernels generated from this line', vim.log.levels.INFO)
       return
     end
-    locations.to_quickfix(locs, client.offset_encoding, title)
+    locations.to_quickfix(locs, client.offset_encoding, title, client)
   end, bufnr)
 end

@@ -17,6 +17,6 @@ return function()
       vim.notify('inductor-ls: definition: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
       return
     end
-    locations.show(locations.normalize(result), client.offset_encoding, 'Origin of ' .. vim.fn.expand('<cword>'))
+    locations.show(locations.normalize(result), client.offset_encoding, 'Origin of ' .. vim.fn.expand('<cword>'), client)
   end, bufnr)
 end

@@ -13,5 +13,5 @@ return function(command, ctx)
   local locs = locations.normalize(args[3])
   local client = vim.lsp.get_client_by_id(ctx.client_id)
   local encoding = client and client.offset_encoding or 'utf-16'
-  locations.show(locs, encoding, command.title or 'inductor-ls')
+  locations.show(locs, encoding, command.title or 'inductor-ls', client)
 end

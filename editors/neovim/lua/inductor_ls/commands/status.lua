@@ -1,9 +1,48 @@
 ---@brief
---- `:Inductor status`: the server's index counts (`inductor/status`).
+--- `:Inductor status`: the server's index (`inductor/status`): counts, the build's progress,
+--- requests waiting for it, and what the server has to say (no trace found, sources not on
+--- this machine, corrupted records).
 
 local lsp = require('inductor_ls.lsp')
 
-return function()
+local M = {}
+
+local function plural(n, one, many)
+  n = n or 0
+  return string.format('%d %s', n, n == 1 and one or (many or one .. 's'))
+end
+
+--- The status as lines, for people.
+---@param s table `inductor/status`
+---@param root string?
+---@return string[]
+function M.describe(s, root)
+  local lines = {}
+  local head = 'inductor-ls [' .. (root or 'session, no folder') .. ']: '
+  if s.indexing then
+    local p = s.progress or {}
+    head = head .. string.format('indexing %d%% (%s)', p.percentage or 0, p.message or '…')
+    if (s.waitingRequests or 0) > 0 then
+      head = head .. ', ' .. plural(s.waitingRequests, 'request') .. ' waiting'
+    end
+  end
+  if s.ready ~= false then
+    head = head .. (s.indexing and '; ' or '') .. table.concat({
+      plural(s.traces, 'trace'),
+      plural(s.compiles, 'compile'),
+      plural(s.kernels, 'kernel'),
+      plural(s.launches, 'launch', 'launches'),
+      plural(s.errors, 'problem'),
+    }, ', ')
+  end
+  table.insert(lines, head)
+  for _, n in ipairs(s.notices or {}) do
+    table.insert(lines, '  ' .. (n.message or ''):gsub('^inductor%-ls: ', ''))
+  end
+  return lines
+end
+
+function M.run()
   local client = lsp.require_client() or lsp.clients()[1]
   if not client then
     return
@@ -13,8 +52,13 @@ return function()
       vim.notify('inductor-ls: status: ' .. (err and err.message or 'no answer'), vim.log.levels.ERROR)
       return
     end
-    vim.notify(string.format('inductor-ls [%s]: %s%d traces, %d compiles, %d kernels, %d launches, %d errors',
-      client.config.root_dir, s.indexing and 'indexing… ' or '', s.traces or 0, s.compiles or 0,
-      s.kernels or 0, s.launches or 0, s.errors or 0))
+    local warn = #(s.notices or {}) > 0
+    vim.notify(table.concat(M.describe(s, client.config.root_dir), '\n'), warn and vim.log.levels.WARN or vim.log.levels.INFO)
   end)
 end
+
+return setmetatable(M, {
+  __call = function()
+    M.run()
+  end,
+})

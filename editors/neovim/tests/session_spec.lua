@@ -1,0 +1,152 @@
+-- Projects without a trace: one session server for every such file (not one per directory), which says once
+-- that no trace was found and how to make one, then picks the trace up by itself when a run writes it
+-- (Neovim 0.7 has no didChangeWatchedFiles: the server watches). The status and the artifact picker read well.
+local H = require('helpers')
+local lsp = require('inductor_ls.lsp')
+local root = require('inductor_ls.root')
+
+--- A fresh project folder made the session root (the current directory when the first buffer attaches).
+local function project()
+  local dir = vim.fn.resolve(vim.fn.tempname())
+  vim.fn.mkdir(dir .. '/pkg/sub', 'p')
+  vim.fn.writefile({ 'import torch', 'x = 1' }, dir .. '/train.py')
+  vim.fn.writefile({ 'y = 2' }, dir .. '/pkg/sub/util.py')
+  return dir
+end
+
+local state = {}
+
+return {
+  { 'files of a project without traces share one session server rooted at the current directory', function()
+    state.cwd = vim.fn.getcwd()
+    state.session = root._session
+    state.dir = project()
+    vim.cmd('cd ' .. vim.fn.fnameescape(state.dir))
+    root._session = nil
+    state.notified = {}
+    state.notify = vim.notify
+    vim.notify = function(msg, level, opts)
+      table.insert(state.notified, { msg = msg, level = level })
+      return state.notify(msg, level, opts)
+    end
+    local before = #lsp.clients()
+    local _, client = H.open(state.dir .. '/train.py')
+    local _, other = H.open(state.dir .. '/pkg/sub/util.py')
+    H.eq(client.id, other.id, 'one client for both files')
+    H.eq(before + 1, #lsp.clients(), 'clients')
+    H.eq(state.dir, client.config.root_dir, 'session root')
+    state.client = client
+  end },
+  { 'no trace: said once, with how to make one (window/showMessage through vim.notify)', function()
+    local client = H.ok(state.client, 'no session client')
+    local msg = H.wait('the no-trace message', function()
+      for _, m in ipairs(lsp.messages) do
+        if m.client_id == client.id then
+          return m.message
+        end
+      end
+    end)
+    H.contains(msg, 'no torch.compile trace found under ' .. state.dir, 'message')
+    H.contains(msg, 'TORCH_TRACE=' .. state.dir .. '/trace INDUCTOR_PROVENANCE=1', 'message')
+    H.wait('vim.notify of the message', function()
+      for _, n in ipairs(state.notified) do
+        if n.msg == msg then
+          return true
+        end
+      end
+    end)
+    local status = H.wait('the status', function()
+      local s = lsp.status[client.id]
+      return s and s.indexing == false and s
+    end)
+    H.eq('inductor: no trace !', require('inductor_ls').statusline(0), 'statusline')
+    H.eq('noTrace', status.notices[1].kind, 'notice in the status')
+  end },
+  { 'a trace written later is indexed by itself; the missing sources are said once', function()
+    local client = H.ok(state.client, 'no session client')
+    local src = vim.fn.glob(H.mlp .. '/trace/dedicated_log_torch_trace_*.log', false, true)[1]
+    vim.fn.mkdir(state.dir .. '/runs/1/trace', 'p')
+    local target = state.dir .. '/runs/1/trace/' .. vim.fn.fnamemodify(src, ':t')
+    vim.fn.writefile(vim.fn.readfile(src, 'b'), target, 'b')
+    local status = H.wait('an index of the new trace', function()
+      local s = lsp.status[client.id]
+      return s and s.indexing == false and (s.compiles or 0) == 2 and s
+    end)
+    H.eq(29, status.launchesWithMissingSource, 'launches without their source here')
+    local msg = H.wait('the missing-sources message', function()
+      for _, m in ipairs(lsp.messages) do
+        if m.client_id == client.id and m.message:find('not on this machine', 1, true) then
+          return m.message
+        end
+      end
+    end)
+    H.contains(msg, '/tmp/work/mlp_train/model.py', 'first missing path')
+    H.contains(msg, 'pathMappings', 'the fix')
+    H.eq('inductor: 2 compiles · 11 kernels !', require('inductor_ls').statusline(0), 'statusline')
+  end },
+  { ':Inductor status reads well: plurals, notices', function()
+    local status = require('inductor_ls.commands.status')
+    local lines = status.describe({ indexing = false, traces = 1, compiles = 1, kernels = 2, launches = 194, errors = 0,
+      notices = { { kind = 'noTrace', message = 'inductor-ls: no torch.compile trace found under /x.' } } }, '/x')
+    H.eq('inductor-ls [/x]: 1 trace, 1 compile, 2 kernels, 194 launches, 0 problems', lines[1], 'counts')
+    H.eq('  no torch.compile trace found under /x.', lines[2], 'notice')
+    lines = status.describe({ indexing = true, ready = false, progress = { percentage = 45, message = 'reading trace logs: 50 of 110 MB' }, waitingRequests = 2 }, nil)
+    H.eq('inductor-ls [session, no folder]: indexing 45% (reading trace logs: 50 of 110 MB), 2 requests waiting', lines[1], 'indexing')
+    -- The statusline says the same in short.
+    local client = H.ok(state.client, 'no session client')
+    local saved = lsp.status[client.id]
+    lsp.status[client.id] = { indexing = true, progress = { percentage = 45 }, waitingRequests = 1 }
+    H.eq('inductor: indexing 45% · 1 waiting', require('inductor_ls').statusline(0), 'statusline while indexing')
+    lsp.status[client.id] = saved
+    -- Through the command.
+    state.notified = {}
+    vim.cmd('Inductor status')
+    local text = H.wait(':Inductor status output', function()
+      for _, n in ipairs(state.notified) do
+        if n.msg:find('inductor-ls [', 1, true) then
+          return n.msg
+        end
+      end
+    end)
+    H.contains(text, '1 trace, 2 compiles, 11 kernels, 29 launches', 'command output')
+  end },
+  { ':Inductor artifacts: one entry per file, labelled with compile and graph', function()
+    H.ok(state.client, 'no session client')
+    local select = vim.ui.select
+    local seen
+    vim.ui.select = function(items, opts, on_choice)
+      seen = {}
+      for _, item in ipairs(items) do
+        table.insert(seen, opts.format_item(item))
+      end
+      on_choice(items[1])
+    end
+    vim.cmd('Inductor artifacts')
+    H.wait('the picker', function()
+      return seen
+    end)
+    vim.ui.select = select
+    local unique = {}
+    for _, entry in ipairs(seen) do
+      H.ok(not unique[entry], 'duplicate entry ' .. entry)
+      unique[entry] = true
+      H.ok(not entry:find('[?', 1, true), 'unknown compile in ' .. entry)
+    end
+    H.contains(seen[1], '[0/0] forward · output code in the log  (output code)', 'first entry')
+    H.wait('the chosen artifact opened', function()
+      return vim.api.nvim_buf_get_name(0):find('inductor-trace:', 1, true)
+    end)
+  end },
+  { 'cleanup: the session server stops', function()
+    vim.notify = state.notify or vim.notify
+    if state.client then
+      vim.lsp.stop_client(state.client.id)
+    end
+    vim.cmd('enew')
+    vim.cmd('cd ' .. vim.fn.fnameescape(state.cwd))
+    root._session = state.session
+    if state.dir then
+      vim.fn.delete(state.dir, 'rf')
+    end
+  end },
+}

@@ -1,0 +1,102 @@
+// test/suite/fresh/index.js: the newcomer's path, with the installed .vsix and
+// no setting: a project without traces (run.mjs makes it: a train.py), where
+// the extension starts nothing; then a training run writes its trace into the
+// project, and the extension starts the server by itself, which says that the
+// model files are not on this machine; a second run is picked up without a
+// reindex (the server registered for VS Code's file events); a large trace
+// shows the indexing progress in the status bar.
+
+const assert = require('node:assert/strict');
+const { execFileSync } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+const vscode = require('vscode');
+const { extensionId, log, until, probe, runner } = require('../helpers');
+
+const repo = process.env.INDUCTOR_E2E_REPO;
+const fixtures = process.env.INDUCTOR_FIXTURES || path.join(repo, '..', 'shared', 'fixtures');
+const tests = [];
+function test(name, fn) {
+  tests.push({ name, fn });
+}
+const s = {};
+
+// Writes a fixture's log into `toDir` as torch does with TORCH_TRACE=toDir: the
+// directory is made first (torch/_logging/_internal.py), the log a moment later.
+async function copyLog(fromCase, toDir) {
+  const traceDir = path.join(fixtures, 'traces', fromCase, 'trace');
+  const log = fs.readdirSync(traceDir).find((f) => f.startsWith('dedicated_log_torch_trace'));
+  fs.mkdirSync(toDir, { recursive: true });
+  await new Promise((r) => setTimeout(r, 1000));
+  fs.copyFileSync(path.join(traceDir, log), path.join(toDir, log));
+}
+
+async function status() {
+  return s.api.languageClient.sendRequest('inductor/status', {});
+}
+
+test('a Python file of a project without traces loads the extension, which starts nothing', async () => {
+  const root = vscode.workspace.workspaceFolders[0].uri.fsPath;
+  s.root = root;
+  const doc = await vscode.workspace.openTextDocument(path.join(root, 'train.py'));
+  await vscode.window.showTextDocument(doc);
+  const ext = vscode.extensions.getExtension(extensionId);
+  assert.ok(ext, `${extensionId} is not installed`);
+  await until('activation by the Python file', () => ext.isActive, 60000);
+  s.api = ext.exports;
+  assert.equal(s.api.state, 'waiting');
+  assert.equal(s.api.languageClient, undefined);
+  // Nothing on screen: no status item, no notification, no view.
+  const bar = await probe({ selector: '.statusbar-item', text: 'Inductor', absent: true, timeoutMs: 3000 });
+  assert.ok(bar.ok, `a status item: ${JSON.stringify(bar.texts)}`);
+  const views = await probe({ selector: '.pane-header', text: 'Inductor Traces', absent: true, timeoutMs: 500 });
+  assert.ok(views.ok, `the view shows: ${JSON.stringify(views.texts)}`);
+});
+
+test('a trace written by a run starts the server by itself, which says the sources are not here', async () => {
+  await copyLog('mlp_train', path.join(s.root, 'runs', 'first', 'trace'));
+  await until('the server started', () => s.api.state === 'running' && s.api.languageClient?.isRunning(), 60000);
+  assert.equal(s.api.serverSource, 'bundled');
+  const st = await until('the first index', async () => {
+    const x = await status();
+    return x.indexing === false && x.compiles === 2 ? x : undefined;
+  }, 60000);
+  assert.equal(st.launchesWithMissingSource, 29);
+  assert.equal(st.notices[0].kind, 'missingSources');
+  // Said once, as a notification, with what to do.
+  const note = await probe({ selector: '.notification-list-item-message', text: 'not on this machine' });
+  assert.ok(note.ok, `notification: ${JSON.stringify(note)}`);
+  assert.ok(note.texts.some((t) => t.includes('pathMappings') && t.includes('/tmp/work/mlp_train/model.py')), JSON.stringify(note.texts));
+  const bar = await probe({ selector: '.statusbar-item', text: 'Inductor: 2 compiles · 11 kernels' });
+  assert.ok(bar.ok, JSON.stringify(bar));
+  await vscode.commands.executeCommand('notifications.clearAll');
+});
+
+test('a second run is picked up without a reindex (VS Code watches the files for the server)', async () => {
+  await copyLog('cpu_inductor', path.join(s.root, 'runs', 'second', 'trace'));
+  const st = await until('an index with both runs', async () => {
+    const x = await status();
+    return x.indexing === false && x.compiles === 3 ? x : undefined;
+  }, 60000);
+  assert.equal(st.traces, 2);
+});
+
+test('a large trace shows its indexing progress in the status bar', async () => {
+  const dir = path.join(s.root, 'runs', 'large', 'trace');
+  fs.mkdirSync(dir, { recursive: true });
+  const out = path.join(dir, 'dedicated_log_torch_trace_llama8l.log');
+  // Written under another name, then moved in whole: one event, one build to watch.
+  execFileSync('sh', ['-c', `xz -dc '${path.join(repo, 'bench', 'llama', 'llama8l.log.xz')}' > '${out}.part'`]);
+  fs.renameSync(`${out}.part`, out);
+  const indexing = await probe({ selector: '.statusbar-item', text: 'Inductor: indexing', timeoutMs: 30000 });
+  assert.ok(indexing.ok, JSON.stringify(indexing));
+  log(`status while indexing: ${JSON.stringify(indexing.texts)}`);
+  assert.ok(indexing.texts.some((t) => /indexing \d+%/.test(t)), JSON.stringify(indexing.texts));
+  const st = await until('the large trace indexed', async () => {
+    const x = await status();
+    return x.indexing === false && x.compiles >= 19 ? x : undefined;
+  }, 120000);
+  log(`indexed: ${JSON.stringify({ compiles: st.compiles, kernels: st.kernels, traces: st.traces })}`);
+});
+
+exports.run = runner(tests, s);

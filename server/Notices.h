@@ -1,0 +1,30 @@
+// server/Notices.h: what went wrong while indexing, said once and briefly, with what to do about it. The
+// server shows each notice once per session (window/showMessage, and window/logMessage for the output
+// channel) and lists the current ones in `inductor/status` (`notices`), so every client can show them in its
+// own way. A notice is about the user's setup, not about the server: no trace found, origins whose source
+// files are not on this machine, corrupted trace records.
+#pragma once
+
+#include "index/Index.h"
+#include "protocol/Protocol.h"
+
+#include <string>
+#include <vector>
+
+namespace inductor::server {
+
+struct Notice {
+  /// `noTrace`, `missingSources` or `corruptedRecords`.
+  std::string kind;
+  protocol::MessageType type = protocol::MessageType::Info;
+  /// One or two sentences: what happened, then what to do.
+  std::string message;
+  /// Identifies the notice across rebuilds: it is shown again only when this changes (another first missing
+  /// file, say), not on every reindex.
+  std::string key;
+};
+
+/// The notices an index calls for, given the options it was built with (roots, traceDirs).
+std::vector<Notice> noticesFor(const index::Index &index, const index::IndexOptions &options);
+
+} // namespace inductor::server

@@ -1,0 +1,122 @@
+// tests/e2e/WatchTests.cpp: traces that appear after the editor opened the workspace are picked up without a
+// reindex: by the server's own watching of the workspace, and through workspace/didChangeWatchedFiles, which
+// the server registers for when the client can watch. These servers run without `--no-watch`.
+#include "e2e/E2E.h"
+
+#include <filesystem>
+#include <thread>
+
+namespace fs = std::filesystem;
+
+namespace inductor::e2e {
+namespace {
+
+ServerConfig watching() {
+  ServerConfig c;
+  c.watch = true;
+  return c;
+}
+
+/// Copies the mlp_train trace log into `dir` (made if missing), as a training run would write it.
+std::string copyTrace(const std::string &dir) {
+  fs::create_directories(dir);
+  std::string src = filesIn(caseDir("mlp_train") + "/trace").at(0);
+  std::string dst = dir + "/" + fs::path(src).filename().string();
+  fs::copy_file(src, dst);
+  return dst;
+}
+
+/// The indexed status notifications received so far.
+size_t indexedCount(const LSPClient &client) {
+  size_t n = 0;
+  for (const json &m : client.notifications("inductor/status"))
+    n += m.value("indexing", true) == false;
+  return n;
+}
+
+/// Waits until a build ends after the first `after` ones; returns its status, or null.
+json waitForBuild(LSPClient &client, size_t after, std::chrono::milliseconds timeout = 20s) {
+  auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (std::chrono::steady_clock::now() < deadline) {
+    size_t n = 0;
+    for (const json &m : client.notifications("inductor/status"))
+      if (m.value("indexing", true) == false && ++n > after) return m;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return nullptr;
+}
+
+TEST_CASE("watch: a TORCH_TRACE directory made later, anywhere under the workspace, is indexed by itself") {
+  TempDir workspace("watch");
+  fs::create_directories(workspace.path() + "/.venv/lib"); // Never watched.
+  LSPClient client(watching());
+  INFO(client.logTail());
+  client.initialize(workspace.path());
+  json first = client.waitForIndexed();
+  REQUIRE(first.is_object());
+  CHECK(first["compiles"] == 0);
+  // No dynamic registration offered: none is asked for.
+  for (const json &r : client.serverRequests())
+    CHECK(r["method"] != "client/registerCapability");
+  // A run writes its trace two directories down, in directories that did not exist.
+  std::this_thread::sleep_for(std::chrono::milliseconds(300)); // Let the watcher set up.
+  size_t before = indexedCount(client);
+  copyTrace(workspace.path() + "/runs/2026-11-23/trace");
+  json next = waitForBuild(client, before);
+  REQUIRE_MESSAGE(next.is_object(), "no rebuild after the trace appeared");
+  CHECK(next["compiles"] == 2);
+  CHECK(next["notices"].size() == 1); // The model is not in this workspace: missingSources.
+  // And it answers.
+  json artifacts = client.request("inductor/listArtifacts", json::object());
+  CHECK(artifacts.size() >= 2);
+  // Files in skipped directories do not count: a log in .venv changes nothing.
+  size_t builds = indexedCount(client);
+  copyTrace(workspace.path() + "/.venv/lib/trace");
+  std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+  CHECK(indexedCount(client) == builds);
+  client.shutdown();
+}
+
+TEST_CASE("watch: with a client that watches files, the server registers for trace inputs and follows its "
+          "events") {
+  TempDir workspace("watch-client");
+  LSPClient client(watching());
+  INFO(client.logTail());
+  json caps = LSPClient::defaultCapabilities();
+  caps["workspace"]["didChangeWatchedFiles"] = {{"dynamicRegistration", true}};
+  client.initialize(workspace.path(), nullptr, caps);
+  REQUIRE(client.waitForIndexed().is_object());
+  json registration = client.waitForServerRequest("client/registerCapability", 10s);
+  REQUIRE(registration.is_object());
+  const json &r = registration["params"]["registrations"].at(0);
+  CHECK(r["method"] == "workspace/didChangeWatchedFiles");
+  std::set<std::string> globs;
+  for (const json &w : r["registerOptions"]["watchers"])
+    globs.insert(w["globPattern"].get<std::string>());
+  CHECK(globs.count("**/dedicated_log_torch_trace*.log") == 1);
+  CHECK(globs.count("**/output_code.{py,cpp}") == 1);
+  // A trace that is there already; the server's own watching indexes it.
+  size_t builds = indexedCount(client);
+  std::string log = copyTrace(workspace.path() + "/trace");
+  json indexed = waitForBuild(client, builds);
+  REQUIRE(indexed.is_object());
+  CHECK(indexed["compiles"] == 2);
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500)); // The burst is over.
+  // The client's events are followed too, whatever inotify saw: an event for the trace reindexes, one for
+  // another file does not.
+  builds = indexedCount(client);
+  client.notify(
+      "workspace/didChangeWatchedFiles",
+      {{"changes", json::array({{{"uri", fileURI(workspace.path() + "/notes.txt")}, {"type", 1}}})}});
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  CHECK(indexedCount(client) == builds);
+  client.notify("workspace/didChangeWatchedFiles",
+                {{"changes", json::array({{{"uri", fileURI(log)}, {"type", 2}}})}});
+  json next = waitForBuild(client, builds);
+  REQUIRE_MESSAGE(next.is_object(), "no rebuild after workspace/didChangeWatchedFiles");
+  CHECK(next["compiles"] == 2);
+  client.shutdown();
+}
+
+} // namespace
+} // namespace inductor::e2e
