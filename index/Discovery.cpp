@@ -1,6 +1,7 @@
 #include "index/Discovery.h"
 
 #include "index/PathResolver.h"
+#include "index/Profile.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -15,6 +16,13 @@ namespace inductor::index {
 bool isTraceLogName(const std::string &name) {
   return name.rfind("dedicated_log_torch_trace", 0) == 0 && name.size() > 4 &&
          name.compare(name.size() - 4, 4, ".log") == 0;
+}
+
+bool isRunLogCandidateName(const std::string &name) {
+  if (isTraceLogName(name)) return false;
+  for (std::string_view ext : {".log", ".out", ".txt", ".stdout", ".stderr"})
+    if (name.size() > ext.size() && name.compare(name.size() - ext.size(), ext.size(), ext) == 0) return true;
+  return false;
 }
 
 namespace {
@@ -41,6 +49,8 @@ struct Collector {
   std::set<std::string> wrappersCpp;
   std::set<std::string> provenance;
   std::set<std::string> kernelInformation;
+  std::set<std::string> profiles;
+  std::set<std::string> runLogCandidates;
 
   void add(const fs::path &p, bool explicitFile) {
     std::string name = p.filename().string();
@@ -52,6 +62,11 @@ struct Collector {
                           endsWith(name, ".json");
     bool explicitLog = explicitFile && (endsWith(name, ".log") || endsWith(name, ".txt"));
     bool explicitJson = explicitFile && endsWith(name, ".json") && name != "kernel_information.json";
+    if (isProfileName(name) && !provenanceName) {
+      profiles.insert(full);
+      return;
+    }
+    if (!explicitFile && isRunLogCandidateName(name)) runLogCandidates.insert(full);
     if (isTraceLogName(name) || explicitLog) {
       traceLogs.insert(full);
     } else if (name == "output_code.py" || name == "output_code.cpp") {
@@ -142,6 +157,8 @@ DiscoveredInputs discoverInputs(const std::vector<std::string> &inputs, size_t m
     if (!used) out.standaloneProvenance.push_back(k);
   }
   out.cacheSources.assign(c.cacheSources.begin(), c.cacheSources.end());
+  out.profiles.assign(c.profiles.begin(), c.profiles.end());
+  out.runLogCandidates.assign(c.runLogCandidates.begin(), c.runLogCandidates.end());
   return out;
 }
 

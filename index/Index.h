@@ -53,6 +53,8 @@
 
 namespace inductor::index {
 
+struct RuntimeData; // index/Runtime.h
+
 /// Index of an artifact in Index::artifacts(). Stable for the lifetime of one Index.
 struct ArtifactId {
   uint32_t value = UINT32_MAX;
@@ -98,6 +100,9 @@ struct Compile {
   bool aoti = false;     ///< AOTInductor (C++ wrapper code, or an export trace without compile id).
   std::string aotId;     ///< From `# AOT ID:`, e.g. "0_forward".
   std::string traceFile; ///< The log it came from (local path); empty for compiles found only in files.
+  /// The FX graph cache key of its output code (the `fx_graph_cache_miss`/`_hit` artifact after it), which
+  /// names the compile in profiles (`## Call CompiledFxGraph <key> ##`); empty when the log has none.
+  std::string cacheKey;
   ArtifactId outputCode;
   ArtifactId postGradGraph, preGradGraph; ///< The graphs origins were looked up in; invalid when none.
   /// Every graph artifact of this compile (log payloads and debug-directory files), with their role.
@@ -193,8 +198,9 @@ struct IndexDiagnostic {
 struct IndexStats {
   size_t traceFiles = 0, traceBytes = 0, compiles = 0, artifacts = 0, kernels = 0, launches = 0;
   size_t launchesWithOrigin = 0, userLines = 0, corruptedRecords = 0, errors = 0;
-  size_t traceBytesRead = 0;   ///< Bytes of logs scanned by this build.
-  size_t compilesAnalysed = 0; ///< Log compiles analysed by this build (the others came from the cache).
+  size_t traceBytesRead = 0;        ///< Bytes of logs scanned by this build.
+  size_t compilesAnalysed = 0;      ///< Log compiles analysed by this build (the others came from the cache).
+  size_t profiles = 0, runLogs = 0; ///< Profiler traces and printer run logs read (see Runtime.h).
 };
 
 struct IndexOptions {
@@ -209,6 +215,12 @@ struct IndexOptions {
   std::vector<std::string> pythonPaths;
   /// Worker threads for reading logs and analysing payloads; 0 or 1 runs everything on the calling thread.
   unsigned jobs = 0;
+  /// torch.profiler Chrome traces (files or directories, plain or gzip) to join to the launches, in addition
+  /// to those found under the inputs/roots and beside the traces (see Runtime.h). Default: none.
+  std::vector<std::string> profiles;
+  /// Run logs holding the intermediate value debug printer's output, in addition to those found. Default:
+  /// none.
+  std::vector<std::string> runLogs;
 };
 
 /// Progress of a build: (files done, files total, what is being done). Called from the building thread or its
@@ -306,6 +318,10 @@ public:
 
   const Launch &launch(LaunchRef ref) const { return artifacts_[ref.artifact.value].launches[ref.index]; }
 
+  /// GPU time from profiles and tensor statistics from printer run logs, joined to launches and user lines
+  /// (see Runtime.h, which also has the lookup helpers). Empty when there were none.
+  const RuntimeData &runtime() const { return *runtime_; }
+
 private:
   friend class IndexBuilder;
   std::vector<std::string> traceFiles_;
@@ -315,6 +331,7 @@ private:
   IndexStats stats_;
   struct Tables;
   std::shared_ptr<const Tables> tables_;
+  std::shared_ptr<const RuntimeData> runtime_;
 };
 
 } // namespace inductor::index

@@ -5,6 +5,7 @@
 //   BuildCompiles.cpp steps 3-5, cutting logs into compiles, analysing output code, graphs and provenance,
 //                     merging file copies, linking kernel files;
 //   Origins.cpp       step 4's origin resolution (the fallback chain of Index.h);
+//   BuildRuntime.cpp  step 5b, runtime data: profiles and printer run logs joined to launches (Runtime.h);
 //   Index.cpp         the queries of a built Index.
 #pragma once
 
@@ -76,6 +77,7 @@ struct PendingCompile {
   bool cpp = false;
   int postGrad = -1, preGrad = -1;
   int nodeMappings = -1, stackTraces = -1, kernelToPost = -1, postToPre = -1;
+  int cacheInfo = -1; ///< The `fx_graph_cache_{miss,hit}` artifact carrying the FX graph cache key.
 };
 
 enum class ProvenanceSlot { NodeMappings, StackTraces, KernelToPost, PostToPre };
@@ -138,6 +140,9 @@ std::string compileKey(const PendingCompile &p, const TraceLog &log, uint64_t li
 
 /// A graph dump's analysis with its node index.
 GraphData analyzeGraphLines(const std::vector<std::string_view> &lines);
+/// The `key` of an `fx_graph_cache_miss`/`_hit` artifact's JSON payload; empty when it has none.
+std::string fxGraphCacheKey(std::string_view json);
+
 /// Parses one provenance payload into `prov`; on failure `error` says why and `prov` is unchanged.
 void parseProvenanceInto(CompileProvenance &prov, ProvenanceSlot slot, std::string_view json,
                          std::string &error);
@@ -212,6 +217,7 @@ private:
   void buildLogCompiles();
   void buildFileCompiles(const DiscoveredInputs &inputs);
   void linkKernelSources(const std::vector<std::string> &cacheSources);
+  void buildRuntime(const DiscoveredInputs &inputs);
   void freeze();
 
   ArtifactId addArtifact(Artifact a) {

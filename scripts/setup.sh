@@ -13,6 +13,7 @@ PKGS=(
   libtree-sitter-dev=0.20.7-1
   libboost-dev=1.74.0.3
   doctest-dev=2.4.9~ds-1
+  zlib1g-dev=1:1.2.13.dfsg-1
 )
 missing=()
 for t in "${!TOOLS[@]}"; do

@@ -51,8 +51,13 @@ std::string sourceText(const index::Origin &o, std::map<std::string, std::vector
 
 void usage() {
   std::cerr
-      << "usage: inductor-ls explain [--json] [--path-mapping FROM=TO]... [--root DIR]... PATH...\n"
+      << "usage: inductor-ls explain [--json] [--path-mapping FROM=TO]... [--root DIR]... [--profile "
+         "FILE]...\n"
+         "                           [--run-log FILE]... PATH...\n"
          "  PATH: trace directories, TORCH_COMPILE_DEBUG or Inductor cache directories, single logs.\n"
+         "  --profile: a torch.profiler Chrome trace (.json or .json.gz) to join to the launches; --run-log: "
+         "a run\n"
+         "  log with the intermediate value debug printer's output. Both are also found beside the traces.\n"
          "  Recorded paths are resolved by --path-mapping, then by suffix match under --root and PATH.\n";
 }
 
@@ -75,6 +80,10 @@ int runExplain(const std::vector<std::string> &args) {
       options.pathMappings.push_back({m.substr(0, eq), m.substr(eq + 1)});
     } else if (a == "--root" && i + 1 < args.size()) {
       options.roots.push_back(args[++i]);
+    } else if (a == "--profile" && i + 1 < args.size()) {
+      options.profiles.push_back(args[++i]);
+    } else if (a == "--run-log" && i + 1 < args.size()) {
+      options.runLogs.push_back(args[++i]);
     } else if (a == "-h" || a == "--help") {
       usage();
       return 0;
@@ -148,6 +157,7 @@ int runExplain(const std::vector<std::string> &args) {
     out["diagnostics"] = protocol::json::array();
     for (const auto &d : index->diagnostics())
       out["diagnostics"].push_back({{"file", d.file}, {"line", d.line + 1}, {"message", d.message}});
+    out["runtime"] = runtimeJson(*index);
     std::cout << out.dump(2) << "\n";
     return 0;
   }
@@ -211,6 +221,7 @@ int runExplain(const std::vector<std::string> &args) {
       }
     }
   }
+  printRuntime(*index);
   if (!index->diagnostics().empty()) {
     std::printf("\n%zu problem(s) while indexing:\n", index->diagnostics().size());
     for (size_t i = 0; i < index->diagnostics().size() && i < 20; ++i) {
