@@ -523,6 +523,7 @@ void IndexBuilder::buildRuntime(const DiscoveredInputs &inputs) {
       loc.line = site.line;
       loc.column = site.column;
       loc.endColumn = std::max(site.endColumn, site.column);
+      loc.launch = ref.index;
       return loc;
     };
     auto launchName = [&](LaunchRef ref) {

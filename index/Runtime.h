@@ -119,6 +119,7 @@ struct RuntimeLocation {
   std::string path;  ///< The user file, or the artifact's first local path (may be empty: log-only code).
   uint32_t line = 0; ///< 0-based.
   uint32_t column = 0, endColumn = 0; ///< Byte columns; endColumn 0 means to the end of the line.
+  uint32_t launch = UINT32_MAX;       ///< The launch index in `artifact` when the location is a launch.
 };
 
 /// A finding of the runtime data, as plain data for the server's diagnostics.
