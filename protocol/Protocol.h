@@ -307,6 +307,8 @@ struct ClientCapabilities {
   bool didChangeWatchedFilesDynamicRegistration = false;
   /// textDocument.hover.contentFormat contains "markdown".
   bool hoverMarkdown = false;
+  /// workspace.inlayHint.refreshSupport: the server may send workspace/inlayHint/refresh.
+  bool inlayHintRefreshSupport = false;
 
   /// All offers of both fields, positionEncodings first, for negotiateEncoding().
   std::vector<std::string> allEncodingOffers() const;
@@ -451,6 +453,88 @@ struct DidChangeWatchedFilesParams {
 };
 void from_json(const json &j, DidChangeWatchedFilesParams &p);
 void to_json(json &j, const DidChangeWatchedFilesParams &p);
+
+// ---------------------------------------------------------------------------------------------------------
+// Inlay hints, diagnostics and code actions (LSP 3.17).
+
+enum class InlayHintKind { Type = 1, Parameter = 2 };
+
+/// Deviation: `label` is always a string (the InlayHintLabelPart[] form is never produced) and `tooltip`
+/// always MarkupContent.
+struct InlayHint {
+  Position position;
+  std::string label;
+  std::optional<InlayHintKind> kind;
+  std::optional<MarkupContent> tooltip;
+  std::optional<bool> paddingLeft, paddingRight;
+  json data; ///< Null means absent.
+};
+void from_json(const json &j, InlayHint &h);
+void to_json(json &j, const InlayHint &h);
+
+struct InlayHintParams {
+  TextDocumentIdentifier textDocument;
+  Range range; ///< The visible range the client asks hints for.
+};
+void from_json(const json &j, InlayHintParams &p);
+void to_json(json &j, const InlayHintParams &p);
+
+enum class DiagnosticSeverity { Error = 1, Warning = 2, Information = 3, Hint = 4 };
+
+struct DiagnosticRelatedInformation {
+  Location location;
+  std::string message;
+};
+void from_json(const json &j, DiagnosticRelatedInformation &r);
+void to_json(json &j, const DiagnosticRelatedInformation &r);
+
+/// Deviation: `code` is always a string (never an integer); codeDescription and tags are not used.
+struct Diagnostic {
+  Range range;
+  std::optional<DiagnosticSeverity> severity;
+  std::optional<std::string> code;
+  std::optional<std::string> source;
+  std::string message;
+  std::vector<DiagnosticRelatedInformation> relatedInformation; ///< Omitted when empty.
+  json data;                                                    ///< Null means absent.
+};
+void from_json(const json &j, Diagnostic &d);
+void to_json(json &j, const Diagnostic &d);
+
+/// textDocument/publishDiagnostics.
+struct PublishDiagnosticsParams {
+  std::string uri;
+  std::optional<std::int32_t> version;
+  std::vector<Diagnostic> diagnostics;
+};
+void to_json(json &j, const PublishDiagnosticsParams &p);
+
+struct CodeActionContext {
+  std::vector<Diagnostic> diagnostics;
+  std::optional<std::vector<std::string>> only;
+};
+void from_json(const json &j, CodeActionContext &c);
+void to_json(json &j, const CodeActionContext &c);
+
+struct CodeActionParams {
+  TextDocumentIdentifier textDocument;
+  Range range;
+  CodeActionContext context;
+};
+void from_json(const json &j, CodeActionParams &p);
+void to_json(json &j, const CodeActionParams &p);
+
+/// Deviation: `edit` is never produced (inductor-ls never writes the user's files); actions carry commands.
+struct CodeAction {
+  std::string title;
+  std::optional<std::string> kind; ///< "quickfix", "refactor", "source"...
+  std::vector<Diagnostic> diagnostics;
+  std::optional<bool> isPreferred;
+  std::optional<Command> command;
+  json data;
+};
+void from_json(const json &j, CodeAction &a);
+void to_json(json &j, const CodeAction &a);
 
 // NOLINTEND(readability-identifier-naming)
 

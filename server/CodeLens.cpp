@@ -5,6 +5,7 @@
 // The command is `inductor.showLocations` with arguments [uri, position, locations], the argument shape of VS
 // Code's `editor.action.showReferences`; the editor integrations implement it.
 #include "server/Convert.h"
+#include "server/RuntimeFormat.h"
 #include "server/Server.h"
 
 #include <algorithm>
@@ -64,6 +65,7 @@ void Server::onCodeLens(const protocol::CodeLensParams &params, Reply reply) {
         for (const char *k : {"forward", "backward", "inference", "AOT", "other"})
           if (auto it = byKind.find(k); it != byKind.end())
             title += " · " + std::to_string(it->second) + " " + k;
+        title += lensTimeSuffix(index, target.path, ul.line, ul.launches);
         out.push_back(makeLens(uri, texts.lineRange(uri, ul.line - 1), title, std::move(locations)));
       }
       return reply(std::move(out));

@@ -33,13 +33,16 @@ void Server::registerHandlers() {
   // clang-format off
   bind("initialize",                         &Server::onInitialize);
   bind("inductor/artifactContent",           &Server::onArtifactContent);
+  bind("inductor/hotLines",                  &Server::onHotLines);
   bind("inductor/listArtifacts",             &Server::onListArtifacts);
   bind("inductor/status",                    &Server::onStatus);
   bind("shutdown",                           &Server::onShutdown);
+  bind("textDocument/codeAction",            &Server::onCodeAction);
   bind("textDocument/codeLens",              &Server::onCodeLens);
   bind("textDocument/definition",            &Server::onDefinition);
   bind("textDocument/documentSymbol",        &Server::onDocumentSymbol);
   bind("textDocument/hover",                 &Server::onHover);
+  bind("textDocument/inlayHint",             &Server::onInlayHint);
   bind("textDocument/references",            &Server::onReferences);
   bind("workspace/executeCommand",           &Server::onExecuteCommand);
   bind("workspace/symbol",                   &Server::onWorkspaceSymbol);

@@ -4,6 +4,7 @@
 //  - On a user source line that produced kernels: the kernels, grouped by compile.
 //  - On an FX node in a graph dump: its origin and the kernels that compute it.
 #include "server/Convert.h"
+#include "server/RuntimeFormat.h"
 #include "server/Server.h"
 
 #include <algorithm>
@@ -168,7 +169,8 @@ void Server::onHover(const protocol::TextDocumentPositionParams &params, Reply r
     if (target.kind == Target::Kind::UserFile) {
       auto launches = index.launchesForLine(target.path, params.position.line + 1);
       if (launches.empty()) return reply(nullptr);
-      hover.contents.value = userLineMarkdown(index, launches, params.position.line + 1);
+      hover.contents.value = userLineMarkdown(index, launches, params.position.line + 1) +
+                             userLineRuntimeMarkdown(index, target.path, params.position.line + 1, launches);
       hover.range = texts.lineRange(uri, params.position.line);
       return reply(json(hover));
     }
@@ -176,10 +178,12 @@ void Server::onHover(const protocol::TextDocumentPositionParams &params, Reply r
     index::SymbolAt s = symbolAtPosition(index, target.artifact, texts, uri, params.position);
     switch (s.kind) {
     case index::SymbolAt::Kind::Launch:
-      hover.contents.value = launchMarkdown(index, texts, {s.artifact, s.index});
+      hover.contents.value = launchMarkdown(index, texts, {s.artifact, s.index}) +
+                             launchRuntimeMarkdown(index, {s.artifact, s.index});
       break;
     case index::SymbolAt::Kind::KernelDefinition:
-      hover.contents.value = definitionMarkdown(index, texts, s);
+      hover.contents.value = definitionMarkdown(index, texts, s) +
+                             launchesRuntimeMarkdown(index, index.launchesOfDefinition(s.artifact, s.index));
       break;
     case index::SymbolAt::Kind::GraphNode:
       hover.contents.value = graphNodeMarkdown(index, texts, s);

@@ -33,4 +33,21 @@ std::string launchStatsText(const index::LaunchValues &values);
 /// A markdown table of every argument before and after the launch (hover).
 std::string statsTable(const index::LaunchValues &values);
 
+// Pieces of the views that show runtime data. Each returns "" when there is nothing to show, so callers
+// append them unconditionally.
+
+/// Hover on a launch: its GPU time (per step, share, per-step list, activities), or why it has none (CUDA
+/// graph replays); then the printer's before/after statistics.
+std::string launchRuntimeMarkdown(const index::Index &index, index::LaunchRef ref);
+/// Hover on a kernel definition: the time of all its launches.
+std::string launchesRuntimeMarkdown(const index::Index &index, const std::vector<index::LaunchRef> &launches);
+/// Hover on a user line: its GPU time, per compile and per kernel (largest first), and the statistics of its
+/// launches' outputs.
+std::string userLineRuntimeMarkdown(const index::Index &index, const std::string &path, uint32_t line,
+                                    const std::vector<index::LaunchRef> &launches);
+/// The code lens of a user line: ` · 133 µs/step` (or ` · 400 µs total`), ` · time unknown (CUDA graph)`
+/// when its kernels ran only inside CUDA graph replays; "" without profiles.
+std::string lensTimeSuffix(const index::Index &index, const std::string &path, uint32_t line,
+                           const std::vector<index::LaunchRef> &launches);
+
 } // namespace inductor::server

@@ -251,6 +251,8 @@ json Server::statusJson() const {
     j["traceBytes"] = s.traceBytes;
     j["traceBytesRead"] = s.traceBytesRead;
     j["compilesAnalysed"] = s.compilesAnalysed;
+    j["profiles"] = s.profiles;
+    j["runLogs"] = s.runLogs;
   }
   return j;
 }
@@ -351,6 +353,8 @@ void Server::indexingDone(std::shared_ptr<const index::Index> index, uint64_t ge
   }
   sendNotification("inductor/status", statusJson());
   if (capabilities_.codeLensRefreshSupport) sendRequest("workspace/codeLens/refresh", nullptr);
+  if (capabilities_.inlayHintRefreshSupport) sendRequest("workspace/inlayHint/refresh", nullptr);
+  publishRuntimeDiagnosticsForOpenDocuments(*index);
 }
 
 } // namespace inductor::server

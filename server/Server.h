@@ -35,6 +35,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <thread>
 #include <unordered_map>
@@ -114,6 +115,11 @@ public:
   void onCodeLens(const protocol::CodeLensParams &params, Reply reply);
   void onDocumentSymbol(const protocol::DocumentSymbolParams &params, Reply reply);
   void onWorkspaceSymbol(const protocol::WorkspaceSymbolParams &params, Reply reply);
+  // Runtime data: profiles and printer run logs (server/InlayHint.cpp, server/HotLines.cpp,
+  // server/RuntimeCodeActions.cpp).
+  void onInlayHint(const protocol::InlayHintParams &params, Reply reply);
+  void onCodeAction(const protocol::CodeActionParams &params, Reply reply);
+  void onHotLines(const json &params, Reply reply);
   // Custom requests (server/Artifacts.cpp).
   void onArtifactContent(const json &params, Reply reply);
   void onListArtifacts(const json &params, Reply reply);
@@ -150,6 +156,10 @@ private:
   json statusJson() const;
   void startWatcher();
   void stopWatcher();
+  /// Publishes the runtime diagnostics of `uris` (server/RuntimeDiagnostics.cpp), clearing those that have
+  /// none left. Serialised by runtimePublishMutex_.
+  void publishRuntimeDiagnostics(const index::Index &index, const std::vector<std::string> &uris);
+  void publishRuntimeDiagnosticsForOpenDocuments(const index::Index &index);
 
   protocol::Transport &transport_;
   ServerOptions options_;
@@ -186,6 +196,9 @@ private:
   std::thread watcher_;
   std::atomic<bool> stopWatcher_{false};
   int watcherFd_ = -1;
+
+  std::mutex runtimePublishMutex_;
+  std::set<std::string> runtimePublished_; ///< URIs with runtime diagnostics on the client.
 };
 
 } // namespace inductor::server
