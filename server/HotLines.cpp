@@ -37,6 +37,7 @@ void Server::onHotLines(const json &params, Reply reply) {
     out["basis"] = !times.present() ? "none" : times.stepsMarked() ? "perStep" : "total";
     out["basisText"] = times.present() ? timeBasis(times) : "no profiler trace found";
     out["steps"] = times.steps;
+    out["stepNs"] = times.stepNs;
     out["totalNs"] = times.totalNs;
     out["eagerNs"] = times.eagerNs;
     out["unjoinedNs"] = times.unjoinedNs;
@@ -66,6 +67,7 @@ void Server::onHotLines(const json &params, Reply reply) {
                        {"code", originCode(texts, o)},
                        {"ns", l.ns},
                        {"perStepNs", times.perStep(l.ns)},
+                       {"stepNs", l.perStep},
                        {"percent", times.percent(l.ns)},
                        {"label", timeText(times, l.ns)},
                        {"launches", l.launches},
@@ -86,6 +88,7 @@ void Server::onHotLines(const json &params, Reply reply) {
       for (size_t i = 0; i < all.size() && i < limit; ++i) {
         const index::Launch &l = index.launch(all[i].second);
         const index::Compile *c = index.compileOf(all[i].second.artifact);
+        const index::LaunchTiming *t = index::launchTiming(index, all[i].second);
         kernels.push_back(
             {{"location", launchLocation(texts, index, all[i].second)},
              {"kernel",
@@ -93,6 +96,7 @@ void Server::onHotLines(const json &params, Reply reply) {
              {"compile", c ? c->label() : ""},
              {"ns", all[i].first},
              {"perStepNs", times.perStep(all[i].first)},
+             {"stepNs", t->perStep},
              {"percent", times.percent(all[i].first)},
              {"label", timeText(times, all[i].first)}});
       }
