@@ -251,6 +251,8 @@ public:
     size_t bytesRead = 0;        ///< Log bytes read, all logs.
     size_t compilesReused = 0;   ///< Log compiles whose analysis came from the cache.
     size_t compilesAnalysed = 0; ///< Log compiles analysed.
+    size_t profilesRead = 0;     ///< Profiler traces read and joined.
+    size_t profilesReused = 0;   ///< Profiler traces unchanged (file and compiles), their join reused.
   };
 
   IndexCache();
