@@ -194,13 +194,13 @@ void IndexBuilder::buildProfiles(const RuntimeFiles &files, const ReadPolicy &po
       t.graphReplays += ct.graphReplays;
       t.launchesMissed = std::max(t.launchesMissed, ct.launchesMissed);
       t.byCompileId = t.byCompileId || ct.byCompileId;
-      for (const auto &[name, ns] : ct.replayKernels) {
+      for (const auto &entry : ct.replayKernels) {
         auto it = std::find_if(t.replayKernels.begin(), t.replayKernels.end(),
-                               [&](const auto &p) { return p.first == name; });
+                               [&](const auto &p) { return p.first == entry.first; });
         if (it == t.replayKernels.end())
-          t.replayKernels.emplace_back(name, ns);
+          t.replayKernels.push_back(entry);
         else
-          it->second += ns;
+          it->second += entry.second;
       }
       auto &cs = compileSteps[c];
       cs.resize(stepOffset + j.steps.size(), 0);

@@ -49,6 +49,18 @@ bool canMakeNonFinite(std::string_view op) {
   return ops.count(op) > 0 || op.rfind("special_", 0) == 0;
 }
 
+/// Joins the pieces of a message with one allocation.
+std::string concat(std::initializer_list<std::string_view> parts) {
+  size_t n = 0;
+  for (std::string_view p : parts)
+    n += p.size();
+  std::string out;
+  out.reserve(n);
+  for (std::string_view p : parts)
+    out += p;
+  return out;
+}
+
 bool statsDiffer(const TensorStats &a, const TensorStats &b) {
   auto same = [](const std::optional<double> &x, const std::optional<double> &y) {
     if (!x || !y) return !x && !y;
@@ -246,11 +258,12 @@ void IndexBuilder::buildRunLogs(const RuntimeFiles &files, const ReadPolicy &pol
         d.severity = RuntimeDiagnostic::Severity::Error;
         d.code = origin->nan ? "first-nan" : "first-inf";
         d.location = launchLocation(*ref);
-        d.message = "first " + what + ": " + launchName(*ref);
-        if (!suspects.empty()) d.message += " ← " + originText(suspects.front());
-        d.message += "\n" + joinArgs(origin->args) + " holds " + what +
-                     " after this launch while its inputs were finite (" + where +
-                     (comp ? ", " + comp->label() : "") + ").";
+        std::string name = launchName(*ref), args = joinArgs(origin->args);
+        std::string compile = comp ? ", " + comp->label() : "";
+        d.message = concat({"first ", what, ": ", name});
+        if (!suspects.empty()) d.message += concat({" ← ", originText(suspects.front())});
+        d.message += concat({"\n", args, " holds ", what, " after this launch while its inputs were finite (",
+                             where, compile, ")."});
         for (const Origin &o : suspects)
           d.related.push_back({userLocation(o), "user line of " + launchName(*ref)});
         data.diagnostics.push_back(d);
@@ -259,9 +272,8 @@ void IndexBuilder::buildRunLogs(const RuntimeFiles &files, const ReadPolicy &pol
           u.severity = RuntimeDiagnostic::Severity::Error;
           u.code = d.code;
           u.location = userLocation(o);
-          u.message = "first " + what + ": " + launchName(*ref) + " ← this line\n" + joinArgs(origin->args) +
-                      " holds " + what + " after the kernel while its inputs were finite (" + where +
-                      (comp ? ", " + comp->label() : "") + ").";
+          u.message = concat({"first ", what, ": ", name, " ← this line\n", args, " holds ", what,
+                              " after the kernel while its inputs were finite (", where, compile, ")."});
           u.related.push_back({launchLocation(*ref), "the launch in the output code"});
           data.diagnostics.push_back(std::move(u));
         }
@@ -270,10 +282,10 @@ void IndexBuilder::buildRunLogs(const RuntimeFiles &files, const ReadPolicy &pol
         d.severity = RuntimeDiagnostic::Severity::Warning;
         d.code = "nan-in-inputs";
         d.location = launchLocation(*ref);
-        d.message =
-            what + " reaches " + launchName(*ref) + " through " + joinArgs(origin->args) +
-            ": no printed launch made it (a graph input, a parameter, or a kernel the printer skipped; " +
-            where + ").";
+        d.message = concat(
+            {what, " reaches ", launchName(*ref), " through ", joinArgs(origin->args),
+             ": no printed launch made it (a graph input, a parameter, or a kernel the printer skipped; ",
+             where, ")."});
         data.diagnostics.push_back(std::move(d));
       } else if (origin->kind == NonFiniteOrigin::Kind::GraphInput && origin->call != kNoLaunch) {
         const PrinterCall &call = mapping.calls[origin->call];
@@ -287,8 +299,8 @@ void IndexBuilder::buildRunLogs(const RuntimeFiles &files, const ReadPolicy &pol
           if (!a.paths.empty()) d.location.path = a.paths.front();
           if (!a.code.entries.empty()) d.location.line = a.code.entries.front().line;
           uint32_t inputLine = call.inputs.empty() ? 0 : log.records[call.inputs.front()].line;
-          d.message = "graph input " + joinArgs(origin->args) + " holds " + what + " when " + comp.label() +
-                      " starts (" + logName + ":" + std::to_string(inputLine + 1) + ").";
+          d.message = concat({"graph input ", joinArgs(origin->args), " holds ", what, " when ", comp.label(),
+                              " starts (", logName, ":", std::to_string(inputLine + 1), ")."});
           data.diagnostics.push_back(std::move(d));
         }
       }

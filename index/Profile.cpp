@@ -9,6 +9,7 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <istream>
 #include <streambuf>
@@ -40,7 +41,7 @@ std::optional<uint64_t> microsToNanos(std::string_view s, double fallback) {
   if (s.empty() || s[0] == '-') return std::nullopt;
   if (s.find_first_of("eE") != std::string_view::npos) {
     if (!(fallback >= 0) || fallback > 1.8e16) return std::nullopt;
-    return static_cast<uint64_t>(fallback * 1000.0 + 0.5);
+    return static_cast<uint64_t>(std::llround(fallback * 1000.0));
   }
   uint64_t whole = 0;
   size_t i = 0;

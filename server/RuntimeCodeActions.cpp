@@ -15,7 +15,7 @@ namespace {
 constexpr const char *kPrinterLevel = "AOT_INDUCTOR_DEBUG_INTERMEDIATE_VALUE_PRINTER";
 constexpr const char *kFilter = "AOT_INDUCTOR_FILTERED_KERNELS_TO_PRINT";
 
-protocol::CodeAction envAction(std::string title, std::vector<std::pair<std::string, std::string>> env,
+protocol::CodeAction envAction(std::string title, const std::vector<std::pair<std::string, std::string>> &env,
                                std::string explanation) {
   json vars = json::object();
   std::string shell;
