@@ -10,6 +10,7 @@ import * as client from './client';
 import * as commands from './commands';
 import * as config from './config';
 import { InductorContext } from './context';
+import * as runtime from './runtime';
 import * as statusBar from './statusBar';
 import * as traceDocuments from './traceDocuments';
 
@@ -46,6 +47,7 @@ async function start(extension: vscode.ExtensionContext, output: vscode.LogOutpu
   current = ctx;
   traceDocuments.activate(ctx, languageClient);
   commands.activate(ctx, languageClient);
+  runtime.activate(ctx, languageClient);
   statusBar.activate(ctx, languageClient);
   try {
     await languageClient.start();
