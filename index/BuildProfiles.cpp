@@ -139,6 +139,11 @@ void IndexBuilder::buildProfiles(const RuntimeFiles &files, const ReadPolicy &po
       continue;
     }
     const ProfileJoin &j = r.join;
+    if (j.kernelActivities == 0 && j.outsideStepsNs == 0) {
+      // A CPU-only profile (or one of another device kind): nothing to join, and zeros would read as fast code.
+      diag(files.profiles[i], 0, "profile has no GPU activity (kernels, copies): no GPU time to show");
+      continue;
+    }
     ProfileInfo info;
     info.path = files.profiles[i];
     info.steps = j.steps.size();
@@ -194,6 +199,7 @@ void IndexBuilder::buildProfiles(const RuntimeFiles &files, const ReadPolicy &po
       t.graphReplays += ct.graphReplays;
       t.launchesMissed = std::max(t.launchesMissed, ct.launchesMissed);
       t.byCompileId = t.byCompileId || ct.byCompileId;
+      t.bySequence = t.bySequence || ct.bySequence;
       for (const auto &entry : ct.replayKernels) {
         auto it = std::find_if(t.replayKernels.begin(), t.replayKernels.end(),
                                [&](const auto &p) { return p.first == entry.first; });
@@ -253,6 +259,10 @@ void IndexBuilder::buildProfiles(const RuntimeFiles &files, const ReadPolicy &po
             comp.label() + ": " + std::to_string(t.launchesMissed) +
             " launches were not found in its profiled calls; their time, if any, is under "
             "the compile's other time.");
+      if (t.bySequence)
+        times.caveats.push_back(comp.label() +
+                                ": no FX graph cache key or compile id ties its calls to it; they were tied by "
+                                "their whole launch sequence, which no other compile has.");
       if (t.byCompileId)
         times.caveats.push_back(
             comp.label() + ": the trace has no FX graph cache key for it; its calls were tied by compile id "

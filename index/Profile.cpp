@@ -689,6 +689,36 @@ private:
     return found;
   }
 
+  /// Without a key or a compile id (output code found only in files, or a cache bypass): the one compile whose
+  /// every launch is found in the call, in order, with no device time under any other child of the call. Two
+  /// such compiles (identical launch sequences) leave the call unjoined. Memoised per key, each call verified.
+  std::optional<uint32_t> bySequence(uint32_t k, const CallContext &c) {
+    auto fits = [&](uint32_t i) {
+      const JoinCompile &jc = compiles_[i];
+      if (jc.launchOps.empty() || !graphMatches(jc, c)) return false;
+      if (t_.rank && jc.rank && jc.rank != t_.rank) return false;
+      std::vector<uint32_t> m = align(k, jc);
+      if (std::any_of(m.begin(), m.end(), [](uint32_t v) { return v == kNone; })) return false;
+      std::unordered_map<uint32_t, bool> matched;
+      for (uint32_t v : m)
+        matched[callChildren_[k][v]] = true;
+      return std::all_of(callUnits_[k].begin(), callUnits_[k].end(),
+                         [&](const auto &u) { return u.second.ns == 0 || matched.count(u.first); });
+    };
+    if (auto it = sequenceMemo_.find(c.key); it != sequenceMemo_.end())
+      return it->second && fits(*it->second) ? it->second : std::nullopt;
+    std::optional<uint32_t> found;
+    bool ambiguous = false;
+    for (uint32_t i = 0; i < compiles_.size() && !ambiguous; ++i)
+      if (fits(i)) {
+        ambiguous = found.has_value();
+        found = i;
+      }
+    if (ambiguous) found.reset();
+    sequenceMemo_[c.key] = found;
+    return found;
+  }
+
   /// Aligns the call's children with a compile's launches (greedy, in order): child index per launch, kNone
   /// where a launch was not found.
   std::vector<uint32_t> align(uint32_t callOrdinal, const JoinCompile &jc) const {
@@ -722,7 +752,7 @@ private:
       uint32_t call = calls_[k];
       CallContext c = contextOf(call);
       std::optional<uint32_t> compile;
-      bool viaCompileId = false;
+      bool viaCompileId = false, viaSequence = false;
       std::vector<uint32_t> candidates = byKey(c);
       if (!candidates.empty()) {
         compile = candidates.front();
@@ -737,6 +767,10 @@ private:
           viaCompileId = true;
         }
       }
+      if (!compile && candidates.empty()) {
+        compile = bySequence(k, c);
+        viaSequence = compile.has_value();
+      }
       uint64_t total = 0;
       for (const auto &[unit, u] : callUnits_[k])
         total += u.ns;
@@ -749,6 +783,7 @@ private:
       const JoinCompile &jc = compiles_[*compile];
       ++ct.calls;
       ct.byCompileId = ct.byCompileId || viaCompileId;
+      ct.bySequence = ct.bySequence || viaSequence;
       ct.ns += total;
       auto addSteps = [&](std::vector<uint64_t> &into, const UnitTime &u) {
         for (size_t s = 0; s < u.perStep.size() && s < into.size(); ++s)
@@ -811,6 +846,7 @@ private:
   std::vector<std::unordered_map<uint32_t, UnitTime>> callUnits_;
   std::vector<StepRange> steps_;
   std::map<std::string, uint64_t> eagerOps_;
+  std::unordered_map<std::string, std::optional<uint32_t>> sequenceMemo_;
 };
 
 } // namespace

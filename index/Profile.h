@@ -25,7 +25,8 @@
 //      log records after each output code (artifact `fx_graph_cache_miss`/`_hit`). Several compiles with one
 //      key are told apart by the enclosing `Torch-Compiled Region: f/c` (forward; torch/_dynamo) or
 //      `CompiledFunctionBackward` (backward) and by the rank; a key nobody logged falls back to the compile
-//      id and graph kind of those ranges;
+//      id and graph kind of those ranges, and without those to the one compile whose whole launch sequence is
+//      the call's (no other compile fitting);
 //   3. inside one call, the call's direct children in time order (CPU ops, or launch API calls made by the
 //      call itself, as the C++ wrapper does) align one-to-one with the output code's launches: the i-th
 //      launch takes the next child named as the profiler names that launch (JoinCompile::launchOps); children
@@ -158,8 +159,11 @@ struct CompileTime {
   /// that is not exact for this compile.
   uint32_t launchesMissed = 0;
   /// How the calls were tied to the compile: by the FX graph cache key (exact), or by the compile id and
-  /// graph kind of the enclosing ranges (the key was not in the log).
+  /// graph kind of the enclosing ranges (the key was not in the log), or by the launch sequence alone (neither
+  /// was known: output code found only in files): every launch found in order, nothing else launched, and no
+  /// other compile fitting.
   bool byCompileId = false;
+  bool bySequence = false;
   std::vector<LaunchTime> launches; ///< One per JoinCompile::launchOps entry.
   std::vector<uint64_t> perStep;
   std::map<std::string, uint64_t> replayKernels; ///< CUDA graph replays: kernel name -> ns (display only).

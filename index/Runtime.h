@@ -37,6 +37,7 @@ struct CompileTiming {
   uint64_t ns = 0, otherNs = 0, graphReplayNs = 0;
   uint32_t calls = 0, graphReplays = 0, launchesMissed = 0;
   bool byCompileId = false; ///< Some calls were tied by compile id (the log has no FX graph cache key).
+  bool bySequence = false;  ///< Some calls were tied by their launch sequence alone (no key, no compile id).
   std::vector<std::pair<std::string, uint64_t>> replayKernels; ///< CUDA graph replays, largest first.
   std::vector<uint64_t> perStep;
 };

@@ -330,6 +330,33 @@ TEST_CASE("Profile: join, one rule at a time") {
     CHECK(u.unjoined[0].key == "funknown");
   }
 
+  SUBCASE("no key, no compile id: the one compile whose whole launch sequence is the call's") {
+    JoinCompile fileOnly = fwd;
+    fileOnly.cacheKey.clear();
+    fileOnly.frameId.reset();
+    fileOnly.frameCompileId.reset();
+    JoinCompile other = fileOnly;
+    other.launchOps = {{"triton_b_0"}};
+    auto call = [](const std::string &name) {
+      return json::array({
+          op("## Call CompiledFxGraph None ##", 100, 100, 1, "user_annotation"), op(name, 110, 10, 3),
+          launch(112, 3, 30), op("aten::mm", 130, 20, 4), launch(132, 4, 40), op("triton_a_0", 160, 10, 6),
+          launch(161, 6, 60), kernel("a", 200, 1, 3, 30), kernel("b", 202, 1, 4, 40), kernel("c", 204, 1, 6, 60),
+      });
+    };
+    ProfileJoin j = joinProfile(trace(call("triton_a_0")), {other, fileOnly});
+    CHECK(j.compiles[1].calls == 1);
+    CHECK(j.compiles[1].bySequence);
+    CHECK(j.compiles[1].launches[2].ns == 1000);
+    // Two compiles with the same sequence: not certain, left unjoined.
+    ProfileJoin twins = joinProfile(trace(call("triton_a_0")), {fileOnly, fileOnly});
+    CHECK(twins.compiles[0].calls + twins.compiles[1].calls == 0);
+    CHECK(twins.unjoinedNs == 3000);
+    // A child with device time that is no launch of the compile: not this compile.
+    ProfileJoin extra = joinProfile(trace(call("triton_x_9")), {fileOnly});
+    CHECK(extra.compiles[0].calls == 0);
+  }
+
   SUBCASE("backward is told from forward by CompiledFunctionBackward when a key is shared") {
     JoinCompile bwd = fwd;
     bwd.graph = JoinGraph::Backward;

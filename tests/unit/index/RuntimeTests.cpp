@@ -119,6 +119,17 @@ TEST_CASE("Runtime: beside the traces, named by the options, refused outside the
     CHECK(hasDiagnostic(*index, "not a profiler trace"));
     CHECK(hasDiagnostic(*index, "no output of the intermediate value debug printer"));
   }
+  SUBCASE("a CPU-only profile: no GPU time shown, and said so") {
+    TempDir t;
+    std::ofstream(t.path / "cpu.json") << R"({"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "aten::mm",
+        "pid": 1, "tid": 1, "ts": 1.0, "dur": 5.0, "args": {"External id": 1}}]})";
+    IndexOptions o;
+    o.inputs = {kMlp + "/trace"};
+    o.profiles = {(t.path / "cpu.json").string()};
+    auto index = build(o);
+    CHECK(!index->runtime().times.present());
+    CHECK(hasDiagnostic(*index, "profile has no GPU activity"));
+  }
   SUBCASE("a folder named by `profiles`: every JSON profile in it, whatever its name") {
     TempDir t;
     fs::copy_file(kMlp + "/profile.json", t.path / "run7.json");
