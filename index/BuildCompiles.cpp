@@ -94,6 +94,12 @@ std::vector<PendingCompile> segmentLog(uint32_t logIndex, const TraceLog &log) {
       continue;
     }
     if (r.kind != TraceKind::Artifact) continue;
+    // The FX graph cache key is logged right after the output code it names (compile_fx.py); the profiler's
+    // `## Call CompiledFxGraph <key> ##` ranges use it (see Profile.h).
+    if (r.name == "fx_graph_cache_miss" || r.name == "fx_graph_cache_hit") {
+      if (s.current >= 0 && out[s.current].cacheInfo < 0) out[s.current].cacheInfo = static_cast<int>(i);
+      continue;
+    }
     if (auto slot = provenanceSlot(r.name)) {
       if (s.current >= 0 && slotOf(out[s.current], *slot) < 0)
         slotOf(out[s.current], *slot) = static_cast<int>(i);
@@ -293,6 +299,7 @@ void IndexBuilder::buildLogCompiles() {
     parse(p.postToPre, ProvenanceSlot::PostToPre);
     parse(p.nodeMappings, ProvenanceSlot::NodeMappings);
     parse(p.stackTraces, ProvenanceSlot::StackTraces);
+    if (p.cacheInfo >= 0) r.compile.cacheKey = fxGraphCacheKey(log.payloadText(records[p.cacheInfo]));
     if (p.postGrad >= 0 && withinLimit(records[p.postGrad], IndexLimits::kGraphBytes, "graph"))
       r.post = analyzeGraphLines(log.payloadLines(records[p.postGrad]));
     if (p.preGrad >= 0 && withinLimit(records[p.preGrad], IndexLimits::kGraphBytes, "graph"))

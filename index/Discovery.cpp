@@ -2,6 +2,7 @@
 
 #include "index/PathResolver.h"
 #include "index/ReadPolicy.h"
+#include "index/Profile.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -17,6 +18,13 @@ namespace inductor::index {
 bool isTraceLogName(const std::string &name) {
   return name.rfind("dedicated_log_torch_trace", 0) == 0 && name.size() > 4 &&
          name.compare(name.size() - 4, 4, ".log") == 0;
+}
+
+bool isRunLogCandidateName(const std::string &name) {
+  if (isTraceLogName(name)) return false;
+  for (std::string_view ext : {".log", ".out", ".txt", ".stdout", ".stderr"})
+    if (name.size() > ext.size() && name.compare(name.size() - ext.size(), ext.size(), ext) == 0) return true;
+  return false;
 }
 
 namespace {
@@ -81,6 +89,7 @@ struct Collector {
     erase(wrappersCpp);
     erase(provenance);
     erase(kernelInformation);
+    erase(profiles);
     for (auto it = dirs.begin(); it != dirs.end();) {
       CompileFiles &f = it->second;
       if (dropped.count(f.outputCode)) {
@@ -99,6 +108,8 @@ struct Collector {
   std::set<std::string> wrappersCpp;
   std::set<std::string> provenance;
   std::set<std::string> kernelInformation;
+  std::set<std::string> profiles;
+  std::set<std::string> runLogCandidates;
 
   void add(const fs::path &p, bool explicitFile, bool viaLink = false) {
     std::string name = p.filename().string();
@@ -112,6 +123,11 @@ struct Collector {
     bool explicitJson = explicitFile && endsWith(name, ".json") && name != "kernel_information.json";
     // The set or slot it goes to; only files of interest are stat'ed for their identity.
     auto keep = [&] { return choose(full, viaLink); };
+    if (isProfileName(name) && !provenanceName) {
+      if (keep()) profiles.insert(full);
+      return;
+    }
+    if (!explicitFile && isRunLogCandidateName(name)) runLogCandidates.insert(full);
     if (isTraceLogName(name) || explicitLog) {
       if (keep()) traceLogs.insert(full);
     } else if (name == "output_code.py" || name == "output_code.cpp") {
@@ -239,6 +255,8 @@ DiscoveredInputs discoverInputs(const std::vector<std::string> &inputs, size_t m
     if (!used) out.standaloneProvenance.push_back(k);
   }
   out.cacheSources.assign(c.cacheSources.begin(), c.cacheSources.end());
+  out.profiles.assign(c.profiles.begin(), c.profiles.end());
+  out.runLogCandidates.assign(c.runLogCandidates.begin(), c.runLogCandidates.end());
   return out;
 }
 

@@ -13,6 +13,10 @@
 //  kernel;
 //    told apart later by content), `*.wrapper.cpp` (AOTInductor) with its `kernel_information.json`.
 //  - Standalone provenance maps: the JSON names above anywhere.
+//  - Runtime inputs (index/Runtime.h): torch.profiler Chrome traces by name (`*.pt.trace.json[.gz]`,
+//    `*trace*.json[.gz]`, `*profile*.json[.gz]`; Profile.h isProfileName), and candidate run logs of the
+//    debug printer (`*.log`, `*.out`, `*.txt`, `*.stdout`, `*.stderr` that are not TORCH_TRACE logs), which
+//    the index opens to check.
 // Files from one graph directory (a TORCH_COMPILE_DEBUG graph directory, or a cache `c<hash>.debug/`
 // directory) are grouped into a `CompileFiles` unit, the file-based counterpart of a compile in a log. A
 // cache wrapper `c<hash>.py` is listed in `cacheSources`; the index recognises it as a copy of its
@@ -58,6 +62,10 @@ struct DiscoveredInputs {
   /// Provenance JSON found outside any graph directory.
   std::vector<std::string> standaloneProvenance;
   std::vector<std::string> errors; ///< Inputs that do not exist or cannot be read.
+  /// Profiler Chrome traces (by name; a file named explicitly with such a name is one too).
+  std::vector<std::string> profiles;
+  /// Files that may be run logs of the debug printer (by name only: the index checks their content).
+  std::vector<std::string> runLogCandidates;
   /// What was left out on purpose, for diagnostics: links out of the roots, the file cap. {path, message}.
   struct Note {
     std::string path;
@@ -65,6 +73,10 @@ struct DiscoveredInputs {
   };
   std::vector<Note> notes;
 };
+
+/// True for names a run log may have: `run.log`, `*.out`, `*.txt`, `*.stdout`, `*.stderr`, `*.log` that is
+/// not a TORCH_TRACE log.
+bool isRunLogCandidateName(const std::string &fileName);
 
 /// See the file comment. Paths in the result are absolute and normalized, each listed once. `policy` judges
 /// symbolic links found inside directories; null takes none of them (a caller without a policy reads nothing

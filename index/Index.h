@@ -60,6 +60,8 @@
 
 namespace inductor::index {
 
+struct RuntimeData; // index/Runtime.h
+
 /// Index of an artifact in Index::artifacts(). Stable for the lifetime of one Index.
 struct ArtifactId {
   uint32_t value = UINT32_MAX;
@@ -108,6 +110,9 @@ struct Compile {
   bool aoti = false;     ///< AOTInductor (C++ wrapper code, or an export trace without compile id).
   std::string aotId;     ///< From `# AOT ID:`, e.g. "0_forward".
   std::string traceFile; ///< The log it came from (local path); empty for compiles found only in files.
+  /// The FX graph cache key of its output code (the `fx_graph_cache_miss`/`_hit` artifact after it), which
+  /// names the compile in profiles (`## Call CompiledFxGraph <key> ##`); empty when the log has none.
+  std::string cacheKey;
   ArtifactId outputCode;
   ArtifactId postGradGraph, preGradGraph; ///< The graphs origins were looked up in; invalid when none.
   /// Every graph artifact of this compile (log payloads and debug-directory files), with their role.
@@ -219,8 +224,9 @@ struct IndexDiagnostic {
 struct IndexStats {
   size_t traceFiles = 0, traceBytes = 0, compiles = 0, artifacts = 0, kernels = 0, launches = 0;
   size_t launchesWithOrigin = 0, userLines = 0, corruptedRecords = 0, errors = 0;
-  size_t traceBytesRead = 0;   ///< Bytes of logs scanned by this build.
-  size_t compilesAnalysed = 0; ///< Log compiles analysed by this build (the others came from the cache).
+  size_t traceBytesRead = 0;        ///< Bytes of logs scanned by this build.
+  size_t compilesAnalysed = 0;      ///< Log compiles analysed by this build (the others came from the cache).
+  size_t profiles = 0, runLogs = 0; ///< Profiler traces and printer run logs read (see Runtime.h).
   /// Compile health (CompileHealth.h): Dynamo compiles (frame_id/frame_compile_id, with or without output
   /// code), the frames compiled, and the events of each kind.
   size_t frameCompiles = 0, compiledFrames = 0, graphBreaks = 0, recompiles = 0, compileFailures = 0;
@@ -263,6 +269,12 @@ struct IndexOptions {
   std::vector<std::string> libraryPaths;
   /// Worker threads for reading logs and analysing payloads; 0 or 1 runs everything on the calling thread.
   unsigned jobs = 0;
+  /// torch.profiler Chrome traces (files or directories, plain or gzip) to join to the launches, in addition
+  /// to those found under the inputs/roots and beside the traces (see Runtime.h). Default: none.
+  std::vector<std::string> profiles;
+  /// Run logs holding the intermediate value debug printer's output, in addition to those found. Default:
+  /// none.
+  std::vector<std::string> runLogs;
 };
 
 /// Progress of a build: `done` of `total` units of the whole build (done * 100 / total is its percentage; the
@@ -296,6 +308,8 @@ public:
     size_t bytesRead = 0;        ///< Log bytes read, all logs.
     size_t compilesReused = 0;   ///< Log compiles whose analysis came from the cache.
     size_t compilesAnalysed = 0; ///< Log compiles analysed.
+    size_t profilesRead = 0;     ///< Profiler traces read and joined.
+    size_t profilesReused = 0;   ///< Profiler traces unchanged (file and compiles), their join reused.
   };
 
   IndexCache();
@@ -408,6 +422,9 @@ public:
   std::vector<CompiledFunction> compiledFunctions(std::string_view path) const;
   /// Events, compiled functions, installed guards and dynamic-shape records of one line.
   HealthAtLine healthAt(std::string_view path, uint32_t line) const;
+  /// GPU time from profiles and tensor statistics from printer run logs, joined to launches and user lines
+  /// (see Runtime.h, which also has the lookup helpers). Empty when there were none.
+  const RuntimeData &runtime() const { return *runtime_; }
 
 private:
   friend class IndexBuilder;
@@ -420,6 +437,7 @@ private:
   CompileHealth health_;
   struct Tables;
   std::shared_ptr<const Tables> tables_;
+  std::shared_ptr<const RuntimeData> runtime_;
 };
 
 } // namespace inductor::index

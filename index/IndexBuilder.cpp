@@ -1,5 +1,7 @@
 #include "index/IndexBuilder.h"
 
+#include "index/Runtime.h"
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -148,8 +150,8 @@ std::string compileKey(const PendingCompile &p, const TraceLog &log, uint64_t li
   key += std::to_string(lineage);
   key += p.cpp ? ":cpp" : ":py";
   key += p.rank ? ":r" + std::to_string(*p.rank) : ":-";
-  for (int rec :
-       {p.output, p.postGrad, p.preGrad, p.nodeMappings, p.stackTraces, p.kernelToPost, p.postToPre}) {
+  for (int rec : {p.output, p.postGrad, p.preGrad, p.nodeMappings, p.stackTraces, p.kernelToPost, p.postToPre,
+                  p.cacheInfo}) {
     key += '|';
     if (rec < 0) continue;
     const TraceRecord &r = log.records()[static_cast<size_t>(rec)];
@@ -308,6 +310,8 @@ std::shared_ptr<const Index> IndexBuilder::run() {
   }
   if (!cancelled()) linkKernelSources(inputs.cacheSources);
   if (!cancelled()) buildHealth();
+  if (!cancelled()) buildRuntime(inputs);
+  if (!index_->runtime_) index_->runtime_ = std::make_shared<RuntimeData>();
   // The analyses own what they need; the payload pages they touched need not stay resident (a 1 GB trace
   // otherwise keeps ~40% of its bytes in RSS through fault-around).
   for (const auto &log : tables_->logs)

@@ -6,6 +6,9 @@
 //                     merging file copies, linking kernel files;
 //   Origins.cpp       step 4's origin resolution (the fallback chain of Index.h);
 //   BuildHealth.cpp   compile health from the logs' records (CompileHealth.h), placed on user lines;
+//   BuildRuntime.cpp  step 5b, runtime data (Runtime.h): finding profiles and printer run logs, then
+//   BuildProfiles.cpp   profiler traces joined to launches, times per launch, compile and user line;
+//   BuildRunLogs.cpp    printer run logs mapped to launches, statistics and the first NaN/Inf;
 //   Index.cpp         the queries of a built Index.
 #pragma once
 
@@ -13,6 +16,8 @@
 #include "index/GraphDump.h"
 #include "index/Index.h"
 #include "index/ModelFrames.h"
+#include "index/MappedFile.h"
+#include "index/Profile.h"
 #include "index/Provenance.h"
 #include "index/ReadPolicy.h"
 #include "index/TextLines.h"
@@ -24,6 +29,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -32,6 +38,8 @@
 #include <vector>
 
 namespace inductor::index {
+
+class ReadPolicy;
 
 // The frozen lookup tables of an Index (see Index.h). Built once by IndexBuilder::freeze.
 struct Index::Tables {
@@ -96,6 +104,7 @@ struct PendingCompile {
   /// The graph kind the stream's AOT graphs imply (`aot_inference_graph`; `aot_forward_graph`: the first
   /// output code is the forward, the next the backward), for output code without `# AOT ID:` (cpp_wrapper).
   GraphKind kindHint = GraphKind::Unknown;
+  int cacheInfo = -1; ///< The `fx_graph_cache_{miss,hit}` artifact carrying the FX graph cache key.
 };
 
 enum class ProvenanceSlot { NodeMappings, StackTraces, KernelToPost, PostToPre };
@@ -158,6 +167,32 @@ std::string compileKey(const PendingCompile &p, const TraceLog &log, uint64_t li
 
 /// A graph dump's analysis with its node index.
 GraphData analyzeGraphLines(const std::vector<std::string_view> &lines);
+/// The `key` of an `fx_graph_cache_miss`/`_hit` artifact's JSON payload; empty when it has none.
+std::string fxGraphCacheKey(std::string_view json);
+
+/// The runtime inputs of a build (BuildRuntime.cpp): normalized paths, each once, in the order found;
+/// explicit ones (named by the options) get diagnostics when they cannot be used.
+struct RuntimeFiles {
+  std::vector<std::string> profiles, runLogs;
+  std::set<std::string> explicitProfiles, explicitRunLogs;
+};
+
+/// A profile's join, kept for the next build: reused while the file (stamp) and the compiles it was joined
+/// to (signature) are the same.
+struct CachedProfile {
+  FileStamp stamp;
+  uint64_t signature = 0;
+  bool isProfile = false; ///< The file had a traceEvents array.
+  std::string error;      ///< It could not be read.
+  ProfileJoin join;
+  size_t skippedEvents = 0;
+  bool truncated = false;
+  std::string problem;
+};
+
+/// A file name for messages.
+std::string runtimeBaseName(const std::string &path);
+
 /// Parses one provenance payload into `prov`; on failure `error` says why and `prov` is unchanged.
 void parseProvenanceInto(CompileProvenance &prov, ProvenanceSlot slot, std::string_view json,
                          std::string &error);
@@ -169,6 +204,7 @@ struct IndexCache::State {
   std::unordered_map<std::string, detail::CachedLog> logs; ///< By path.
   std::unordered_map<std::string, std::shared_ptr<const detail::CompileAnalysis>>
       compiles; ///< By compileKey().
+  std::unordered_map<std::string, std::shared_ptr<const detail::CachedProfile>> profiles; ///< By path.
   uint64_t nextLineage = 1;
   bool stored = false;
   BuildStats last;
@@ -264,6 +300,9 @@ private:
   void buildFileCompiles(const DiscoveredInputs &inputs);
   void linkKernelSources(const std::vector<std::string> &cacheSources);
   void buildHealth(); // BuildHealth.cpp
+  void buildRuntime(const DiscoveredInputs &inputs);
+  void buildProfiles(const detail::RuntimeFiles &files, const ReadPolicy &policy, RuntimeData &data);
+  void buildRunLogs(const detail::RuntimeFiles &files, const ReadPolicy &policy, RuntimeData &data);
   void freeze();
 
   ArtifactId addArtifact(Artifact a) {

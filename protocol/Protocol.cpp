@@ -415,6 +415,7 @@ void from_json(const json &j, ClientCapabilities &c) {
                      j["textDocument"].contains("diagnostic") && j["textDocument"]["diagnostic"].is_object();
   c.diagnosticRefreshSupport = flag(j, {"workspace", "diagnostics", "refreshSupport"});
   c.diagnosticRelatedInformation = flag(j, {"textDocument", "publishDiagnostics", "relatedInformation"});
+  c.inlayHintRefreshSupport = flag(j, {"workspace", "inlayHint", "refreshSupport"});
 }
 
 void from_json(const json &j, ClientInfo &c) {
@@ -535,6 +536,52 @@ void to_json(json &j, const DidChangeWatchedFilesParams &p) {
   j = json{{"changes", p.changes}};
 }
 
+// Inlay hints, diagnostics and code actions.
+
+void from_json(const json &j, InlayHint &h) {
+  required(j, "position", h.position);
+  const json &label = j.at("label");
+  if (label.is_string()) {
+    h.label = label.get<std::string>();
+  } else {
+    h.label.clear(); // InlayHintLabelPart[]: the values joined.
+    for (const json &part : label)
+      h.label += part.at("value").get<std::string>();
+  }
+  std::optional<int> kind;
+  optional(j, "kind", kind);
+  if (kind) h.kind = static_cast<InlayHintKind>(*kind);
+  if (auto it = j.find("tooltip"); it != j.end() && !it->is_null()) {
+    MarkupContent m;
+    if (it->is_string()) {
+      m.kind = MarkupKind::PlainText;
+      m.value = it->get<std::string>();
+    } else {
+      it->get_to(m);
+    }
+    h.tooltip = m;
+  }
+  optional(j, "paddingLeft", h.paddingLeft);
+  optional(j, "paddingRight", h.paddingRight);
+  raw(j, "data", h.data);
+}
+void to_json(json &j, const InlayHint &h) {
+  j = json{{"position", h.position}, {"label", h.label}};
+  if (h.kind) j["kind"] = static_cast<int>(*h.kind);
+  put(j, "tooltip", h.tooltip);
+  put(j, "paddingLeft", h.paddingLeft);
+  put(j, "paddingRight", h.paddingRight);
+  putRaw(j, "data", h.data);
+}
+
+void from_json(const json &j, InlayHintParams &p) {
+  required(j, "textDocument", p.textDocument);
+  required(j, "range", p.range);
+}
+void to_json(json &j, const InlayHintParams &p) {
+  j = json{{"textDocument", p.textDocument}, {"range", p.range}};
+}
+
 void from_json(const json &j, CodeDescription &c) {
   required(j, "href", c.href);
 }
@@ -564,6 +611,7 @@ void from_json(const json &j, Diagnostic &d) {
   optional(j, "source", d.source);
   required(j, "message", d.message);
   defaulted(j, "relatedInformation", d.relatedInformation);
+  raw(j, "data", d.data);
 }
 void to_json(json &j, const Diagnostic &d) {
   j = json{{"range", d.range}, {"message", d.message}};
@@ -572,6 +620,7 @@ void to_json(json &j, const Diagnostic &d) {
   put(j, "codeDescription", d.codeDescription);
   put(j, "source", d.source);
   if (!d.relatedInformation.empty()) j["relatedInformation"] = d.relatedInformation;
+  putRaw(j, "data", d.data);
 }
 
 void to_json(json &j, const PublishDiagnosticsParams &p) {
@@ -634,6 +683,10 @@ void from_json(const json &j, CodeActionContext &c) {
   defaulted(j, "diagnostics", c.diagnostics);
   defaulted(j, "only", c.only);
 }
+void to_json(json &j, const CodeActionContext &c) {
+  j = json{{"diagnostics", c.diagnostics}};
+  if (!c.only.empty()) j["only"] = c.only;
+}
 
 void from_json(const json &j, CodeActionParams &p) {
   required(j, "textDocument", p.textDocument);
@@ -641,6 +694,19 @@ void from_json(const json &j, CodeActionParams &p) {
   defaulted(j, "context", p.context);
 }
 
+void to_json(json &j, const CodeActionParams &p) {
+  j = json{{"textDocument", p.textDocument}, {"range", p.range}, {"context", p.context}};
+}
+
+void from_json(const json &j, CodeAction &a) {
+  required(j, "title", a.title);
+  optional(j, "kind", a.kind);
+  defaulted(j, "diagnostics", a.diagnostics);
+  optional(j, "isPreferred", a.isPreferred);
+  optional(j, "edit", a.edit);
+  optional(j, "command", a.command);
+  raw(j, "data", a.data);
+}
 void to_json(json &j, const CodeAction &a) {
   j = json{{"title", a.title}};
   put(j, "kind", a.kind);
@@ -648,6 +714,7 @@ void to_json(json &j, const CodeAction &a) {
   put(j, "isPreferred", a.isPreferred);
   put(j, "edit", a.edit);
   put(j, "command", a.command);
+  putRaw(j, "data", a.data);
 }
 
 void to_json(json &j, const FileSystemWatcher &w) {

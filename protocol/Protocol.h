@@ -330,6 +330,8 @@ struct ClientCapabilities {
   bool diagnosticRefreshSupport = false;
   /// textDocument.publishDiagnostics.relatedInformation.
   bool diagnosticRelatedInformation = false;
+  /// workspace.inlayHint.refreshSupport: the server may send workspace/inlayHint/refresh.
+  bool inlayHintRefreshSupport = false;
 
   /// All offers of both fields, positionEncodings first, for negotiateEncoding().
   std::vector<std::string> allEncodingOffers() const;
@@ -475,7 +477,30 @@ struct DidChangeWatchedFilesParams {
 void from_json(const json &j, DidChangeWatchedFilesParams &p);
 void to_json(json &j, const DidChangeWatchedFilesParams &p);
 
-// Diagnostics, pull diagnostics and code actions (LSP 3.17 "Diagnostics", "Code Action").
+// ---------------------------------------------------------------------------------------------------------
+// Inlay hints, diagnostics and code actions (LSP 3.17).
+
+enum class InlayHintKind { Type = 1, Parameter = 2 };
+
+/// Deviation: `label` is always a string (the InlayHintLabelPart[] form is never produced) and `tooltip`
+/// always MarkupContent.
+struct InlayHint {
+  Position position;
+  std::string label;
+  std::optional<InlayHintKind> kind;
+  std::optional<MarkupContent> tooltip;
+  std::optional<bool> paddingLeft, paddingRight;
+  json data; ///< Null means absent.
+};
+void from_json(const json &j, InlayHint &h);
+void to_json(json &j, const InlayHint &h);
+
+struct InlayHintParams {
+  TextDocumentIdentifier textDocument;
+  Range range; ///< The visible range the client asks hints for.
+};
+void from_json(const json &j, InlayHintParams &p);
+void to_json(json &j, const InlayHintParams &p);
 
 /// DiagnosticSeverity.
 enum class DiagnosticSeverity { Error = 1, Warning = 2, Information = 3, Hint = 4 };
@@ -503,6 +528,7 @@ struct Diagnostic {
   std::optional<std::string> source;
   std::string message;
   std::vector<DiagnosticRelatedInformation> relatedInformation; // Omitted on the wire when empty.
+  json data; ///< Null means absent.
 };
 void from_json(const json &j, Diagnostic &d);
 void to_json(json &j, const Diagnostic &d);
@@ -575,6 +601,7 @@ struct CodeActionContext {
   std::vector<std::string> only; // Requested kinds; empty: all.
 };
 void from_json(const json &j, CodeActionContext &c);
+void to_json(json &j, const CodeActionContext &c);
 
 struct CodeActionParams {
   TextDocumentIdentifier textDocument;
@@ -582,6 +609,7 @@ struct CodeActionParams {
   CodeActionContext context;
 };
 void from_json(const json &j, CodeActionParams &p);
+void to_json(json &j, const CodeActionParams &p);
 
 struct CodeAction {
   std::string title;
@@ -590,8 +618,11 @@ struct CodeAction {
   std::optional<bool> isPreferred;
   std::optional<WorkspaceEdit> edit;
   std::optional<Command> command;
+  json data; ///< Null means absent.
 };
+void from_json(const json &j, CodeAction &a);
 void to_json(json &j, const CodeAction &a);
+
 /// WatchKind bit flags of a FileSystemWatcher.
 enum WatchKind : uint32_t { WatchCreate = 1, WatchChange = 2, WatchDelete = 4 };
 

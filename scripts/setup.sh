@@ -16,6 +16,7 @@ PKGS=(
   # The sanitizer and fuzzing job (scripts/sanitize.sh): clang 14 with its compiler-rt (ASan, UBSan, libFuzzer).
   clang=1:14.0-55.7~deb12u1
   libclang-rt-14-dev=1:14.0.6-12
+  zlib1g-dev=1:1.2.13.dfsg-1
 )
 missing=()
 for t in "${!TOOLS[@]}"; do

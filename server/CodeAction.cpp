@@ -9,6 +9,7 @@
 // Each action lists the diagnostics of the request's context it fixes (same source and line).
 #include "server/Convert.h"
 #include "server/Health.h"
+#include "server/RuntimeFeatures.h"
 #include "server/Server.h"
 
 #include "index/TextLines.h"
@@ -167,6 +168,11 @@ void Server::onCodeAction(const protocol::CodeActionParams &params, Reply reply)
     json out = json::array();
     const std::string &uri = params.textDocument.uri;
     TextCache texts(*this, index);
+    // The printer's commands (server/RuntimeCodeActions.cpp), on launches and user lines; they have no kind,
+    // so a client asking for given kinds only does not get them.
+    if (params.context.only.empty())
+      for (protocol::CodeAction &a : runtimeCodeActions(index, texts, uri, params.range))
+        out.push_back(json(a));
     Target target = resolveTarget(index, uri, texts);
     if (target.kind != Target::Kind::UserFile) return reply(std::move(out));
     if (!params.context.only.empty() &&

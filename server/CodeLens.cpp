@@ -14,6 +14,7 @@
 // several: a peek or list).
 #include "server/Convert.h"
 #include "server/Health.h"
+#include "server/RuntimeFormat.h"
 #include "server/Server.h"
 
 #include <algorithm>
@@ -91,8 +92,11 @@ void Server::onCodeLens(const protocol::CodeLensParams &params, Reply reply) {
       // On the lines where the recorded lines are now: the document follows the user's edits.
       for (const auto &[line, launches] : userLinesNow(texts, index, uri, target.path)) {
         KernelSummary summary = summarizeLaunches(index, launches);
-        out.push_back(makeLens(uri, texts.lineRange(uri, line - 1), summary.counts() + summary.byKind(),
-                               launchLocations(texts, index, launches)));
+        std::string title = summary.counts() + summary.byKind() +
+                            lensTimeSuffix(index, target.path, recordedLine(index, target.path, launches, line),
+                                           launches);
+        out.push_back(
+            makeLens(uri, texts.lineRange(uri, line - 1), title, launchLocations(texts, index, launches)));
       }
       appendCompileLenses(index, texts, uri, target.path, out);
       return reply(std::move(out));

@@ -1,16 +1,19 @@
-// server/Diagnostics.cpp: compile health as diagnostics (source "torch.compile"): graph breaks (Warning),
-// recompiles (Information; Warning once the recompile limit is reached), compile failures (Error) and
-// dynamic-shape specialisations (Information), one per line and kind, merged over compiles and ranks
-// (Index::healthDiagnostics).
-//  - Push: after every index build, textDocument/publishDiagnostics for each user file with events that
-//  exists
-//    here, and an empty list for files that had some and no longer do.
+// server/Diagnostics.cpp: the diagnostics of a document, from two sources, and their one publisher.
+//  - Compile health (source "torch.compile"): graph breaks (Warning), recompiles (Information; Warning once
+//    the recompile limit is reached), compile failures (Error) and dynamic-shape specialisations
+//    (Information), one per line and kind, merged over compiles and ranks (Index::healthDiagnostics).
+//  - Runtime findings (source "inductor-ls", server/RuntimeDiagnostics.cpp): the first NaN/Inf of a printer
+//    run log, on its launch and on the user line that made it.
+// Both are placed where their lines are now (placeOrigin): a recorded line that is gone gets none.
+//  - Push: after every index build, textDocument/publishDiagnostics for each user file with compile-health
+//    events that exists here and each open document, and an empty list for documents that had some and no
+//    longer do; when a document opens, its own.
 //  - Pull (clients with textDocument.diagnostic): textDocument/diagnostic and workspace/diagnostic, with
-//  result
-//    ids so unchanged reports stay small; workspace/diagnostic/refresh after every build. A pulling client
-//    gets no pushes, which would show every diagnostic twice.
+//    result ids so unchanged reports stay small; workspace/diagnostic/refresh after every build. A pulling
+//    client gets no pushes, which would show every diagnostic twice.
 #include "server/Convert.h"
 #include "server/Health.h"
+#include "server/RuntimeFeatures.h"
 #include "server/Server.h"
 
 #include "index/PathResolver.h"
@@ -49,6 +52,17 @@ std::vector<protocol::Diagnostic> fileDiagnostics(const index::Index &index, Tex
   return out;
 }
 
+/// Every diagnostic of the document at `uri`: compile health when it is a user file, runtime findings.
+std::vector<protocol::Diagnostic> documentDiagnostics(const index::Index &index, TextCache &texts,
+                                                      const std::string &uri) {
+  Target target = resolveTarget(index, uri, texts);
+  std::vector<protocol::Diagnostic> out;
+  if (target.kind == Target::Kind::UserFile) out = fileDiagnostics(index, texts, target.path);
+  for (protocol::Diagnostic &d : runtimeDiagnostics(index, texts, uri))
+    out.push_back(std::move(d));
+  return out;
+}
+
 /// A result id for a report: equal reports get equal ids.
 std::string resultId(const std::vector<protocol::Diagnostic> &items) {
   return std::to_string(std::hash<std::string>{}(json(items).dump()));
@@ -67,38 +81,48 @@ std::vector<std::string> reportedPaths(const index::Index &index) {
 
 } // namespace
 
-void Server::publishHealthDiagnostics(const index::Index &index) {
+void Server::publishDiagnostics(const index::Index &index, const std::vector<std::string> &uris) {
+  if (capabilities_.diagnosticPull) return;
+  std::lock_guard<std::mutex> lock(publishedMutex_);
+  TextCache texts(*this, index);
+  for (const std::string &uri : uris) {
+    protocol::PublishDiagnosticsParams p;
+    p.uri = uri;
+    p.diagnostics = documentDiagnostics(index, texts, uri);
+    if (p.diagnostics.empty() && !publishedUris_.count(uri)) continue;
+    if (p.diagnostics.empty())
+      publishedUris_.erase(uri);
+    else
+      publishedUris_.insert(uri);
+    sendNotification("textDocument/publishDiagnostics", json(p));
+  }
+}
+
+void Server::publishAllDiagnostics(const index::Index &index) {
   if (capabilities_.diagnosticPull) {
     if (capabilities_.diagnosticRefreshSupport) sendRequest("workspace/diagnostic/refresh", nullptr);
     return;
   }
-  TextCache texts(*this, index);
-  std::set<std::string> now;
-  for (const std::string &path : reportedPaths(index)) {
-    protocol::PublishDiagnosticsParams p;
-    p.uri = protocol::fileURI(path);
-    p.diagnostics = fileDiagnostics(index, texts, path);
-    now.insert(p.uri);
-    sendNotification("textDocument/publishDiagnostics", json(p));
+  std::set<std::string> uris;
+  for (const std::string &path : reportedPaths(index))
+    uris.insert(protocol::fileURI(path));
+  {
+    std::lock_guard<std::mutex> lock(docsMutex_);
+    for (const auto &entry : docs_)
+      uris.insert(entry.first);
   }
-  std::lock_guard<std::mutex> lock(publishedMutex_);
-  for (const std::string &uri : publishedUris_)
-    if (!now.count(uri)) {
-      protocol::PublishDiagnosticsParams p;
-      p.uri = uri;
-      sendNotification("textDocument/publishDiagnostics", json(p));
-    }
-  publishedUris_ = std::move(now);
+  {
+    std::lock_guard<std::mutex> lock(publishedMutex_);
+    uris.insert(publishedUris_.begin(), publishedUris_.end());
+  }
+  publishDiagnostics(index, std::vector<std::string>(uris.begin(), uris.end()));
 }
 
 void Server::onDocumentDiagnostic(const protocol::DocumentDiagnosticParams &params, Reply reply) {
   withIndex(std::move(reply), [this, params](const index::Index &index, const Reply &reply) {
     protocol::DocumentDiagnosticReport report;
     TextCache texts(*this, index);
-    Target target = resolveTarget(index, params.textDocument.uri, texts);
-    if (target.kind == Target::Kind::UserFile) {
-      report.items = fileDiagnostics(index, texts, target.path);
-    }
+    report.items = documentDiagnostics(index, texts, params.textDocument.uri);
     report.resultId = resultId(report.items);
     if (params.previousResultId == report.resultId) {
       report.unchanged = true;
@@ -124,7 +148,7 @@ void Server::onWorkspaceDiagnostic(const protocol::WorkspaceDiagnosticParams &pa
         if (auto doc = docs_.find(item.uri); doc != docs_.end())
           item.version = static_cast<std::int32_t>(doc->second->version);
       }
-      item.report.items = fileDiagnostics(index, texts, path);
+      item.report.items = documentDiagnostics(index, texts, item.uri);
       item.report.resultId = resultId(item.report.items);
       if (auto it = previous.find(item.uri); it != previous.end() && it->second == item.report.resultId) {
         item.report.unchanged = true;

@@ -34,6 +34,7 @@ void Server::registerHandlers() {
   bind("initialize",                         &Server::onInitialize);
   bind("inductor/artifactContent",           &Server::onArtifactContent);
   bind("inductor/compiles",                  &Server::onCompiles);
+  bind("inductor/hotLines",                  &Server::onHotLines);
   bind("inductor/listArtifacts",             &Server::onListArtifacts);
   bind("inductor/status",                    &Server::onStatus);
   bind("shutdown",                           &Server::onShutdown);
@@ -44,6 +45,7 @@ void Server::registerHandlers() {
   bind("textDocument/documentLink",          &Server::onDocumentLink);
   bind("textDocument/documentSymbol",        &Server::onDocumentSymbol);
   bind("textDocument/hover",                 &Server::onHover);
+  bind("textDocument/inlayHint",             &Server::onInlayHint);
   bind("textDocument/references",            &Server::onReferences);
   bind("workspace/diagnostic",               &Server::onWorkspaceDiagnostic);
   bind("workspace/executeCommand",           &Server::onExecuteCommand);

@@ -163,13 +163,17 @@ protocol::json healthJson(const index::Index &index) {
 void usage() {
   std::cerr
       << "usage: inductor-ls explain [--json] [--path-mapping FROM=TO]... [--root DIR]... [--python PATH]\n"
-         "                           [--no-python] [--library-path GLOB]... PATH...\n"
+         "                           [--no-python] [--library-path GLOB]... [--profile FILE]...\n"
+         "                           [--run-log FILE]... PATH...\n"
          "  PATH: trace directories, TORCH_COMPILE_DEBUG or Inductor cache directories, single logs.\n"
          "  Recorded paths are resolved by --path-mapping, then (files of installed packages) under the\n"
          "  import roots of the Python environment, then by suffix match under --root and PATH.\n"
          "  The environment, as the server finds it: --python, else a .venv/venv/env under a --root (or\n"
          "  PATH when there is none), $VIRTUAL_ENV, $CONDA_PREFIX, python3 on PATH; --no-python: none.\n"
-         "  --library-path: frames of files matching GLOB are library code (the libraryPaths setting).\n";
+         "  --library-path: frames of files matching GLOB are library code (the libraryPaths setting).\n"
+         "  --profile: a torch.profiler Chrome trace (.json or .json.gz) to join to the launches; --run-log:\n"
+         "  a run log with the intermediate value debug printer's output. Both are also found beside the\n"
+         "  traces.\n";
 }
 
 } // namespace
@@ -198,6 +202,10 @@ int runExplain(const std::vector<std::string> &args) {
       noPython = true;
     } else if (a == "--library-path" && i + 1 < args.size()) {
       options.libraryPaths.push_back(args[++i]);
+    } else if (a == "--profile" && i + 1 < args.size()) {
+      options.profiles.push_back(args[++i]);
+    } else if (a == "--run-log" && i + 1 < args.size()) {
+      options.runLogs.push_back(args[++i]);
     } else if (a == "-h" || a == "--help") {
       usage();
       return 0;
@@ -300,6 +308,7 @@ int runExplain(const std::vector<std::string> &args) {
     out["diagnostics"] = protocol::json::array();
     for (const auto &d : index->diagnostics())
       out["diagnostics"].push_back({{"file", d.file}, {"line", d.line + 1}, {"message", d.message}});
+    out["runtime"] = runtimeJson(*index);
     std::cout << out.dump(2) << "\n";
     return 0;
   }
@@ -368,6 +377,7 @@ int runExplain(const std::vector<std::string> &args) {
     }
   }
   printCompileHealth(*index, sources);
+  printRuntime(*index);
   if (!index->diagnostics().empty()) {
     std::printf("\n%zu problem(s) while indexing:\n", index->diagnostics().size());
     for (size_t i = 0; i < index->diagnostics().size() && i < 20; ++i) {

@@ -11,6 +11,7 @@
 //    compile time, guard count, cache outcome); the guards installed for the line; its dynamic shapes.
 #include "server/Convert.h"
 #include "server/Health.h"
+#include "server/RuntimeFormat.h"
 #include "server/Server.h"
 
 #include <algorithm>
@@ -362,7 +363,11 @@ void Server::onHover(const protocol::TextDocumentPositionParams &params, Reply r
       std::string health = healthMarkdown(index, target.path, params.position.line + 1);
       if (it == now.end() && health.empty()) return reply(nullptr);
       if (it != now.end())
-        hover.contents.value = userLineMarkdown(index, texts, it->second, params.position.line + 1);
+        hover.contents.value =
+            userLineMarkdown(index, texts, it->second, params.position.line + 1) +
+            userLineRuntimeMarkdown(index, target.path,
+                                    recordedLine(index, target.path, it->second, params.position.line + 1),
+                                    it->second);
       if (!health.empty())
         hover.contents.value += (hover.contents.value.empty() ? "" : "\n\n---\n\n") + health;
       hover.range = texts.lineRange(uri, params.position.line);
@@ -372,10 +377,12 @@ void Server::onHover(const protocol::TextDocumentPositionParams &params, Reply r
     index::SymbolAt s = symbolAtPosition(index, target.artifact, texts, uri, params.position);
     switch (s.kind) {
     case index::SymbolAt::Kind::Launch:
-      hover.contents.value = launchMarkdown(index, texts, {s.artifact, s.index});
+      hover.contents.value = launchMarkdown(index, texts, {s.artifact, s.index}) +
+                             launchRuntimeMarkdown(index, {s.artifact, s.index});
       break;
     case index::SymbolAt::Kind::KernelDefinition:
-      hover.contents.value = definitionMarkdown(index, texts, s);
+      hover.contents.value = definitionMarkdown(index, texts, s) +
+                             launchesRuntimeMarkdown(index, index.launchesOfDefinition(s.artifact, s.index));
       break;
     case index::SymbolAt::Kind::GraphNode:
       hover.contents.value = graphNodeMarkdown(index, texts, s);

@@ -48,6 +48,20 @@ void readOptions(const json &opts, index::IndexOptions &out, std::string &python
       out.inputs.push_back(it->get<std::string>());
     }
   }
+  // Runtime inputs (index/Runtime.h): profiler traces and printer run logs, files or directories.
+  for (auto [key, out2] : {std::pair<const char *, std::vector<std::string> *>{"profiles", &out.profiles},
+                           {"runLogs", &out.runLogs}})
+    if (auto it = opts.find(key); it != opts.end()) {
+      out2->clear();
+      for (const json &d : it->is_array() ? *it : json::array({*it}))
+        if (d.is_string()) {
+          std::string s = d.get<std::string>();
+          if (auto p = protocol::filePath(s)) s = *p;
+          out2->push_back(s);
+        } else {
+          logWarn(std::string("ignoring malformed ") + key + " entry " + d.dump());
+        }
+    }
   if (auto it = opts.find("pathMappings"); it != opts.end()) {
     out.pathMappings.clear();
     if (it->is_array()) {
@@ -71,6 +85,7 @@ json serverCapabilities(protocol::OffsetEncoding encoding, const protocol::Clien
   caps["referencesProvider"] = true;
   caps["hoverProvider"] = true;
   caps["codeLensProvider"] = json{{"resolveProvider", false}};
+  caps["inlayHintProvider"] = json{{"resolveProvider", false}};
   caps["documentSymbolProvider"] = true;
   caps["documentLinkProvider"] = json{{"resolveProvider", false}};
   caps["workspaceSymbolProvider"] = true;
@@ -129,8 +144,16 @@ void Server::onDidOpen(const protocol::DidOpenTextDocumentParams &params) {
   doc->uri = params.textDocument.uri;
   doc->text = params.textDocument.text;
   doc->version = params.textDocument.version;
-  std::lock_guard<std::mutex> lock(docsMutex_);
-  docs_[doc->uri] = std::move(doc);
+  {
+    std::lock_guard<std::mutex> lock(docsMutex_);
+    docs_[doc->uri] = std::move(doc);
+  }
+  std::shared_ptr<const index::Index> index;
+  {
+    std::lock_guard<std::mutex> lock(indexMutex_);
+    index = index_;
+  }
+  if (index) publishDiagnostics(*index, {params.textDocument.uri});
 }
 
 void Server::onDidChange(const protocol::DidChangeTextDocumentParams &params) {
@@ -156,7 +179,8 @@ void Server::onDidChangeConfiguration(const protocol::DidChangeConfigurationPara
   json settings = params.settings;
   if (settings.is_object() && settings.contains("inductorLs")) settings = settings["inductorLs"];
   if (!settings.is_object() || (!settings.contains("traceDirs") && !settings.contains("pathMappings") &&
-                                !settings.contains("pythonPath") && !settings.contains("libraryPaths")))
+                                !settings.contains("pythonPath") && !settings.contains("libraryPaths") &&
+                                !settings.contains("profiles") && !settings.contains("runLogs")))
     return;
   std::string previousPython = pythonPathSetting_;
   readOptions(settings, indexOptions_, pythonPathSetting_);

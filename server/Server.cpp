@@ -347,6 +347,8 @@ json Server::statusJson() const {
     j["compileFailures"] = s.compileFailures;
     j["launchesWithMissingSource"] = s.launchesWithMissingSource;
     j["firstMissingSource"] = s.firstMissingSource.empty() ? json() : json(s.firstMissingSource);
+    j["profiles"] = s.profiles;
+    j["runLogs"] = s.runLogs;
   }
   return j;
 }
@@ -558,8 +560,9 @@ void Server::indexingDone(std::shared_ptr<const index::Index> index,
   publishNotices(*index, options);
   if (options_.watch) watchLogDirectories(index->traceFiles());
   sendStatus(/*force=*/true);
-  publishHealthDiagnostics(*index);
+  publishAllDiagnostics(*index);
   if (capabilities_.codeLensRefreshSupport) sendRequest("workspace/codeLens/refresh", nullptr);
+  if (capabilities_.inlayHintRefreshSupport) sendRequest("workspace/inlayHint/refresh", nullptr);
 }
 
 } // namespace inductor::server

@@ -129,12 +129,16 @@ public:
   void onDocumentLink(const protocol::DocumentLinkParams &params, Reply reply);
   void onDocumentSymbol(const protocol::DocumentSymbolParams &params, Reply reply);
   void onWorkspaceSymbol(const protocol::WorkspaceSymbolParams &params, Reply reply);
+  // Runtime data: profiles and printer run logs (server/InlayHint.cpp, server/HotLines.cpp,
+  // server/RuntimeCodeActions.cpp).
+  void onInlayHint(const protocol::InlayHintParams &params, Reply reply);
+  void onHotLines(const json &params, Reply reply);
   // Custom requests (server/Artifacts.cpp).
   void onArtifactContent(const json &params, Reply reply);
   void onListArtifacts(const json &params, Reply reply);
   void onStatus(const json &params, Reply reply);
   // Compile health (index/CompileHealth.h): diagnostics pulled (server/Diagnostics.cpp), code actions
-  // (server/CodeAction.cpp) and the compiled frames overview `inductor/compiles` (server/Compiles.cpp).
+  // (server/CodeAction.cpp, with the printer's from server/RuntimeCodeActions.cpp) and the compiled frames overview `inductor/compiles` (server/Compiles.cpp).
   void onDocumentDiagnostic(const protocol::DocumentDiagnosticParams &params, Reply reply);
   void onWorkspaceDiagnostic(const protocol::WorkspaceDiagnosticParams &params, Reply reply);
   void onCodeAction(const protocol::CodeActionParams &params, Reply reply);
@@ -183,10 +187,12 @@ private:
   PythonEnvironment pythonEnvironment(const std::vector<std::string> &roots, const std::string &setting);
   /// The next build asks the interpreter again.
   void forgetPythonEnvironment();
-  /// After a build: pushes compile-health diagnostics (textDocument/publishDiagnostics) to clients that do
-  /// not pull them, clearing those of files that no longer have any; asks pulling clients to refresh
-  /// (server/Diagnostics.cpp). Called on the builder thread.
-  void publishHealthDiagnostics(const index::Index &index);
+  /// After a build: pushes the diagnostics (compile health and runtime findings) of every user file with
+  /// compile-health events and every open document to clients that do not pull them, clearing those of
+  /// documents that no longer have any; asks pulling clients to refresh (server/Diagnostics.cpp).
+  void publishAllDiagnostics(const index::Index &index);
+  /// Pushes the diagnostics of these documents (not to pulling clients). Serialised by publishedMutex_.
+  void publishDiagnostics(const index::Index &index, const std::vector<std::string> &uris);
   void sendNotification(std::string_view method, json params);
   /// Sends a request to the client; returns its id. Answers are not awaited (see handleMessage).
   json sendRequest(std::string_view method, json params);
@@ -268,7 +274,7 @@ private:
   std::string progressToken_;
 
   std::mutex publishedMutex_;
-  std::set<std::string> publishedUris_; ///< URIs with compile-health diagnostics pushed to the client.
+  std::set<std::string> publishedUris_; ///< URIs with diagnostics pushed to the client.
 
   std::thread watcher_;
   std::atomic<bool> stopWatcher_{false};
@@ -284,6 +290,7 @@ private:
   /// Client file events since the watcher thread last looked, and whether all were appends to logs.
   bool clientEvents_ = false, clientAppendsOnly_ = true;
   json watchRegistration_; ///< Id of the client/registerCapability request.
+
 };
 
 } // namespace inductor::server

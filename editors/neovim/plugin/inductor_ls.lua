@@ -11,7 +11,7 @@ vim.api.nvim_create_user_command('Inductor', function(cmd)
   require('inductor_ls.commands').run(cmd.fargs[1])
 end, {
   nargs = 1,
-  desc = 'inductor-ls: kernels | origin | artifacts | compiles | reindex | status',
+  desc = 'inductor-ls: kernels | origin | artifacts | compiles | hotlines | reindex | status',
   complete = function(arg_lead)
     return require('inductor_ls.commands').complete(arg_lead)
   end,
@@ -29,6 +29,10 @@ vim.api.nvim_create_user_command('InductorOrigin', function()
   require('inductor_ls.commands.origin')()
 end, { desc = 'inductor-ls: jump from a kernel to the user source it came from' })
 
+vim.api.nvim_create_user_command('InductorHotLines', function()
+  require('inductor_ls.commands.hot_lines')()
+end, { desc = 'inductor-ls: user lines by GPU time, from the profiler traces (quickfix)' })
+
 vim.keymap.set('n', '<Plug>(InductorKernels)', function()
   require('inductor_ls.commands.kernels')()
 end, { desc = 'inductor-ls: kernels from this line' })
@@ -38,6 +42,9 @@ end, { desc = 'inductor-ls: origin of this kernel' })
 vim.keymap.set('n', '<Plug>(InductorCompiles)', function()
   require('inductor_ls.commands.compiles').run(false)
 end, { desc = 'inductor-ls: compiled frames and their compile health' })
+vim.keymap.set('n', '<Plug>(InductorHotLines)', function()
+  require('inductor_ls.commands.hot_lines')()
+end, { desc = 'inductor-ls: hottest lines (GPU time)' })
 vim.keymap.set('n', '<Plug>(InductorArtifacts)', function()
   require('inductor_ls.commands.artifacts')()
 end, { desc = 'inductor-ls: open a generated artifact' })

@@ -21,6 +21,8 @@ export interface PathMapping {
 export interface InitializationOptions {
   traceDirs?: string[];
   pathMappings?: PathMapping[];
+  profiles?: string[];
+  runLogs?: string[];
 }
 
 // Expands `~` and `${workspaceFolder}` and makes relative paths absolute against
@@ -48,6 +50,10 @@ export function initializationOptions(): InitializationOptions {
     .filter((m) => typeof m?.from === 'string' && typeof m?.to === 'string');
   if (mappings.length > 0)
     options.pathMappings = mappings.map((m) => ({ from: m.from, to: substitute(m.to) }));
+  for (const key of ['profiles', 'runLogs'] as const) {
+    const paths = cfg.get<string[]>(key, []).filter((d) => typeof d === 'string' && d.trim() !== '');
+    if (paths.length > 0) options[key] = paths.map((d) => absolute(substitute(d)));
+  }
   return options;
 }
 

@@ -15,6 +15,7 @@ import * as commands from './commands';
 import * as compiles from './compiles';
 import * as config from './config';
 import { InductorContext } from './context';
+import * as runtime from './runtime';
 import * as statusBar from './statusBar';
 import * as traceDocuments from './traceDocuments';
 
@@ -65,6 +66,7 @@ async function start(extension: vscode.ExtensionContext, output: vscode.LogOutpu
   const ctx = new InductorContext(extension, languageClient);
   current = ctx;
   traceDocuments.activate(ctx, languageClient);
+  runtime.activate(ctx, languageClient);
   statusBar.activate(ctx, languageClient);
   ctx.compiles = compiles.activate(ctx, languageClient);
   artifacts.activate(ctx, languageClient);

@@ -145,3 +145,42 @@ export const compilesRequest = new RequestType<{ uri?: string }, CompilesResult,
 // [uri, position, {function, line, compileIds}]. Reveals the function's frames
 // in the Compiled Frames view.
 export const showCompilesCommand = 'inductor.showCompiles';
+// `inductor/hotLines` `{limit?, uri?}` → the per-line GPU time table, hottest
+// first (see server/HotLines.cpp). `label` is what lenses show ("133 µs/step",
+// "400 µs total"); `basisText` says whether times are per step or totals.
+export interface HotLine {
+  location: { uri: string; range: { start: { line: number; character: number }; end: { line: number; character: number } } };
+  path: string;
+  line: number; // 1-based
+  code: string;
+  ns: number;
+  perStepNs: number;
+  percent: number;
+  label: string;
+  launches: number;
+  byKind: Record<string, number>;
+}
+export interface HotLinesResult {
+  basis: 'perStep' | 'total' | 'none';
+  basisText: string;
+  steps: string[];
+  totalNs: number;
+  eagerNs: number;
+  caveats: string[];
+  profiles: string[];
+  lines: HotLine[];
+}
+export const hotLinesRequest = new RequestType<{ limit?: number; uri?: string }, HotLinesResult, void>(
+  'inductor/hotLines',
+);
+
+// Client command of the server's printer code actions: one argument
+// {title, env: {NAME: value}, shell: "NAME=value ...", explanation}. The
+// client shows it for the user to copy; it never runs anything.
+export interface PrinterEnv {
+  title: string;
+  env: Record<string, string>;
+  shell: string;
+  explanation: string;
+}
+export const showPrinterEnvCommand = 'inductor.showPrinterEnv';

@@ -240,6 +240,9 @@ function M.make_config(root)
       ['inductor.showCompiles'] = function(command, ctx)
         require('inductor_ls.commands.compiles').lens(command, ctx)
       end,
+      ['inductor.showPrinterEnv'] = function(command)
+        require('inductor_ls.commands.printer_env')(command)
+      end,
     },
     on_init = function(client, result)
       -- 0.7 does not read the negotiated encoding itself; later versions do the same.

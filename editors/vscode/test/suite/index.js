@@ -70,7 +70,7 @@ test('the extension activates on a workspace that holds a trace and starts its s
   }
   log(`server: ${s.api.serverPath} (${s.api.serverSource})`);
   const commands = await vscode.commands.getCommands(true);
-  for (const c of ['inductorLs.showKernels', 'inductorLs.goToOrigin', 'inductorLs.reindex', 'inductorLs.openArtifact', 'inductor.showLocations', 'inductor.showCompiles', 'inductorLs.showCompiles', 'inductorLs.openLocation'])
+  for (const c of ['inductorLs.showKernels', 'inductorLs.goToOrigin', 'inductorLs.reindex', 'inductorLs.openArtifact', 'inductor.showLocations', 'inductor.showCompiles', 'inductorLs.showCompiles', 'inductorLs.openLocation', 'inductorLs.showHotLines', 'inductor.showPrinterEnv'])
     assert.ok(commands.includes(c), `command ${c} is not registered`);
 });
 
@@ -364,8 +364,100 @@ test('compile health: the setting is put back and mlp_train serves again', async
   );
 });
 
-// Shows model.py with its code lens beside output_code.py with a hover on the
-// launch of triton_poi_fused_gelu_1, then waits for run.mjs to take the picture.
+function hintLabel(h) {
+  return typeof h.label === 'string' ? h.label : h.label.map((p) => p.value).join('');
+}
+
+// Runs a command that opens a quick pick, accepting the selected item until the
+// command settles; returns its result.
+async function runAccepting(command, ...args) {
+  let settled;
+  vscode.commands.executeCommand(command, ...args).then((value) => (settled = { value }), (error) => (settled = { error }));
+  await until(`${command} to settle`, async () => {
+    if (settled) return true;
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    return settled !== undefined;
+  }, 30000);
+  if (settled.error) throw settled.error;
+  return settled.value;
+}
+
+test('runtime insight: inlay hints and timed lenses from a profile, hottest lines, the first NaN of a run log', async () => {
+  const traces = path.dirname(vscode.workspace.workspaceFolders[0].uri.fsPath);
+  const profiled = path.join(traces, 'profiled_mlp');
+  const jit = path.join(traces, 'jit_printer');
+  const before = s.api.languageClient;
+  const cfg = vscode.workspace.getConfiguration('inductorLs');
+  await cfg.update('traceDirs', [profiled, jit], vscode.ConfigurationTarget.Global);
+  try {
+    await until('the client restarted on the new traceDirs', () => {
+      const c = s.api.languageClient;
+      return c && c !== before && c.isRunning();
+    }, 60000);
+
+    // Inlay hints after each launch: its GPU time (totals: profiled_mlp marks no steps) and share.
+    const outputUri = vscode.Uri.file(findOutputCode(profiled));
+    const outputDoc = await vscode.workspace.openTextDocument(outputUri);
+    await vscode.window.showTextDocument(outputDoc);
+    const launch = locate(outputDoc, 'triton_poi_fused_gelu_1.run(');
+    const hints = await until('inlay hints in output_code.py', async () => {
+      const h = await vscode.commands.executeCommand('vscode.executeInlayHintProvider', outputUri, new vscode.Range(0, 0, outputDoc.lineCount, 0));
+      return h && h.length > 0 ? h : undefined;
+    });
+    const onLaunch = hints.filter((h) => h.position.line === launch.line).map(hintLabel);
+    assert.equal(onLaunch.length, 1, JSON.stringify(hints.map((h) => [h.position.line, hintLabel(h)])));
+    assert.match(onLaunch[0], /^[\d.]+ \S+ total · [\d.<]+%$/);
+    log(`inlay hint: ${onLaunch[0]}`);
+
+    // The lens of model.py:17 (the gelu line of this model) ends with its time.
+    const modelUri = vscode.Uri.file(path.join(profiled, 'model.py'));
+    await vscode.workspace.openTextDocument(modelUri);
+    const lens = await until('a timed lens on model.py:17', async () => {
+      const lenses = await vscode.commands.executeCommand('vscode.executeCodeLensProvider', modelUri, 100);
+      return lenses.find((l) => l.range.start.line === 16 && l.command && l.command.title.endsWith(' total'));
+    });
+    assert.match(lens.command.title, /^10 kernels · 4 forward · 6 backward · [\d.]+ \S+ total$/);
+    log(`timed lens: ${lens.command.title}`);
+
+    // Show Hottest Lines: the quick pick lists the lines hottest first; accepting one opens it.
+    const hottest = await runAccepting('inductorLs.showHotLines');
+    assert.ok(hottest && hottest.path.endsWith('/profiled_mlp/model.py'), JSON.stringify(hottest));
+    const active = vscode.window.activeTextEditor;
+    assert.ok(active && sameFile(active.document.uri, modelUri), `active: ${active?.document.uri}`);
+    assert.equal(active.selection.start.line, hottest.line - 1);
+    log(`hottest line: model.py:${hottest.line} ${hottest.label}`);
+
+    // The first NaN of jit_printer's run log: an Error on model.py:16 (h = torch.log(h - 0.5)).
+    const jitModel = vscode.Uri.file(path.join(jit, 'model.py'));
+    await vscode.workspace.openTextDocument(jitModel);
+    const nan = await until('the first-NaN diagnostic on jit_printer/model.py', () =>
+      vscode.languages.getDiagnostics(jitModel).find((d) => d.severity === vscode.DiagnosticSeverity.Error && d.message.includes('first NaN')),
+    );
+    assert.equal(nan.range.start.line, 15);
+    assert.ok(nan.message.includes('triton_poi_fused_addmm_log_relu_sub_0'), nan.message);
+    // Its code action: the environment that prints only that kernel, shown for the user to copy.
+    const actions = await vscode.commands.executeCommand('vscode.executeCodeActionProvider', jitModel, new vscode.Range(15, 0, 15, 0));
+    const printer = actions.find((a) => a.command && a.command.command === 'inductor.showPrinterEnv');
+    assert.ok(printer, JSON.stringify(actions.map((a) => a.title)));
+    const choice = await runAccepting(printer.command.command, ...printer.command.arguments);
+    const shell = (choice && (choice.copied ?? choice.shown)) || '';
+    assert.equal(shell, 'AOT_INDUCTOR_DEBUG_INTERMEDIATE_VALUE_PRINTER=2 AOT_INDUCTOR_FILTERED_KERNELS_TO_PRINT=triton_poi_fused_addmm_log_relu_sub_0');
+  } finally {
+    // Back to the workspace's own traces for the rest of the run (and the screenshot).
+    const restarted = s.api.languageClient;
+    await cfg.update('traceDirs', undefined, vscode.ConfigurationTarget.Global);
+    await until('the client restarted on the workspace', () => {
+      const c = s.api.languageClient;
+      return c && c !== restarted && c.isRunning();
+    }, 60000);
+    await until('mlp_train answering again', async () => {
+      const md = hoverMarkdown(await vscode.commands.executeCommand('vscode.executeHoverProvider', s.outputUri, s.launch3));
+      return md.includes('model.py:16');
+    });
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  }
+});
+
 // Shows output_code.py beside model.py with the hover of model.py:16 (its
 // kernels grouped by compile and graph, each a link), then waits for run.mjs
 // to take the picture.

@@ -1,7 +1,7 @@
 ---@brief
 --- `:Inductor {subcommand}`: every user command, grouped (nvim-best-practices). Each
---- subcommand lives in its own file in this directory; `:InductorKernels` and
---- `:InductorOrigin` are shortcuts for the two used most.
+--- subcommand lives in its own file in this directory; `:InductorKernels`, `:InductorOrigin` and
+--- `:InductorHotLines` are shortcuts for the ones used most.
 
 local M = {}
 
@@ -9,6 +9,7 @@ local M = {}
 M.subcommands = {
   artifacts = 'inductor_ls.commands.artifacts',
   compiles = 'inductor_ls.commands.compiles',
+  hotlines = 'inductor_ls.commands.hot_lines',
   kernels = 'inductor_ls.commands.kernels',
   origin = 'inductor_ls.commands.origin',
   reindex = 'inductor_ls.commands.reindex',

@@ -1,0 +1,21 @@
+---@brief
+--- The client side of `inductor.showPrinterEnv`, the command of the server's code actions on a
+--- kernel launch or a user line (run `vim.lsp.buf.code_action()` there): the environment that
+--- makes Inductor's intermediate value debug printer print only those kernels, or find the kernel
+--- that crashes. Nothing is run: the `NAME=value ...` prefix is shown and put in the unnamed
+--- register (and `+` when a clipboard is available) to paste before the command line of the run.
+
+---@param command table The LSP Command; arguments[1] = {title, env, shell, explanation}.
+return function(command)
+  local arg = command.arguments and command.arguments[1]
+  if type(arg) ~= 'table' or type(arg.shell) ~= 'string' then
+    vim.notify('inductor-ls: malformed inductor.showPrinterEnv arguments', vim.log.levels.ERROR)
+    return
+  end
+  vim.fn.setreg('"', arg.shell)
+  if vim.fn.has('clipboard') == 1 then
+    pcall(vim.fn.setreg, '+', arg.shell)
+  end
+  vim.notify(string.format('inductor-ls: %s\n  %s\n%s\n(copied to the unnamed register)', arg.title, arg.shell,
+    arg.explanation or ''), vim.log.levels.INFO)
+end

@@ -1,0 +1,273 @@
+// server/ExplainRuntime.cpp: the runtime part of `inductor-ls explain` (see Explain.h): GPU time per user
+// line, per kernel launch and per compile, sorted, with the eager remainder and the join's caveats; the
+// printer's statistics of every launch and the first NaN/Inf.
+#include "server/Explain.h"
+#include "server/RuntimeFormat.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+
+namespace fs = std::filesystem;
+
+namespace inductor::server {
+
+namespace {
+
+std::string fileName(const std::string &p) {
+  return fs::path(p).filename().string();
+}
+
+std::string launchName(const index::Launch &l) {
+  return l.site.kernel + (l.site.debugHandle ? ":" + std::to_string(*l.site.debugHandle) : "");
+}
+
+std::string artifactFile(const index::Artifact &a) {
+  return a.paths.empty() ? a.virtualName : a.paths.front();
+}
+
+struct TimedLaunch {
+  index::LaunchRef ref;
+  const index::LaunchTiming *timing;
+};
+
+std::vector<TimedLaunch> timedLaunches(const index::Index &index) {
+  std::vector<TimedLaunch> out;
+  for (const index::Compile &c : index.compiles()) {
+    if (!c.outputCode.valid()) continue;
+    const index::Artifact &a = index.artifact(c.outputCode);
+    for (uint32_t l = 0; l < a.launches.size(); ++l)
+      if (const index::LaunchTiming *t = index::launchTiming(index, {c.outputCode, l}))
+        out.push_back({{c.outputCode, l}, t});
+  }
+  std::stable_sort(out.begin(), out.end(),
+                   [](const TimedLaunch &a, const TimedLaunch &b) { return a.timing->ns > b.timing->ns; });
+  return out;
+}
+
+std::string truncate(std::string s, size_t n) {
+  if (s.size() > n) s = s.substr(0, n - 3) + "...";
+  return s;
+}
+
+} // namespace
+
+void printRuntime(const index::Index &index) {
+  const index::RuntimeData &rt = index.runtime();
+  const index::RuntimeTimes &times = rt.times;
+  if (times.present()) {
+    std::string files;
+    for (const index::ProfileInfo &p : times.profiles)
+      files += (files.empty() ? "" : ", ") + fileName(p.path);
+    std::printf("\nGPU time from %s: %s\n", files.c_str(), timeBasis(times).c_str());
+    uint64_t compiled = times.totalNs - times.eagerNs - times.unjoinedNs;
+    std::printf("  all device time %s: compiled code %s (%s), eager %s (%s)",
+                timeText(times, times.totalNs).c_str(), timeText(times, compiled).c_str(),
+                percentText(times.percent(compiled)).c_str(), timeText(times, times.eagerNs).c_str(),
+                percentText(times.percent(times.eagerNs)).c_str());
+    if (times.unjoinedNs)
+      std::printf(", compiled but not joined %s", timeText(times, times.unjoinedNs).c_str());
+    std::printf("\n");
+    if (times.stepsMarked())
+      for (size_t s = 0; s < times.steps.size(); ++s)
+        std::printf("  %-28s %s\n", times.steps[s].c_str(), formatDuration(times.stepNs[s]).c_str());
+    if (times.outsideStepsNs)
+      std::printf("  (%s of device time ran outside every ProfilerStep and is not counted)\n",
+                  formatDuration(times.outsideStepsNs).c_str());
+    for (const std::string &c : times.caveats)
+      std::printf("  note: %s\n", c.c_str());
+
+    if (!rt.hotLines.empty()) std::printf("\nHottest user lines (%s)\n", timeBasis(times).c_str());
+    for (size_t i = 0; i < rt.hotLines.size() && i < 30; ++i) {
+      const index::LineTiming &l = rt.hotLines[i];
+      std::string where = fileName(l.path) + ":" + std::to_string(l.line);
+      std::string split;
+      for (const auto &[kind, ns] : l.byKind)
+        split += (split.empty() ? "" : ", ") + kind + " " + formatDuration(times.perStep(ns));
+      std::printf("  %-16s %-48s %14s %6s  %u kernels (%s)\n", where.c_str(),
+                  truncate(std::string(index::trim(l.code)), 48).c_str(), timeText(times, l.ns).c_str(),
+                  percentText(times.percent(l.ns)).c_str(), l.launches, split.c_str());
+    }
+
+    auto launches = timedLaunches(index);
+    if (!launches.empty()) std::printf("\nHottest kernel launches (%s)\n", timeBasis(times).c_str());
+    for (size_t i = 0; i < launches.size() && i < 30; ++i) {
+      const index::Launch &l = index.launch(launches[i].ref);
+      const index::Compile *c = index.compileOf(launches[i].ref.artifact);
+      std::string origin =
+          l.origins.empty() ? "(no user origin)"
+                            : fileName(l.origins.front().path) + ":" + std::to_string(l.origins.front().line);
+      std::printf("  %-20s %-58s %14s %6s  -> %s\n", c ? c->label().c_str() : "?",
+                  truncate(launchName(l), 58).c_str(), timeText(times, launches[i].timing->ns).c_str(),
+                  percentText(times.percent(launches[i].timing->ns)).c_str(), origin.c_str());
+    }
+
+    bool anyCompile = false;
+    for (uint32_t c = 0; c < index.compiles().size(); ++c) {
+      const index::CompileTiming *t = index::compileTiming(index, {c});
+      if (!t) continue;
+      if (!anyCompile) std::printf("\nCompiles\n");
+      anyCompile = true;
+      std::printf("  %-24s %14s over %u calls", index.compiles()[c].label().c_str(),
+                  timeText(times, t->ns).c_str(), t->calls);
+      if (t->otherNs) std::printf(", other ops %s", timeText(times, t->otherNs).c_str());
+      if (t->graphReplays)
+        std::printf(", CUDA graph replays %s (per launch unknown)",
+                    timeText(times, t->graphReplayNs).c_str());
+      std::printf("\n");
+      for (size_t k = 0; k < t->replayKernels.size() && k < 8; ++k)
+        std::printf("      in replays: %-50s %s\n", truncate(t->replayKernels[k].first, 50).c_str(),
+                    timeText(times, t->replayKernels[k].second).c_str());
+    }
+    if (!times.eagerOps.empty()) {
+      std::printf("\nEager remainder by op\n");
+      for (size_t i = 0; i < times.eagerOps.size() && i < 10; ++i)
+        std::printf("  %-60s %14s\n", truncate(times.eagerOps[i].first, 60).c_str(),
+                    timeText(times, times.eagerOps[i].second).c_str());
+    }
+  }
+
+  if (!rt.runLogs.empty()) {
+    for (const index::RunLogInfo &r : rt.runLogs)
+      std::printf("\nTensor statistics from %s: %zu printed launches in %zu calls%s\n",
+                  fileName(r.path).c_str(), r.launchEvents, r.calls,
+                  r.unmatched ? (", " + std::to_string(r.unmatched) + " unmatched").c_str() : "");
+    for (const index::Compile &c : index.compiles()) {
+      if (!c.outputCode.valid()) continue;
+      const index::Artifact &a = index.artifact(c.outputCode);
+      for (uint32_t l = 0; l < a.launches.size(); ++l) {
+        const index::LaunchValues *v = index::launchValues(index, {c.outputCode, l});
+        if (!v) continue;
+        std::printf("  %-20s %5u  %-52s %s%s\n", c.label().c_str(), a.launches[l].site.line + 1,
+                    truncate(launchName(a.launches[l]), 52).c_str(), launchStatsText(*v).c_str(),
+                    v->calls > 1 ? ("  (" + std::to_string(v->calls) + " calls)").c_str() : "");
+      }
+    }
+  }
+  if (!rt.diagnostics.empty()) std::printf("\nRuntime findings\n");
+  for (const index::RuntimeDiagnostic &d : rt.diagnostics) {
+    std::string where =
+        d.location.artifact.valid() ? artifactFile(index.artifact(d.location.artifact)) : d.location.path;
+    std::string message = d.message;
+    std::replace(message.begin(), message.end(), '\n', ' ');
+    std::printf("  %s:%u: %s: %s\n", fileName(where).c_str(), d.location.line + 1,
+                d.severity == index::RuntimeDiagnostic::Severity::Error ? "error" : "warning",
+                message.c_str());
+  }
+}
+
+protocol::json runtimeJson(const index::Index &index) {
+  using protocol::json;
+  const index::RuntimeData &rt = index.runtime();
+  const index::RuntimeTimes &times = rt.times;
+  json out;
+  out["profiles"] = json::array();
+  for (const index::ProfileInfo &p : times.profiles)
+    out["profiles"].push_back({{"path", p.path},
+                               {"steps", p.steps},
+                               {"totalNs", p.totalNs},
+                               {"eagerNs", p.eagerNs},
+                               {"unjoinedNs", p.unjoinedNs},
+                               {"calls", p.calls},
+                               {"truncated", p.truncated}});
+  out["steps"] = times.steps;
+  out["stepNs"] = times.stepNs;
+  out["totalNs"] = times.totalNs;
+  out["eagerNs"] = times.eagerNs;
+  out["unjoinedNs"] = times.unjoinedNs;
+  out["outsideStepsNs"] = times.outsideStepsNs;
+  out["caveats"] = times.caveats;
+  out["lines"] = json::array();
+  for (const index::LineTiming &l : rt.hotLines)
+    out["lines"].push_back({{"path", l.path},
+                            {"line", l.line},
+                            {"code", l.code},
+                            {"ns", l.ns},
+                            {"perStep", l.perStep},
+                            {"launches", l.launches},
+                            {"timedLaunches", l.timedLaunches},
+                            {"byKind", l.byKind}});
+  out["launches"] = json::array();
+  for (const TimedLaunch &t : timedLaunches(index)) {
+    const index::Launch &l = index.launch(t.ref);
+    const index::Compile *c = index.compileOf(t.ref.artifact);
+    out["launches"].push_back(
+        {{"file", artifactFile(index.artifact(t.ref.artifact))},
+         {"line", l.site.line + 1},
+         {"kernel", l.site.kernel},
+         {"debugHandle", l.site.debugHandle ? json(*l.site.debugHandle) : json(nullptr)},
+         {"compile", c ? c->label() : ""},
+         {"ns", t.timing->ns},
+         {"perStep", t.timing->perStep},
+         {"activities", t.timing->activities},
+         {"calls", t.timing->calls}});
+  }
+  out["compiles"] = json::array();
+  for (uint32_t c = 0; c < index.compiles().size(); ++c)
+    if (const index::CompileTiming *t = index::compileTiming(index, {c}))
+      out["compiles"].push_back({{"compile", index.compiles()[c].label()},
+                                 {"ns", t->ns},
+                                 {"otherNs", t->otherNs},
+                                 {"graphReplayNs", t->graphReplayNs},
+                                 {"calls", t->calls},
+                                 {"graphReplays", t->graphReplays},
+                                 {"launchesMissed", t->launchesMissed},
+                                 {"perStep", t->perStep}});
+  out["eagerOps"] = json::array();
+  for (const auto &[op, ns] : times.eagerOps)
+    out["eagerOps"].push_back({{"op", op}, {"ns", ns}});
+  auto statsJson = [](const std::optional<index::TensorStats> &s) -> json {
+    if (!s) return nullptr;
+    json j;
+    if (!s->tensor) return json{{"value", s->value}};
+    auto num = [](const std::optional<double> &v) -> json {
+      if (!v) return nullptr;
+      if (std::isnan(*v)) return "nan";
+      if (std::isinf(*v)) return *v > 0 ? "inf" : "-inf";
+      return *v;
+    };
+    j["shape"] = s->hasShape ? json(s->shape) : json(nullptr);
+    j["dtype"] = s->dtype;
+    j["numel"] = s->numel ? json(*s->numel) : json(nullptr);
+    j["mean"] = num(s->mean);
+    j["min"] = num(s->min);
+    j["max"] = num(s->max);
+    j["std"] = num(s->std);
+    return j;
+  };
+  out["values"] = json::array();
+  for (const index::Compile &c : index.compiles()) {
+    if (!c.outputCode.valid()) continue;
+    const index::Artifact &a = index.artifact(c.outputCode);
+    for (uint32_t l = 0; l < a.launches.size(); ++l) {
+      const index::LaunchValues *v = index::launchValues(index, {c.outputCode, l});
+      if (!v) continue;
+      json args = json::array();
+      for (const index::ArgValues &arg : v->args)
+        args.push_back({{"arg", arg.arg},
+                        {"output", arg.output},
+                        {"before", statsJson(arg.before)},
+                        {"after", statsJson(arg.after)}});
+      out["values"].push_back({{"file", artifactFile(a)},
+                               {"line", a.launches[l].site.line + 1},
+                               {"kernel", a.launches[l].site.kernel},
+                               {"compile", c.label()},
+                               {"calls", v->calls},
+                               {"args", args}});
+    }
+  }
+  out["diagnostics"] = json::array();
+  for (const index::RuntimeDiagnostic &d : rt.diagnostics) {
+    std::string where =
+        d.location.artifact.valid() ? artifactFile(index.artifact(d.location.artifact)) : d.location.path;
+    out["diagnostics"].push_back(
+        {{"file", where},
+         {"line", d.location.line + 1},
+         {"code", d.code},
+         {"severity", d.severity == index::RuntimeDiagnostic::Severity::Error ? "error" : "warning"},
+         {"message", d.message}});
+  }
+  return out;
+}
+
+} // namespace inductor::server

@@ -1,0 +1,53 @@
+// server/RuntimeFormat.h: how runtime data (index/Runtime.h) reads in hints, lenses, hovers and `explain`:
+// durations, per-step or total wording, shares, and tensor statistics. Shared by the feature files so every
+// view says the same thing the same way.
+#pragma once
+
+#include "index/Runtime.h"
+
+#include <cstdint>
+#include <string>
+
+namespace inductor::server {
+
+/// "850 ns", "41.2 µs", "1.31 ms", "2.05 s" (three significant digits at most).
+std::string formatDuration(uint64_t ns);
+/// "41.2 µs/step" when steps are marked (the total divided by the step count), else "123 µs total".
+std::string timeText(const index::RuntimeTimes &times, uint64_t ns);
+/// "9%", "0.4%", "<0.1%".
+std::string percentText(double percent);
+/// "per step over 3 steps (ProfilerStep#3 … ProfilerStep#5)" or "totals over the profiled region (no
+/// ProfilerStep marks)": what the numbers are, for headers and hovers.
+std::string timeBasis(const index::RuntimeTimes &times);
+/// A statistic as printed in hints: two significant digits, U+2212 for minus, "NaN", "Inf", "−Inf".
+std::string statNumber(double v);
+/// "f32" for "float32", "bf16" for "bfloat16"...; the name itself when unknown.
+std::string shortDtype(const std::string &dtype);
+/// "4×128".
+std::string shapeText(const index::TensorStats &s);
+/// `buf1 4×128 f32 μ 0.05 [−2.1, 1.9]`, `buf1 4×128 f32 NaN`, `512` for scalars: one argument's
+/// statistics (after the launch when known, else before).
+std::string statsText(const index::ArgValues &arg);
+/// The statistics hint of a launch: its outputs (ArgValues::output), else its first tensor argument.
+std::string launchStatsText(const index::LaunchValues &values);
+/// A markdown table of every argument before and after the launch (hover).
+std::string statsTable(const index::LaunchValues &values);
+
+// Pieces of the views that show runtime data. Each returns "" when there is nothing to show, so callers
+// append them unconditionally.
+
+/// Hover on a launch: its GPU time (per step, share, per-step list, activities), or why it has none (CUDA
+/// graph replays); then the printer's before/after statistics.
+std::string launchRuntimeMarkdown(const index::Index &index, index::LaunchRef ref);
+/// Hover on a kernel definition: the time of all its launches.
+std::string launchesRuntimeMarkdown(const index::Index &index, const std::vector<index::LaunchRef> &launches);
+/// Hover on a user line: its GPU time, per compile and per kernel (largest first), and the statistics of its
+/// launches' outputs.
+std::string userLineRuntimeMarkdown(const index::Index &index, const std::string &path, uint32_t line,
+                                    const std::vector<index::LaunchRef> &launches);
+/// The code lens of a user line: ` · 133 µs/step` (or ` · 400 µs total`), ` · time unknown (CUDA graph)`
+/// when its kernels ran only inside CUDA graph replays; "" without profiles.
+std::string lensTimeSuffix(const index::Index &index, const std::string &path, uint32_t line,
+                           const std::vector<index::LaunchRef> &launches);
+
+} // namespace inductor::server

@@ -1,0 +1,237 @@
+// Tests for index/Runtime.h: the runtime step of Index::build on the real fixtures. Which profiles and run
+// logs are found (beside the traces, under the roots, named by the options) and which are refused
+// (ReadPolicy); times per launch, compile and line; several runs in one workspace; damaged inputs; reuse
+// across incremental builds.
+#include "index/Index.h"
+#include "index/Runtime.h"
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+using namespace inductor::index;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kTraces = normalizePath(INDUCTOR_FIXTURES_DIR) + "/traces";
+const std::string kMlp = kTraces + "/profiled_mlp";
+
+std::shared_ptr<const Index> build(IndexOptions options, IndexCache *cache = nullptr) {
+  options.jobs = 2;
+  return Index::build(options, {}, nullptr, cache);
+}
+
+bool hasDiagnostic(const Index &index, const std::string &needle) {
+  for (const IndexDiagnostic &d : index.diagnostics())
+    if (d.message.find(needle) != std::string::npos) return true;
+  return false;
+}
+
+size_t timedLaunches(const Index &index) {
+  size_t n = 0;
+  for (const Compile &c : index.compiles())
+    for (uint32_t l = 0; l < index.artifact(c.outputCode).launches.size(); ++l)
+      n += launchTiming(index, {c.outputCode, l}) != nullptr;
+  return n;
+}
+
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    path = fs::temp_directory_path() / ("inductor-runtime-" + std::to_string(::getpid()) + "-" +
+                                        std::to_string(reinterpret_cast<uintptr_t>(this)));
+    fs::create_directories(path);
+  }
+  ~TempDir() { fs::remove_all(path); }
+};
+
+} // namespace
+
+TEST_CASE("Runtime: profiled_mlp — the profile under the root is joined to every launch") {
+  IndexOptions o;
+  o.inputs = {kMlp};
+  auto index = build(o);
+  const RuntimeData &rt = index->runtime();
+  REQUIRE(rt.times.profiles.size() == 1);
+  CHECK(rt.times.profiles[0].path == kMlp + "/profile.json");
+  CHECK(index->stats().profiles == 1);
+  CHECK(timedLaunches(*index) == index->stats().launches);
+  CHECK(rt.times.caveats.empty());
+  CHECK(!rt.times.stepsMarked());
+  CHECK(rt.hotLines.size() == 6);
+  CHECK(rt.times.eagerNs > 0);
+  uint64_t compiled = 0;
+  for (uint32_t c = 0; c < index->compiles().size(); ++c) {
+    const CompileTiming *t = compileTiming(*index, {c});
+    REQUIRE(t);
+    CHECK(t->calls == 3);
+    CHECK(t->launchesMissed == 0);
+    compiled += t->ns;
+    uint64_t launches = 0;
+    const Artifact &a = index->artifact(index->compiles()[c].outputCode);
+    for (uint32_t l = 0; l < a.launches.size(); ++l)
+      launches += launchTiming(*index, {index->compiles()[c].outputCode, l})->ns;
+    CHECK(launches + t->otherNs == t->ns);
+  }
+  CHECK(compiled + rt.times.eagerNs == rt.times.totalNs);
+  const LineTiming *line = lineTiming(*index, kMlp + "/model.py", 17);
+  REQUIRE(line);
+  CHECK(line->launches == 10);
+  CHECK(line->byKind.size() == 2);
+  CHECK(rt.hotLines.front().ns >= rt.hotLines.back().ns);
+  CHECK(rt.runLogs.empty()); // run.log holds no printer output.
+  CHECK(rt.diagnostics.empty());
+}
+
+TEST_CASE("Runtime: beside the traces, named by the options, refused outside the roots") {
+  SUBCASE("a trace directory input with the case as root: the profile beside it is read") {
+    IndexOptions o;
+    o.inputs = {kMlp + "/trace"};
+    o.roots = {kMlp};
+    CHECK(build(o)->runtime().times.profiles.size() == 1);
+  }
+  SUBCASE("outside every root: not read") {
+    IndexOptions o;
+    o.inputs = {kMlp + "/trace"};
+    CHECK(build(o)->runtime().times.profiles.empty());
+  }
+  SUBCASE("named by `profiles`: read") {
+    IndexOptions o;
+    o.inputs = {kMlp + "/trace"};
+    o.profiles = {kMlp + "/profile.json"};
+    auto index = build(o);
+    CHECK(index->runtime().times.profiles.size() == 1);
+    CHECK(timedLaunches(*index) == 29);
+  }
+  SUBCASE("named but missing, or not a profile: said so") {
+    TempDir t;
+    std::ofstream(t.path / "notes.json") << R"({"hello": 1})";
+    IndexOptions o;
+    o.inputs = {kMlp + "/trace"};
+    o.profiles = {(t.path / "missing.json").string(), (t.path / "notes.json").string()};
+    o.runLogs = {(t.path / "notes.json").string()};
+    auto index = build(o);
+    CHECK(index->runtime().times.profiles.empty());
+    CHECK(hasDiagnostic(*index, "profile not found"));
+    CHECK(hasDiagnostic(*index, "not a profiler trace"));
+    CHECK(hasDiagnostic(*index, "no output of the intermediate value debug printer"));
+  }
+  SUBCASE("a CPU-only profile: no GPU time shown, and said so") {
+    TempDir t;
+    std::ofstream(t.path / "cpu.json") << R"({"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "aten::mm",
+        "pid": 1, "tid": 1, "ts": 1.0, "dur": 5.0, "args": {"External id": 1}}]})";
+    IndexOptions o;
+    o.inputs = {kMlp + "/trace"};
+    o.profiles = {(t.path / "cpu.json").string()};
+    auto index = build(o);
+    CHECK(!index->runtime().times.present());
+    CHECK(hasDiagnostic(*index, "profile has no GPU activity"));
+  }
+  SUBCASE("a folder named by `profiles`: every JSON profile in it, whatever its name") {
+    TempDir t;
+    fs::copy_file(kMlp + "/profile.json", t.path / "run7.json");
+    IndexOptions o;
+    o.inputs = {kMlp + "/trace"};
+    o.profiles = {t.path.string()};
+    CHECK(build(o)->runtime().times.profiles.size() == 1);
+  }
+}
+
+TEST_CASE("Runtime: a damaged profile gives what it holds and says so") {
+  TempDir t;
+  std::ifstream in(kMlp + "/profile.json", std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  std::string text = ss.str();
+  // Cut inside the event after the last kernel (Kineto writes the device activities last).
+  size_t cut = text.find("\n  {", text.rfind("\"cat\": \"kernel\"")) + 20;
+  REQUIRE(cut < text.size());
+  std::ofstream(t.path / "profile.json", std::ios::binary) << text.substr(0, cut);
+  IndexOptions o;
+  o.inputs = {kMlp + "/trace"};
+  o.profiles = {(t.path / "profile.json").string()};
+  auto index = build(o);
+  const RuntimeTimes &times = index->runtime().times;
+  REQUIRE(times.profiles.size() == 1);
+  CHECK(times.profiles[0].truncated);
+  CHECK(hasDiagnostic(*index, "profile read in part"));
+  REQUIRE(!times.caveats.empty());
+  CHECK(times.caveats[0].find("read only in part") != std::string::npos);
+  CHECK(times.totalNs > 0);
+}
+
+TEST_CASE("Runtime: the printer's run logs of several runs in one workspace map to their own compiles") {
+  IndexOptions o;
+  o.inputs = {kTraces};
+  auto index = build(o);
+  const RuntimeData &rt = index->runtime();
+  // jit_printer and cppwrap_printer share kernel names; each run log finds its NaN in its own output code.
+  std::map<std::string, size_t> userErrors;
+  for (const RuntimeDiagnostic &d : rt.diagnostics)
+    if (!d.location.artifact.valid() && d.code == "first-nan") ++userErrors[d.location.path];
+  CHECK(userErrors[kTraces + "/jit_printer/model.py"] == 1);
+  CHECK(userErrors[kTraces + "/cppwrap_printer/model.py"] == 1);
+  for (const RuntimeDiagnostic &d : rt.diagnostics) {
+    if (!d.location.artifact.valid()) continue;
+    const Compile *c = index->compileOf(d.location.artifact);
+    REQUIRE(c);
+    bool jit = c->traceFile.find("/jit_printer/") != std::string::npos;
+    bool cpp = c->traceFile.find("/cppwrap_printer/") != std::string::npos;
+    CHECK((jit || cpp));
+  }
+  size_t logs = 0;
+  for (const RunLogInfo &r : rt.runLogs)
+    logs += r.records > 0;
+  CHECK(logs == 2);
+}
+
+TEST_CASE("Runtime: the first NaN of jit_printer is an Error on its launch and on model.py:16") {
+  IndexOptions o;
+  o.inputs = {kTraces + "/jit_printer"};
+  auto index = build(o);
+  const RuntimeData &rt = index->runtime();
+  REQUIRE(rt.diagnostics.size() == 2);
+  const RuntimeDiagnostic &launch = rt.diagnostics[0];
+  CHECK(launch.severity == RuntimeDiagnostic::Severity::Error);
+  CHECK(launch.location.artifact.valid());
+  REQUIRE(launch.location.launch != UINT32_MAX);
+  const Launch &l = index->launch({launch.location.artifact, launch.location.launch});
+  CHECK(l.site.kernel == "triton_poi_fused_addmm_log_relu_sub_0");
+  CHECK(launch.message.rfind(
+            "first NaN: triton_poi_fused_addmm_log_relu_sub_0:2 ← model.py:16 h = torch.log(h - 0.5)", 0) ==
+        0);
+  // The fused kernel came from lines 15 and 16; only 16 computes an op that makes NaN from finite values.
+  REQUIRE(launch.related.size() == 1);
+  CHECK(launch.related[0].first.line == 15);
+  const RuntimeDiagnostic &user = rt.diagnostics[1];
+  CHECK(user.location.path == kTraces + "/jit_printer/model.py");
+  CHECK(user.location.line == 15);
+  const LaunchValues *v = launchValues(*index, {launch.location.artifact, launch.location.launch});
+  REQUIRE(v);
+  CHECK(v->calls == 1);
+  CHECK(v->nonFiniteCalls == 1);
+  REQUIRE(!v->args.empty());
+  CHECK(v->args[0].arg == "buf1");
+  CHECK(v->args[0].output);
+  CHECK(v->args[0].after->hasNan());
+  CHECK(!v->args[0].before->nonFinite());
+}
+
+TEST_CASE("Runtime: an incremental build reuses an unchanged profile's join") {
+  IndexCache cache;
+  IndexOptions o;
+  o.inputs = {kMlp};
+  auto first = build(o, &cache);
+  CHECK(cache.lastBuild().profilesRead == 1);
+  auto second = build(o, &cache);
+  CHECK(cache.lastBuild().profilesRead == 0);
+  CHECK(cache.lastBuild().profilesReused == 1);
+  CHECK(second->runtime().times.totalNs == first->runtime().times.totalNs);
+  CHECK(timedLaunches(*second) == timedLaunches(*first));
+  cache.clear();
+  build(o, &cache);
+  CHECK(cache.lastBuild().profilesRead == 1);
+}
