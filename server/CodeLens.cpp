@@ -37,13 +37,37 @@ protocol::CodeLens makeLens(const std::string &uri, protocol::Range range, std::
   return lens;
 }
 
+/// Where a compiled function's `def` line is now: the recorded line when it still defines the function, else
+/// the nearest line that does (the file changed since the trace); nullopt when none does. Without the text,
+/// the recorded line.
+std::optional<uint32_t> defLineNow(TextCache &texts, const std::string &uri, const index::CompiledFunction &fn) {
+  const index::TextLines *lines = texts.lines(uri);
+  if (!lines || fn.function.empty()) return fn.line;
+  auto defines = [&](uint32_t line) { // 1-based
+    if (line == 0 || line > lines->size()) return false;
+    std::string_view t = index::trim((*lines)[line - 1]);
+    if (t.starts_with("async ")) t = index::trim(t.substr(6));
+    if (!t.starts_with("def ")) return false;
+    t = index::trim(t.substr(4));
+    return t.starts_with(fn.function) && t.substr(fn.function.size()).starts_with("(");
+  };
+  if (defines(fn.line)) return fn.line;
+  auto distance = [&](uint32_t l) { return l > fn.line ? l - fn.line : fn.line - l; };
+  std::optional<uint32_t> best;
+  for (uint32_t l = 1; l <= lines->size(); ++l)
+    if (defines(l) && (!best || distance(l) < distance(*best))) best = l;
+  return best;
+}
+
 /// The compile lenses of a user file (server/Health.h formats them).
 void appendCompileLenses(const index::Index &index, TextCache &texts, const std::string &uri,
                          const std::string &path, json &out) {
   const index::CompileHealth &h = index.compileHealth();
   for (const index::CompiledFunction &fn : index.compiledFunctions(path)) {
+    std::optional<uint32_t> line = defLineNow(texts, uri, fn);
+    if (!line) continue; // The function is no longer in the file.
     protocol::CodeLens lens;
-    lens.range = texts.lineRange(uri, fn.line - 1);
+    lens.range = texts.lineRange(uri, *line - 1);
     json ids = json::array();
     for (uint32_t c : fn.compiles)
       ids.push_back(h.compiles[c].id.str());

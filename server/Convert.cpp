@@ -266,8 +266,16 @@ std::optional<size_t> recordedIndex(const std::vector<index::RecordedLine> &reco
                              [](const index::RecordedLine &r, const auto &k) {
                                return std::make_tuple(r.line, r.code, r.function) < k;
                              });
-  if (it == recorded.end() || std::make_tuple(it->line, it->code, it->function) != key) return std::nullopt;
-  return static_cast<size_t>(it - recorded.begin());
+  if (it != recorded.end() && std::make_tuple(it->line, it->code, it->function) == key)
+    return static_cast<size_t>(it - recorded.begin());
+  // A place recorded without its text (a guard's or a def line's `path:line`): the same line recorded with
+  // text elsewhere in the trace moves with it.
+  if (o.code.empty())
+    for (auto same = std::lower_bound(recorded.begin(), recorded.end(), o.line,
+                                      [](const index::RecordedLine &r, uint32_t line) { return r.line < line; });
+         same != recorded.end() && same->line == o.line; ++same)
+      if (!same->code.empty()) return static_cast<size_t>(same - recorded.begin());
+  return std::nullopt;
 }
 
 } // namespace
@@ -283,7 +291,7 @@ PlacedOrigin placeOrigin(TextCache &texts, const index::Index &index, const inde
   if (!o.exists) {
     loc.range = {{line0, 0}, {line0, 0}};
     p.location = loc;
-    p.note = "not found here: " + o.recordedPath + "; text from the trace";
+    p.note = "not on this machine; text from the trace";
     return p;
   }
   std::string reason;

@@ -122,7 +122,7 @@ struct PlacedOrigin {
   std::string file; ///< Base name, for display.
   std::string code; ///< The source text: as recorded (trimmed), else the file's line now.
   /// Empty, or what the user should know: "line 17 in the trace", "model.py changed since the trace: line 17
-  /// `q, k, v = …` not found", "not read: outside the workspace", "not found here: /recorded/path; text from
+  /// `q, k, v = …` not found", "not read: outside the workspace", "not on this machine; text from
   /// the trace".
   std::string note;
   bool found() const { return location.has_value(); }

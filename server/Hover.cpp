@@ -349,6 +349,18 @@ std::string healthMarkdown(const index::Index &index, const std::string &path, u
 
 } // namespace
 
+/// The recorded line of the user file `path` whose compile-health place (an event, a compiled function's def
+/// line, a guard's or a dynamic shape's line) is at `line` (0-based) now; nullopt when none is.
+std::optional<uint32_t> recordedHealthLine(TextCache &texts, const index::Index &index, const std::string &path,
+                                           uint32_t line) {
+  for (const index::Origin &o : index.compileHealth().places) {
+    if (index::normalizePath(o.path) != path) continue;
+    PlacedOrigin p = placeOrigin(texts, index, o);
+    if (p.location && p.location->range.start.line == line) return o.line;
+  }
+  return std::nullopt;
+}
+
 void Server::onHover(const protocol::TextDocumentPositionParams &params, Reply reply) {
   withIndex(std::move(reply), [this, params](const index::Index &index, const Reply &reply) {
     const std::string &uri = params.textDocument.uri;
@@ -360,7 +372,10 @@ void Server::onHover(const protocol::TextDocumentPositionParams &params, Reply r
       // The recorded lines that are at this line now (the file may have changed since the trace).
       auto now = userLinesNow(texts, index, uri, target.path);
       auto it = now.find(params.position.line + 1);
-      std::string health = healthMarkdown(index, target.path, params.position.line + 1);
+      // Compile health is keyed by recorded lines: the one recorded line whose place is at this line now.
+      std::string health;
+      if (std::optional<uint32_t> recorded = recordedHealthLine(texts, index, target.path, params.position.line))
+        health = healthMarkdown(index, target.path, *recorded);
       if (it == now.end() && health.empty()) return reply(nullptr);
       if (it != now.end())
         hover.contents.value =

@@ -411,6 +411,7 @@ void Server::startIndexing(Rebuild kind) {
     // FIXME(issue 11): the index's own ReadPolicy (Index::readPolicy) once it has one; same roots.
     auto sources = std::make_shared<const index::SourceReader>(index::ReadPolicy(readRoots));
     auto lastReport = started;
+    std::string lastStep;
     auto callback = [&](size_t done, size_t total, std::string_view message) {
       uint32_t percentage = total ? static_cast<uint32_t>(std::min<size_t>(done * 100 / total, 100)) : 0;
       {
@@ -419,8 +420,11 @@ void Server::startIndexing(Rebuild kind) {
         progressPercent_ = percentage;
         progressMessage_ = std::string(message);
       }
+      // At most ten reports a second, but the first of each step always: a fast step is still seen.
       auto now = std::chrono::steady_clock::now();
-      if (now - lastReport < std::chrono::milliseconds(100)) return;
+      std::string_view step = message.substr(0, message.find(':'));
+      if (step == lastStep && now - lastReport < std::chrono::milliseconds(100)) return;
+      lastStep = std::string(step);
       lastReport = now;
       if (progress) {
         protocol::WorkDoneProgressReport report;

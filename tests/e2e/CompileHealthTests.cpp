@@ -73,6 +73,12 @@ std::string local(const Fixture &f, const std::string &recorded) {
     std::string path = f.root + recorded.substr(f.recordedRoot.size());
     if (fs::exists(path)) return path;
   }
+  // An installed package's file: the case's copy of the package, as the server finds it (suffix match).
+  for (const char *dir : {"/site-packages/", "/dist-packages/"})
+    if (size_t at = recorded.rfind(dir); at != std::string::npos) {
+      std::string path = f.root + "/site-packages/" + recorded.substr(at + std::string(dir).size());
+      if (fs::exists(path)) return path;
+    }
   return recorded;
 }
 
@@ -239,12 +245,15 @@ TEST_CASE(
     CHECK(s.initializeResult["capabilities"]["diagnosticProvider"]["workspaceDiagnostics"] == true);
     std::set<std::string> files = sourceFiles(f);
     for (const auto &[file, d] : expected)
-      files.insert(file);
+      if (std::error_code ec; fs::exists(file, ec)) files.insert(file); // No editor shows the others.
     for (const std::string &file : files) {
       json report = s.client.request("textDocument/diagnostic", {{"textDocument", {{"uri", fileURI(file)}}}});
       CHECK(report["kind"] == "full");
       auto it = expected.find(file);
-      checkFile(f, file, report["items"],
+      json items = json::array(); // Compile health only: runtime findings (source inductor-ls) are tested apart.
+      for (const json &d : report["items"])
+        if (d.value("source", "") == "torch.compile") items.push_back(d);
+      checkFile(f, file, items,
                 it == expected.end() ? std::vector<ExpectedDiagnostic>{} : it->second);
     }
     // workspace/diagnostic: every file with events that exists here, and nothing else.
@@ -579,7 +588,7 @@ TEST_CASE("compile health: explain prints a Compile health section; comp_failure
   REQUIRE(e.compiles.size() == 1);
   std::string out = run(log);
   INFO(out);
-  CHECK(out.find("1 compiles (0 graphs with output code)") != std::string::npos);
+  CHECK(out.find("1 compile (0 graphs with output code)") != std::string::npos);
   CHECK(out.find("Compile health: 1 compile(s)") != std::string::npos);
   CHECK(out.find(e.compiles[0].failType) != std::string::npos);
   std::string json = run("--json " + log);

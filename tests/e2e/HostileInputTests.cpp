@@ -225,7 +225,7 @@ TEST_CASE("hostile: symbolic links out of the workspace are not followed, served
 
   Session s(ws);
   INFO(s.client.logTail());
-  json status = s.client.waitForNotification("inductor/status");
+  json status = s.client.waitForIndexed();
   CHECK(status["traces"] == 1);
   for (const json &a : s.client.request("inductor/listArtifacts", json::object())) {
     std::string uri = a["uri"].get<std::string>();

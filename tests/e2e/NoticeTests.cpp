@@ -148,6 +148,7 @@ TEST_CASE("progress: percentages of the whole build, what is being done, request
   CHECK(progress.back()["value"]["message"].get<std::string>().find(" compiles, ") != std::string::npos);
   int last = 0;
   bool reading = false;
+  std::string seen;
   std::string totalMB = " of " + std::to_string((fs::file_size(log) + (1u << 19)) >> 20) + " MB";
   for (size_t i = 1; i + 1 < progress.size(); ++i) {
     const json &v = progress[i]["value"];
@@ -158,10 +159,11 @@ TEST_CASE("progress: percentages of the whole build, what is being done, request
     last = pct;
     std::string message = v["message"];
     CHECK(!message.empty());
+    seen += message + "\n";
     // Bytes of the log, in MB of the total, while it is read.
     if (message.rfind("reading trace logs: ", 0) == 0) reading |= message.find(totalMB) != std::string::npos;
   }
-  CHECK(reading);
+  CHECK_MESSAGE(reading, "expected `reading trace logs: N" << totalMB << "`, saw:\n" << seen);
   client.shutdown();
 }
 

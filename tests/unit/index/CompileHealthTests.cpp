@@ -320,9 +320,10 @@ TEST_CASE("Index compile health: health_lib, every kind of event on its model li
     INFO(s);
     CHECK(std::find(events.begin(), events.end(), s) != events.end());
   };
-  // A break inside the third-party package lands on the model line that called it.
-  has(m + ":19 [0/0] Failed to trace builtin operator");
-  has(m + ":19 [1/0] Failed to trace builtin operator");
+  // A break inside a third-party package is on that package's line: its code is model code (issue 8).
+  const std::string mylib = "/tmp/work/health_lib/site-packages/mylib/__init__.py";
+  has(mylib + ":7 [0/0] Failed to trace builtin operator");
+  has(mylib + ":7 [1/0] Failed to trace builtin operator");
   has(m + ":24 [4/0] Dynamic shape operator");
   has(m + ":30 [6/0] Call to `torch._dynamo.graph_break()`");
   has(m + ":35 [8/0] Tensor.tolist() with non-integer tensor");
@@ -376,8 +377,12 @@ TEST_CASE("Index compile health: health_lib, every kind of event on its model li
   CHECK_FALSE(at40.guards.empty());
   CHECK(at40.events.size() == 1);
   // Diagnostics: one per (line, kind), merged over compiles.
-  auto diags = index->healthDiagnostics(m);
-  auto line19 = std::find_if(diags.begin(), diags.end(), [](auto &d) { return d.line == 19; });
+  std::string libPath; // Where the index placed mylib's recorded file.
+  for (const Origin &o : h.places)
+    if (o.recordedPath == mylib) libPath = o.path;
+  REQUIRE(!libPath.empty());
+  auto diags = index->healthDiagnostics(libPath);
+  auto line19 = std::find_if(diags.begin(), diags.end(), [](auto &d) { return d.line == 7; });
   REQUIRE(line19 != diags.end());
   CHECK(line19->compiles.size() == 2);
   CHECK(line19->code == "gb0059");
