@@ -140,7 +140,8 @@ void IndexBuilder::buildProfiles(const RuntimeFiles &files, const ReadPolicy &po
     }
     const ProfileJoin &j = r.join;
     if (j.kernelActivities == 0 && j.outsideStepsNs == 0) {
-      // A CPU-only profile (or one of another device kind): nothing to join, and zeros would read as fast code.
+      // A CPU-only profile (or one of another device kind): nothing to join, and zeros would read as fast
+      // code.
       diag(files.profiles[i], 0, "profile has no GPU activity (kernels, copies): no GPU time to show");
       continue;
     }
@@ -260,9 +261,9 @@ void IndexBuilder::buildProfiles(const RuntimeFiles &files, const ReadPolicy &po
             " launches were not found in its profiled calls; their time, if any, is under "
             "the compile's other time.");
       if (t.bySequence)
-        times.caveats.push_back(comp.label() +
-                                ": no FX graph cache key or compile id ties its calls to it; they were tied by "
-                                "their whole launch sequence, which no other compile has.");
+        times.caveats.push_back(
+            comp.label() + ": no FX graph cache key or compile id ties its calls to it; they were tied by "
+                           "their whole launch sequence, which no other compile has.");
       if (t.byCompileId)
         times.caveats.push_back(
             comp.label() + ": the trace has no FX graph cache key for it; its calls were tied by compile id "

@@ -1,8 +1,8 @@
 #include "index/Discovery.h"
 
 #include "index/PathResolver.h"
-#include "index/ReadPolicy.h"
 #include "index/Profile.h"
+#include "index/ReadPolicy.h"
 
 #include <algorithm>
 #include <filesystem>

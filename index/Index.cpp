@@ -4,9 +4,9 @@
 #include <algorithm>
 #include <climits>
 #include <filesystem>
-#include <unordered_set>
 #include <set>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace fs = std::filesystem;
 

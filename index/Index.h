@@ -256,8 +256,9 @@ struct IndexLimits {
 struct IndexOptions {
   /// Files or directories to index (traceDirs). Empty: discover under `roots`.
   std::vector<std::string> inputs;
-  /// Workspace folders: discovery when `inputs` is empty, and suffix matching of recorded paths. With `inputs`,
-  /// the `to` side of `pathMappings` and `pythonPaths`, the roots of readPolicy(): nothing outside them is read.
+  /// Workspace folders: discovery when `inputs` is empty, and suffix matching of recorded paths. With
+  /// `inputs`, the `to` side of `pathMappings` and `pythonPaths`, the roots of readPolicy(): nothing outside
+  /// them is read.
   std::vector<std::string> roots;
   std::vector<PathMapping> pathMappings;
   /// Import roots of the user's Python environment (its interpreter's sys.path directories), filled by the

@@ -689,9 +689,10 @@ private:
     return found;
   }
 
-  /// Without a key or a compile id (output code found only in files, or a cache bypass): the one compile whose
-  /// every launch is found in the call, in order, with no device time under any other child of the call. Two
-  /// such compiles (identical launch sequences) leave the call unjoined. Memoised per key, each call verified.
+  /// Without a key or a compile id (output code found only in files, or a cache bypass): the one compile
+  /// whose every launch is found in the call, in order, with no device time under any other child of the
+  /// call. Two such compiles (identical launch sequences) leave the call unjoined. Memoised per key, each
+  /// call verified.
   std::optional<uint32_t> bySequence(uint32_t k, const CallContext &c) {
     auto fits = [&](uint32_t i) {
       const JoinCompile &jc = compiles_[i];

@@ -159,9 +159,9 @@ struct CompileTime {
   /// that is not exact for this compile.
   uint32_t launchesMissed = 0;
   /// How the calls were tied to the compile: by the FX graph cache key (exact), or by the compile id and
-  /// graph kind of the enclosing ranges (the key was not in the log), or by the launch sequence alone (neither
-  /// was known: output code found only in files): every launch found in order, nothing else launched, and no
-  /// other compile fitting.
+  /// graph kind of the enclosing ranges (the key was not in the log), or by the launch sequence alone
+  /// (neither was known: output code found only in files): every launch found in order, nothing else
+  /// launched, and no other compile fitting.
   bool byCompileId = false;
   bool bySequence = false;
   std::vector<LaunchTime> launches; ///< One per JoinCompile::launchOps entry.

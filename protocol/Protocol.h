@@ -528,7 +528,7 @@ struct Diagnostic {
   std::optional<std::string> source;
   std::string message;
   std::vector<DiagnosticRelatedInformation> relatedInformation; // Omitted on the wire when empty.
-  json data; ///< Null means absent.
+  json data;                                                    ///< Null means absent.
 };
 void from_json(const json &j, Diagnostic &d);
 void to_json(json &j, const Diagnostic &d);

@@ -40,7 +40,8 @@ protocol::CodeLens makeLens(const std::string &uri, protocol::Range range, std::
 /// Where a compiled function's `def` line is now: the recorded line when it still defines the function, else
 /// the nearest line that does (the file changed since the trace); nullopt when none does. Without the text,
 /// the recorded line.
-std::optional<uint32_t> defLineNow(TextCache &texts, const std::string &uri, const index::CompiledFunction &fn) {
+std::optional<uint32_t> defLineNow(TextCache &texts, const std::string &uri,
+                                   const index::CompiledFunction &fn) {
   const index::TextLines *lines = texts.lines(uri);
   if (!lines || fn.function.empty()) return fn.line;
   auto defines = [&](uint32_t line) { // 1-based
@@ -116,9 +117,9 @@ void Server::onCodeLens(const protocol::CodeLensParams &params, Reply reply) {
       // On the lines where the recorded lines are now: the document follows the user's edits.
       for (const auto &[line, launches] : userLinesNow(texts, index, uri, target.path)) {
         KernelSummary summary = summarizeLaunches(index, launches);
-        std::string title = summary.counts() + summary.byKind() +
-                            lensTimeSuffix(index, target.path, recordedLine(index, target.path, launches, line),
-                                           launches);
+        std::string title =
+            summary.counts() + summary.byKind() +
+            lensTimeSuffix(index, target.path, recordedLine(index, target.path, launches, line), launches);
         out.push_back(
             makeLens(uri, texts.lineRange(uri, line - 1), title, launchLocations(texts, index, launches)));
       }

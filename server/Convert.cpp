@@ -5,9 +5,9 @@
 #include "protocol/URI.h"
 
 #include <algorithm>
-#include <tuple>
 #include <map>
 #include <set>
+#include <tuple>
 
 namespace inductor::server {
 
@@ -271,8 +271,9 @@ std::optional<size_t> recordedIndex(const std::vector<index::RecordedLine> &reco
   // A place recorded without its text (a guard's or a def line's `path:line`): the same line recorded with
   // text elsewhere in the trace moves with it.
   if (o.code.empty())
-    for (auto same = std::lower_bound(recorded.begin(), recorded.end(), o.line,
-                                      [](const index::RecordedLine &r, uint32_t line) { return r.line < line; });
+    for (auto same =
+             std::lower_bound(recorded.begin(), recorded.end(), o.line,
+                              [](const index::RecordedLine &r, uint32_t line) { return r.line < line; });
          same != recorded.end() && same->line == o.line; ++same)
       if (!same->code.empty()) return static_cast<size_t>(same - recorded.begin());
   return std::nullopt;

@@ -158,7 +158,6 @@ std::optional<std::pair<uint32_t, uint32_t>> definitionNow(TextCache &texts, con
 /// Location of a launch site (the kernel name token).
 protocol::Location launchLocation(TextCache &texts, const index::Index &index, index::LaunchRef ref);
 
-
 /// Launches (from a user line, a graph node) grouped for display, as the hover and the code lens of a user
 /// line show them: by compile (compile id and graph kind; ranks that compiled the same graph are one group),
 /// then by distinct kernel. A launch site counts once per group, whatever the number of ranks running it.

@@ -46,7 +46,8 @@ std::vector<protocol::Diagnostic> fileDiagnostics(const index::Index &index, Tex
     d.source = "torch.compile";
     d.message = h.message;
     for (const auto &[place, what] : h.related)
-      if (auto l = placeLocation(texts, index, index.place(place))) d.relatedInformation.push_back({*l, what});
+      if (auto l = placeLocation(texts, index, index.place(place)))
+        d.relatedInformation.push_back({*l, what});
     out.push_back(std::move(d));
   }
   return out;

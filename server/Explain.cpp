@@ -171,7 +171,8 @@ void usage() {
          "  The environment, as the server finds it: --python, else a .venv/venv/env under a --root (or\n"
          "  PATH when there is none), $VIRTUAL_ENV, $CONDA_PREFIX, python3 on PATH; --no-python: none.\n"
          "  --library-path: frames of files matching GLOB are library code (the libraryPaths setting).\n"
-         "  --profile: a torch.profiler Chrome trace (.json or .json.gz) to join to the launches; --run-log:\n"
+         "  --profile: a torch.profiler Chrome trace (.json or .json.gz) to join to the launches; "
+         "--run-log:\n"
          "  a run log with the intermediate value debug printer's output. Both are also found beside the\n"
          "  traces.\n";
 }
@@ -231,8 +232,9 @@ int runExplain(const std::vector<std::string> &args) {
     if (auto interpreter = findPythonInterpreter(pythonPath, venvRoots)) {
       ImportRoots r = queryImportRoots(interpreter->path);
       options.pythonPaths = r.paths;
-      pythonNote = "Python: " + interpreter->path + " (" + interpreter->source + "), " +
-                   (r.error.empty() ? std::to_string(r.paths.size()) + " import roots" : "failed: " + r.error);
+      pythonNote =
+          "Python: " + interpreter->path + " (" + interpreter->source + "), " +
+          (r.error.empty() ? std::to_string(r.paths.size()) + " import roots" : "failed: " + r.error);
       if (!r.error.empty()) std::cerr << "explain: " << pythonNote << "\n";
     }
   }

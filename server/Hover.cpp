@@ -35,7 +35,8 @@ std::string more(size_t shown, size_t total, std::string_view what) {
 }
 
 /// `[model.py:16](file:///…#L16) `code`` where the recorded line is now (placeOrigin), with what the user
-/// should know (moved, changed since the trace, not on this machine) in italics; no link when the line is gone.
+/// should know (moved, changed since the trace, not on this machine) in italics; no link when the line is
+/// gone.
 std::string originItem(TextCache &texts, const index::Index &index, const index::Origin &o) {
   PlacedOrigin p = placeOrigin(texts, index, o);
   std::string item;
@@ -351,8 +352,8 @@ std::string healthMarkdown(const index::Index &index, const std::string &path, u
 
 /// The recorded line of the user file `path` whose compile-health place (an event, a compiled function's def
 /// line, a guard's or a dynamic shape's line) is at `line` (0-based) now; nullopt when none is.
-std::optional<uint32_t> recordedHealthLine(TextCache &texts, const index::Index &index, const std::string &path,
-                                           uint32_t line) {
+std::optional<uint32_t> recordedHealthLine(TextCache &texts, const index::Index &index,
+                                           const std::string &path, uint32_t line) {
   for (const index::Origin &o : index.compileHealth().places) {
     if (index::normalizePath(o.path) != path) continue;
     PlacedOrigin p = placeOrigin(texts, index, o);
@@ -374,7 +375,8 @@ void Server::onHover(const protocol::TextDocumentPositionParams &params, Reply r
       auto it = now.find(params.position.line + 1);
       // Compile health is keyed by recorded lines: the one recorded line whose place is at this line now.
       std::string health;
-      if (std::optional<uint32_t> recorded = recordedHealthLine(texts, index, target.path, params.position.line))
+      if (std::optional<uint32_t> recorded =
+              recordedHealthLine(texts, index, target.path, params.position.line))
         health = healthMarkdown(index, target.path, *recorded);
       if (it == now.end() && health.empty()) return reply(nullptr);
       if (it != now.end())

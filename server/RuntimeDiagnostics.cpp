@@ -13,7 +13,7 @@ namespace inductor::server {
 namespace {
 
 std::optional<protocol::Location> toLocation(const index::Index &index, TextCache &texts,
-                                            const index::RuntimeLocation &l) {
+                                             const index::RuntimeLocation &l) {
   if (l.artifact.valid()) {
     if (l.launch != UINT32_MAX && l.launch < index.artifact(l.artifact).launches.size())
       return launchLocation(texts, index, {l.artifact, l.launch});

@@ -5,8 +5,8 @@
 #include "protocol/URI.h"
 #include "server/Convert.h"
 #include "server/Logger.h"
-#include "server/PythonEnv.h"
 #include "server/Notices.h"
+#include "server/PythonEnv.h"
 
 #include <boost/asio/post.hpp>
 #include <boost/asio/thread_pool.hpp>

@@ -138,7 +138,8 @@ public:
   void onListArtifacts(const json &params, Reply reply);
   void onStatus(const json &params, Reply reply);
   // Compile health (index/CompileHealth.h): diagnostics pulled (server/Diagnostics.cpp), code actions
-  // (server/CodeAction.cpp, with the printer's from server/RuntimeCodeActions.cpp) and the compiled frames overview `inductor/compiles` (server/Compiles.cpp).
+  // (server/CodeAction.cpp, with the printer's from server/RuntimeCodeActions.cpp) and the compiled frames
+  // overview `inductor/compiles` (server/Compiles.cpp).
   void onDocumentDiagnostic(const protocol::DocumentDiagnosticParams &params, Reply reply);
   void onWorkspaceDiagnostic(const protocol::WorkspaceDiagnosticParams &params, Reply reply);
   void onCodeAction(const protocol::CodeActionParams &params, Reply reply);
@@ -290,7 +291,6 @@ private:
   /// Client file events since the watcher thread last looked, and whether all were appends to logs.
   bool clientEvents_ = false, clientAppendsOnly_ = true;
   json watchRegistration_; ///< Id of the client/registerCapability request.
-
 };
 
 } // namespace inductor::server

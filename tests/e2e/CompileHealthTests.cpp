@@ -250,11 +250,11 @@ TEST_CASE(
       json report = s.client.request("textDocument/diagnostic", {{"textDocument", {{"uri", fileURI(file)}}}});
       CHECK(report["kind"] == "full");
       auto it = expected.find(file);
-      json items = json::array(); // Compile health only: runtime findings (source inductor-ls) are tested apart.
+      json items =
+          json::array(); // Compile health only: runtime findings (source inductor-ls) are tested apart.
       for (const json &d : report["items"])
         if (d.value("source", "") == "torch.compile") items.push_back(d);
-      checkFile(f, file, items,
-                it == expected.end() ? std::vector<ExpectedDiagnostic>{} : it->second);
+      checkFile(f, file, items, it == expected.end() ? std::vector<ExpectedDiagnostic>{} : it->second);
     }
     // workspace/diagnostic: every file with events that exists here, and nothing else.
     json workspace = s.client.request("workspace/diagnostic", {{"previousResultIds", json::array()}});

@@ -53,12 +53,13 @@ ModelOrigins modelOrigins(const std::string &log) {
     if (r.malformed) continue;
     const json &e = r.envelope;
     std::string compile = e.value("frame_id", -1) == -1 ? ""
-                                                         : std::to_string(e.value("frame_id", 0)) + "/" +
-                                                               std::to_string(e.value("frame_compile_id", 0)) +
-                                                               "/" + std::to_string(e.value("attempt", 0));
+                                                        : std::to_string(e.value("frame_id", 0)) + "/" +
+                                                              std::to_string(e.value("frame_compile_id", 0)) +
+                                                              "/" + std::to_string(e.value("attempt", 0));
     compile += "/" + std::to_string(e.value("rank", -1));
-    bool output = e.contains("inductor_output_code") ||
-                  (e.contains("graph_dump") && e["graph_dump"].value("name", "") == "inductor_aot_wrapper_code");
+    bool output =
+        e.contains("inductor_output_code") ||
+        (e.contains("graph_dump") && e["graph_dump"].value("name", "") == "inductor_aot_wrapper_code");
     if (output) {
       waiting[compile].push_back(r.line);
       continue;
@@ -104,13 +105,15 @@ std::string makeVenv(const std::string &dir) {
 /// Copies a case's `site-packages/` copies (not ORIGIN.txt) into `site`.
 void installCopies(const std::string &caseSitePackages, const std::string &site) {
   for (const auto &e : fs::directory_iterator(caseSitePackages))
-    if (e.is_directory()) fs::copy(e.path(), site + "/" + e.path().filename().string(), fs::copy_options::recursive);
+    if (e.is_directory())
+      fs::copy(e.path(), site + "/" + e.path().filename().string(), fs::copy_options::recursive);
 }
 
 /// The local file for a recorded path: `<site>/<rest>` for installed packages, else under `workspace`.
 std::string expectedLocal(const std::string &recorded, const std::string &site) {
   for (const char *dir : {"/site-packages/", "/dist-packages/"})
-    if (size_t p = recorded.rfind(dir); p != std::string::npos) return site + "/" + recorded.substr(p + strlen(dir));
+    if (size_t p = recorded.rfind(dir); p != std::string::npos)
+      return site + "/" + recorded.substr(p + strlen(dir));
   return localPath(recorded);
 }
 
@@ -128,8 +131,10 @@ std::string statement(const std::string &line) {
   char quote = 0;
   for (size_t i = 0; i < s.size(); ++i) {
     if (quote) {
-      if (s[i] == '\\') ++i;
-      else if (s[i] == quote) quote = 0;
+      if (s[i] == '\\')
+        ++i;
+      else if (s[i] == quote)
+        quote = 0;
     } else if (s[i] == '"' || s[i] == '\'') {
       quote = s[i];
     } else if (s[i] == '#') {
@@ -164,8 +169,8 @@ PackageCount checkDefinitions(LSPClient &client, const std::vector<ExpectedOutpu
       std::set<ModelFrame> frames;
       if (perKey != origins.end())
         if (auto it = perKey->second.find(launch.key()); it != perKey->second.end()) frames = it->second;
-      json result =
-          client.request("textDocument/definition", textDocumentPosition(code.uri, launch.line, launch.column));
+      json result = client.request("textDocument/definition",
+                                   textDocumentPosition(code.uri, launch.line, launch.column));
       REQUIRE(result.is_array());
       if (frames.empty()) {
         CHECK_MESSAGE(result.empty(), "no model frame recorded, yet " << result.dump());
@@ -231,7 +236,8 @@ PackageCount checkPackageCase(const std::string &name, const std::string &caseDi
   ModelOrigins origins = modelOrigins(ws.log);
   PackageCount c = checkDefinitions(s.client, codes, origins, ws.site);
   MESSAGE(name << ": " << c.reached << " / " << c.withFrames << " launch sites with a model frame reach it ("
-               << c.inPackage << " in the package), " << c.launches << " launch sites, " << c.wrong << " wrong");
+               << c.inPackage << " in the package), " << c.launches << " launch sites, " << c.wrong
+               << " wrong");
   CHECK(c.wrong == 0);
   CHECK(c.withFrames > 0);
   CHECK(c.reached * 100 >= c.withFrames * 98);
@@ -311,11 +317,12 @@ TEST_CASE("model code in a package: libraryPaths skips a package, hover still sh
   for (const ExpectedOutputCode &code : codes) {
     if (!code.path.empty()) s.client.didOpen(code.path); // Outside the roots: read as the open document.
     for (const LaunchSite &launch : code.launches) {
-      json defs =
-          s.client.request("textDocument/definition", textDocumentPosition(code.uri, launch.line, launch.column));
+      json defs = s.client.request("textDocument/definition",
+                                   textDocumentPosition(code.uri, launch.line, launch.column));
       for (const Loc &l : toLocs(defs))
         CHECK_MESSAGE(l.uri.find("/integrations/") == std::string::npos, show(l));
-      json hover = s.client.request("textDocument/hover", textDocumentPosition(code.uri, launch.line, launch.column));
+      json hover =
+          s.client.request("textDocument/hover", textDocumentPosition(code.uri, launch.line, launch.column));
       std::string md = hover.is_object() ? hover["contents"]["value"].get<std::string>() : "";
       if (md.find("sdpa_attention.py") == std::string::npos) continue;
       // The skipped frame is in the stack, marked, and the origin is its caller in modeling_bert.py.
@@ -376,8 +383,8 @@ size_t checkEditedDefinitions(LSPClient &client, const std::string &model) {
     for (const LaunchSite &launch : code.launches) {
       INFO(launch.key() << " " << code.uri << ":" << launch.line);
       const std::set<ModelFrame> &frames = origins.at(code.record.line).at(launch.key());
-      json defs =
-          client.request("textDocument/definition", textDocumentPosition(code.uri, launch.line, launch.column));
+      json defs = client.request("textDocument/definition",
+                                 textDocumentPosition(code.uri, launch.line, launch.column));
       std::set<std::string> recorded, found;
       for (const ModelFrame &f : frames)
         recorded.insert(f.code);
@@ -389,7 +396,8 @@ size_t checkEditedDefinitions(LSPClient &client, const std::string &model) {
       }
       // Every recorded line that is still in the file is found.
       for (const std::string &r : recorded)
-        if (text.find(r) != std::string::npos) CHECK_MESSAGE(found.count(r) == 1, "recorded `" << r << "` not found in " << defs.dump());
+        if (text.find(r) != std::string::npos)
+          CHECK_MESSAGE(found.count(r) == 1, "recorded `" << r << "` not found in " << defs.dump());
       if (defs.empty()) ++gone;
     }
   }
@@ -435,8 +443,8 @@ TEST_CASE("edited sources: lines inserted above and inside functions, the answer
   REQUIRE(hover.is_object());
   CHECK(hover["contents"]["value"].get<std::string>().find("from line 19") != std::string::npos);
   json refs = s.client.request("textDocument/references", {{"textDocument", {{"uri", fileURI(ws.model)}}},
-                                                            {"position", position(18, 8)},
-                                                            {"context", {{"includeDeclaration", false}}}});
+                                                           {"position", position(18, 8)},
+                                                           {"context", {{"includeDeclaration", false}}}});
   CHECK(refs.size() == 10);
   CHECK(s.client.request("textDocument/hover", textDocumentPosition(fileURI(ws.model), 15, 8)).is_null());
   s.client.shutdown();
@@ -460,9 +468,11 @@ TEST_CASE("edited sources: a recorded line deleted is reported, never another li
     for (const json &l : lenses)
       CHECK(l["command"]["title"].get<std::string>().find("h = self.fc2(h)") == std::string::npos);
     for (const LaunchSite &launch : code.launches) {
-      json hover = s.client.request("textDocument/hover", textDocumentPosition(code.uri, launch.line, launch.column));
+      json hover =
+          s.client.request("textDocument/hover", textDocumentPosition(code.uri, launch.line, launch.column));
       std::string md = hover["contents"]["value"].get<std::string>();
-      if (md.find("model.py changed since the trace: line 17 `h = self.fc2(h)` not found") != std::string::npos)
+      if (md.find("model.py changed since the trace: line 17 `h = self.fc2(h)` not found") !=
+          std::string::npos)
         ++reported;
     }
   }
@@ -486,8 +496,9 @@ TEST_CASE("edited sources: unsaved edits in an open document, lenses follow didC
   // Three lines inserted at the top, not saved.
   s.client.notify("textDocument/didChange",
                   {{"textDocument", {{"uri", uri}, {"version", 2}}},
-                   {"contentChanges", {{{"range", {{"start", position(0, 0)}, {"end", position(0, 0)}}},
-                                        {"text", "# one\n# two\n# three\n"}}}}});
+                   {"contentChanges",
+                    {{{"range", {{"start", position(0, 0)}, {"end", position(0, 0)}}},
+                      {"text", "# one\n# two\n# three\n"}}}}});
   std::set<uint32_t> after = lensLines();
   std::set<uint32_t> shifted;
   for (uint32_t l : before)
@@ -498,8 +509,8 @@ TEST_CASE("edited sources: unsaved edits in an open document, lenses follow didC
   std::vector<ExpectedOutputCode> codes = expectedOutputCodes({log}, &s.client);
   const LaunchSite &first = codes.at(0).launches.at(0);
   if (!codes[0].path.empty()) s.client.didOpen(codes[0].path);
-  json defs =
-      s.client.request("textDocument/definition", textDocumentPosition(codes[0].uri, first.line, first.column));
+  json defs = s.client.request("textDocument/definition",
+                               textDocumentPosition(codes[0].uri, first.line, first.column));
   REQUIRE(defs.size() == 1);
   CHECK(toLocs(defs)[0].line == 14 + 3); // `h = self.norm(x)`, line 15 in the trace.
   s.client.shutdown();
@@ -507,8 +518,9 @@ TEST_CASE("edited sources: unsaved edits in an open document, lenses follow didC
 
 TEST_CASE("generated code opened from elsewhere: a copy of an output code, and an edited copy") {
   TempDir ws("copies");
-  Session s(ws.path(), json{{"traceDirs", {caseDir("mlp_train") + "/trace"}},
-                            {"pathMappings", {{{"from", "/tmp/work/mlp_train"}, {"to", caseDir("mlp_train")}}}}});
+  Session s(ws.path(),
+            json{{"traceDirs", {caseDir("mlp_train") + "/trace"}},
+                 {"pathMappings", {{{"from", "/tmp/work/mlp_train"}, {"to", caseDir("mlp_train")}}}}});
   INFO(s.client.logTail());
   std::string log = filesIn(caseDir("mlp_train") + "/trace").at(0);
   std::vector<ExpectedOutputCode> codes = expectedOutputCodes({log}, &s.client);
@@ -528,14 +540,16 @@ TEST_CASE("generated code opened from elsewhere: a copy of an output code, and a
       CHECK(toLocSet(s.client.request("textDocument/definition",
                                       textDocumentPosition(uri, launch.line, launch.column))) == want);
       CHECK(toLocSet(s.client.request("textDocument/definition",
-                                      textDocumentPosition(editedURI, launch.line + 5, launch.column))) == want);
+                                      textDocumentPosition(editedURI, launch.line + 5, launch.column))) ==
+            want);
       // The old position now holds other text: another answer, unless that text names the same kernel (a
       // kernel named in a comment answers like its launch).
       std::vector<std::string> editedLines = splitLines(edited);
-      if (launch.line < editedLines.size() &&
-          editedLines[launch.line].find(launch.kernel.substr(launch.kernel.rfind('.') + 1)) == std::string::npos)
+      if (launch.line < editedLines.size() && editedLines[launch.line].find(launch.kernel.substr(
+                                                  launch.kernel.rfind('.') + 1)) == std::string::npos)
         CHECK(toLocSet(s.client.request("textDocument/definition",
-                                        textDocumentPosition(editedURI, launch.line, launch.column))) != want);
+                                        textDocumentPosition(editedURI, launch.line, launch.column))) !=
+              want);
     }
     // Lenses of the edited copy sit on its own lines: on kernel names, as many as on the original.
     std::set<std::string> names;
@@ -546,7 +560,8 @@ TEST_CASE("generated code opened from elsewhere: a copy of an output code, and a
     for (const KernelDef &d : findKernelDefs(code.text))
       names.insert(d.name);
     json lenses = s.client.request("textDocument/codeLens", {{"textDocument", {{"uri", editedURI}}}});
-    CHECK(lenses.size() == s.client.request("textDocument/codeLens", {{"textDocument", {{"uri", uri}}}}).size());
+    CHECK(lenses.size() ==
+          s.client.request("textDocument/codeLens", {{"textDocument", {{"uri", uri}}}}).size());
     std::vector<std::string> lines = splitLines(edited);
     for (const json &l : lenses) {
       uint32_t line = l["range"]["start"]["line"];
@@ -563,7 +578,8 @@ TEST_CASE("generated code opened from elsewhere: a copy of an output code, and a
 
 TEST_CASE("the interpreter missing, failing or hanging: reported, never fatal") {
   TempDir ws("python");
-  std::string failing = ws.write("bin/failing-python", "#!/bin/sh\necho 'boom: no module named encodings' >&2\nexit 3\n");
+  std::string failing =
+      ws.write("bin/failing-python", "#!/bin/sh\necho 'boom: no module named encodings' >&2\nexit 3\n");
   std::string hanging = ws.write("bin/hanging-python", "#!/bin/sh\nexec sleep 60\n");
   fs::permissions(failing, fs::perms::owner_all);
   fs::permissions(hanging, fs::perms::owner_all);
@@ -574,9 +590,10 @@ TEST_CASE("the interpreter missing, failing or hanging: reported, never fatal") 
                         Case{failing, "exited with status 3: boom: no module named encodings"},
                         Case{hanging, "timed out after 5 s"}}) {
     CAPTURE(c.pythonPath);
-    Session s(ws.path(), json{{"pythonPath", c.pythonPath},
-                              {"traceDirs", {caseDir("mlp_train") + "/trace"}},
-                              {"pathMappings", {{{"from", "/tmp/work/mlp_train"}, {"to", caseDir("mlp_train")}}}}});
+    Session s(ws.path(),
+              json{{"pythonPath", c.pythonPath},
+                   {"traceDirs", {caseDir("mlp_train") + "/trace"}},
+                   {"pathMappings", {{{"from", "/tmp/work/mlp_train"}, {"to", caseDir("mlp_train")}}}}});
     INFO(s.client.logTail());
     json message = s.client.waitForNotification("window/showMessage");
     REQUIRE(message.is_object());

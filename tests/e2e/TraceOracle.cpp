@@ -132,12 +132,14 @@ bool isLibraryFrame(const std::string &path) {
   if (!path.empty() && path[0] == '<') return true;
   static const std::regex installed(R"((site|dist)-packages/([^/]+)/)");
   std::string last;
-  for (auto it = std::sregex_iterator(path.begin(), path.end(), installed); it != std::sregex_iterator(); ++it)
+  for (auto it = std::sregex_iterator(path.begin(), path.end(), installed); it != std::sregex_iterator();
+       ++it)
     last = (*it)[2].str();
   if (!last.empty()) return last == "torch" || last == "functorch" || last == "torchgen" || last == "triton";
   static const std::regex stdlib(R"(/lib(64)?/python\d+\.\d+t?/)");
   if (std::regex_search(path, stdlib)) return true;
-  static const std::regex checkout(R"((^|/)torch/(_[^/]*|nn|fx|autograd|utils|distributed|export|cuda|optim|amp)(/|$))");
+  static const std::regex checkout(
+      R"((^|/)torch/(_[^/]*|nn|fx|autograd|utils|distributed|export|cuda|optim|amp)(/|$))");
   return std::regex_search(path, checkout);
 }
 

@@ -339,9 +339,16 @@ TEST_CASE("Profile: join, one rule at a time") {
     other.launchOps = {{"triton_b_0"}};
     auto call = [](const std::string &name) {
       return json::array({
-          op("## Call CompiledFxGraph None ##", 100, 100, 1, "user_annotation"), op(name, 110, 10, 3),
-          launch(112, 3, 30), op("aten::mm", 130, 20, 4), launch(132, 4, 40), op("triton_a_0", 160, 10, 6),
-          launch(161, 6, 60), kernel("a", 200, 1, 3, 30), kernel("b", 202, 1, 4, 40), kernel("c", 204, 1, 6, 60),
+          op("## Call CompiledFxGraph None ##", 100, 100, 1, "user_annotation"),
+          op(name, 110, 10, 3),
+          launch(112, 3, 30),
+          op("aten::mm", 130, 20, 4),
+          launch(132, 4, 40),
+          op("triton_a_0", 160, 10, 6),
+          launch(161, 6, 60),
+          kernel("a", 200, 1, 3, 30),
+          kernel("b", 202, 1, 4, 40),
+          kernel("c", 204, 1, 6, 60),
       });
     };
     ProfileJoin j = joinProfile(trace(call("triton_a_0")), {other, fileOnly});
