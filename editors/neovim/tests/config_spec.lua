@@ -26,6 +26,16 @@ return {
     H.eq(init, require('inductor_ls.lsp').make_config('/r').init_options, 'init_options')
     config.set(saved)
   end },
+  { 'python_path and library_paths become pythonPath and libraryPaths', function()
+    local saved = config.get()
+    config.set(vim.tbl_extend('force', saved, { python_path = '/venv/bin/python', library_paths = { '**/timm/**' } }))
+    local init = require('inductor_ls.lsp').make_config('/r').init_options
+    H.eq('/venv/bin/python', init.pythonPath, 'pythonPath')
+    H.eq({ '**/timm/**' }, init.libraryPaths, 'libraryPaths')
+    local ok = pcall(config.set, { python_path = 3 })
+    H.ok(not ok, 'python_path as a number was accepted')
+    config.set(saved)
+  end },
   { 'capabilities offer utf-8 and utf-16 and lens refresh', function()
     local caps = require('inductor_ls.lsp').capabilities()
     H.eq({ 'utf-8', 'utf-16' }, caps.general.positionEncodings, 'general.positionEncodings')

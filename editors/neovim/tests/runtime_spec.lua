@@ -16,7 +16,7 @@ return {
         end
       end
     end)
-    H.ok(lens.command.title:match('^10 kernels · 4 forward · 6 backward · [%d.]+ %S+ total$'), lens.command.title)
+    H.ok(lens.command.title:match('^4 kernels, 10 launches · 2 forward · 2 backward · [%d.]+ %S+ total$'), lens.command.title)
   end },
   { ':InductorHotLines fills the quickfix list hottest first', function()
     H.open(profiled .. '/model.py')

@@ -42,7 +42,11 @@ function rewriteHover(hover: vscode.Hover | null | undefined): vscode.Hover | nu
 // Client id: vscode-languageclient reads `${id}.trace.server` for LSP tracing.
 export const clientId = 'inductorLs';
 
-export function create(serverPath: string, outputChannel: vscode.LogOutputChannel): LanguageClient {
+export function create(
+  serverPath: string,
+  outputChannel: vscode.LogOutputChannel,
+  pythonFromExtension?: string,
+): LanguageClient {
   // No `transport` field: with `TransportKind.stdio` the library appends
   // `--stdio` to the command line, a flag inductor-ls rejects (it speaks LSP on
   // stdio by default). vscode-clangd's Executable leaves it out for the same reason.
@@ -55,7 +59,7 @@ export function create(serverPath: string, outputChannel: vscode.LogOutputChanne
       { scheme: 'file', language: 'c' },
       { scheme: traceScheme },
     ],
-    initializationOptions: config.initializationOptions(),
+    initializationOptions: config.initializationOptions(pythonFromExtension),
     outputChannel,
     // The server logs to stderr, which lands in the output channel; never pop
     // it up on its own (vscode-clangd does the same).

@@ -23,6 +23,8 @@ export interface InitializationOptions {
   pathMappings?: PathMapping[];
   profiles?: string[];
   runLogs?: string[];
+  pythonPath?: string;
+  libraryPaths?: string[];
 }
 
 // Expands `~` and `${workspaceFolder}` and makes relative paths absolute against
@@ -40,7 +42,9 @@ function absolute(p: string): string {
   return path.isAbsolute(p) || !folder ? p : path.join(folder, p);
 }
 
-export function initializationOptions(): InitializationOptions {
+// `pythonFromExtension`: the interpreter the Python extension has selected
+// (pythonExtensionInterpreter), used when `inductorLs.pythonPath` is empty.
+export function initializationOptions(pythonFromExtension?: string): InitializationOptions {
   const cfg = vscode.workspace.getConfiguration(section);
   const options: InitializationOptions = {};
   const traceDirs = cfg.get<string[]>('traceDirs', []).filter((d) => d.trim() !== '');
@@ -54,7 +58,48 @@ export function initializationOptions(): InitializationOptions {
     const paths = cfg.get<string[]>(key, []).filter((d) => typeof d === 'string' && d.trim() !== '');
     if (paths.length > 0) options[key] = paths.map((d) => absolute(substitute(d)));
   }
+  const python = cfg.get<string>('pythonPath', '').trim();
+  if (python !== '') options.pythonPath = absolute(substitute(python));
+  else if (pythonFromExtension) options.pythonPath = pythonFromExtension;
+  const library = cfg.get<string[]>('libraryPaths', []).filter((g) => typeof g === 'string' && g.trim() !== '');
+  if (library.length > 0) options.libraryPaths = library;
   return options;
+}
+
+// The part of the Python extension's API (ms-python.python, `environments`)
+// used here: the selected interpreter, and its changes.
+export interface PythonExtensionApi {
+  environments?: {
+    getActiveEnvironmentPath(resource?: vscode.Uri): { path: string } | undefined;
+    onDidChangeActiveEnvironmentPath?: vscode.Event<unknown>;
+  };
+}
+
+export const pythonExtensionId = 'ms-python.python';
+
+// The Python extension's API when it is installed (activated here if needed),
+// else undefined. Never throws: a failing extension leaves the server to find
+// the environment itself.
+export async function pythonExtension(): Promise<PythonExtensionApi | undefined> {
+  const ext = vscode.extensions.getExtension<PythonExtensionApi>(pythonExtensionId);
+  if (!ext) return undefined;
+  try {
+    return ext.isActive ? ext.exports : await ext.activate();
+  } catch {
+    return undefined;
+  }
+}
+
+// The interpreter the Python extension has selected for the first workspace
+// folder, or undefined.
+export function pythonExtensionInterpreter(api: PythonExtensionApi | undefined): string | undefined {
+  try {
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const p = api?.environments?.getActiveEnvironmentPath(folder)?.path;
+    return p && p.trim() !== '' ? p : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function isExecutable(file: string): boolean {

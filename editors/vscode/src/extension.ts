@@ -48,6 +48,24 @@ async function stop(): Promise<void> {
   ctx.dispose();
 }
 
+let pythonWatch: vscode.Disposable | undefined;
+
+// Restarts the client when the user selects another interpreter in the Python
+// extension (and inductorLs.pythonPath does not override it).
+function watchPythonExtension(
+  api: config.PythonExtensionApi | undefined,
+  extension: vscode.ExtensionContext,
+  output: vscode.LogOutputChannel,
+): void {
+  if (pythonWatch || !api?.environments?.onDidChangeActiveEnvironmentPath) return;
+  pythonWatch = api.environments.onDidChangeActiveEnvironmentPath(() => {
+    if (vscode.workspace.getConfiguration(config.section).get<string>('pythonPath', '').trim() !== '') return;
+    output.info('The Python extension selected another interpreter: restarting the server');
+    if (current) void restart(extension, output);
+  });
+  extension.subscriptions.push(pythonWatch);
+}
+
 async function start(extension: vscode.ExtensionContext, output: vscode.LogOutputChannel): Promise<void> {
   setState('starting');
   const resolved = config.serverPath(extension.extensionPath);
@@ -62,7 +80,12 @@ async function start(extension: vscode.ExtensionContext, output: vscode.LogOutpu
     return;
   }
   output.info(`Starting ${resolved.path} (${resolved.source === 'bundled' ? 'shipped with the extension' : `from ${resolved.source}`})`);
-  const languageClient = client.create(resolved.path, output);
+  // The Python extension's selected interpreter, when it is installed: installed packages are found there.
+  const python = await config.pythonExtension();
+  const interpreter = config.pythonExtensionInterpreter(python);
+  if (interpreter) output.info(`Python environment from the Python extension: ${interpreter}`);
+  watchPythonExtension(python, extension, output);
+  const languageClient = client.create(resolved.path, output, interpreter);
   const ctx = new InductorContext(extension, languageClient);
   current = ctx;
   traceDocuments.activate(ctx, languageClient);

@@ -7,6 +7,8 @@
 ---@class inductor_ls.Opts
 ---@field cmd? string[] Command that starts the server. Default: `{ 'inductor-ls' }`.
 ---@field init_options? table Sent verbatim as `initializationOptions` (`traceDirs`, `pathMappings`). Default: nil (the server discovers traces under the root).
+---@field python_path? string The Python interpreter of the environment that ran the traced script (its `sys.path` finds files of installed packages such as transformers); sent as `initializationOptions.pythonPath`. Default: nil (the server looks for a `.venv`, `$VIRTUAL_ENV`, `$CONDA_PREFIX`, `python3`).
+---@field library_paths? string[] Globs of files whose frames are library code, never an origin (`initializationOptions.libraryPaths`). Default: nil.
 ---@field filetypes? string[] Filetypes that start/attach the client. Default: `{ 'python', 'c', 'cpp' }`.
 ---@field root_dir? fun(bufnr: integer): string? Overrides root detection; return nil to skip the buffer. Default: nil (see |inductor_ls-root|).
 ---@field capabilities? table Merged over the client capabilities the plugin builds. Default: nil.
@@ -22,6 +24,8 @@ local M = {}
 M.defaults = {
   cmd = { 'inductor-ls' },
   init_options = nil,
+  python_path = nil,
+  library_paths = nil,
   filetypes = { 'python', 'c', 'cpp' },
   root_dir = nil,
   capabilities = nil,
@@ -58,6 +62,12 @@ function M.validate(opts)
   vim.validate({
     cmd = { opts.cmd, function(v) return is_list_of_strings(v) and #v > 0 end, 'non-empty list of strings' },
     init_options = { opts.init_options, 'table', true },
+    python_path = { opts.python_path, 'string', true },
+    library_paths = {
+      opts.library_paths,
+      function(v) return v == nil or is_list_of_strings(v) end,
+      'list of strings',
+    },
     filetypes = { opts.filetypes, is_list_of_strings, 'list of strings' },
     root_dir = { opts.root_dir, 'function', true },
     capabilities = { opts.capabilities, 'table', true },
@@ -94,7 +104,15 @@ function M.set(opts)
   vim.validate({ opts = { opts, 'table' } })
   local merged = vim.deepcopy(M.defaults)
   for k, v in pairs(opts) do
-    if M.defaults[k] == nil and k ~= 'init_options' and k ~= 'root_dir' and k ~= 'capabilities' and k ~= 'on_attach' then
+    if
+      M.defaults[k] == nil
+      and k ~= 'init_options'
+      and k ~= 'python_path'
+      and k ~= 'library_paths'
+      and k ~= 'root_dir'
+      and k ~= 'capabilities'
+      and k ~= 'on_attach'
+    then
       error(string.format('inductor_ls: unknown option %q', k), 0)
     end
     -- Lists and functions are taken whole; init_options is passed verbatim.
@@ -104,6 +122,24 @@ function M.set(opts)
   current = merged
   M.setup_called = true
   return current
+end
+
+--- The `initializationOptions` sent to the server: `init_options`, with `python_path` and `library_paths`
+--- as `pythonPath` and `libraryPaths` (an explicit `init_options` field wins).
+---@param opts inductor_ls.Opts
+---@return table?
+function M.init_options(opts)
+  local out = vim.deepcopy(opts.init_options or {})
+  if opts.python_path and out.pythonPath == nil then
+    out.pythonPath = vim.fn.expand(opts.python_path)
+  end
+  if opts.library_paths and out.libraryPaths == nil then
+    out.libraryPaths = opts.library_paths
+  end
+  if next(out) == nil then
+    return nil
+  end
+  return out
 end
 
 ---@return inductor_ls.Opts

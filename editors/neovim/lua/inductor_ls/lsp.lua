@@ -230,7 +230,7 @@ function M.make_config(root)
     root_dir = folder,
     workspace_folders = folder and { { uri = vim.uri_from_fname(folder), name = folder } } or nil,
     inductor_root = root,
-    init_options = opts.init_options,
+    init_options = config.init_options(opts),
     capabilities = M.capabilities(),
     handlers = handlers,
     commands = {

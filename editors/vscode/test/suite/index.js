@@ -416,7 +416,7 @@ test('runtime insight: inlay hints and timed lenses from a profile, hottest line
       const lenses = await vscode.commands.executeCommand('vscode.executeCodeLensProvider', modelUri, 100);
       return lenses.find((l) => l.range.start.line === 16 && l.command && l.command.title.endsWith(' total'));
     });
-    assert.match(lens.command.title, /^10 kernels · 4 forward · 6 backward · [\d.]+ \S+ total$/);
+    assert.match(lens.command.title, /^4 kernels, 10 launches · 2 forward · 2 backward · [\d.]+ \S+ total$/);
     log(`timed lens: ${lens.command.title}`);
 
     // Show Hottest Lines: the quick pick lists the lines hottest first; accepting one opens it.
