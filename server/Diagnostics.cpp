@@ -17,9 +17,12 @@
 #include "server/Server.h"
 
 #include "index/PathResolver.h"
+#include "index/Runtime.h"
 #include "protocol/URI.h"
 
+#include <filesystem>
 #include <functional>
+#include <set>
 
 namespace inductor::server {
 
@@ -69,15 +72,23 @@ std::string resultId(const std::vector<protocol::Diagnostic> &items) {
   return std::to_string(std::hash<std::string>{}(json(items).dump()));
 }
 
-/// The files diagnostics are reported for: those with events that exist here.
-std::vector<std::string> reportedPaths(const index::Index &index) {
-  std::vector<std::string> out;
+/// The documents diagnostics are reported for without being open: the user files with compile-health events
+/// that exist here, and where runtime findings are (user files that exist here, generated code).
+std::vector<std::string> reportedUris(const index::Index &index, TextCache &texts) {
+  std::set<std::string> out;
   for (const std::string &path : index.healthPaths()) {
     auto diags = index.healthDiagnostics(path);
     if (!diags.empty() && index.place(*index.compileHealth().events[diags.front().events.front()].at).exists)
-      out.push_back(path);
+      out.insert(protocol::fileURI(path));
   }
-  return out;
+  for (const index::RuntimeDiagnostic &d : index.runtime().diagnostics) {
+    if (d.location.artifact.valid()) {
+      out.insert(texts.uriOf(index, d.location.artifact));
+    } else if (std::error_code ec; !d.location.path.empty() && std::filesystem::exists(d.location.path, ec)) {
+      out.insert(protocol::fileURI(d.location.path));
+    }
+  }
+  return {out.begin(), out.end()};
 }
 
 } // namespace
@@ -105,8 +116,11 @@ void Server::publishAllDiagnostics(const index::Index &index) {
     return;
   }
   std::set<std::string> uris;
-  for (const std::string &path : reportedPaths(index))
-    uris.insert(protocol::fileURI(path));
+  {
+    TextCache texts(*this, index);
+    for (const std::string &uri : reportedUris(index, texts))
+      uris.insert(uri);
+  }
   {
     std::lock_guard<std::mutex> lock(docsMutex_);
     for (const auto &entry : docs_)
@@ -141,9 +155,9 @@ void Server::onWorkspaceDiagnostic(const protocol::WorkspaceDiagnosticParams &pa
     TextCache texts(*this, index);
     protocol::WorkspaceDiagnosticReport out;
     std::set<std::string> reported;
-    for (const std::string &path : reportedPaths(index)) {
+    for (const std::string &uri : reportedUris(index, texts)) {
       protocol::WorkspaceDocumentDiagnosticReport item;
-      item.uri = protocol::fileURI(path);
+      item.uri = uri;
       {
         std::lock_guard<std::mutex> lock(docsMutex_);
         if (auto doc = docs_.find(item.uri); doc != docs_.end())

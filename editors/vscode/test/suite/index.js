@@ -429,7 +429,7 @@ test('runtime insight: inlay hints and timed lenses from a profile, hottest line
 
     // The first NaN of jit_printer's run log: an Error on model.py:16 (h = torch.log(h - 0.5)).
     const jitModel = vscode.Uri.file(path.join(jit, 'model.py'));
-    await vscode.workspace.openTextDocument(jitModel);
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(jitModel));
     const nan = await until('the first-NaN diagnostic on jit_printer/model.py', () =>
       vscode.languages.getDiagnostics(jitModel).find((d) => d.severity === vscode.DiagnosticSeverity.Error && d.message.includes('first NaN')),
     );
