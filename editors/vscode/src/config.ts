@@ -77,17 +77,23 @@ export interface PythonExtensionApi {
 
 export const pythonExtensionId = 'ms-python.python';
 
-// The Python extension's API when it is installed (activated here if needed),
-// else undefined. Never throws: a failing extension leaves the server to find
-// the environment itself.
-export async function pythonExtension(): Promise<PythonExtensionApi | undefined> {
+// The Python extension's API when it is installed and already active, else
+// undefined.
+export function activePythonExtension(): PythonExtensionApi | undefined {
+  const ext = vscode.extensions.getExtension<PythonExtensionApi>(pythonExtensionId);
+  return ext?.isActive ? ext.exports : undefined;
+}
+
+// The Python extension's API once it is active (activating it), or undefined
+// when it is not installed; the promise never rejects (a failing extension
+// leaves the server to find the environment itself).
+export function pythonExtension(): Promise<PythonExtensionApi | undefined> | undefined {
   const ext = vscode.extensions.getExtension<PythonExtensionApi>(pythonExtensionId);
   if (!ext) return undefined;
-  try {
-    return ext.isActive ? ext.exports : await ext.activate();
-  } catch {
-    return undefined;
-  }
+  return Promise.resolve(ext.isActive ? ext.exports : ext.activate()).then(
+    (api) => api,
+    () => undefined,
+  );
 }
 
 // The interpreter the Python extension has selected for the first workspace

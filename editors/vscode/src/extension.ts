@@ -57,7 +57,22 @@ function watchPythonExtension(
   extension: vscode.ExtensionContext,
   output: vscode.LogOutputChannel,
 ): void {
-  if (pythonWatch || !api?.environments?.onDidChangeActiveEnvironmentPath) return;
+  if (pythonWatch) return;
+  if (!api) {
+    // Not active yet: once it is, start again with its interpreter.
+    const pending = config.pythonExtension();
+    if (!pending) return;
+    pythonWatch = { dispose: () => undefined };
+    void pending.then((later) => {
+      pythonWatch = undefined;
+      if (!config.pythonExtensionInterpreter(later)) return;
+      watchPythonExtension(later, extension, output);
+      if (vscode.workspace.getConfiguration(config.section).get<string>('pythonPath', '').trim() !== '') return;
+      if (current && state === 'running') void restart(extension, output);
+    });
+    return;
+  }
+  if (!api.environments?.onDidChangeActiveEnvironmentPath) return;
   pythonWatch = api.environments.onDidChangeActiveEnvironmentPath(() => {
     if (vscode.workspace.getConfiguration(config.section).get<string>('pythonPath', '').trim() !== '') return;
     output.info('The Python extension selected another interpreter: restarting the server');
@@ -80,8 +95,10 @@ async function start(extension: vscode.ExtensionContext, output: vscode.LogOutpu
     return;
   }
   output.info(`Starting ${resolved.path} (${resolved.source === 'bundled' ? 'shipped with the extension' : `from ${resolved.source}`})`);
-  // The Python extension's selected interpreter, when it is installed: installed packages are found there.
-  const python = await config.pythonExtension();
+  // The Python extension's selected interpreter, when it is installed and active: installed packages are
+  // found there. Starting never waits for it: when it activates later, the client restarts (see
+  // watchPythonExtension).
+  const python = config.activePythonExtension();
   const interpreter = config.pythonExtensionInterpreter(python);
   if (interpreter) output.info(`Python environment from the Python extension: ${interpreter}`);
   watchPythonExtension(python, extension, output);
