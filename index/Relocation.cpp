@@ -184,7 +184,10 @@ std::vector<Relocation> relocateLines(const TextLines &current, const std::vecto
 
   // Pass 2: among several candidates, the one nearest to where the neighbouring anchors say the line went.
   std::sort(anchors.begin(), anchors.end());
-  for (auto &[k, candidates] : ambiguous) {
+  for (auto &entry : ambiguous) {
+    // Named, not a structured binding: clang 14 cannot capture bindings in the lambda below.
+    const size_t k = entry.first;
+    const std::vector<uint32_t> &candidates = entry.second;
     const RecordedLine &r = recorded[k];
     auto next = std::lower_bound(anchors.begin(), anchors.end(), std::make_pair(r.line, uint32_t{0}));
     std::optional<std::pair<uint32_t, uint32_t>> before, after;

@@ -244,7 +244,6 @@ std::optional<Md5Digest> peekHasPayload(std::string_view metadata) {
 using json_scan::walkObject;
 
 // Limits on what one record may make the scan keep (documented in TraceLog.h).
-constexpr size_t kMaxMetadataBytes = TraceLog::kMaxMetadataBytes;
 constexpr size_t kMaxMetadataString = TraceLog::kMaxMetadataString;
 
 // An integer value; nullopt for null or anything else.

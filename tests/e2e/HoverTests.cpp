@@ -133,12 +133,17 @@ TEST_CASE("hover: on a user line, the distinct kernels by compile and graph, eac
     CHECK(md.rfind(head + " from line " + std::to_string(frame.line), 0) == 0);
     // One section per compile and graph; in it each kernel once, a link to its first launch, and each of
     // its launches a link by debug handle when there are several.
-    for (const auto &[compile, byKernel] : byCompile) {
+    for (const auto &compileEntry : byCompile) {
+      // Named copies, not structured bindings: clang 14 cannot capture those in doctest's message lambdas.
+      const std::string compile = compileEntry.first;
+      const auto &byKernel = compileEntry.second;
       size_t section = md.find("**" + compile + "**");
       REQUIRE_MESSAGE(section != std::string::npos, compile);
       size_t next = md.find("\n\n**", section + 1);
       std::string body = md.substr(section, next == std::string::npos ? std::string::npos : next - section);
-      for (auto [kernel, sites] : byKernel) {
+      for (const auto &kernelEntry : byKernel) {
+        const std::string kernel = kernelEntry.first;
+        auto sites = kernelEntry.second;
         std::sort(sites.begin(), sites.end(),
                   [](const LaunchRef &a, const LaunchRef &b) { return a.site->line < b.site->line; });
         auto link = [&](const std::string &text, const LaunchRef &l) {

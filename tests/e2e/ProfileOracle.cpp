@@ -129,7 +129,9 @@ OracleJoin joinByOracle(const json &profile,
       if (!found) ++out.missed[key];
     }
   }
-  for (const auto &[ext, ns] : device) {
+  for (const auto &deviceEntry : device) {
+    const auto ext = deviceEntry.first; // Named: clang 14 cannot capture a structured binding.
+    const auto &ns = deviceEntry.second;
     auto op = std::find_if(cpu.begin(), cpu.end(), [&](const Event &e) { return e.ext == ext; });
     size_t step = SIZE_MAX;
     if (!steps.empty()) {

@@ -150,8 +150,11 @@ TEST_CASE(
   // Every launch.
   std::map<Loc, json> server = kernelsByLoc(hot);
   size_t launches = 0;
-  for (const auto &[key, code] : k.code)
-    for (size_t l = 0; l < code->launches.size(); ++l) {
+  for (const auto &keyed : k.code)
+    for (size_t l = 0; l < keyed.second->launches.size(); ++l) {
+      // Named, not structured bindings: clang 14 cannot capture those in doctest's INFO lambda.
+      const std::string &key = keyed.first;
+      const ExpectedOutputCode *code = keyed.second;
       const LaunchSite &site = code->launches[l];
       INFO(code->label() << " " << site.key());
       auto it = server.find(launchLoc(code->uri, code->text, site));
@@ -246,8 +249,11 @@ TEST_CASE(
   CHECK(hot["caveats"].empty());
   std::map<Loc, json> server = kernelsByLoc(hot, codes);
   size_t timed = 0;
-  for (const auto &[key, code] : k.code)
-    for (size_t l = 0; l < code->launches.size(); ++l) {
+  for (const auto &keyed : k.code)
+    for (size_t l = 0; l < keyed.second->launches.size(); ++l) {
+      // Named, not structured bindings: clang 14 cannot capture those in doctest's INFO lambda.
+      const std::string &key = keyed.first;
+      const ExpectedOutputCode *code = keyed.second;
       const LaunchSite &site = code->launches[l];
       INFO(code->label() << " " << site.key());
       auto it = server.find(launchLoc(code->uri, code->text, site));
