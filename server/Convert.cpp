@@ -25,17 +25,20 @@ Target resolveTarget(const index::Index &index, const std::string &uri, TextCach
     }
     return t;
   }
+  // An open document holding a copy of indexed generated code navigates like it; true when it does.
+  auto asCopy = [&] {
+    auto doc = texts.openDocument(uri);
+    if (!doc) return false;
+    index::GeneratedCodeMatch m = texts.generatedCodeMatch(uri, *doc);
+    if (m.artifacts.empty()) return false;
+    t.kind = Target::Kind::Artifact;
+    t.artifact = m.artifacts.front();
+    t.all = m.artifacts;
+    t.copy = true;
+    return true;
+  };
   if (parsed->scheme != "file") {
-    // An untitled document holding a copy of generated code navigates too.
-    if (auto doc = texts.openDocument(uri)) {
-      index::GeneratedCodeMatch m = texts.generatedCodeMatch(uri, *doc);
-      if (!m.artifacts.empty()) {
-        t.kind = Target::Kind::Artifact;
-        t.artifact = m.artifacts.front();
-        t.all = m.artifacts;
-        t.copy = true;
-      }
-    }
+    asCopy(); // An untitled document.
     return t;
   }
   t.path = index::normalizePath(parsed->path);
@@ -45,16 +48,7 @@ Target resolveTarget(const index::Index &index, const std::string &uri, TextCach
     t.all = index.findAllByPath(t.path);
     return t;
   }
-  if (auto doc = texts.openDocument(uri)) {
-    index::GeneratedCodeMatch m = texts.generatedCodeMatch(uri, *doc);
-    if (!m.artifacts.empty()) {
-      t.kind = Target::Kind::Artifact;
-      t.artifact = m.artifacts.front();
-      t.all = m.artifacts;
-      t.copy = true;
-      return t;
-    }
-  }
+  if (asCopy()) return t;
   t.kind = Target::Kind::UserFile;
   return t;
 }
