@@ -224,7 +224,8 @@ PackageCount checkPackageCase(const std::string &name, const std::string &caseDi
   PackageWorkspace ws(caseDirectory, true);
   Session s(ws.dir.path()); // No settings at all.
   INFO(s.client.logTail());
-  std::vector<ExpectedOutputCode> codes = expectedOutputCodes({ws.log}, &s.client); // Waits for the index.
+  s.client.waitForIndexed();
+  std::vector<ExpectedOutputCode> codes = expectedOutputCodes({ws.log}, &s.client);
   REQUIRE(!codes.empty());
   json status = s.client.request("inductor/status", json::object());
   INFO(status.dump());
