@@ -87,7 +87,7 @@ def main():
         out.append("\n")
     sys.stdout.write(
         '<!doctype html><meta charset="utf-8"><body style="margin:0;background:%s">'
-        '<pre style="margin:0;padding:8px;font:14px/1.25 \'DejaVu Sans Mono\',monospace;background:%s;color:%s">'
+        '<pre style="margin:0;padding:8px;font:14px/1.4 \'DejaVu Sans Mono\',monospace;background:%s;color:%s">'
         "%s</pre>" % (BG, BG, FG, "".join(out)))
 
 

@@ -24,6 +24,9 @@ vim.cmd('syntax on')
 vim.cmd('filetype plugin on')
 vim.o.background = 'dark'
 vim.o.termguicolors = false
+-- Floats in a dark grey rather than 0.7's default magenta (Pmenu), as most colorschemes have them.
+vim.cmd('highlight NormalFloat ctermbg=236 ctermfg=252')
+vim.cmd('highlight FloatBorder ctermbg=236 ctermfg=244')
 vim.o.number = true
 vim.o.signcolumn = 'no'
 vim.o.laststatus = 2
@@ -45,9 +48,11 @@ wait_for() { # text, seconds
   return 1
 }
 keys() { tmux send-keys -t inductor-shot "$@"; }
-# The output code on the right: show the first gelu launch with its lens.
+# The server has answered: kernel lenses on model.py (the window on the left, where nvim starts).
+wait_for "kernels, " 60
+# The output code on the right: show the first gelu launch with its origin lens.
+keys Escape 'C-w' 'l' ':call search("triton_poi_fused_gelu_1.run(")' Enter 'zt' '6' 'C-y'
 wait_for "model.py:" 30
-keys Escape ':call search("triton_poi_fused_gelu_1.run(")' Enter 'zt' '6' 'C-y'
 sleep 1
 # model.py on the left, line 16, K.
 keys 'C-w' 'h' ':16' Enter 'w'
@@ -57,6 +62,6 @@ wait_for "from line 16" 30
 sleep 1
 tmux capture-pane -e -p -t inductor-shot > "$work/pane.txt"
 python3 "$here/scripts/ansi2html.py" < "$work/pane.txt" > "$work/pane.html"
-chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1300,880 \
+chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1300,900 \
   --screenshot="$OUT" "file://$work/pane.html" 2>/dev/null
 echo "wrote $OUT"

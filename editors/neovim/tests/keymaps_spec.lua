@@ -141,4 +141,27 @@ return {
     H.ok(groups.InductorLsHoverHeading == 1 and groups.InductorLsHoverStrong == 1 and groups.InductorLsHoverLink == 2
       and groups.InductorLsHoverCode == 3 and groups.InductorLsHoverNote == 1, 'highlights: ' .. vim.inspect(hl))
   end },
+  { 'hover rendering: a thematic break is a rule as wide as the text, in place of the blank lines around it', function()
+    local hover = require('inductor_ls.hover')
+    local lines, hl = hover.render(table.concat({
+      '---',
+      '**Kernels**',
+      '',
+      '---',
+      '',
+      '```text',
+      'a_b',
+      '```',
+      '',
+      '---',
+    }, '\n'))
+    H.eq({ 'Kernels', string.rep('─', 7), '  a_b' }, lines, 'lines')
+    local rule = 0
+    for _, h in ipairs(hl) do
+      if h[1] == 1 and h[4] == 'InductorLsHoverNote' then
+        rule = rule + 1
+      end
+    end
+    H.eq(1, rule, 'the rule is highlighted')
+  end },
 }

@@ -128,15 +128,20 @@ end
 
 --- Render hover Markdown into display lines.
 ---@param markdown string
----@return string[] lines, table[] highlights `{line0, col, end_col, group}`, table[] links `{line0, col, end_col, target}`
+---@return string[] lines, table[] highlights `{line0, col, end_col, group}`, table[] links `{line0, col, end_col, target}`, integer[] rules rows (0-based) of rules (thematic breaks), as wide as the text
 function M.render(markdown)
   local lines, highlights, links = {}, {}, {}
+  local rules = {} -- rows (0-based) of thematic breaks
   local in_fence = false
   for _, raw in ipairs(vim.split(markdown, '\n', { plain = true })) do
     if raw:match('^%s*```') then
       in_fence = not in_fence
     elseif in_fence then
       table.insert(lines, '  ' .. raw)
+    elseif raw:match('^%s*%-%-%-+%s*$') or raw:match('^%s*%*%*%*+%s*$') or raw:match('^%s*___+%s*$') then
+      -- A thematic break: a rule as wide as the text, drawn below.
+      rules[#lines] = true
+      table.insert(lines, '')
     else
       local heading = raw:match('^#+%s+(.*)$')
       local prefix, body = '', raw
@@ -160,17 +165,42 @@ function M.render(markdown)
       end
     end
   end
-  -- Collapse runs of blank lines (Markdown paragraphs) to one, and trim the ends.
-  local kept, kept_hl, kept_links, map = {}, {}, {}, {}
+  -- Collapse runs of blank lines (Markdown paragraphs) to one, and trim the ends; a rule takes the
+  -- place of the blank lines around it.
+  local kept, kept_hl, kept_links, map, kept_rules = {}, {}, {}, {}, {}
+  local function last_is_gap() -- nothing kept yet, or a blank line or a rule last
+    return #kept == 0 or kept_rules[#kept - 1] or kept[#kept]:match('^%s*$') ~= nil
+  end
   for row, line in ipairs(lines) do
-    local blank = line:match('^%s*$') ~= nil
-    if not (blank and (#kept == 0 or kept[#kept]:match('^%s*$'))) then
+    if rules[row - 1] then
+      if #kept > 0 and not kept_rules[#kept - 1] and kept[#kept]:match('^%s*$') then
+        table.remove(kept)
+      end
+      if #kept > 0 and not kept_rules[#kept - 1] then
+        kept_rules[#kept] = true
+        table.insert(kept, '')
+      end
+    elseif not (line:match('^%s*$') and last_is_gap()) then
       table.insert(kept, line)
     end
-    map[row - 1] = #kept - 1
+    map[row - 1] = math.max(#kept - 1, 0)
   end
-  while #kept > 0 and kept[#kept]:match('^%s*$') do
+  while #kept > 0 and (kept_rules[#kept - 1] or kept[#kept]:match('^%s*$')) do
+    kept_rules[#kept - 1] = nil
     table.remove(kept)
+  end
+  local width = 1
+  for row, line in ipairs(kept) do
+    if not kept_rules[row - 1] then
+      width = math.max(width, vim.fn.strdisplaywidth(line))
+    end
+  end
+  width = math.min(width, 100)
+  local rule_rows = {}
+  for row in pairs(kept_rules) do
+    kept[row + 1] = string.rep('─', width)
+    table.insert(kept_hl, { row, 0, #kept[row + 1], 'InductorLsHoverNote' })
+    table.insert(rule_rows, row)
   end
   for _, h in ipairs(highlights) do
     table.insert(kept_hl, { map[h[1]], h[2], h[3], h[4] })
@@ -178,7 +208,7 @@ function M.render(markdown)
   for _, l in ipairs(links) do
     table.insert(kept_links, { map[l[1]], l[2], l[3], l[4] })
   end
-  return kept, kept_hl, kept_links
+  return kept, kept_hl, kept_links, rule_rows
 end
 
 --- Open a link target (`file:…#L16`, `inductor-trace:/…#L16`) in the window `win`.
@@ -233,7 +263,7 @@ function M.show(result, opts)
   else
     markdown = table.concat(vim.lsp.util.convert_input_to_markdown_lines(contents), '\n')
   end
-  local lines, highlights, links = M.render(markdown)
+  local lines, highlights, links, rules = M.render(markdown)
   if #lines == 0 then
     return nil
   end
@@ -243,6 +273,15 @@ function M.show(result, opts)
   if not (bufnr and win) or vim.api.nvim_get_current_win() == win or win == origin_win then
     return bufnr, win -- A second K entered the float already open, or left it.
   end
+  -- Rules as wide as the float, which the screen may have made narrower than the text.
+  local width = vim.api.nvim_win_get_width(win)
+  vim.bo[bufnr].modifiable = true
+  for _, row in ipairs(rules) do
+    local rule = string.rep('─', width)
+    vim.api.nvim_buf_set_lines(bufnr, row, row + 1, false, { rule })
+    table.insert(highlights, { row, 0, #rule, 'InductorLsHoverNote' })
+  end
+  vim.bo[bufnr].modifiable = false
   for _, h in ipairs(highlights) do
     vim.api.nvim_buf_add_highlight(bufnr, M.namespace, h[4], h[1], h[2], h[3])
   end
