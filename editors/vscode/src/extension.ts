@@ -68,7 +68,12 @@ function watchPythonExtension(
       if (!config.pythonExtensionInterpreter(later)) return;
       watchPythonExtension(later, extension, output);
       if (vscode.workspace.getConfiguration(config.section).get<string>('pythonPath', '').trim() !== '') return;
-      if (current && state === 'running') void restart(extension, output);
+      // The client in hand (running or still starting) began without the interpreter; restart chains
+      // after a start in progress.
+      if (current && state !== 'failed') {
+        output.info('The Python extension is active: restarting the server with its interpreter');
+        void restart(extension, output);
+      }
     });
     return;
   }

@@ -17,6 +17,9 @@
 //   fresh the installed .vsix again, on a new project without traces (a
 //         folder with a train.py), where a run then writes traces; suite
 //         test/suite/fresh
+// In dev and vsix, a stand-in for the Python extension (test/e2e/python-stub,
+// id ms-python.python) is a second development extension; it has selected
+// the interpreter of a virtual environment made here (INDUCTOR_E2E_PYTHON).
 // The suite can ask for checks of the workbench's DOM (what the user sees:
 // notifications, the status bar, views, the quick pick) by writing
 // probe-<n>.json in the handshake folder; see probe() below.
@@ -108,6 +111,17 @@ if (mode !== 'dev') {
   expectedExtension = dirs.extensions;
 }
 
+// The interpreter the Python extension stub has selected at first: a fresh
+// virtual environment (its site-packages then is an import root the server
+// can only have found by running it).
+let stubInterpreter = '';
+if (mode !== 'fresh') {
+  const venv = path.join(runDir, 'venv-a');
+  const r = spawnSync('python3', ['-m', 'venv', '--without-pip', venv], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`python3 -m venv failed: ${r.stderr}`);
+  stubInterpreter = path.join(venv, 'bin', 'python');
+}
+
 function freePort() {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
@@ -133,6 +147,7 @@ const server = spawn(
       INDUCTOR_E2E_MODE: mode,
       INDUCTOR_E2E_SCREENSHOT: opts.screenshot ? '1' : '0',
       INDUCTOR_E2E_REPO: repo,
+      INDUCTOR_E2E_PYTHON: stubInterpreter,
     },
   },
 );
@@ -262,6 +277,7 @@ try {
   const suite = mode === 'fresh' ? path.join(extDir, 'test', 'suite', 'fresh') : path.join(extDir, 'test', 'suite');
   const payload = [
     ['extensionDevelopmentPath', remote(devPath)],
+    ...(mode !== 'fresh' ? [['extensionDevelopmentPath', remote(path.join(here, 'python-stub'))]] : []),
     ['extensionTestsPath', remote(suite)],
   ];
   const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;

@@ -74,6 +74,56 @@ test('the extension activates on a workspace that holds a trace and starts its s
     assert.ok(commands.includes(c), `command ${c} is not registered`);
 });
 
+// The server's status (inductor/status), or undefined while the client restarts.
+async function serverStatus() {
+  const c = s.api.languageClient;
+  if (!c?.isRunning()) return undefined;
+  return c.sendRequest('inductor/status', {}).catch(() => undefined);
+}
+
+// The site-packages folder of a virtual environment made by `python3 -m venv`.
+function sitePackages(venv) {
+  const lib = path.join(venv, 'lib');
+  const py = fs.readdirSync(lib).find((d) => d.startsWith('python'));
+  return path.join(lib, py, 'site-packages');
+}
+
+// Waits until the running server reports `interpreter` and an import root below `venv`: what it can only
+// know by having run that interpreter.
+async function serverUsesInterpreter(interpreter, venv) {
+  const site = fs.realpathSync(sitePackages(venv));
+  return until(`the server to use ${interpreter}`, async () => {
+    const st = await serverStatus();
+    if (st?.python?.interpreter !== interpreter || s.api.state !== 'running') return undefined;
+    const roots = (st.python.importRoots ?? []).map((r) => fs.realpathSync(r));
+    return roots.includes(site) ? st : undefined;
+  });
+}
+
+test("the Python extension's selected interpreter: the server finds installed packages with it, and again when the user selects another", async () => {
+  // run.mjs loads a stand-in for ms-python.python (test/e2e/python-stub) that has selected a virtual
+  // environment of its own; inductorLs.pythonPath is not set. The stub is not active until inductor-ls
+  // activates it, as with a Python extension that activates later: the client restarts with its interpreter.
+  const first = process.env.INDUCTOR_E2E_PYTHON;
+  assert.ok(first, 'INDUCTOR_E2E_PYTHON is not set (run.mjs sets it)');
+  const stub = vscode.extensions.getExtension('ms-python.python');
+  assert.ok(stub, 'the Python extension stub is not loaded');
+  let st = await serverUsesInterpreter(first, path.dirname(path.dirname(first)));
+  assert.equal(st.python.error, '');
+  assert.ok(stub.isActive, 'inductor-ls did not activate the Python extension');
+  log(`python: ${JSON.stringify(st.python)}`);
+
+  // The user selects another interpreter: the server is restarted with it.
+  const other = path.join(e2eDir, 'venv-b');
+  fs.rmSync(other, { recursive: true, force: true });
+  const made = require('node:child_process').spawnSync('python3', ['-m', 'venv', '--without-pip', other], { encoding: 'utf8' });
+  assert.equal(made.status, 0, made.stderr);
+  stub.exports.select(path.join(other, 'bin', 'python'));
+  st = await serverUsesInterpreter(path.join(other, 'bin', 'python'), other);
+  assert.equal(st.python.error, '');
+  await until('the index after the restart', async () => (await serverStatus())?.ready === true);
+});
+
 test('hover on a kernel launch in output code: origins and FX nodes are links', async () => {
   const root = vscode.workspace.workspaceFolders[0].uri.fsPath;
   s.root = root;
