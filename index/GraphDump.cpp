@@ -11,25 +11,7 @@ bool startsWith(std::string_view s, std::string_view p) {
   return s.substr(0, p.size()) == p;
 }
 
-size_t identLength(std::string_view s, size_t pos) {
-  if (pos >= s.size() || !isIdentStart(s[pos])) return 0;
-  size_t e = pos + 1;
-  while (e < s.size() && isIdentChar(s[e]))
-    ++e;
-  return e - pos;
-}
 
-size_t dottedLength(std::string_view s, size_t pos) {
-  size_t len = identLength(s, pos);
-  if (!len) return 0;
-  size_t e = pos + len;
-  while (e + 1 < s.size() && s[e] == '.') {
-    size_t next = identLength(s, e + 1);
-    if (!next) break;
-    e += 1 + next;
-  }
-  return e - pos;
-}
 
 // `PATH:LINE in FUNCTION, code: CODE` (the text after `File: `). The path may itself contain ':' or '#'
 // (`aot#link-tree`), so the line number is the last `:<digits> in ` before `, code: `.
@@ -94,21 +76,10 @@ namespace {
 // the list or at a `#` comment; returns true if the closing `)` was found.
 bool addParameters(std::string_view line, size_t pos, uint32_t lineNo, bool nested, GraphDumpAnalysis &out) {
   int depth = 0;
-  char quote = 0;
   bool expectName = true;
-  for (size_t i = pos; i < line.size(); ++i) {
+  CodeChars code(line, pos);
+  for (size_t i = code.next(); i != npos; i = code.next()) {
     char c = line[i];
-    if (quote) {
-      if (c == '\\')
-        ++i;
-      else if (c == quote)
-        quote = 0;
-      continue;
-    }
-    if (c == '"' || c == '\'') {
-      quote = c;
-      continue;
-    }
     if (c == '#' && depth == 0) return false;
     if (c == '(' || c == '[' || c == '{') {
       ++depth;
@@ -137,7 +108,7 @@ bool addParameters(std::string_view line, size_t pos, uint32_t lineNo, bool nest
         node.nested = nested;
         out.nodes.push_back(std::move(node));
       }
-      i += len - 1;
+      code.seek(i + len);
     }
   }
   return false;

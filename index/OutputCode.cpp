@@ -23,27 +23,7 @@ bool endsWith(std::string_view s, std::string_view p) {
   return s.size() >= p.size() && s.substr(s.size() - p.size()) == p;
 }
 
-// Length of the identifier starting at `pos` (0 if none).
-size_t identLength(std::string_view s, size_t pos) {
-  if (pos >= s.size() || !isIdentStart(s[pos])) return 0;
-  size_t e = pos + 1;
-  while (e < s.size() && isIdentChar(s[e]))
-    ++e;
-  return e - pos;
-}
 
-// Length of `ident(.ident)*` starting at `pos` (0 if none).
-size_t dottedLength(std::string_view s, size_t pos) {
-  size_t len = identLength(s, pos);
-  if (!len) return 0;
-  size_t e = pos + len;
-  while (e + 1 < s.size() && s[e] == '.') {
-    size_t next = identLength(s, e + 1);
-    if (!next) break;
-    e += 1 + next;
-  }
-  return e - pos;
-}
 
 std::string_view stripHandle(std::string_view name) {
   size_t colon = name.rfind(':');
@@ -120,28 +100,10 @@ bool parseProvenanceComment(std::string_view body, std::string_view &name, std::
   return !name.empty();
 }
 
-// Whether byte `pos` of `line` is inside a string literal ('...' or "...", backslash escapes), scanning from
-// the start of the line. The intermediate value debug printer names the kernel in strings around its launch
-// (`_print_debugging_tensor_value_info("inductor: before_launch - NAME - buf1", buf1)`,
-// `aoti_torch_print_tensor_handle(buf0, "before_launch - NAME - buf0")`): those are not the launch.
-bool insideString(std::string_view line, size_t pos) {
-  char quote = 0;
-  for (size_t i = 0; i < pos && i < line.size(); ++i) {
-    char c = line[i];
-    if (quote) {
-      if (c == '\\')
-        ++i;
-      else if (c == quote)
-        quote = 0;
-    } else if (c == '"' || c == '\'') {
-      quote = c;
-    }
-  }
-  return quote != 0;
-}
-
 // Finds `name` on `line` as a token outside string literals; NAME inside `call_NAME` counts too. Returns the
-// start column.
+// start column. (The intermediate value debug printer names the kernel in strings around its launch,
+// `_print_debugging_tensor_value_info("inductor: before_launch - NAME - buf1", buf1)` or
+// `aoti_torch_print_tensor_handle(buf0, "before_launch - NAME - buf0")`: those are not the launch.)
 std::optional<uint32_t> locateToken(std::string_view line, std::string_view name) {
   if (name.empty()) return std::nullopt;
   size_t pos = 0;
@@ -151,7 +113,7 @@ std::optional<uint32_t> locateToken(std::string_view line, std::string_view name
     bool leftOk =
         pos == 0 || !isIdentChar(line[pos - 1]) ||
         (pos >= 5 && line.substr(pos - 5, 5) == "call_" && (pos == 5 || !isIdentChar(line[pos - 6])));
-    if (rightOk && leftOk && !insideString(line, pos)) return static_cast<uint32_t>(pos);
+    if (rightOk && leftOk && !insideStringLiteral(line, pos)) return static_cast<uint32_t>(pos);
     pos = pos + 1;
   }
   return std::nullopt;

@@ -14,20 +14,9 @@ namespace {
 /// `# comment` (outside string literals), so that a comment added to a line does not make it another line.
 std::string_view statementText(std::string_view line) {
   line = trim(line);
-  char quote = 0;
-  for (size_t i = 0; i < line.size(); ++i) {
-    char c = line[i];
-    if (quote) {
-      if (c == '\\')
-        ++i;
-      else if (c == quote)
-        quote = 0;
-    } else if (c == '"' || c == '\'') {
-      quote = c;
-    } else if (c == '#') {
-      return trim(line.substr(0, i));
-    }
-  }
+  CodeChars code(line);
+  for (size_t i = code.next(); i != std::string_view::npos; i = code.next())
+    if (line[i] == '#') return trim(line.substr(0, i));
   return line;
 }
 
@@ -60,23 +49,12 @@ int tripleQuotes(std::string_view line) {
 /// Net change of bracket depth over a line: (, [ and { outside string literals and comments.
 int bracketDelta(std::string_view line) {
   int depth = 0;
-  char quote = 0;
-  for (size_t i = 0; i < line.size(); ++i) {
+  CodeChars code(line);
+  for (size_t i = code.next(); i != std::string_view::npos; i = code.next()) {
     char c = line[i];
-    if (quote) {
-      if (c == '\\')
-        ++i;
-      else if (c == quote)
-        quote = 0;
-    } else if (c == '"' || c == '\'') {
-      quote = c;
-    } else if (c == '#') {
-      break;
-    } else if (c == '(' || c == '[' || c == '{') {
-      ++depth;
-    } else if (c == ')' || c == ']' || c == '}') {
-      --depth;
-    }
+    if (c == '#') break;
+    if (c == '(' || c == '[' || c == '{') ++depth;
+    if (c == ')' || c == ']' || c == '}') --depth;
   }
   return depth;
 }

@@ -11,6 +11,8 @@
 // own their strings and do not point into the input.
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 #include <vector>
@@ -54,6 +56,76 @@ inline std::string_view trim(std::string_view s) {
   while (e > b && (s[e - 1] == ' ' || s[e - 1] == '\t' || s[e - 1] == '\r'))
     --e;
   return s.substr(b, e - b);
+}
+
+/// Length of the identifier starting at `pos` (0 if none).
+inline size_t identLength(std::string_view s, size_t pos) {
+  if (pos >= s.size() || !isIdentStart(s[pos])) return 0;
+  size_t e = pos + 1;
+  while (e < s.size() && isIdentChar(s[e]))
+    ++e;
+  return e - pos;
+}
+
+/// Length of `ident(.ident)*` starting at `pos` (0 if none).
+inline size_t dottedLength(std::string_view s, size_t pos) {
+  size_t len = identLength(s, pos);
+  if (!len) return 0;
+  size_t e = pos + len;
+  while (e + 1 < s.size() && s[e] == '.') {
+    size_t next = identLength(s, e + 1);
+    if (!next) break;
+    e += 1 + next;
+  }
+  return e - pos;
+}
+
+/// The characters of one line of Python (or C++) that are outside string literals ('…' and "…", with
+/// backslash escapes inside them), in order:
+///
+///     CodeChars code(line);
+///     for (size_t i = code.next(); i != std::string_view::npos; i = code.next()) ... line[i] ...
+///
+/// The quotes themselves are not code. A literal still open where the line ends (an unterminated one, or the
+/// first line of a triple-quoted string) leaves `inString()` true. A '#' is code: callers that skip comments
+/// stop there themselves.
+class CodeChars {
+public:
+  explicit CodeChars(std::string_view line, size_t from = 0) : line_(line), i_(from) {}
+
+  /// Index of the next character outside string literals, or npos at the end of the line.
+  size_t next() {
+    while (i_ < line_.size()) {
+      char c = line_[i_];
+      if (quote_) {
+        i_ += c == '\\' ? 2 : 1;
+        if (c == quote_) quote_ = 0;
+      } else if (c == '"' || c == '\'') {
+        quote_ = c;
+        ++i_;
+      } else {
+        return i_++;
+      }
+    }
+    return std::string_view::npos;
+  }
+  /// Continues at index `i`, which must be outside string literals (after a token a caller consumed).
+  void seek(size_t i) { i_ = i; }
+  bool inString() const { return quote_ != 0; }
+
+private:
+  std::string_view line_;
+  size_t i_ = 0;
+  char quote_ = 0;
+};
+
+/// Whether byte `pos` of `line` is inside a string literal (or is one of its quotes).
+inline bool insideStringLiteral(std::string_view line, size_t pos) {
+  CodeChars code(line.substr(0, std::min(pos + 1, line.size())));
+  size_t last = std::string_view::npos;
+  for (size_t i = code.next(); i != std::string_view::npos; i = code.next())
+    last = i;
+  return pos < line.size() && last != pos;
 }
 
 } // namespace inductor::index

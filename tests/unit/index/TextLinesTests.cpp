@@ -35,3 +35,29 @@ TEST_CASE("TextLines: character helpers") {
   CHECK(trim(" \t x y \r") == "x y");
   CHECK(trim("   ").empty());
 }
+
+TEST_CASE("TextLines: identifiers, and the characters of a line outside string literals") {
+  CHECK(identLength("x = abc_1(", 4) == 5);
+  CHECK(identLength("x = 1abc", 4) == 0);
+  CHECK(dottedLength("extern_kernels.mm(a)", 0) == 17);
+  CHECK(dottedLength("a.b.", 0) == 3);
+
+  auto code = [](std::string_view line, size_t from = 0) {
+    std::string out;
+    CodeChars c(line, from);
+    for (size_t i = c.next(); i != std::string_view::npos; i = c.next())
+      out += line[i];
+    return std::make_pair(out, c.inString());
+  };
+  CHECK(code(R"(f("a, b", 'c\'d') # e)") == std::make_pair(std::string("f(, ) # e"), false));
+  CHECK(code(R"(x = "a\"b" + y)") == std::make_pair(std::string("x =  + y"), false));
+  CHECK(code(R"(x = 'open)") == std::make_pair(std::string("x = "), true));
+  CHECK(code(R"(s = "\\" + t)") == std::make_pair(std::string("s =  + t"), false)); // An escaped backslash.
+  CHECK(code("x = 'a' + b", 7).first == " + b"); // From a column outside literals.
+
+  std::string_view printed = R"(_print("before_launch - k - buf1", buf1); k.run(buf1))";
+  CHECK(insideStringLiteral(printed, printed.find("k -")));
+  CHECK_FALSE(insideStringLiteral(printed, printed.find("k.run")));
+  CHECK(insideStringLiteral(printed, printed.find('"'))); // A quote belongs to its literal.
+  CHECK_FALSE(insideStringLiteral(printed, printed.size()));
+}
