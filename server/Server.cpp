@@ -465,6 +465,7 @@ PythonEnvironment Server::pythonEnvironment(const std::vector<std::string> &root
     if (pythonKnown_ && key == pythonKey_) return python_;
   }
   PythonEnvironment env;
+  std::optional<protocol::LogMessageParams> warning;
   if (auto interpreter = findPythonInterpreter(setting, roots)) {
     env.interpreter = interpreter->path;
     env.source = interpreter->source;
@@ -485,19 +486,22 @@ PythonEnvironment Server::pythonEnvironment(const std::vector<std::string> &root
                             ") for its import paths: " + env.error +
                             ". Paths into installed packages resolve only under the workspace folders.";
       logWarn(message);
-      protocol::LogMessageParams m;
-      m.type = protocol::MessageType::Warning;
-      m.message = message;
-      sendNotification(setting.empty() ? "window/logMessage" : "window/showMessage", json(m));
+      warning.emplace();
+      warning->type = protocol::MessageType::Warning;
+      warning->message = message;
     }
   } else {
     logInfo("python: no interpreter found (pythonPath setting, a virtual environment in the workspace, "
             "$VIRTUAL_ENV, $CONDA_PREFIX, python3 on PATH)");
   }
-  std::lock_guard<std::mutex> lock(pythonMutex_);
-  pythonKey_ = key;
-  pythonKnown_ = true;
-  python_ = env;
+  {
+    std::lock_guard<std::mutex> lock(pythonMutex_);
+    pythonKey_ = key;
+    pythonKnown_ = true;
+    python_ = env;
+  }
+  // After python_ is set: a client that reads inductor/status on this message sees the same failure.
+  if (warning) sendNotification(setting.empty() ? "window/logMessage" : "window/showMessage", json(*warning));
   return env;
 }
 
