@@ -3,6 +3,7 @@
 // accepts (within the depth limit), and the parsers never throw or recurse without bound.
 #include "FuzzInput.h"
 #include "index/JsonScan.h"
+#include "index/ModelFrames.h"
 #include "index/Provenance.h"
 
 #include <nlohmann/json.hpp>
@@ -11,6 +12,7 @@ using namespace inductor;
 using namespace inductor::index;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  static const ModelFrameRule rule({"*/site-packages/transformers/*"});
   std::string_view text(reinterpret_cast<const char *>(data), size);
   (void)parseNodeMappings(text);
   (void)parseKernelToPostGradNodes(text);
@@ -22,11 +24,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       KernelKey k = KernelKey::parse(key);
       fuzz::require(KernelKey::parse(k.str()) == k, "kernel keys round-trip");
       for (const auto &frames : list)
-        (void)userFrame(frames);
+        (void)rule.originFrame(frames);
     }
   std::vector<StackFrame> frames = parseStackTrace(text);
   for (const StackFrame &f : frames)
-    (void)isLibraryPath(f.file);
+    (void)rule.isModelFrame(f.file);
   // The walk is looser than a parser (numbers are checked loosely) but never stricter: what nlohmann parses
   // within the depth limit is one value to it too.
   bool valid = json_scan::isValue(text);
