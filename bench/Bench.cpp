@@ -56,6 +56,8 @@ using namespace std::chrono_literals;
 
 struct Options {
   std::string server, fixtures, work = "/tmp/inductor-bench", out, commit;
+  std::string llama;   ///< bench/llama/llama8l.log.xz, for the "llama" workloads.
+  std::string tlparse; ///< A tlparse binary to time on the same files (empty: not timed).
   std::vector<std::string> sizes = {"10M", "100M", "1G", "1G-single"};
   size_t requests = 1000;
   size_t openDocs = 64; ///< Output-code documents (and as many user files) opened, as editor tabs.
@@ -198,6 +200,9 @@ struct Result {
   uint64_t appendBytesIndexed = 0, appendBytesAppended = 0, appendRchar = 0, appendFaultBytes = 0;
   size_t wrong = 0;
   std::vector<std::string> problems;
+  double tlparseSeconds =
+      -1; ///< tlparse on the same files (single log: --inductor-provenance; ranks: --all-ranks-html).
+  std::string tlparseCommand;
 };
 
 json toJson(const Result &r) {
@@ -236,7 +241,9 @@ json toJson(const Result &r) {
           {"appendRchar", r.appendRchar},
           {"appendFaultBytes", r.appendFaultBytes},
           {"wrong", r.wrong},
-          {"problems", r.problems}};
+          {"problems", r.problems},
+          {"tlparseSeconds", r.tlparseSeconds},
+          {"tlparseCommand", r.tlparseCommand}};
 }
 
 Result fromJson(const json &j) {
@@ -278,6 +285,8 @@ Result fromJson(const json &j) {
   r.appendFaultBytes = j.value("appendFaultBytes", uint64_t{0});
   r.wrong = j.value("wrong", size_t{0});
   r.problems = j.value("problems", std::vector<std::string>{});
+  r.tlparseSeconds = j.value("tlparseSeconds", -1.0);
+  r.tlparseCommand = j.value("tlparseCommand", "");
   return r;
 }
 
@@ -289,11 +298,14 @@ json initializeParams(const Workload &w) {
                {"textDocument",
                 {{"hover", {{"contentFormat", json::array({"markdown", "plaintext"})}}},
                  {"definition", {{"linkSupport", false}}}}}};
+  json init = {{"traceDirs", json::array({w.traceDir()})}};
+  for (const auto &[from, to] : w.mappings)
+    init["pathMappings"].push_back({{"from", from}, {"to", to}});
   return {{"processId", static_cast<int>(getpid())},
           {"rootUri", protocol::fileURI(w.srcDir())},
           {"workspaceFolders", json::array({{{"uri", protocol::fileURI(w.srcDir())}, {"name", "src"}}})},
           {"capabilities", caps},
-          {"initializationOptions", {{"traceDirs", json::array({w.traceDir()})}}}};
+          {"initializationOptions", init}};
 }
 
 std::unique_ptr<LspProcess> startServer(const Options &o, const Workload &w, const std::string &tag,
@@ -340,9 +352,11 @@ struct PositionSample {
 
 struct UserLineSample {
   std::string uri;
-  uint32_t line = 0; ///< 0-based.
-  size_t launches = 0;
-  const Unit *unit = nullptr;
+  uint32_t line = 0;   ///< 0-based.
+  size_t launches = 0; ///< Per unit.
+  /// The units whose launches the answer holds, `launches` each: the one unit of a fixture-mix copy, or every
+  /// rank of a real-shaped workload (all ranks compiled the same user line).
+  std::vector<const Unit *> units;
 };
 
 struct LensSample {
@@ -362,11 +376,16 @@ std::optional<std::pair<int, uint64_t>> traceLocation(const Workload &w, const s
   return std::make_pair(file, line - 1);
 }
 
-std::vector<RefOrigin> mapOrigins(const std::vector<RefOrigin> &origins, const std::string &prefix) {
+std::vector<RefOrigin> mapOrigins(const std::vector<RefOrigin> &origins, const Workload &w, const Unit &u) {
   std::vector<RefOrigin> out;
   for (const RefOrigin &o : origins)
-    out.push_back({mapRecordedPath(o.path, prefix), o.line});
+    out.push_back({w.localPath(u, o.path), o.line});
   return out;
+}
+
+/// An artifact's text as a unit holds it: paths rewritten for fixture-mix copies, as recorded otherwise.
+std::string unitText(const std::string &text, const Unit &u) {
+  return u.prefix.empty() ? text : replaceAll(text, "/tmp/work/", u.prefix);
 }
 
 /// Problems collected while checking answers (the first few are kept as text).
@@ -417,16 +436,18 @@ bool checkHover(const json &response, const PositionSample &s, Checker &c) {
 
 bool checkReferences(const json &response, const UserLineSample &s, const Workload &w, Checker &c) {
   const json &r = response.is_object() && response.contains("result") ? response["result"] : json();
-  bool ok = r.is_array() && r.size() == s.launches;
+  size_t want = s.launches * s.units.size();
+  bool ok = r.is_array() && r.size() == want;
   if (ok)
     for (const json &loc : r) {
       auto where = traceLocation(w, loc.value("uri", ""));
-      if (!where || w.unitAt(static_cast<uint32_t>(where->first), where->second) != s.unit) ok = false;
+      const Unit *u = where ? w.unitAt(static_cast<uint32_t>(where->first), where->second) : nullptr;
+      if (std::find(s.units.begin(), s.units.end(), u) == s.units.end()) ok = false;
     }
   if (!ok)
     c.fail("references " + s.uri + " line " + std::to_string(s.line + 1) + ": got " +
            (r.is_array() ? std::to_string(r.size()) + " locations" : std::string("no array")) + ", want " +
-           std::to_string(s.launches) + " in the same unit");
+           std::to_string(want) + " in the unit(s) of that file");
   return ok;
 }
 
@@ -490,6 +511,7 @@ public:
         timeStart(s);
     }
     if (o_.append) appendTest();
+    if (!o_.tlparse.empty()) timeTlparse();
     r_.wrong = check_.wrong;
     r_.problems = check_.problems;
   }
@@ -534,6 +556,8 @@ private:
       index::IndexOptions options;
       options.inputs = {w_.traceDir()};
       options.roots = {w_.srcDir()};
+      for (const auto &[from, to] : w_.mappings)
+        options.pathMappings.push_back({from, to});
       options.jobs = jobs;
       auto cpu = [] {
         rusage u{};
@@ -621,19 +645,19 @@ private:
       if (isOpen) {
         json content = p->request("inductor/artifactContent", {{"uri", m.uri}}, 60s);
         std::string text = content.contains("result") ? content["result"].value("text", "") : "";
-        std::string want = replaceAll(m.ref->text, "/tmp/work/", m.unit->prefix);
+        std::string want = unitText(m.ref->text, *m.unit);
         if (text != want) check_.fail("inductor/artifactContent of " + m.uri + " differs from the fixture's");
         didOpen(*p, m.uri, m.ref->cpp ? "cpp" : "python", text);
         outputLenses.push_back({m.uri, m.ref->lenses});
       }
       for (const RefPosition &pos : m.ref->positions) {
-        PositionSample s{m.uri, pos.line, pos.column, pos.token, mapOrigins(pos.origins, m.unit->prefix)};
+        PositionSample s{m.uri, pos.line, pos.column, pos.token, mapOrigins(pos.origins, w_, *m.unit)};
         (isOpen ? open : closed).push_back(s);
         // The start target: a position with an origin in the last unit opened (late in its file).
         if (isOpen && !s.origins.empty() && (!definitionTarget_ || m.unit->id > definitionTargetUnit_)) {
           definitionTarget_ = s;
           definitionTargetUnit_ = m.unit->id;
-          definitionTargetText_ = replaceAll(m.ref->text, "/tmp/work/", m.unit->prefix);
+          definitionTargetText_ = unitText(m.ref->text, *m.unit);
           definitionTargetCpp_ = m.ref->cpp;
         }
       }
@@ -646,18 +670,26 @@ private:
     std::shuffle(units.begin(), units.end(), rng_);
     std::vector<UserLineSample> userLines;
     std::vector<LensSample> userLenses;
+    // Only files that exist here (the fixture's model files; library files where a real-shaped workload has
+    // them), each once (the ranks of a real-shaped workload share theirs).
+    std::set<std::string> opened;
     for (size_t i = 0; i < units.size() && userLenses.size() < o_.openDocs; ++i) {
       const Unit &u = *units[i];
       const RefLog &ref = refs_[u.fixture];
+      std::set<std::string> here;
       for (const auto &[path, lenses] : ref.lensesPerUserFile) {
-        std::string local = mapRecordedPath(path, u.prefix);
+        std::string local = w_.localPath(u, path);
+        std::error_code ec;
+        if (!fs::is_regular_file(local, ec) || !opened.insert(local).second) continue;
+        here.insert(path);
         std::string uri = protocol::fileURI(local);
         didOpen(*p, uri, "python", readFile(local));
         userLenses.push_back({uri, lenses});
       }
       for (const RefUserLine &ul : ref.userLines)
-        userLines.push_back(
-            {protocol::fileURI(mapRecordedPath(ul.path, u.prefix)), ul.line - 1, ul.launches, &u});
+        if (here.count(ul.path))
+          userLines.push_back(
+              {protocol::fileURI(w_.localPath(u, ul.path)), ul.line - 1, ul.launches, w_.sameSources(u)});
     }
 
     // workspace/symbol queries: whole kernel names (the exact name must come first) and name fragments, of
@@ -778,6 +810,25 @@ private:
         (r_.startSeconds.empty() ? std::string("-") : std::to_string(r_.startSeconds.back())) + " s");
   }
 
+  /// tlparse over the same files, once (it takes seconds to minutes): one log with --inductor-provenance, the
+  /// trace directory with --all-ranks-html when there are rank files. Its output goes to a scratch directory.
+  void timeTlparse() {
+    std::string out = w_.dir + "/tlparse-out";
+    std::vector<std::string> args = {o_.tlparse};
+    if (w_.files.size() == 1)
+      args.insert(args.end(), {w_.files[0], "--inductor-provenance"});
+    else
+      args.insert(args.end(), {w_.traceDir(), "--all-ranks-html"});
+    args.insert(args.end(), {"-o", out, "--overwrite", "--no-browser"});
+    r_.tlparseSeconds = timeCommand(args);
+    r_.tlparseCommand.clear();
+    for (size_t i = 0; i < args.size(); ++i)
+      r_.tlparseCommand += (i ? " " : "") + (i == 0 ? std::string("tlparse") : args[i]);
+    std::error_code ec;
+    fs::remove_all(out, ec);
+    log("tlparse: " + std::to_string(r_.tlparseSeconds) + " s (" + r_.tlparseCommand + ")");
+  }
+
   /// Appends one more compile (a fresh copy of mlp_train) to rank file 0 of a running server, and polls
   /// `references` on a line of its user file until the answer is right.
   void appendTest() {
@@ -808,8 +859,10 @@ private:
     if (!writeUnitSources(fixtures_[fixture], u.prefix, error)) return check_.fail("append test: " + error);
     Workload grown = w_;
     grown.units.push_back(u);
-    UserLineSample sample{protocol::fileURI(mapRecordedPath(target.path, u.prefix)), target.line - 1,
-                          target.launches, &grown.units.back()};
+    UserLineSample sample{protocol::fileURI(mapRecordedPath(target.path, u.prefix)),
+                          target.line - 1,
+                          target.launches,
+                          {&grown.units.back()}};
 
     // Let the watcher settle (it reports a build that just finished), then append in one write.
     std::this_thread::sleep_for(1500ms);
@@ -1112,6 +1165,60 @@ int usage() {
   return 2;
 }
 
+/// The source log of a real-shaped workload, loaded and with its reference, appended to `logs` and `refs`
+/// (once per source); its index in them, or -1 with `error`.
+int loadRealSource(const Options &o, const std::string &name, std::vector<FixtureLog> &logs,
+                   std::vector<RefLog> &refs, size_t fixtureCount, std::string &error) {
+  for (size_t i = fixtureCount; i < logs.size(); ++i)
+    if (logs[i].caseName == name || (name == "llama" && logs[i].caseName == "llama8l"))
+      return static_cast<int>(i);
+  std::string path, caseDir;
+  if (name == "llama") {
+    // bench/llama/llama8l.log.xz, decompressed once under the work directory with its model.py.
+    if (o.llama.empty()) {
+      error = "the llama workloads need --llama bench/llama/llama8l.log.xz";
+      return -1;
+    }
+    caseDir = o.work + "/sources/llama8l";
+    path = caseDir + "/trace/dedicated_log_torch_trace_llama8l.log";
+    std::error_code ec;
+    if (!fs::exists(path, ec) || fs::last_write_time(path, ec) < fs::last_write_time(o.llama, ec)) {
+      fs::create_directories(caseDir + "/trace", ec);
+      fs::copy_file(fs::path(o.llama).parent_path() / "model.py", caseDir + "/model.py",
+                    fs::copy_options::overwrite_existing, ec);
+      std::string tmp = path + ".tmp";
+      if (timeCommand({"sh", "-c", "xz -dc \"$0\" > \"$1\"", o.llama, tmp}) < 0 || !fs::exists(tmp, ec)) {
+        error = "cannot decompress " + o.llama;
+        return -1;
+      }
+      fs::rename(tmp, path, ec);
+    }
+  } else {
+    for (size_t i = 0; i < fixtureCount; ++i)
+      if (logs[i].caseName == name) {
+        path = logs[i].path;
+        caseDir = logs[i].caseDir;
+      }
+    if (path.empty()) {
+      error = "no source log named " + name + " (llama, or a fixture case)";
+      return -1;
+    }
+  }
+  auto log = loadLog(path, caseDir, error);
+  if (!log) return -1;
+  logs.push_back(std::move(*log));
+  refs.push_back(buildReference(path));
+  return static_cast<int>(logs.size() - 1);
+}
+
+/// The recorded `.../site-packages/` prefix of a log's library frames; empty when it has none.
+std::string sitePackagesPrefix(const RefLog &ref) {
+  for (const auto &[path, lenses] : ref.lensesPerUserFile)
+    if (size_t k = path.find("/site-packages/"); k != std::string::npos)
+      return path.substr(0, k + std::string_view("/site-packages/").size());
+  return "";
+}
+
 int runBenchmark(const Options &o) {
   std::string error;
   std::vector<FixtureLog> fixtures = loadFixtures(o.fixtures, error);
@@ -1119,6 +1226,7 @@ int runBenchmark(const Options &o) {
     std::cerr << "inductor-bench: " << error << "\n";
     return 2;
   }
+  size_t fixtureCount = fixtures.size();
   std::vector<RefLog> refs;
   for (const FixtureLog &f : fixtures)
     refs.push_back(buildReference(f.path));
@@ -1127,12 +1235,32 @@ int runBenchmark(const Options &o) {
   for (const std::string &size : o.sizes) {
     auto spec = WorkloadSpec::parse(size);
     if (!spec) {
-      std::cerr << "inductor-bench: bad size " << size << " (e.g. 10M, 100M, 1G, 1G-single)\n";
+      std::cerr << "inductor-bench: bad workload " << size
+                << " (e.g. 10M, 100M, 1G, 1G-single, llama, llama-x8, hf_bert-x32)\n";
       return 2;
     }
     auto started = Clock::now();
     bool generated = false;
-    auto w = ensureWorkload(*spec, fixtures, o.work, generated, error);
+    std::optional<Workload> w;
+    if (spec->source.empty()) {
+      w = ensureWorkload(*spec, fixtures, o.work, generated, error);
+    } else {
+      int src = loadRealSource(o, spec->source, fixtures, refs, fixtureCount, error);
+      if (src >= 0) {
+        const FixtureLog &log = fixtures[static_cast<size_t>(src)];
+        const RefLog &ref = refs[static_cast<size_t>(src)];
+        RealSource source{spec->source, log.path, log.caseDir};
+        std::string site = sitePackagesPrefix(ref);
+        w = ensureRealWorkload(*spec, source, log, static_cast<uint32_t>(src), site, o.work, generated,
+                               error);
+        // Library files where the trace's site-packages are mapped (kept across runs; cheap to check).
+        for (const auto &[path, lines] : ref.recordedText)
+          if (w && !site.empty() && path.rfind(site, 0) == 0 &&
+              !writeLibrarySource(log.caseDir, path.substr(site.size()), w->localPath(w->units[0], path),
+                                  lines, error))
+            w.reset();
+      }
+    }
     if (!w) {
       std::cerr << "inductor-bench: " << error << "\n";
       return 2;
@@ -1205,6 +1333,10 @@ int benchMain(int argc, char **argv) {
       o.append = false;
     else if (a == "--commit")
       o.commit = value();
+    else if (a == "--llama")
+      o.llama = value();
+    else if (a == "--tlparse")
+      o.tlparse = value();
     else if (a == "--seed")
       o.seed = std::stoull(value());
     else

@@ -64,7 +64,7 @@ RefLog buildReference(const std::string &logPath) {
     for (const index::Launch &l : a.launches) {
       addPosition(l.site.line, l.site.column, l.site.kernel);
       for (const index::Origin &o : l.origins)
-        if (o.path.rfind(kRecordedRoot, 0) == 0) userFiles.insert(o.path);
+        userFiles.insert(o.path);
     }
     // Lenses as server/CodeLens.cpp makes them: one per kernel definition and per launch with an origin.
     for (uint32_t k = 0; k < a.code.kernels.size(); ++k) {
@@ -83,6 +83,9 @@ RefLog buildReference(const std::string &logPath) {
     ref.lensesPerUserFile[path] = lines.size();
     for (const index::UserLine &ul : lines)
       ref.userLines.push_back({path, ul.line, idx->launchesForLine(path, ul.line).size()});
+    auto &text = ref.recordedText[path];
+    for (const index::RecordedLine &r : idx->recordedLines(path))
+      text.emplace_back(r.line, std::string(r.code));
   }
   ref.kernelNames.assign(kernels.begin(), kernels.end());
   return ref;

@@ -50,8 +50,12 @@ struct RefUserLine {
 struct RefLog {
   std::map<uint32_t, RefArtifact> outputs; ///< By recordLine.
   std::vector<RefUserLine> userLines;
-  std::map<std::string, size_t> lensesPerUserFile; ///< Recorded path -> lenses on that file.
-  std::vector<std::string> kernelNames;            ///< Distinct Triton/C++ kernel names (workspace/symbol).
+  /// Recorded path -> lenses on that file, for every file with origins (the bench asks about those it has
+  /// locally: the fixture's model files, and library files of real-shaped workloads).
+  std::map<std::string, size_t> lensesPerUserFile;
+  /// Recorded path -> the lines the trace recorded in it (1-based line, text), in line order.
+  std::map<std::string, std::vector<std::pair<uint32_t, std::string>>> recordedText;
+  std::vector<std::string> kernelNames; ///< Distinct Triton/C++ kernel names (workspace/symbol).
 };
 
 /// Builds the reference of one fixture log.

@@ -167,6 +167,59 @@ void saveManifest(const Workload &w, const std::vector<FixtureLog> &fixtures) {
 
 } // namespace
 
+std::optional<FixtureLog> loadLog(const std::string &p, const std::string &caseDir, std::string &error) {
+  FixtureLog log;
+  log.path = p;
+  log.caseDir = caseDir;
+  log.caseName = fs::path(caseDir).filename().string();
+  if (!readFile(p, log.text)) {
+    error = "cannot read " + p;
+    return std::nullopt;
+  }
+  const std::string &t = log.text;
+  size_t pos = 0;
+  FixtureLog::Record *current = nullptr;
+  while (pos < t.size()) {
+    size_t nl = t.find('\n', pos);
+    size_t end = nl == std::string::npos ? t.size() : nl + 1;
+    ++log.lines;
+    if (t[pos] == '\t' && current) {
+      current->end = end;
+    } else {
+      log.records.push_back({});
+      current = &log.records.back();
+      current->begin = pos;
+      current->envelopeEnd = nl == std::string::npos ? t.size() : nl;
+      current->end = end;
+    }
+    pos = end;
+  }
+  for (FixtureLog::Record &r : log.records) {
+    std::string_view env(t.data() + r.begin, r.envelopeEnd - r.begin);
+    size_t payloadBegin = std::min(r.envelopeEnd + 1, r.end);
+    std::string_view payload(t.data() + payloadBegin, r.end - payloadBegin);
+    r.pathInEnvelope = env.find(kRecordedRoot) != std::string_view::npos;
+    r.pathInPayload = payload.find(kRecordedRoot) != std::string_view::npos;
+    if (r.pathInPayload)
+      if (auto digest = hasPayload(env)) r.digestOk = payloadDigest(payload) == *digest;
+    for (size_t k = env.find("\"frame_id\": "); k != std::string_view::npos;
+         k = env.find("\"frame_id\": ", k + 1)) {
+      int id = std::atoi(env.data() + k + 12);
+      if (id >= kFrameStride) {
+        error = p + ": frame_id " + std::to_string(id) + " >= kFrameStride";
+        return std::nullopt;
+      }
+    }
+    if (size_t k = env.find("{\"str\": ["); k != std::string_view::npos) {
+      size_t close = env.rfind(']');
+      size_t comma = env.rfind(", ", close);
+      if (close != std::string_view::npos && comma != std::string_view::npos && comma > k)
+        log.maxStrId = std::max(log.maxStrId, std::atoi(env.data() + comma + 2));
+    }
+  }
+  return log;
+}
+
 std::vector<FixtureLog> loadFixtures(const std::string &fixturesDir, std::string &error) {
   std::vector<FixtureLog> out;
   std::error_code ec;
@@ -184,57 +237,9 @@ std::vector<FixtureLog> loadFixtures(const std::string &fixturesDir, std::string
     return {};
   }
   for (const std::string &p : paths) {
-    FixtureLog log;
-    log.path = p;
-    fs::path caseDir = fs::path(p).parent_path().parent_path();
-    log.caseDir = caseDir.string();
-    log.caseName = caseDir.filename().string();
-    if (!readFile(p, log.text)) {
-      error = "cannot read " + p;
-      return {};
-    }
-    const std::string &t = log.text;
-    size_t pos = 0;
-    FixtureLog::Record *current = nullptr;
-    while (pos < t.size()) {
-      size_t nl = t.find('\n', pos);
-      size_t end = nl == std::string::npos ? t.size() : nl + 1;
-      ++log.lines;
-      if (t[pos] == '\t' && current) {
-        current->end = end;
-      } else {
-        log.records.push_back({});
-        current = &log.records.back();
-        current->begin = pos;
-        current->envelopeEnd = nl == std::string::npos ? t.size() : nl;
-        current->end = end;
-      }
-      pos = end;
-    }
-    for (FixtureLog::Record &r : log.records) {
-      std::string_view env(t.data() + r.begin, r.envelopeEnd - r.begin);
-      size_t payloadBegin = std::min(r.envelopeEnd + 1, r.end);
-      std::string_view payload(t.data() + payloadBegin, r.end - payloadBegin);
-      r.pathInEnvelope = env.find(kRecordedRoot) != std::string_view::npos;
-      r.pathInPayload = payload.find(kRecordedRoot) != std::string_view::npos;
-      if (r.pathInPayload)
-        if (auto digest = hasPayload(env)) r.digestOk = payloadDigest(payload) == *digest;
-      for (size_t k = env.find("\"frame_id\": "); k != std::string_view::npos;
-           k = env.find("\"frame_id\": ", k + 1)) {
-        int id = std::atoi(env.data() + k + 12);
-        if (id >= kFrameStride) {
-          error = p + ": frame_id " + std::to_string(id) + " >= kFrameStride";
-          return {};
-        }
-      }
-      if (size_t k = env.find("{\"str\": ["); k != std::string_view::npos) {
-        size_t close = env.rfind(']');
-        size_t comma = env.rfind(", ", close);
-        if (close != std::string_view::npos && comma != std::string_view::npos && comma > k)
-          log.maxStrId = std::max(log.maxStrId, std::atoi(env.data() + comma + 2));
-      }
-    }
-    out.push_back(std::move(log));
+    auto log = loadLog(p, fs::path(p).parent_path().parent_path().string(), error);
+    if (!log) return {};
+    out.push_back(std::move(*log));
   }
   return out;
 }
@@ -308,6 +313,21 @@ bool writeUnitSources(const FixtureLog &log, const std::string &prefix, std::str
 std::optional<WorkloadSpec> WorkloadSpec::parse(const std::string &s) {
   WorkloadSpec spec;
   spec.name = s;
+  if (!s.empty() && !(s[0] >= '0' && s[0] <= '9')) {
+    // A real-shaped workload: "<source>" or "<source>-x<N>".
+    spec.source = s;
+    spec.ranks = 0;
+    if (size_t x = s.rfind("-x"); x != std::string::npos && x > 0) {
+      char *end = nullptr;
+      unsigned long n = std::strtoul(s.c_str() + x + 2, &end, 10);
+      if (*end != '\0' || n == 0 || n > 4096) return std::nullopt;
+      spec.source = s.substr(0, x);
+      spec.ranks = static_cast<unsigned>(n);
+    }
+    for (char c : spec.source)
+      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return std::nullopt;
+    return spec;
+  }
   std::string size = s;
   if (size.size() > 7 && size.compare(size.size() - 7, 7, "-single") == 0) {
     spec.ranks = 0;
@@ -345,6 +365,123 @@ int Workload::fileByBaseName(const std::string &name) const {
   for (size_t i = 0; i < files.size(); ++i)
     if (baseName(files[i]) == name) return static_cast<int>(i);
   return -1;
+}
+
+std::string Workload::localPath(const Unit &unit, const std::string &recorded) const {
+  if (!unit.prefix.empty()) {
+    if (recorded.rfind(kRecordedRoot, 0) != 0) return recorded;
+    return unit.prefix + recorded.substr(kRecordedRoot.size());
+  }
+  for (const auto &[from, to] : mappings)
+    if (recorded.rfind(from, 0) == 0) return to + recorded.substr(from.size());
+  return recorded;
+}
+
+std::vector<const Unit *> Workload::sameSources(const Unit &unit) const {
+  if (!unit.prefix.empty()) return {&unit};
+  std::vector<const Unit *> out;
+  for (const Unit &u : units)
+    if (u.prefix.empty()) out.push_back(&u);
+  return out;
+}
+
+namespace {
+
+/// The end of the JSON value starting at `pos` (strings, objects and arrays skipped as a whole); npos when it
+/// does not end in `s`.
+size_t skipJsonValue(std::string_view s, size_t pos) {
+  int depth = 0;
+  bool inString = false;
+  for (size_t i = pos; i < s.size(); ++i) {
+    char c = s[i];
+    if (inString) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        inString = false;
+      if (!inString && depth == 0) return i + 1;
+      continue;
+    }
+    if (c == '"')
+      inString = true;
+    else if (c == '{' || c == '[')
+      ++depth;
+    else if (c == '}' || c == ']') {
+      if (--depth == 0) return i + 1;
+      if (depth < 0) return i;
+    } else if (depth == 0 && (c == ',' || c == ' '))
+      return i;
+  }
+  return std::string_view::npos;
+}
+
+} // namespace
+
+std::string renderReplica(const FixtureLog &log, int rank) {
+  std::string out;
+  out.reserve(log.text.size() + log.records.size() * 16);
+  const std::string &t = log.text;
+  const std::string rankField = "\"rank\": " + std::to_string(rank) + ", ";
+  for (const FixtureLog::Record &r : log.records) {
+    std::string_view env(t.data() + r.begin, r.envelopeEnd - r.begin);
+    // The glog prefix `V1123 06:26:33.923000 2477 file.py:28] `: the third field is the pid.
+    size_t s1 = env.find(' '), s2 = s1 == std::string_view::npos ? s1 : env.find(' ', s1 + 1);
+    size_t s3 = s2 == std::string_view::npos ? s2 : env.find(' ', s2 + 1);
+    size_t meta = env.find("] {\"");
+    if (s3 == std::string_view::npos || meta == std::string_view::npos || meta < s3) {
+      out.append(t, r.begin, r.end - r.begin); // Not an envelope: as it is.
+      continue;
+    }
+    long pid = std::strtol(std::string(env.substr(s2 + 1, s3 - s2 - 1)).c_str(), nullptr, 10);
+    out.append(env.substr(0, s2 + 1));
+    out += std::to_string(pid + rank);
+    // After the first key's value: `{"key": VALUE, "rank": r, ...}` (`str` records carry no rank).
+    std::string_view rest = env.substr(s3);
+    size_t key = meta - s3 + 2; // The '{' of the metadata, in `rest`.
+    size_t colon = rest.find("\": ", key);
+    size_t valueEnd = colon == std::string_view::npos ? colon : skipJsonValue(rest, colon + 3);
+    bool isStr = rest.compare(key, 8, "{\"str\": ") == 0;
+    if (isStr || valueEnd == std::string_view::npos || rest.find("\"rank\": ") != std::string_view::npos) {
+      out.append(rest);
+    } else if (rest.compare(valueEnd, 2, ", ") == 0) {
+      out.append(rest.substr(0, valueEnd + 2));
+      out += rankField;
+      out.append(rest.substr(valueEnd + 2));
+    } else { // `{"key": VALUE}`: the rank last.
+      out.append(rest.substr(0, valueEnd));
+      out += ", \"rank\": " + std::to_string(rank);
+      out.append(rest.substr(valueEnd));
+    }
+    out.append(t, r.envelopeEnd, r.end - r.envelopeEnd); // '\n' and the payload, byte for byte.
+  }
+  return out;
+}
+
+bool writeLibrarySource(const std::string &caseDir, const std::string &relative, const std::string &local,
+                        const std::vector<std::pair<uint32_t, std::string>> &lines, std::string &error) {
+  std::error_code ec;
+  if (fs::exists(local, ec)) return true;
+  fs::create_directories(fs::path(local).parent_path(), ec);
+  fs::path copy = fs::path(caseDir) / "site-packages" / relative;
+  if (fs::is_regular_file(copy, ec)) {
+    fs::copy_file(copy, local, ec);
+  } else {
+    std::string text;
+    uint32_t at = 1;
+    for (const auto &[line, code] : lines) { // Sorted by line.
+      if (line < at) continue;
+      text.append(line - at, '\n');
+      text += code;
+      text += '\n';
+      at = line + 1;
+    }
+    std::ofstream(local, std::ios::binary) << text;
+  }
+  if (!fs::exists(local, ec)) {
+    error = "cannot write " + local;
+    return false;
+  }
+  return true;
 }
 
 std::optional<Workload> ensureWorkload(const WorkloadSpec &spec, const std::vector<FixtureLog> &fixtures,
@@ -424,6 +561,102 @@ std::optional<Workload> ensureWorkload(const WorkloadSpec &spec, const std::vect
     }
   }
   saveManifest(w, fixtures);
+  return w;
+}
+
+std::optional<Workload> ensureRealWorkload(const WorkloadSpec &spec, const RealSource &source,
+                                           const FixtureLog &log, uint32_t logIndex,
+                                           const std::string &sitePackages, const std::string &root,
+                                           bool &generated, std::string &error) {
+  generated = false;
+  std::string dir = root + "/" + spec.name;
+  Workload w;
+  w.spec = spec;
+  w.dir = dir;
+  w.mappings.emplace_back(std::string(kRecordedRoot), dir + "/src/");
+  if (!sitePackages.empty()) w.mappings.emplace_back(sitePackages, dir + "/site-packages/");
+  unsigned nfiles = std::max(1u, spec.ranks);
+  auto name = [&](unsigned r) {
+    if (spec.ranks == 0) return baseName(source.logPath);
+    // A random-looking, deterministic suffix, as TORCH_TRACE names its files.
+    std::string rnd;
+    uint64_t x = 0x9e3779b97f4a7c15ull * (r + 1);
+    for (int i = 0; i < 8; ++i, x /= 26)
+      rnd += static_cast<char>('a' + x % 26);
+    return "dedicated_log_torch_trace_rank_" + std::to_string(r) + "_" + rnd + ".log";
+  };
+  json signature = {kGeneratorVersion, source.name, log.text.size(), spec.ranks};
+  std::string text;
+  bool cached = readFile(dir + "/manifest.json", text);
+  json m = cached ? json::parse(text, nullptr, false) : json();
+  cached = m.is_object() && m.value("signature", json()) == signature;
+  for (unsigned r = 0; r < nfiles; ++r) {
+    w.files.push_back(dir + "/trace/" + name(r));
+    std::string replica = spec.ranks == 0 ? std::string() : renderReplica(log, static_cast<int>(r));
+    uint64_t bytes = spec.ranks == 0 ? log.text.size() : replica.size();
+    w.fileBytes.push_back(bytes);
+    w.fileLines.push_back(log.lines);
+    w.nextStrId.push_back(log.maxStrId + 1);
+    Unit u;
+    u.id = r;
+    u.fixture = logIndex;
+    u.file = r;
+    u.lines = log.lines;
+    u.bytes = bytes;
+    w.units.push_back(u);
+    w.bytes += bytes;
+    std::error_code ec;
+    uint64_t size = fs::file_size(w.files.back(), ec);
+    if (cached && !ec && size >= bytes) {
+      // An append test that did not finish left bytes behind: cut them.
+      if (size > bytes && truncate(w.files.back().c_str(), static_cast<off_t>(bytes)) != 0) cached = false;
+      if (cached) continue;
+    }
+    if (!generated) { // First file to (re)write: start from an empty directory.
+      generated = true;
+      cached = false;
+      fs::remove_all(dir, ec);
+      fs::create_directories(dir + "/trace", ec);
+      if (ec) {
+        error = "cannot create " + dir + ": " + ec.message();
+        return std::nullopt;
+      }
+      r = static_cast<unsigned>(-1); // Restart: every file is written again.
+      w.files.clear();
+      w.fileBytes.clear();
+      w.fileLines.clear();
+      w.nextStrId.clear();
+      w.units.clear();
+      w.bytes = 0;
+      continue;
+    }
+    const std::string &out = spec.ranks == 0 ? log.text : replica;
+    std::ofstream f(w.files.back(), std::ios::binary);
+    f.write(out.data(), static_cast<std::streamsize>(out.size()));
+    if (!f) {
+      error = "cannot write " + w.files.back();
+      return std::nullopt;
+    }
+  }
+  if (generated) {
+    // The model files of the case, where `/tmp/work/` is mapped.
+    if (!writeUnitSources(log, dir + "/src/", error)) return std::nullopt;
+    // Self-check: every payload digest of the replicas verifies (only the envelopes were touched).
+    for (const std::string &f : w.files) {
+      auto opened = index::TraceLog::open(f);
+      if (!opened) {
+        error = opened.error().message;
+        return std::nullopt;
+      }
+      index::PayloadVerification v = opened->verifyAll();
+      if (v.mismatched) {
+        error = f + ": " + std::to_string(v.mismatched) + " payload digests do not verify";
+        return std::nullopt;
+      }
+    }
+    std::ofstream(dir + "/manifest.json")
+        << json{{"signature", signature}, {"bytes", w.bytes}}.dump() << "\n";
+  }
   return w;
 }
 

@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace inductor::bench {
@@ -49,6 +50,8 @@ struct FixtureLog {
 
 /// Loads every fixture log, sorted by path. Errors go to `error` (empty list then).
 std::vector<FixtureLog> loadFixtures(const std::string &fixturesDir, std::string &error);
+/// Loads one log and cuts it into records; `caseDir` holds its user files (*.py). Errors go to `error`.
+std::optional<FixtureLog> loadLog(const std::string &path, const std::string &caseDir, std::string &error);
 
 /// How to rewrite one copy.
 struct UnitRewrite {
@@ -74,17 +77,43 @@ struct Unit {
   std::string prefix;
 };
 
-/// What to generate, from a size spec: "10M", "100M", "1G" (8 rank files) or "1G-single" (one file).
+/// What to generate, from a spec:
+///   - the fixture mix by size: "10M", "100M", "1G" (8 rank files) or "1G-single" (one file);
+///   - a real-shaped workload: "<source>" (one real log as it is) or "<source>-x<N>" (N ranks of it), where
+///     <source> is "llama" (bench/llama/llama8l.log.xz) or a fixture case ("hf_bert"). See RealSource.
 struct WorkloadSpec {
   std::string name;
-  uint64_t targetBytes = 0;
-  unsigned ranks = 8; ///< 0: a single file without a rank in its name.
+  uint64_t targetBytes = 0; ///< Fixture mix only.
+  unsigned ranks = 8;       ///< 0: a single file without a rank in its name.
+  std::string source;       ///< Real-shaped workloads: the source log's name; empty for the fixture mix.
   static std::optional<WorkloadSpec> parse(const std::string &spec);
+};
+
+/// The log a real-shaped workload is made of.
+///
+/// Replicas per rank keep every byte of their records except what ranks of a data-parallel job really vary:
+/// the rank (`"rank": N` after the record's first key, as distributed runs write it; `str` records have
+/// none), the pid of the glog prefix (base pid + rank) and the file name
+/// (`dedicated_log_torch_trace_rank_<r>_<random>.log`). Payloads, digests, compile ids and recorded paths are
+/// the source's: all ranks write the same output code, graphs and provenance, as real ones do.
+///
+/// Recorded paths are not rewritten: the server is given `pathMappings` (Workload::mappings), as a user with
+/// a trace from a cluster would: `/tmp/work/` -> `<dir>/src/` (the case's model files) and the recorded
+/// `.../site-packages/` -> `<dir>/site-packages/` (library files: copied from the fixture's `site-packages/`
+/// where it has them, else rebuilt from the lines the trace recorded, so that every recorded line is where
+/// the trace says; see writeLibrarySources).
+struct RealSource {
+  std::string name;    ///< "llama", "hf_bert".
+  std::string logPath; ///< The log as PyTorch wrote it (decompressed for llama).
+  std::string caseDir; ///< Its model files (*.py) and, for fixtures, `site-packages/`.
 };
 
 struct Workload {
   WorkloadSpec spec;
   std::string dir;
+  /// Real-shaped workloads: recorded path prefix -> local prefix (sent as `pathMappings`). Units of these
+  /// have an empty Unit::prefix: their paths are mapped, not rewritten.
+  std::vector<std::pair<std::string, std::string>> mappings;
   std::vector<std::string> files; ///< Absolute paths of the trace logs.
   std::vector<uint64_t> fileBytes;
   std::vector<uint64_t> fileLines;
@@ -98,6 +127,11 @@ struct Workload {
   const Unit *unitAt(uint32_t file, uint64_t line) const;
   /// Index of a file by base name; -1 if none.
   int fileByBaseName(const std::string &name) const;
+  /// Where a path recorded in the source log is in this workload for `unit`: rewritten to its prefix
+  /// (fixture mix), or through `mappings` (real-shaped); unchanged when neither applies.
+  std::string localPath(const Unit &unit, const std::string &recorded) const;
+  /// The units whose user files are `unit`'s (itself, or every rank of a real-shaped workload).
+  std::vector<const Unit *> sameSources(const Unit &unit) const;
 };
 
 /// Returns the workload under `root`/spec.name, generating it when missing or stale (manifest from another
@@ -105,5 +139,22 @@ struct Workload {
 /// not finish) is truncated back. `generated` says whether it was (re)written.
 std::optional<Workload> ensureWorkload(const WorkloadSpec &spec, const std::vector<FixtureLog> &fixtures,
                                        const std::string &root, bool &generated, std::string &error);
+
+/// The same for a real-shaped workload of `source` (loaded as `log`, index `logIndex` in the caller's list of
+/// logs, which Unit::fixture refers to). `sitePackages` is the recorded `.../site-packages/` prefix of its
+/// library frames (empty when it has none).
+std::optional<Workload> ensureRealWorkload(const WorkloadSpec &spec, const RealSource &source,
+                                           const FixtureLog &log, uint32_t logIndex,
+                                           const std::string &sitePackages, const std::string &root,
+                                           bool &generated, std::string &error);
+
+/// A replica of `log` as rank `rank` wrote it (see RealSource).
+std::string renderReplica(const FixtureLog &log, int rank);
+
+/// Writes the library file of `recorded` (a path under the recorded site-packages prefix) at `local`, unless
+/// it exists: a copy of `<caseDir>/site-packages/<relative>` when the fixture has one, else a file with each
+/// recorded line's text at its 1-based line (`lines`: line -> text) and blank lines elsewhere.
+bool writeLibrarySource(const std::string &caseDir, const std::string &relative, const std::string &local,
+                        const std::vector<std::pair<uint32_t, std::string>> &lines, std::string &error);
 
 } // namespace inductor::bench
