@@ -30,6 +30,9 @@ void IndexBuilder::openLogs(const std::vector<std::string> &paths) {
     totalBytes += sizes[i];
   }
   std::vector<std::atomic<uint64_t>> scanned(paths.size());
+  // Payloads verified so far, by digest: the other ranks' copies (and recompiles' identical code) are checked
+  // by comparing bytes instead of hashing them again. Views into logs[], which outlive it.
+  VerifiedPayloads verified;
   auto reportBytes = [&] {
     uint64_t sum = 0;
     for (const auto &s : scanned)
@@ -63,12 +66,13 @@ void IndexBuilder::openLogs(const std::vector<std::string> &paths) {
         if (log->resumed()) lineage[i] = previous->lineage;
         bytesRead[i] = log->bytesRead();
         // A payload that lost a line still parses as lines; only its has_payload md5 tells. Verifying costs
-        // a second pass at ~0.5 GB/s, so it is done for logs read whole and of moderate size only; of the
+        // a second pass at ~0.5 GB/s for payloads not seen before (the copies other ranks wrote are compared
+        // byte for byte instead), so it is done for logs read whole and of moderate size only; of the
         // others, the last record is checked, which is where a log cut short (truncated, copied while being
         // written) or still being written shows: its payload is incomplete, and the analyses would lose what
         // is missing without a word.
         PayloadVerification v = !log->resumed() && log->text().size() <= kVerifyPayloadsUpTo
-                                    ? log->verifyAll()
+                                    ? log->verifyAll(&verified)
                                     : log->verifyLast();
         for (const TraceDiagnostic &d : v.diagnostics)
           diag(paths[i], d.line, d.message);

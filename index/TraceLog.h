@@ -50,10 +50,13 @@
 #include "index/MappedFile.h"
 #include "index/Md5.h"
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -164,6 +167,43 @@ struct PayloadVerification {
   std::vector<TraceDiagnostic> diagnostics; ///< One per mismatch, capped like TraceLog::diagnostics().
 };
 
+/// Payloads already found to match their has_payload md5, shared by the verification of several logs: the
+/// ranks of a data-parallel job, and recompiles that generated the same code, write byte-identical payloads.
+/// A payload whose digest and length are those of a verified one, and whose bytes (as in the file, tabs
+/// included) are equal to it, is verified by comparing bytes (memcmp, an order of magnitude faster than MD5)
+/// instead of hashing; equal bytes cannot hide a mismatch, so no corrupted payload passes this way.
+///
+/// Ownership: holds views into the mappings of the logs that verified the payloads: it must not outlive them
+/// (an IndexBuilder keeps one for the duration of reading the logs). Thread-safety: every member may be
+/// called concurrently.
+class VerifiedPayloads {
+public:
+  /// The bytes of a verified payload with this digest and byte length, if any.
+  std::optional<std::string_view> find(const Md5Digest &digest, uint64_t bytes) const;
+  /// Records `bytes` (a payload's lines as in the file) as verified against `digest`. The first one is kept.
+  void add(const Md5Digest &digest, std::string_view bytes);
+  /// Payloads verified by comparison with one found here (for logs and tests).
+  uint64_t reused() const { return reused_.load(std::memory_order_relaxed); }
+  void countReuse() { reused_.fetch_add(1, std::memory_order_relaxed); }
+
+private:
+  struct Key {
+    Md5Digest digest;
+    uint64_t bytes = 0;
+    friend bool operator==(const Key &, const Key &) = default;
+  };
+  struct KeyHash {
+    size_t operator()(const Key &k) const {
+      uint64_t h;
+      std::memcpy(&h, k.digest.bytes.data(), sizeof h); // An MD5 is uniformly distributed already.
+      return static_cast<size_t>(h ^ k.bytes);
+    }
+  };
+  mutable std::mutex mutex_;
+  std::unordered_map<Key, std::string_view, KeyHash> verified_;
+  std::atomic<uint64_t> reused_{0};
+};
+
 struct TraceLogOptions {
   /// Follow a log that is still being written: the last record stays pending (out of records() and stats)
   /// until the next envelope line arrives (refresh()), the writer has been quiet (quietPeriod), or finalize()
@@ -243,7 +283,9 @@ public:
   /// Checks the md5 of every record with has_payload in the committed part of the log, all kinds included
   /// (unlike records()). Cost: one more pass over the file plus MD5 of every payload byte (roughly 0.5 GB/s,
   /// single-threaded); meant for a background task. Does not modify the TraceLog.
-  PayloadVerification verifyAll() const;
+  /// With `shared`, payloads byte-identical to one verified before (by this log or another) are checked by
+  /// comparing bytes instead (see VerifiedPayloads), and those verified here are added to it.
+  PayloadVerification verifyAll(VerifiedPayloads *shared = nullptr) const;
   /// The same for the last record of the committed part only (any kind): where a log that was cut short, or
   /// is still being written, shows. Its diagnostic says "cut short". Cheap: one payload.
   PayloadVerification verifyLast() const;
@@ -313,7 +355,7 @@ private:
   void rollback();
   void commitIfQuiet();
   void diagnose(uint64_t line, std::string message);
-  PayloadVerification verifyFrom(uint64_t offset, uint64_t line) const;
+  PayloadVerification verifyFrom(uint64_t offset, uint64_t line, VerifiedPayloads *shared) const;
   std::string_view intern(std::string_view s);
 
   MappedFile file_;

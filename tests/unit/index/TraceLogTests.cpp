@@ -609,6 +609,31 @@ TEST_CASE("TraceLog: simple_corrupted_json.log, whose chromium_event payload los
   CHECK(intact->verifyAll().mismatched == 0);
 }
 
+TEST_CASE("TraceLog::verifyAll: payloads another log verified are compared byte for byte, not trusted") {
+  std::string text = readFile(kFixtures + "/tlparse-inputs/simple.log");
+  VerifiedPayloads shared;
+  TraceLog a = TraceLog::fromText(text, "rank0.log");
+  TraceLog b = TraceLog::fromText(text, "rank1.log");
+  PayloadVerification va = a.verifyAll(&shared);
+  CHECK(va.mismatched == 0);
+  uint64_t reusedByA = shared.reused();
+  PayloadVerification vb = b.verifyAll(&shared);
+  CHECK(vb.mismatched == 0);
+  CHECK(vb.checked == va.checked);
+  CHECK(shared.reused() - reusedByA > va.checked / 2); // b's payloads were compared, not hashed.
+
+  // Same length and has_payload, one byte changed: found, as without sharing.
+  std::string forged = text;
+  size_t at = forged.find("\t\"name\": \"");
+  REQUIRE(at != std::string::npos);
+  forged[at + 11] = forged[at + 11] == 'x' ? 'y' : 'x';
+  TraceLog c = TraceLog::fromText(forged, "rank2.log");
+  PayloadVerification vc = c.verifyAll(&shared);
+  CHECK(vc.mismatched == 1);
+  REQUIRE(vc.diagnostics.size() == 1);
+  CHECK(vc.diagnostics[0].line == c.verifyAll().diagnostics.at(0).line);
+}
+
 TEST_CASE("TraceLog::refresh: appended records are scanned incrementally") {
   std::string first = record(R"("str": ["/a.py", 0])") + record(R"("artifact": {"name": "one"})", {"1"});
   TempFile file(first);
