@@ -225,12 +225,34 @@ void IndexBuilder::buildLogCompiles() {
   std::vector<std::shared_ptr<const CompileAnalysis>> results(pending.size());
   std::vector<std::string> keys(pending.size());
   std::vector<size_t> misses;
+  // A compile whose payloads are byte for byte those of another (every rank of a data-parallel job; a
+  // recompile that generated the same code) shares its analysis: analysed once, on the first of them.
+  // copyOf[i] is that first compile (i itself when analysed here); candidates are found by the payloads'
+  // has_payload digests and lengths, and confirmed by comparing their bytes, so different text is never
+  // shared even when a digest is wrong or forged.
+  std::vector<size_t> copyOf(pending.size());
+  std::unordered_map<std::string, std::vector<size_t>> byContent;
+  std::vector<size_t> analysed; // Misses that are not copies: analysed on the workers.
   for (size_t i = 0; i < pending.size(); ++i) {
+    copyOf[i] = i;
     keys[i] = compileKey(pending[i], *tables_->logs[pending[i].log], lineages_[pending[i].log]);
     if (cache_)
       if (auto it = cache_->state_->compiles.find(keys[i]); it != cache_->state_->compiles.end())
         results[i] = it->second;
-    if (!results[i]) misses.push_back(i);
+    if (results[i]) continue;
+    misses.push_back(i);
+    std::string content = payloadsKey(pending[i], *tables_->logs[pending[i].log]);
+    if (!content.empty()) {
+      std::vector<size_t> &same = byContent[content];
+      for (size_t first : same)
+        if (samePayloads(pending[i], *tables_->logs[pending[i].log], pending[first],
+                         *tables_->logs[pending[first].log])) {
+          copyOf[i] = first;
+          break;
+        }
+      if (copyOf[i] == i) same.push_back(i);
+    }
+    if (copyOf[i] == i) analysed.push_back(i);
   }
   std::atomic<size_t> done{0};
   // Payloads are read through the mapping, and fault-around maps the pages around every payload: over a whole
@@ -238,8 +260,8 @@ void IndexBuilder::buildLogCompiles() {
   // heap; pages another worker still reads fault back in from the page cache.
   std::vector<std::atomic<uint32_t>> analysedPerLog(tables_->logs.size());
   constexpr uint32_t kReleaseEvery = 16;
-  parallelFor(misses.size(), [&](size_t m) {
-    size_t i = misses[m];
+  parallelFor(analysed.size(), [&](size_t m) {
+    size_t i = analysed[m];
     const PendingCompile &p = pending[i];
     const TraceLog &log = *tables_->logs[p.log];
     const auto &records = log.records();
@@ -308,12 +330,14 @@ void IndexBuilder::buildLogCompiles() {
     results[i] = std::move(analysis);
     if (++analysedPerLog[p.log] % kReleaseEvery == 0) log.releasePages();
     size_t n = ++done;
-    if (n == misses.size() || n % 4 == 0)
-      report(Step::Analysing, double(n) / double(misses.size()),
-             "analysing output code: " + std::to_string(n) + " of " + std::to_string(misses.size()) +
-                 (misses.size() == 1 ? " compile" : " compiles"));
+    if (n == analysed.size() || n % 4 == 0)
+      report(Step::Analysing, double(n) / double(analysed.size()),
+             "analysing output code: " + std::to_string(n) + " of " + std::to_string(analysed.size()) +
+                 (analysed.size() == 1 ? " compile" : " compiles"));
   });
   if (cancelled()) return;
+  for (size_t i : misses)
+    if (copyOf[i] != i) results[i] = results[copyOf[i]];
   // A log cut while its payloads were analysed read zeros past the cut (MappedFile's guard): its compiles are
   // left out, and neither it nor their analyses are kept for the next build, which reads it again.
   std::vector<bool> cut(tables_->logs.size(), false);
@@ -325,8 +349,8 @@ void IndexBuilder::buildLogCompiles() {
     diag(path, 0,
          "the file was truncated while it was indexed: its compiles are left out until it is read again");
   }
-  index_->stats_.compilesAnalysed = misses.size();
-  next_.last.compilesAnalysed = misses.size();
+  index_->stats_.compilesAnalysed = analysed.size();
+  next_.last.compilesAnalysed = analysed.size();
   next_.last.compilesReused = pending.size() - misses.size();
   for (size_t i = 0; i < pending.size(); ++i)
     if (!cut[pending[i].log]) next_.compiles.emplace(keys[i], results[i]);
@@ -340,15 +364,22 @@ void IndexBuilder::buildLogCompiles() {
     if (cut[p.log]) continue;
     const CompileAnalysis &r = *results[i];
     const TraceLog &log = *tables_->logs[p.log];
-    for (const IndexDiagnostic &d : r.diagnostics)
-      index_->diagnostics_.push_back(d);
+    // A shared analysis (a copy's, or one kept by the cache) names the compile it was made for: what is this
+    // compile's own comes from its records. Its diagnostics are about the text, reported once, for the first.
+    if (copyOf[i] == i)
+      for (const IndexDiagnostic &d : r.diagnostics)
+        index_->diagnostics_.push_back(d);
     CompileRef ref{static_cast<uint32_t>(index_->compiles_.size())};
     Compile c = r.compile;
+    c.id = p.id;
+    c.rank = p.rank;
+    c.traceFile = log.path();
     std::string label = c.label();
     std::string ext = p.cpp ? ".cpp" : ".py";
     Artifact code = r.code;
     code.contentHash = r.hash;
     code.traceFile = p.log;
+    code.record = static_cast<uint32_t>(p.output);
     code.compile = ref;
     code.title = label + (p.cpp ? " wrapper code" : " output code");
     code.virtualName = basename(log.path()) + "/" + std::to_string(log.records()[p.output].line + 1) + "/" +

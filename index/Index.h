@@ -224,8 +224,10 @@ struct IndexDiagnostic {
 struct IndexStats {
   size_t traceFiles = 0, traceBytes = 0, compiles = 0, artifacts = 0, kernels = 0, launches = 0;
   size_t launchesWithOrigin = 0, userLines = 0, corruptedRecords = 0, errors = 0;
-  size_t traceBytesRead = 0;        ///< Bytes of logs scanned by this build.
-  size_t compilesAnalysed = 0;      ///< Log compiles analysed by this build (the others came from the cache).
+  size_t traceBytesRead = 0; ///< Bytes of logs scanned by this build.
+  /// Log compiles analysed by this build: the others came from the cache, or share the analysis of a compile
+  /// with byte-identical payloads (another rank's, or a recompile that generated the same code).
+  size_t compilesAnalysed = 0;
   size_t profiles = 0, runLogs = 0; ///< Profiler traces and printer run logs read (see Runtime.h).
   /// Compile health (CompileHealth.h): Dynamo compiles (frame_id/frame_compile_id, with or without output
   /// code), the frames compiled, and the events of each kind.
@@ -308,7 +310,7 @@ public:
     size_t logsOpened = 0;       ///< Logs read from the start (new, replaced, or no previous build).
     size_t bytesRead = 0;        ///< Log bytes read, all logs.
     size_t compilesReused = 0;   ///< Log compiles whose analysis came from the cache.
-    size_t compilesAnalysed = 0; ///< Log compiles analysed.
+    size_t compilesAnalysed = 0; ///< Log compiles analysed (copies sharing an analysis count once).
     size_t profilesRead = 0;     ///< Profiler traces read and joined.
     size_t profilesReused = 0;   ///< Profiler traces unchanged (file and compiles), their join reused.
   };

@@ -3,6 +3,8 @@
 #include "index/Runtime.h"
 
 #include <algorithm>
+#include <array>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -160,6 +162,52 @@ std::string compileKey(const PendingCompile &p, const TraceLog &log, uint64_t li
   return key;
 }
 
+namespace {
+
+/// The records a compile's analysis reads, in a fixed order (-1: none).
+std::array<int, 8> analysedRecords(const PendingCompile &p) {
+  return {p.output,      p.postGrad,     p.preGrad,   p.nodeMappings,
+          p.stackTraces, p.kernelToPost, p.postToPre, p.cacheInfo};
+}
+
+} // namespace
+
+std::string payloadsKey(const PendingCompile &p, const TraceLog &log) {
+  std::string key;
+  key += p.cpp ? 'c' : 'p';
+  key += static_cast<char>('0' + static_cast<int>(p.kindHint));
+  for (int rec : analysedRecords(p)) {
+    key += '|';
+    if (rec < 0) continue;
+    const TraceRecord &r = log.records()[static_cast<size_t>(rec)];
+    if (!r.payloadHash) return {};
+    key.append(reinterpret_cast<const char *>(r.payloadHash->bytes.data()), r.payloadHash->bytes.size());
+    key += std::to_string(r.payloadEnd - r.payloadBegin);
+  }
+  // The output code's recorded file name decides which local copy it gets.
+  const TraceRecord &out = log.records()[static_cast<size_t>(p.output)];
+  key += '|';
+  key += out.filename;
+  return key;
+}
+
+bool samePayloads(const PendingCompile &a, const TraceLog &logA, const PendingCompile &b,
+                  const TraceLog &logB) {
+  std::array<int, 8> ra = analysedRecords(a), rb = analysedRecords(b);
+  for (size_t k = 0; k < ra.size(); ++k) {
+    if ((ra[k] < 0) != (rb[k] < 0)) return false;
+    if (ra[k] < 0) continue;
+    const TraceRecord &x = logA.records()[static_cast<size_t>(ra[k])];
+    const TraceRecord &y = logB.records()[static_cast<size_t>(rb[k])];
+    uint64_t n = x.payloadEnd - x.payloadBegin;
+    if (n != y.payloadEnd - y.payloadBegin) return false;
+    if (x.payloadEnd > logA.text().size() || y.payloadEnd > logB.text().size()) return false;
+    if (std::memcmp(logA.text().data() + x.payloadBegin, logB.text().data() + y.payloadBegin, n) != 0)
+      return false;
+  }
+  return true;
+}
+
 } // namespace detail
 
 using namespace detail;
@@ -214,8 +262,16 @@ void IndexBuilder::freeze() {
   // Distinct recorded lines per file; views into the artifacts, which do not move after this point.
   std::unordered_map<std::string, std::set<std::tuple<uint32_t, std::string_view, std::string_view>>>
       recorded;
+  // Origins name few distinct files, each many times (every launch of every compile and rank): normalized
+  // once per distinct path. Views into the artifacts, which do not move after this point.
+  std::unordered_map<std::string_view, std::string> normalized;
+  auto normal = [&](const std::string &path) -> const std::string & {
+    auto it = normalized.find(path);
+    if (it == normalized.end()) it = normalized.emplace(path, normalizePath(path)).first;
+    return it->second;
+  };
   auto record = [&](const Origin &o) {
-    if (o.line) recorded[normalizePath(o.path)].emplace(o.line, o.code, o.function);
+    if (o.line) recorded[normal(o.path)].emplace(o.line, o.code, o.function);
   };
   t.resolver = resolver_;
   for (uint32_t i = 0; i < idx.artifacts_.size(); ++i) {
@@ -253,7 +309,7 @@ void IndexBuilder::freeze() {
             idx.stats_.firstMissingSource = L.origins[0].recordedPath;
         }
         for (const Origin &o : L.origins) {
-          t.byUserLine[normalizePath(o.path)][o.line].push_back({id, l});
+          t.byUserLine[normal(o.path)][o.line].push_back({id, l});
           record(o);
         }
         for (const auto &stack : L.stacks)

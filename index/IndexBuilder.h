@@ -165,6 +165,15 @@ std::string optionsKey(const IndexOptions &o);
 /// The cache key of a compile: its log and lineage, and the index and extent of every record it reads.
 std::string compileKey(const PendingCompile &p, const TraceLog &log, uint64_t lineage);
 
+/// Identity of what the analysis of a compile reads, from its records' metadata: per record (output code,
+/// graphs, provenance, cache info) its has_payload digest and payload extent, plus the output code's kind,
+/// file name and graph-kind hint. Empty when a record it reads has no digest (then it is never shared).
+std::string payloadsKey(const PendingCompile &p, const TraceLog &log);
+/// Whether the payloads `a` reads are byte for byte those `b` reads (record by record; a file cut meanwhile
+/// reads zeros through MappedFile's guard and compares unequal).
+bool samePayloads(const PendingCompile &a, const TraceLog &logA, const PendingCompile &b,
+                  const TraceLog &logB);
+
 /// A graph dump's analysis with its node index.
 GraphData analyzeGraphLines(const std::vector<std::string_view> &lines);
 /// The `key` of an `fx_graph_cache_miss`/`_hit` artifact's JSON payload; empty when it has none.

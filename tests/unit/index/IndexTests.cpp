@@ -660,6 +660,51 @@ TEST_CASE("v2 provenance with debug handles: every launch from its stack trace")
                    "triton_poi_fused_addmm_gelu_2:3 test_provenance_tracing.py:84"});
 }
 
+TEST_CASE("ranks with the same payloads share one analysis; different bytes under the same digest do not") {
+  // The ranks of a data-parallel job write the same output code, graphs and provenance: each compile keeps
+  // its own id, rank, log and record, but the analysis is made once.
+  TempDir dir;
+  std::string text = readFile(kTlparse + "/simple.log");
+  std::ofstream(dir.path + "/dedicated_log_torch_trace_rank_0_aaaa.log", std::ios::binary) << text;
+  std::ofstream(dir.path + "/dedicated_log_torch_trace_rank_1_bbbb.log", std::ios::binary) << text;
+  auto index = buildBoth({dir.path});
+  REQUIRE(index->compiles().size() == 2);
+  CHECK(index->stats().compilesAnalysed == 1);
+  CHECK(index->stats().corruptedRecords == 0);
+  std::set<std::optional<int>> ranks;
+  std::set<std::string> logs;
+  for (const Compile &c : index->compiles()) {
+    ranks.insert(c.rank);
+    logs.insert(c.traceFile);
+    const Artifact &a = index->artifact(c.outputCode);
+    CHECK(index->traceFiles()[a.traceFile] == c.traceFile);
+    CHECK(!a.launches.empty());
+    CHECK(index->text(c.outputCode) == index->text(index->compiles()[0].outputCode));
+  }
+  CHECK(ranks == std::set<std::optional<int>>{0, 1});
+  CHECK(logs.size() == 2);
+
+  // A third rank whose output code differs in one byte but keeps the length and the has_payload md5 (a
+  // damaged copy, or a forged digest): analysed on its own, never given another rank's analysis.
+  std::string forged = text;
+  size_t record = forged.find("{\"inductor_output_code\"");
+  REQUIRE(record != std::string::npos);
+  size_t at = forged.find("\n\t", record);
+  REQUIRE(at != std::string::npos);
+  at = forged.find("def ", at);
+  REQUIRE(at != std::string::npos);
+  forged[at] = 'D';
+  std::ofstream(dir.path + "/dedicated_log_torch_trace_rank_2_cccc.log", std::ios::binary) << forged;
+  auto three = buildBoth({dir.path});
+  REQUIRE(three->compiles().size() == 3);
+  CHECK(three->stats().compilesAnalysed == 2);
+  CHECK(three->stats().corruptedRecords == 1); // Its md5 does not verify, though the other ranks' did.
+  size_t differing = 0;
+  for (const Compile &c : three->compiles())
+    differing += three->text(c.outputCode) != three->text(three->compiles()[0].outputCode);
+  CHECK(differing == 1);
+}
+
 TEST_CASE("damaged logs: served as far as they go, the damage counted") {
   // simple_corrupted_json.log lost a line of a chromium_event payload, a kind the index never reads: its
   // compile is served exactly like simple.log's, and the damaged record is found by its has_payload md5.
