@@ -3,6 +3,7 @@
 // compile and user line; BuildRunLogs.cpp maps the printer's run logs to launches and turns the first NaN/Inf
 // into diagnostics. Files are read only where the ReadPolicy allows.
 #include "index/IndexBuilder.h"
+#include "index/JsonScan.h"
 #include "index/ReadPolicy.h"
 #include "index/Runtime.h"
 
@@ -18,10 +19,16 @@ namespace inductor::index {
 namespace detail {
 
 std::string fxGraphCacheKey(std::string_view text) {
-  auto j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (!j.is_object()) return {};
-  auto it = j.find("key");
-  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+  // The payload also holds the cache's whole details (often most of its bytes): walked, not parsed into a
+  // DOM.
+  std::string key;
+  bool ok = json_scan::walkObject(text, [&](std::string_view name, std::string_view raw) {
+    std::string scratch;
+    if (name != "key") return;
+    auto value = json_scan::string(raw, scratch);
+    key = value ? std::string(*value) : std::string();
+  });
+  return ok ? key : std::string();
 }
 
 std::string runtimeBaseName(const std::string &path) {

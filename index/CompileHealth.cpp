@@ -1,6 +1,7 @@
 // index/CompileHealth.cpp: the parsers of compile-health record texts and the first build step, reading one
 // log's records into RecordedCompiles (see CompileHealth.h for the formats).
 #include "index/CompileHealth.h"
+#include "index/JsonScan.h"
 
 #include "index/TextLines.h"
 #include "index/TraceLog.h"
@@ -569,17 +570,33 @@ std::vector<RecordedCompile> readCompileHealth(const TraceLog &log) {
       std::sort(c.attempts.begin(), c.attempts.end());
     }
 
-    // The kind's value object of the metadata (the first member), parsed only for the kinds that need it.
-    auto value = [&]() -> json {
-      json meta = json::parse(log.metadataText(r), nullptr, /*allow_exceptions=*/false);
-      if (!meta.is_object()) return json();
-      auto v = meta.find(std::string(r.kindKey));
-      return v != meta.end() ? *v : json();
+    // The members `keys` of the kind's value object (the metadata's member named after the kind), as an
+    // object; null when the metadata is not valid JSON or the value is not an object. Only those members are
+    // parsed: metrics records carry large members nothing here reads (a bwd_compilation_metrics line of an
+    // 8-layer Llama is 7 MB), which a DOM of the whole line would copy.
+    auto value = [&](std::initializer_list<std::string_view> keys) -> json {
+      std::string_view meta = log.metadataText(r);
+      if (!json_scan::isValue(meta)) return json();
+      std::string_view kindValue;
+      bool found = false;
+      json_scan::walkObject(meta, [&](std::string_view key, std::string_view raw) {
+        if (key == r.kindKey) { // The last of duplicates, as a DOM keeps it.
+          kindValue = raw;
+          found = true;
+        }
+      });
+      if (!found || kindValue.empty() || kindValue.front() != '{') return json();
+      json out = json::object();
+      json_scan::walkObject(kindValue, [&](std::string_view key, std::string_view raw) {
+        if (std::find(keys.begin(), keys.end(), key) != keys.end())
+          out[std::string(key)] = json::parse(raw, nullptr, /*allow_exceptions=*/false);
+      });
+      return out;
     };
     switch (r.kind) {
     case TraceKind::DynamoStart: {
       c.started = true;
-      json v = value();
+      json v = value({"stack"});
       if (v.is_object()) c.startStack = stackFromJson(v.value("stack", json()), filename);
       if (!c.startStack.empty() && c.function.empty()) {
         c.function = c.startStack.back().function;
@@ -589,7 +606,10 @@ std::vector<RecordedCompile> readCompileHealth(const TraceLog &log) {
       break;
     }
     case TraceKind::CompilationMetrics: {
-      json v = value();
+      json v = value({"co_name", "co_filename", "co_firstlineno", "fail_type", "fail_reason",
+                      "fail_user_frame_filename", "fail_user_frame_lineno", "restart_reasons",
+                      "recompile_reason", "entire_frame_compile_time_s", "duration_us", "guard_count",
+                      "shape_env_guard_count", "graph_op_count"});
       if (!v.is_object()) break;
       c.hasMetrics = true;
       if (auto s = str(v, "co_name"); !s.empty()) c.function = s;
@@ -618,7 +638,7 @@ std::vector<RecordedCompile> readCompileHealth(const TraceLog &log) {
     }
     case TraceKind::BwdCompilationMetrics:
     case TraceKind::AotAutogradBackwardCompilationMetrics: {
-      json v = value();
+      json v = value({"inductor_compile_time_s", "elapsed_time", "duration_us", "fail_type", "fail_reason"});
       if (!v.is_object()) break;
       if (auto s = seconds(v, {"inductor_compile_time_s", "elapsed_time"}, {"duration_us"}))
         c.backwardSeconds = c.backwardSeconds.value_or(0) + *s;
@@ -629,7 +649,7 @@ std::vector<RecordedCompile> readCompileHealth(const TraceLog &log) {
       break;
     }
     case TraceKind::CompilationMetricsRuntime: {
-      json v = value();
+      json v = value({"duration_us", "runtime_triton_autotune_time_us", "runtime_cudagraphify_time_us"});
       if (!v.is_object()) break;
       std::optional<double> s = seconds(v, {}, {"duration_us"});
       if (!s) {
@@ -653,7 +673,8 @@ std::vector<RecordedCompile> readCompileHealth(const TraceLog &log) {
     case TraceKind::SymbolicShapeSpecialization:
     case TraceKind::GuardAddedFast:
     case TraceKind::GuardAdded: {
-      json v = value();
+      json v = value(
+          {"symbol", "source", "sources", "val", "value", "vr", "reason", "expr", "stack", "user_stack"});
       if (!v.is_object()) break;
       ShapeRecord s;
       s.kind = r.kind == TraceKind::CreateSymbol                  ? ShapeRecord::Kind::CreateSymbol
