@@ -1,8 +1,8 @@
 #!/bin/sh
 # bench/run.sh: the inductor-ls benchmark in one command (see bench/README.md).
 #
-#   bench/run.sh [--sizes 10M,100M,1G,1G-single] [more `inductor-bench run` options: --requests N, --starts N,
-#                 --open-docs N, --no-append, --seed N]
+#   bench/run.sh [--sizes 10M,100M,1G,1G-single,hf_bert-x32,llama,llama-x8] [more `inductor-bench run`
+#                 options: --requests N, --starts N, --open-docs N, --no-append, --seed N]
 #
 # Builds inductor-ls and inductor-bench (Release), generates the workloads that are missing (cached under the
 # work directory), runs every measurement, prints the Markdown table and writes it to bench/results.md.
@@ -12,7 +12,11 @@
 #   INDUCTOR_FIXTURES_DIR  the fixtures (default <repo>/../shared/fixtures)
 #   INDUCTOR_BENCH_REV     benchmark this commit instead of the working tree: it is exported (git archive)
 #                          under the work directory and built there, with this checkout's bench/ on top.
+#   INDUCTOR_TLPARSE       a tlparse binary to time on the same files (default: the one
+#                          ../shared/tools/tlparse/build_tlparse.sh builds, ${TMPDIR:-/tmp}/tlparse-build/bin/tlparse,
+#                          when it exists; "none": not timed).
 set -eu
+args="$*"
 
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(dirname "$here")
@@ -51,5 +55,8 @@ if [ ! -f "$build/build.ninja" ]; then
 fi
 cmake --build "$build" --target inductor-ls inductor-bench >&2
 
+tlparse=${INDUCTOR_TLPARSE:-${TMPDIR:-/tmp}/tlparse-build/bin/tlparse}
+set --
+[ "$tlparse" != none ] && [ -x "$tlparse" ] && set -- --tlparse "$tlparse"
 exec "$build/bench/inductor-bench" run --server "$build/inductor-ls" --fixtures "$fixtures" --work "$work" \
-  --out "$here/results.md" --commit "$commit" "$@"
+  --llama "$here/llama/llama8l.log.xz" --out "$here/results.md" --commit "$commit" "$@" $args
