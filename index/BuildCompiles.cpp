@@ -244,12 +244,18 @@ void IndexBuilder::buildLogCompiles() {
     std::string content = payloadsKey(pending[i], *tables_->logs[pending[i].log]);
     if (!content.empty()) {
       std::vector<size_t> &same = byContent[content];
+      const TraceLog &log = *tables_->logs[pending[i].log];
       for (size_t first : same)
-        if (samePayloads(pending[i], *tables_->logs[pending[i].log], pending[first],
-                         *tables_->logs[pending[first].log])) {
+        if (samePayloads(pending[i], log, pending[first], *tables_->logs[pending[first].log])) {
           copyOf[i] = first;
           break;
         }
+      // The comparison read the copy's payloads through the mapping: they are not needed again.
+      if (copyOf[i] != i)
+        for (int rec :
+             {pending[i].output, pending[i].postGrad, pending[i].preGrad, pending[i].nodeMappings,
+              pending[i].stackTraces, pending[i].kernelToPost, pending[i].postToPre, pending[i].cacheInfo})
+          if (rec >= 0) log.releasePayloadPages(log.records()[static_cast<size_t>(rec)]);
       if (copyOf[i] == i) same.push_back(i);
     }
     if (copyOf[i] == i) analysed.push_back(i);

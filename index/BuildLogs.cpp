@@ -77,6 +77,10 @@ void IndexBuilder::openLogs(const std::vector<std::string> &paths) {
         for (const TraceDiagnostic &d : v.diagnostics)
           diag(paths[i], d.line, d.message);
         mismatched[i] = v.mismatched; // verifyAll keeps a bounded number of diagnostics; all are counted.
+        // Nothing of the log needs to stay resident: the analyses fault in the payloads they read. (The scan
+        // and the verification return pages behind them in windows; a log smaller than one would stay whole,
+        // and so would every one of 32 ranks.)
+        log->releasePages();
         logs[i] = std::make_shared<const TraceLog>(std::move(*log));
       }
     }

@@ -819,7 +819,15 @@ PayloadVerification TraceLog::verifyFrom(uint64_t pos, uint64_t line, VerifiedPa
   std::string_view text = file_.text();
   const char *base = text.data();
   uint64_t limit = std::min<uint64_t>(stats_.bytes, text.size());
+  // The pages behind are returned as the walk goes (like the scan's), so that verifying a log never makes
+  // it resident as a whole; other readers fault back in what they read.
+  constexpr uint64_t kReleaseBehind = uint64_t{8} << 20;
+  uint64_t released = pos;
   while (pos < limit) {
+    if (pos - released >= 2 * kReleaseBehind) {
+      file_.dropPages(released, pos - kReleaseBehind - released);
+      released = pos - kReleaseBehind;
+    }
     if (base[pos] == '\n' || (base[pos] == '\r' && pos + 1 < limit && base[pos + 1] == '\n')) {
       pos += base[pos] == '\n' ? 1 : 2;
       ++line;
