@@ -72,6 +72,17 @@ Expected<std::string> Index::readText(ArtifactId id) const {
   return last ? *last : Error{"the artifact has no text"};
 }
 
+std::optional<TextLines> Index::textLinesInLog(ArtifactId id) const {
+  if (!id.valid() || id.value >= artifacts_.size()) return std::nullopt;
+  const Artifact &a = artifacts_[id.value];
+  if (a.traceFile == UINT32_MAX || a.traceFile >= tables_->logs.size()) return std::nullopt;
+  const TraceLog &log = *tables_->logs[a.traceFile];
+  if (a.record >= log.records().size() || log.fileState() != FileState::Unchanged) return std::nullopt;
+  const TraceRecord &record = log.records()[a.record];
+  if (record.payloadEnd - record.payloadBegin > IndexLimits::kServedTextBytes) return std::nullopt;
+  return log.payloadLines(record);
+}
+
 std::string Index::text(ArtifactId id) const {
   Expected<std::string> text = readText(id);
   return text ? std::move(*text) : std::string();

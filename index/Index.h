@@ -48,6 +48,7 @@
 #include "index/PathResolver.h"
 #include "index/ReadPolicy.h"
 #include "index/Relocation.h"
+#include "index/TextLines.h"
 
 #include <atomic>
 #include <cstdint>
@@ -365,6 +366,12 @@ public:
   Expected<std::string> readText(ArtifactId id) const;
   /// readText(), or empty on any error.
   std::string text(ArtifactId id) const;
+  /// The lines of an artifact's log payload as views into the log's mapping, without copying or hashing it:
+  /// for reading a few lines of log-only code (converting the columns of answers that point into it), where
+  /// readText() would copy and check the whole payload each time. nullopt when the text is not in a log, is
+  /// over IndexLimits::kServedTextBytes, or the log is no longer what was indexed (FileState other than
+  /// Unchanged: then readText() says why). Views live as long as this Index.
+  std::optional<TextLines> textLinesInLog(ArtifactId id) const;
   /// The indexed generated code that `text` is a copy of, for documents that are not indexed files (an
   /// output_code.py opened from a folder that was not indexed, a copied or edited file): first a copy of
   /// the same text (identityHash), else an edited copy: for Python or C++ wrapper code (`cpp`), the output

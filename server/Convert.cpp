@@ -138,10 +138,18 @@ TextCache::Entry &TextCache::get(const std::string &uri) {
         e.file = r.file;
       else
         e.reason = r.reason();
+    } else if (parsed && parsed->scheme == "inductor-trace") {
+      // Answers convert a few columns of each document they point into: read those lines in place rather
+      // than copying (and hashing) every payload for each request.
+      std::string_view name = parsed->path;
+      if (!name.empty() && name.front() == '/') name.remove_prefix(1);
+      if (auto id = index_.findByVirtualName(name)) e.mapped = index_.textLinesInLog(*id);
+      if (!e.mapped) e.doc = server_.document(uri);
     } else {
       e.doc = server_.document(uri);
     }
   }
+  if (e.mapped) return entries_.emplace(uri, std::move(e)).first->second;
   std::string_view text;
   if (e.file)
     text = e.file->text;
@@ -167,6 +175,7 @@ void TextCache::markEditedCopy(const std::string &uri) {
 
 const index::TextLines *TextCache::lines(const std::string &uri) {
   Entry &e = get(uri);
+  if (e.mapped) return &*e.mapped;
   if (!e.lines) e.lines = std::make_unique<index::TextLines>(index::splitLines(e.table->text()));
   return e.lines.get();
 }
@@ -174,24 +183,31 @@ const index::TextLines *TextCache::lines(const std::string &uri) {
 const std::vector<index::Relocation> *TextCache::relocations(const std::string &uri, const std::string &path,
                                                              std::string *reason) {
   Entry &e = get(uri);
-  if (!e.doc && !e.file) {
+  if (!e.doc && !e.file && !e.mapped) {
     if (reason) *reason = e.reason.empty() ? "not found here" : e.reason;
     return nullptr;
   }
   if (!e.relocated) {
-    lines(uri);
     e.relocated = std::make_unique<std::vector<index::Relocation>>(
-        index::relocateLines(*e.lines, index_.recordedLines(path)));
+        index::relocateLines(*lines(uri), index_.recordedLines(path)));
   }
   return e.relocated.get();
 }
 
 std::string_view TextCache::lineText(const std::string &uri, uint32_t line) {
-  return get(uri).table->lineText(line);
+  Entry &e = get(uri);
+  if (e.mapped) {
+    if (line >= e.mapped->size()) return {};
+    std::string_view text = (*e.mapped)[line];
+    if (!text.empty() && text.back() == '\r') text.remove_suffix(1); // As LineTable reads CRLF text.
+    return text;
+  }
+  return e.table->lineText(line);
 }
 
 uint32_t TextCache::lineCount(const std::string &uri) {
-  return static_cast<uint32_t>(get(uri).table->lineCount());
+  Entry &e = get(uri);
+  return static_cast<uint32_t>(e.mapped ? e.mapped->size() : e.table->lineCount());
 }
 
 protocol::Position TextCache::position(const std::string &uri, uint32_t line, size_t byteColumn) {
@@ -205,7 +221,7 @@ size_t TextCache::byteColumn(const std::string &uri, const protocol::Position &p
 
 const index::OutputCodeAnalysis *TextCache::editedAnalysis(const std::string &uri, index::Language language) {
   Entry &e = get(uri);
-  if (!e.editedCopy && (!e.doc || !e.doc->edited)) return nullptr;
+  if (e.mapped || (!e.editedCopy && (!e.doc || !e.doc->edited))) return nullptr;
   if (!e.edited) {
     index::TextLines lines = index::splitLines(e.table->text());
     e.edited = std::make_unique<index::OutputCodeAnalysis>(language == index::Language::Cpp

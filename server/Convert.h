@@ -99,6 +99,9 @@ private:
     std::shared_ptr<const index::SourceFile> file; ///< User source files read through the SourceReader.
     std::string reason;                            ///< Why a user source file was not read.
     bool editedCopy = false;
+    /// Log-only generated code that is not open: its lines as views into the log's mapping
+    /// (Index::textLinesInLog), instead of a copy of the whole payload in `doc` and `table` (null then).
+    std::optional<index::TextLines> mapped;
     std::unique_ptr<protocol::LineTable> table;
     std::unique_ptr<index::OutputCodeAnalysis> edited;         ///< Lazily, for edited documents.
     std::unique_ptr<index::TextLines> lines;                   ///< Lazily, for relocations.
