@@ -11,8 +11,6 @@ bool startsWith(std::string_view s, std::string_view p) {
   return s.substr(0, p.size()) == p;
 }
 
-
-
 // `PATH:LINE in FUNCTION, code: CODE` (the text after `File: `). The path may itself contain ':' or '#'
 // (`aot#link-tree`), so the line number is the last `:<digits> in ` before `, code: `.
 SourceComment parseFileComment(std::string_view text, uint32_t commentLine) {

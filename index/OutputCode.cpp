@@ -23,8 +23,6 @@ bool endsWith(std::string_view s, std::string_view p) {
   return s.size() >= p.size() && s.substr(s.size() - p.size()) == p;
 }
 
-
-
 std::string_view stripHandle(std::string_view name) {
   size_t colon = name.rfind(':');
   if (colon == npos || colon + 1 == name.size()) return name;
