@@ -18,7 +18,7 @@
 //         folder with a train.py), where a run then writes traces; suite
 //         test/suite/fresh
 // In dev and vsix, a stand-in for the Python extension (test/e2e/python-stub,
-// id ms-python.python) is a second development extension; it has selected
+// id ms-python.python) is installed from a .vsix packed here; it has selected
 // the interpreter of a virtual environment made here (INDUCTOR_E2E_PYTHON).
 // The suite can ask for checks of the workbench's DOM (what the user sees:
 // notifications, the status bar, views, the quick pick) by writing
@@ -120,6 +120,19 @@ if (mode !== 'fresh') {
   const r = spawnSync('python3', ['-m', 'venv', '--without-pip', venv], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`python3 -m venv failed: ${r.stderr}`);
   stubInterpreter = path.join(venv, 'bin', 'python');
+  // Installed like a user's extension, packed as a .vsix (a zip whose extension/ holds the package): the
+  // web workbench takes one extensionDevelopmentPath only, which dev mode needs for inductor-ls itself.
+  const pack = path.join(runDir, 'python-stub');
+  fs.rmSync(pack, { recursive: true, force: true });
+  fs.mkdirSync(pack, { recursive: true });
+  fs.cpSync(path.join(here, 'python-stub'), path.join(pack, 'extension'), { recursive: true });
+  const stubVsix = path.join(runDir, 'python-stub.vsix');
+  fs.rmSync(stubVsix, { force: true });
+  const z = spawnSync('python3', ['-m', 'zipfile', '-c', stubVsix, 'extension'], { cwd: pack, encoding: 'utf8' });
+  if (z.status !== 0) throw new Error(`packing the Python extension stub failed: ${z.stderr}`);
+  const i = spawnSync(process.execPath, [serverMain, ...serverArgs, '--install-extension', stubVsix], { encoding: 'utf8' });
+  log(`install-extension (Python stub): ${(i.stdout + i.stderr).trim().split('\n').slice(-1).join(' | ')}`);
+  if (i.status !== 0) throw new Error(`--install-extension of the Python stub failed (${i.status})`);
 }
 
 function freePort() {
@@ -277,7 +290,6 @@ try {
   const suite = mode === 'fresh' ? path.join(extDir, 'test', 'suite', 'fresh') : path.join(extDir, 'test', 'suite');
   const payload = [
     ['extensionDevelopmentPath', remote(devPath)],
-    ...(mode !== 'fresh' ? [['extensionDevelopmentPath', remote(path.join(here, 'python-stub'))]] : []),
     ['extensionTestsPath', remote(suite)],
   ];
   const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;

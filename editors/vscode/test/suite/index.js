@@ -101,7 +101,7 @@ async function serverUsesInterpreter(interpreter, venv) {
 }
 
 test("the Python extension's selected interpreter: the server finds installed packages with it, and again when the user selects another", async () => {
-  // run.mjs loads a stand-in for ms-python.python (test/e2e/python-stub) that has selected a virtual
+  // run.mjs installs a stand-in for ms-python.python (test/e2e/python-stub) that has selected a virtual
   // environment of its own; inductorLs.pythonPath is not set. The stub is not active until inductor-ls
   // activates it, as with a Python extension that activates later: the client restarts with its interpreter.
   const first = process.env.INDUCTOR_E2E_PYTHON;
