@@ -311,6 +311,7 @@ GraphBreakReason parseGraphBreakReason(std::string_view text) {
     while (!u.empty() && (u.back() == '.' || u.back() == ')'))
       u.remove_suffix(1);
     r.url = std::string(u);
+    u = r.url; // The old buffer is gone.
     size_t slash = u.rfind('/');
     std::string_view base = slash == std::string_view::npos ? u : u.substr(slash + 1);
     if (size_t dot = base.find('.'); dot != std::string_view::npos) base = base.substr(0, dot);
