@@ -468,7 +468,7 @@ const KernelDefinition *OutputCodeAnalysis::findKernel(std::string_view name) co
 OutputCodeAnalysis analyzePythonWrapper(const TextLines &lines) {
   OutputCodeAnalysis out;
   out.language = OutputCodeAnalysis::Language::Python;
-  LaunchScanner scanner(lines, /*cpp=*/false, out.launches);
+  LaunchScanner scanner(lines, /*isCpp=*/false, out.launches);
   KernelNames definedNames;
   const uint32_t n = static_cast<uint32_t>(lines.size());
 
@@ -620,9 +620,8 @@ OutputCodeAnalysis analyzePythonWrapper(const TextLines &lines) {
     if (endsWith(callee, ".run")) {
       std::string_view kernel = callee.substr(0, callee.size() - 4);
       if (kernel.find('.') == npos) scanner.addLaunch(i, kernel, ind + static_cast<uint32_t>(cs));
-    } else if (startsWith(callee, "extern_kernels.")) {
-      scanner.addLaunch(i, callee, ind + static_cast<uint32_t>(cs));
-    } else if (callee.find('.') == npos && definedNames.count(callee)) {
+    } else if (startsWith(callee, "extern_kernels.") ||
+               (callee.find('.') == npos && definedNames.count(callee))) {
       scanner.addLaunch(i, callee, ind + static_cast<uint32_t>(cs));
     }
   }
@@ -649,7 +648,7 @@ namespace {
 OutputCodeAnalysis analyzeCppWrapperLines(const TextLines &lines) {
   OutputCodeAnalysis out;
   out.language = OutputCodeAnalysis::Language::Cpp;
-  LaunchScanner scanner(lines, /*cpp=*/true, out.launches);
+  LaunchScanner scanner(lines, /*isCpp=*/true, out.launches);
   KernelNames definedNames;
   const uint32_t n = static_cast<uint32_t>(lines.size());
 

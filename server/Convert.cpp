@@ -427,7 +427,8 @@ KernelSummary summarizeLaunches(const index::Index &index, const std::vector<ind
     const index::Compile *c = index.compileOf(r.artifact);
     std::string label = c ? c->label(/*withRank=*/false) : "unknown compile";
     std::string kind = c ? std::string(c->kindWord()) : "other";
-    std::string key = label + "\n" + kind;
+    std::string key = label;
+    key.append("\n").append(kind);
     auto [git, fresh] = groupIndex.try_emplace(key, out.groups.size());
     if (fresh) {
       KernelSummary::Group g;

@@ -216,7 +216,7 @@ void Server::withIndex(Reply reply, std::function<void(const index::Index &, con
     }
   }
   if (!pending) {
-    run();
+    run(); // NOLINT(bugprone-use-after-move): moved into waiting_ only when pending.
     return;
   }
   // Clients show that requests are waiting (and why) from the status.
