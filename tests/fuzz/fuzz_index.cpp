@@ -17,10 +17,12 @@ using namespace inductor::index;
 namespace {
 
 const std::string &directory() {
-  static const std::string dir = [] {
+  // Never destroyed: the atexit handler below runs after the destructors of statics constructed before it
+  // was registered, this one included.
+  static const std::string &dir = *[] {
     std::string base = std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp";
-    std::string name = base + "/inductor-fuzz-index-XXXXXX";
-    if (!::mkdtemp(name.data())) std::abort();
+    auto *name = new std::string(base + "/inductor-fuzz-index-XXXXXX");
+    if (!::mkdtemp(name->data())) std::abort();
     std::atexit([] { std::filesystem::remove_all(directory()); });
     return name;
   }();

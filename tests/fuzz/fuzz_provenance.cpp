@@ -49,7 +49,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       --depth;
     }
   }
-  if (maxDepth <= json_scan::kMaxDepth && nlohmann::json::accept(text))
+  // nlohmann's lexer reads a NUL byte as the end of the input (it accepts "9\0x"); the walk does not.
+  bool hasNul = text.find('\0') != std::string_view::npos;
+  if (!hasNul && maxDepth <= json_scan::kMaxDepth && nlohmann::json::accept(text))
     fuzz::require(valid, "walk accepts valid JSON");
   return 0;
 }

@@ -53,12 +53,13 @@ printf '%-22s %12s %8s %8s %8s  %s\n' target executions cov ft corpus result
 for t in "${targets[@]}"; do
   log=$build/fuzz-logs/$t.log
   rc=$(cat "$log.rc" 2>/dev/null || echo 1)
-  execs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | awk '{print $2}' | tail -1)
-  last=$(grep -E '^#[0-9]+.*(cov|DONE)' "$log" | tail -1)
+  # (|| true: under pipefail a grep or ls that matches nothing would end the script here.)
+  execs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" 2>/dev/null | awk '{print $2}' | tail -1 || true)
+  last=$(grep -E '^#[0-9]+.*(cov|DONE)' "$log" 2>/dev/null | tail -1 || true)
   cov=$(sed -n 's/.*cov: \([0-9]*\).*/\1/p' <<<"$last")
   ft=$(sed -n 's/.*ft: \([0-9]*\).*/\1/p' <<<"$last")
   corp=$(sed -n 's/.*corp: \([0-9]*\/[0-9a-zA-Z]*\).*/\1/p' <<<"$last")
-  findings=$(ls "$build/fuzz-findings/$t-"* 2>/dev/null | wc -l)
+  findings=$(ls "$build/fuzz-findings/$t-"* 2>/dev/null | wc -l || true)
   result=ok
   if [[ "$rc" != 0 || "$findings" != 0 ]]; then
     result="FOUND (exit $rc, $findings input(s) in $build/fuzz-findings; see $log)"
