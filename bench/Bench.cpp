@@ -1066,6 +1066,15 @@ std::string renderTable(const std::vector<Result> &results, const Options &o) {
         return s < 0 ? std::string("–") : fmtSeconds(s) + " (" + fmtRatio(s / r.wcSeconds) + " wc)";
       },
       [&](const Result &r) { return startOf(r, 1); });
+  row(
+      "tlparse on the same files (ratio: to the cold first answer)",
+      [&](const Result &r) {
+        double first = startOf(r, 0);
+        if (r.tlparseSeconds < 0) return std::string("– (not built)");
+        return fmtSeconds(r.tlparseSeconds) +
+               (first > 0 ? " (" + fmtRatio(r.tlparseSeconds / first) + ")" : std::string());
+      },
+      [](const Result &r) { return r.tlparseSeconds; });
   auto vsWc = [](double s, const Result &r) {
     return s < 0 ? std::string("–") : fmtSeconds(s) + " (" + fmtRatio(s / r.wcSeconds) + " wc)";
   };
