@@ -96,11 +96,9 @@ std::string originTitle(const std::vector<PlacedOrigin> &origins) {
 json launchLocations(TextCache &texts, const index::Index &index,
                      const std::vector<index::LaunchRef> &launches) {
   json locations = json::array();
-  for (index::LaunchRef r : launches) {
-    json loc = launchLocation(texts, index, r);
-    if (std::find(locations.begin(), locations.end(), loc) == locations.end())
-      locations.push_back(std::move(loc));
-  }
+  UniqueLocations unique(locations);
+  for (index::LaunchRef r : launches)
+    unique.add(launchLocation(texts, index, r));
   return locations;
 }
 

@@ -14,6 +14,8 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_set>
+#include <utility>
 #include <vector>
 
 namespace inductor::server {
@@ -28,6 +30,28 @@ struct Target {
   /// An open document that is not an indexed file but whose text is (or was copied from) indexed generated
   /// code (Index::matchGeneratedCode): it navigates like the indexed artifact.
   bool copy = false;
+};
+
+/// Appends JSON locations to an array once each (launch sites that ranks share, repeated origins), by a hash
+/// of their serialized form: a linear search of the array per location was quadratic, and thousands of
+/// launches (a model line of a 16-compile, 8-rank trace) took a second per request. The array must outlive
+/// this; what it holds already counts as seen.
+class UniqueLocations {
+public:
+  explicit UniqueLocations(nlohmann::json &array) : array_(array) {
+    for (const nlohmann::json &l : array)
+      seen_.insert(l.dump());
+  }
+  /// Appends `location` unless an equal one is there; whether it was appended.
+  bool add(nlohmann::json location) {
+    if (!seen_.insert(location.dump()).second) return false;
+    array_.push_back(std::move(location));
+    return true;
+  }
+
+private:
+  nlohmann::json &array_;
+  std::unordered_set<std::string> seen_;
 };
 
 class TextCache;

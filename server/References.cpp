@@ -53,10 +53,9 @@ void Server::onReferences(const protocol::ReferenceParams &params, Reply reply) 
       }
     }
     // Several compiles can share one file (every rank writing the same cache file): one location each.
-    for (index::LaunchRef r : launches) {
-      json loc = launchLocation(texts, index, r);
-      if (std::find(out.begin(), out.end(), loc) == out.end()) out.push_back(std::move(loc));
-    }
+    UniqueLocations unique(out);
+    for (index::LaunchRef r : launches)
+      unique.add(launchLocation(texts, index, r));
     reply(std::move(out));
   });
 }
