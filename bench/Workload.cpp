@@ -1,5 +1,6 @@
 #include "bench/Workload.h"
 
+#include "index/JsonScan.h"
 #include "index/Md5.h"
 #include "index/TraceLog.h"
 
@@ -387,32 +388,28 @@ std::vector<const Unit *> Workload::sameSources(const Unit &unit) const {
 
 namespace {
 
-/// The end of the JSON value starting at `pos` (strings, objects and arrays skipped as a whole); npos when it
-/// does not end in `s`.
+/// The end of the JSON value starting at `pos` (json_scan's cursor, as the index reads metadata); npos when
+/// it is not a value that ends in `s`.
 size_t skipJsonValue(std::string_view s, size_t pos) {
-  int depth = 0;
-  bool inString = false;
-  for (size_t i = pos; i < s.size(); ++i) {
-    char c = s[i];
-    if (inString) {
-      if (c == '\\')
-        ++i;
-      else if (c == '"')
-        inString = false;
-      if (!inString && depth == 0) return i + 1;
-      continue;
+  index::json_scan::Cursor c{s.data() + pos, s.data() + s.size()};
+  return c.skipValue() ? static_cast<size_t>(c.p - s.data()) : std::string_view::npos;
+}
+
+/// Self-check of generated logs: every payload digest verifies. False with `error` set otherwise.
+bool digestsVerify(const std::vector<std::string> &files, const std::string &what, std::string &error) {
+  for (const std::string &f : files) {
+    auto log = index::TraceLog::open(f);
+    if (!log) {
+      error = log.error().message;
+      return false;
     }
-    if (c == '"')
-      inString = true;
-    else if (c == '{' || c == '[')
-      ++depth;
-    else if (c == '}' || c == ']') {
-      if (--depth == 0) return i + 1;
-      if (depth < 0) return i;
-    } else if (depth == 0 && (c == ',' || c == ' '))
-      return i;
+    index::PayloadVerification v = log->verifyAll();
+    if (v.mismatched) {
+      error = f + ": " + std::to_string(v.mismatched) + " payload digests do not verify" + what;
+      return false;
+    }
   }
-  return std::string_view::npos;
+  return true;
 }
 
 } // namespace
@@ -547,19 +544,8 @@ std::optional<Workload> ensureWorkload(const WorkloadSpec &spec, const std::vect
   }
   for (FILE *f : out)
     std::fclose(f);
-  // Self-check: every payload digest of the generated logs verifies (the rewrite kept them consistent).
-  for (const std::string &f : w.files) {
-    auto log = index::TraceLog::open(f);
-    if (!log) {
-      error = log.error().message;
-      return std::nullopt;
-    }
-    index::PayloadVerification v = log->verifyAll();
-    if (v.mismatched) {
-      error = f + ": " + std::to_string(v.mismatched) + " payload digests do not verify after rewriting";
-      return std::nullopt;
-    }
-  }
+  // Self-check: the rewrite kept every payload digest consistent.
+  if (!digestsVerify(w.files, " after rewriting", error)) return std::nullopt;
   saveManifest(w, fixtures);
   return w;
 }
@@ -641,19 +627,8 @@ std::optional<Workload> ensureRealWorkload(const WorkloadSpec &spec, const RealS
   if (generated) {
     // The model files of the case, where `/tmp/work/` is mapped.
     if (!writeUnitSources(log, dir + "/src/", error)) return std::nullopt;
-    // Self-check: every payload digest of the replicas verifies (only the envelopes were touched).
-    for (const std::string &f : w.files) {
-      auto opened = index::TraceLog::open(f);
-      if (!opened) {
-        error = opened.error().message;
-        return std::nullopt;
-      }
-      index::PayloadVerification v = opened->verifyAll();
-      if (v.mismatched) {
-        error = f + ": " + std::to_string(v.mismatched) + " payload digests do not verify";
-        return std::nullopt;
-      }
-    }
+    // Self-check: only the envelopes were touched, so every payload digest of the replicas verifies.
+    if (!digestsVerify(w.files, "", error)) return std::nullopt;
     std::ofstream(dir + "/manifest.json")
         << json{{"signature", signature}, {"bytes", w.bytes}}.dump() << "\n";
   }
