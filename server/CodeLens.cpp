@@ -131,13 +131,10 @@ void Server::onCodeLens(const protocol::CodeLensParams &params, Reply reply) {
                        const std::vector<index::Origin> &origins) {
       std::vector<PlacedOrigin> placed;
       json locations = json::array();
+      UniqueLocations unique(locations);
       for (const index::Origin &o : origins) {
         PlacedOrigin p = placeOrigin(texts, index, o);
-        if (!p.found()) continue;
-        json loc = *p.location;
-        if (std::find(locations.begin(), locations.end(), loc) != locations.end()) continue;
-        locations.push_back(std::move(loc));
-        placed.push_back(std::move(p));
+        if (p.found() && unique.add(*p.location)) placed.push_back(std::move(p));
       }
       if (placed.empty()) return;
       protocol::Range range{texts.position(uri, line, column), texts.position(uri, line, endColumn)};

@@ -25,10 +25,9 @@ void Server::onDefinition(const protocol::TextDocumentPositionParams &params, Re
       }
       // Where each origin is now; a recorded line that is no longer in its file gives no location (hover says
       // why).
+      UniqueLocations unique(out);
       for (const index::Origin &o : origins)
-        if (PlacedOrigin p = placeOrigin(texts, index, o);
-            p.found() && std::find(out.begin(), out.end(), json(*p.location)) == out.end())
-          out.push_back(*p.location);
+        if (PlacedOrigin p = placeOrigin(texts, index, o); p.found()) unique.add(*p.location);
     }
     if (out.empty())
       if (auto loc = fileCommentTarget(index, texts.lineText(uri, params.position.line),
