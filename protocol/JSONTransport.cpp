@@ -1,4 +1,5 @@
 // protocol/JSONTransport.cpp: all of the framing, in both styles (see Transport.h).
+#include "protocol/Position.h"
 #include "protocol/Transport.h"
 
 #include <algorithm>
@@ -44,7 +45,7 @@ bool isTokenChar(char c) {
 std::string excerpt(std::string_view line) {
   constexpr std::size_t kShown = 80;
   std::string out = "'";
-  out.append(line.substr(0, kShown));
+  out.append(utf8Prefix(line, kShown));
   if (line.size() > kShown) out += "...";
   return out + "'";
 }

@@ -1,5 +1,6 @@
 // protocol/JsonRpc.cpp: building and decoding JSON-RPC 2.0 messages.
 #include "protocol/JsonRpc.h"
+#include "protocol/Position.h"
 
 #include <string>
 #include <utility>
@@ -19,7 +20,8 @@ bool isValidId(const json &id) {
 std::string excerpt(const json &value) {
   constexpr std::size_t kShown = 40;
   std::string text = value.dump(-1, ' ', false, json::error_handler_t::replace);
-  if (text.size() > kShown) text = text.substr(0, kShown) + "...";
+  // Cut at a character boundary: the message is sent back as JSON, which must be valid UTF-8.
+  if (text.size() > kShown) text = std::string(utf8Prefix(text, kShown)) + "...";
   return text;
 }
 

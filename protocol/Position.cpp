@@ -83,6 +83,14 @@ std::size_t characterToByteColumn(std::string_view line, std::uint32_t character
   return i;
 }
 
+std::string_view utf8Prefix(std::string_view text, std::size_t maxBytes) {
+  if (text.size() <= maxBytes) return text;
+  std::size_t cut = maxBytes;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) // A continuation byte.
+    --cut;
+  return text.substr(0, cut);
+}
+
 std::uint32_t byteColumnToCharacter(std::string_view line, std::size_t byteColumn, OffsetEncoding encoding) {
   byteColumn = std::min(byteColumn, line.size());
   if (encoding == OffsetEncoding::UTF8) return static_cast<std::uint32_t>(byteColumn);

@@ -44,6 +44,11 @@ OffsetEncoding negotiateEncoding(const std::vector<std::string> &clientOffers);
 /// the code point (as clangd does).
 std::size_t characterToByteColumn(std::string_view line, std::uint32_t character, OffsetEncoding encoding);
 
+/// The longest prefix of `text` of at most `maxBytes` bytes that does not end inside a UTF-8 sequence: for
+/// shortening text shown to the user (a message, a lens title) without producing invalid UTF-8, which a JSON
+/// serialiser would reject or replace.
+std::string_view utf8Prefix(std::string_view text, std::size_t maxBytes);
+
 /// Number of `encoding` code units in `line` before byte column `byteColumn` (clamped to `line.size()`).
 /// A column inside a multi-byte sequence is rounded down to the start of that code point.
 std::uint32_t byteColumnToCharacter(std::string_view line, std::size_t byteColumn, OffsetEncoding encoding);

@@ -12,6 +12,7 @@
 // The command is `inductor.showLocations` with arguments [uri, position, locations], the argument shape of VS
 // Code's `editor.action.showReferences`; the editor integrations implement it (one location: go there;
 // several: a peek or list).
+#include "protocol/Position.h"
 #include "server/Convert.h"
 #include "server/Health.h"
 #include "server/RuntimeFormat.h"
@@ -87,7 +88,8 @@ void appendCompileLenses(const index::Index &index, TextCache &texts, const std:
 std::string originTitle(const std::vector<PlacedOrigin> &origins) {
   std::string title = shortPlace(origins.front());
   const std::string &code = origins.front().code;
-  if (!code.empty()) title += "  " + (code.size() > 80 ? code.substr(0, 77) + "..." : code);
+  if (!code.empty())
+    title += "  " + (code.size() > 80 ? std::string(protocol::utf8Prefix(code, 77)) + "..." : code);
   if (origins.size() > 1) title += "  +" + std::to_string(origins.size() - 1) + " more";
   return title;
 }

@@ -2,6 +2,7 @@
 
 #include "index/PathResolver.h"
 #include "index/TextLines.h"
+#include "protocol/Position.h"
 #include "protocol/URI.h"
 
 #include <algorithm>
@@ -262,10 +263,7 @@ std::string baseName(std::string_view p) {
 /// `q, k, v = self.qkv(x).split(…`: recorded code shortened for a message.
 std::string excerpt(std::string_view code, size_t limit = 60) {
   if (code.size() <= limit) return std::string(code);
-  size_t cut = limit;
-  while (cut > 0 && (static_cast<unsigned char>(code[cut]) & 0xC0) == 0x80) // Not inside a UTF-8 sequence.
-    --cut;
-  return std::string(code.substr(0, cut)) + "…";
+  return std::string(protocol::utf8Prefix(code, limit)) + "…";
 }
 
 /// The index of `o` in recordedLines (sorted by line, code, function), if there.

@@ -1,6 +1,7 @@
 // server/ExplainRuntime.cpp: the runtime part of `inductor-ls explain` (see Explain.h): GPU time per user
 // line, per kernel launch and per compile, sorted, with the eager remainder and the join's caveats; the
 // printer's statistics of every launch and the first NaN/Inf.
+#include "protocol/Position.h"
 #include "server/Explain.h"
 #include "server/RuntimeFormat.h"
 
@@ -46,7 +47,7 @@ std::vector<TimedLaunch> timedLaunches(const index::Index &index) {
 }
 
 std::string truncate(std::string s, size_t n) {
-  if (s.size() > n) s = s.substr(0, n - 3) + "...";
+  if (s.size() > n) s = std::string(protocol::utf8Prefix(s, n - 3)) + "...";
   return s;
 }
 

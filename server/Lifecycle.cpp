@@ -1,4 +1,5 @@
 // server/Lifecycle.cpp: initialize/shutdown, document sync, configuration and commands.
+#include "protocol/Position.h"
 #include "protocol/URI.h"
 #include "server/Logger.h"
 #include "server/Server.h"
@@ -70,8 +71,9 @@ void readOptions(const json &opts, index::IndexOptions &out, std::string &python
             m["to"].is_string())
           out.pathMappings.push_back({m["from"].get<std::string>(), m["to"].get<std::string>()});
         else
-          logWarn("ignoring malformed pathMappings entry " +
-                  m.dump(-1, ' ', false, json::error_handler_t::replace).substr(0, 200));
+          logWarn(
+              "ignoring malformed pathMappings entry " +
+              std::string(protocol::utf8Prefix(m.dump(-1, ' ', false, json::error_handler_t::replace), 200)));
       }
     }
   }

@@ -2,6 +2,7 @@
 
 #include "server/Server.h"
 
+#include "protocol/Position.h"
 #include "protocol/URI.h"
 #include "server/Convert.h"
 #include "server/Logger.h"
@@ -22,7 +23,7 @@ namespace {
 /// A request id for a log line: ids are integers or strings, but a string can be as long as a message.
 std::string idText(const json &id) {
   std::string text = id.dump(-1, ' ', false, json::error_handler_t::replace);
-  if (text.size() > 64) text = text.substr(0, 64) + "...";
+  if (text.size() > 64) text = std::string(protocol::utf8Prefix(text, 64)) + "...";
   return text;
 }
 

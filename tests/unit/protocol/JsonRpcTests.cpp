@@ -234,3 +234,17 @@ TEST_CASE("parseBoundedJson parses like json::parse within the limit") {
   }
   CHECK(error.find("/x/0/y") != std::string::npos);
 }
+
+TEST_CASE("an error message quoting the request is valid UTF-8 however the quote is cut") {
+  // Found by fuzz_jsonrpc_message (10-minute run): the excerpt of a bad "jsonrpc" value was cut in the middle
+  // of a multi-byte character, and a strict serialiser threw on the reply.
+  for (std::string filler : {"", "a", "ab", "abc"}) {
+    std::string body = R"({"jsonrpc": ")" + filler + std::string(30, 'x') +
+                       "\\u2eee\\u2eee\\u2eee\\u2eee\\u2eee\\u2eee" + R"(", "id": 1, "method": "m"})";
+    auto parsed = parseMessage(body);
+    const auto *error = std::get_if<MessageError>(&parsed);
+    REQUIRE(error);
+    CHECK_NOTHROW((void)makeErrorResponse(error->id, error->code, error->message).dump());
+    CHECK(error->message.find("...") != std::string::npos);
+  }
+}

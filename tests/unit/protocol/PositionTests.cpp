@@ -202,3 +202,15 @@ TEST_CASE("LineTable LSP positions in each encoding") {
   CHECK(table.characterOfOffset(7, OffsetEncoding::UTF32) == 2);
   CHECK(table.characterOfOffset(7, OffsetEncoding::UTF8) == 5);
 }
+
+TEST_CASE("utf8Prefix never ends inside a UTF-8 sequence") {
+  const std::string text = "ab\xc3\xa9\xf0\x9f\x98\x80z"; // a b é 😀 z
+  CHECK(utf8Prefix(text, 100) == text);
+  CHECK(utf8Prefix(text, 2) == "ab");
+  CHECK(utf8Prefix(text, 3) == "ab");         // Inside é.
+  CHECK(utf8Prefix(text, 4) == "ab\xc3\xa9"); // After é.
+  for (std::size_t n : {5u, 6u, 7u})          // Inside 😀.
+    CHECK(utf8Prefix(text, n) == "ab\xc3\xa9");
+  CHECK(utf8Prefix(text, 8) == "ab\xc3\xa9\xf0\x9f\x98\x80");
+  CHECK(utf8Prefix(text, 0).empty());
+}
