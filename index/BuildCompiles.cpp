@@ -182,7 +182,8 @@ using namespace detail;
 
 ArtifactId IndexBuilder::addGraphArtifact(CompileRef compile, std::string title, std::string graphName,
                                           Artifact::GraphRole role, const GraphData &graph, uint32_t log,
-                                          uint32_t record, std::string path, const GraphData *fallback) {
+                                          uint32_t record, std::string path, const GraphData *fallback,
+                                          SharedVector<Artifact::GraphNode> *nodes) {
   Artifact a;
   a.kind = ArtifactKind::Graph;
   a.graphRole = role;
@@ -193,20 +194,24 @@ ArtifactId IndexBuilder::addGraphArtifact(CompileRef compile, std::string title,
   a.traceFile = log;
   a.record = record;
   if (!path.empty()) a.paths.push_back(std::move(path));
-  for (const GraphNodeDef &n : graph.analysis.nodes) {
-    Artifact::GraphNode g;
-    g.name = n.name;
-    g.line = n.line;
-    g.column = n.column;
-    g.target = n.target;
-    if (n.origin && *n.origin < graph.analysis.origins.size()) {
-      const SourceComment &c = graph.analysis.origins[*n.origin];
-      g.origin = modelOrigin(c);
-    } else if (const SourceComment *c = fallback ? fallback->originOf(n.name) : nullptr; c) {
-      g.origin = modelOrigin(*c);
+  if (nodes && !nodes->empty())
+    a.graphNodes = *nodes;
+  else
+    for (const GraphNodeDef &n : graph.analysis.nodes) {
+      Artifact::GraphNode g;
+      g.name = n.name;
+      g.line = n.line;
+      g.column = n.column;
+      g.target = n.target;
+      if (n.origin && *n.origin < graph.analysis.origins.size()) {
+        const SourceComment &c = graph.analysis.origins[*n.origin];
+        g.origin = modelOrigin(c);
+      } else if (const SourceComment *c = fallback ? fallback->originOf(n.name) : nullptr; c) {
+        g.origin = modelOrigin(*c);
+      }
+      a.graphNodes.edit().push_back(std::move(g));
     }
-    a.graphNodes.push_back(std::move(g));
-  }
+  if (nodes && nodes->empty()) *nodes = a.graphNodes;
   ArtifactId id = addArtifact(std::move(a));
   if (compile.valid() && compile.value < index_->compiles_.size())
     index_->compiles_[compile.value].graphs.push_back(id);
@@ -233,13 +238,28 @@ void IndexBuilder::buildLogCompiles() {
   std::vector<size_t> copyOf(pending.size());
   std::unordered_map<std::string, std::vector<size_t>> byContent;
   std::vector<size_t> analysed; // Misses that are not copies: analysed on the workers.
+  // The comparisons read the copies' payloads through the mapping: they are not needed again. They are
+  // returned after a log's last compile (pending is in log order) or every 32 MB, not per payload: each
+  // madvise flushes the TLB of every CPU the process runs on, and a call per record was a tenth of a
+  // build's time on a many-rank trace.
+  uint64_t compared = 0; // Payload bytes of this log compared with another's since the last release.
+  auto releaseCompared = [&](size_t i) {
+    bool lastOfLog = i + 1 == pending.size() || pending[i + 1].log != pending[i].log;
+    if (compared > 0 && (lastOfLog || compared >= (uint64_t{32} << 20))) {
+      tables_->logs[pending[i].log]->releasePages();
+      compared = 0;
+    }
+  };
   for (size_t i = 0; i < pending.size(); ++i) {
     copyOf[i] = i;
     keys[i] = compileKey(pending[i], *tables_->logs[pending[i].log], lineages_[pending[i].log]);
     if (cache_)
       if (auto it = cache_->state_->compiles.find(keys[i]); it != cache_->state_->compiles.end())
         results[i] = it->second;
-    if (results[i]) continue;
+    if (results[i]) {
+      releaseCompared(i);
+      continue;
+    }
     misses.push_back(i);
     std::string content = payloadsKey(pending[i], *tables_->logs[pending[i].log]);
     if (!content.empty()) {
@@ -250,15 +270,13 @@ void IndexBuilder::buildLogCompiles() {
           copyOf[i] = first;
           break;
         }
-      // The comparison read the copy's payloads through the mapping: they are not needed again.
-      if (copyOf[i] != i)
-        for (int rec :
-             {pending[i].output, pending[i].postGrad, pending[i].preGrad, pending[i].nodeMappings,
-              pending[i].stackTraces, pending[i].kernelToPost, pending[i].postToPre, pending[i].cacheInfo})
-          if (rec >= 0) log.releasePayloadPages(log.records()[static_cast<size_t>(rec)]);
-      if (copyOf[i] == i) same.push_back(i);
+      if (copyOf[i] == i)
+        same.push_back(i);
+      else
+        compared += payloadBytes(pending[i], log);
     }
     if (copyOf[i] == i) analysed.push_back(i);
+    releaseCompared(i);
   }
   std::atomic<size_t> done{0};
   // Payloads are read through the mapping, and fault-around maps the pages around every payload: over a whole
@@ -364,6 +382,9 @@ void IndexBuilder::buildLogCompiles() {
   // Sequential merge: ids, graph artifacts (a pre-grad graph shared by forward and backward is one artifact).
   // Analyses may be shared with the cache: they are copied, never changed.
   std::map<std::pair<uint32_t, int>, ArtifactId> graphByRecord;
+  // The graph nodes made of each analysed graph, shared by the artifacts of every compile that shares the
+  // analysis (keyed by address: the analyses in `results` live until this function returns).
+  std::unordered_map<const GraphData *, SharedVector<Artifact::GraphNode>> nodesOf;
   for (size_t i = 0; i < results.size(); ++i) {
     if (cancelled()) break;
     const PendingCompile &p = pending[i];
@@ -406,7 +427,7 @@ void IndexBuilder::buildLogCompiles() {
       std::string title = label;
       title.append(" ").append(what).append(" (").append(name).append(")");
       ArtifactId id = addGraphArtifact(CompileRef{}, std::move(title), name, role, g, p.log,
-                                       static_cast<uint32_t>(rec), "");
+                                       static_cast<uint32_t>(rec), "", nullptr, &nodesOf[&g]);
       index_->artifacts_[id.value].compile = ref;
       c.graphs.push_back(id);
       index_->artifacts_[id.value].virtualName =

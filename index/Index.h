@@ -48,6 +48,7 @@
 #include "index/PathResolver.h"
 #include "index/ReadPolicy.h"
 #include "index/Relocation.h"
+#include "index/SharedVector.h"
 #include "index/TextLines.h"
 
 #include <atomic>
@@ -161,7 +162,7 @@ struct Artifact {
 
   // Analyses (only the one matching `kind` is filled).
   OutputCodeAnalysis code;
-  std::vector<Launch> launches;                 ///< OutputCode/WrapperCode: one per code.launches entry.
+  SharedVector<Launch> launches;                ///< OutputCode/WrapperCode: one per code.launches entry.
   std::optional<KernelSourceFile> kernelSource; ///< KernelSource.
   std::vector<std::pair<ArtifactId, int>>
       kernelDefinitions; ///< KernelSource: the wrapper definitions using it.
@@ -171,7 +172,7 @@ struct Artifact {
     std::string target;
     std::optional<Origin> origin;
   };
-  std::vector<GraphNode> graphNodes; ///< Graph.
+  SharedVector<GraphNode> graphNodes; ///< Graph.
 };
 
 /// What is under the cursor in a generated artifact.

@@ -191,6 +191,16 @@ std::string payloadsKey(const PendingCompile &p, const TraceLog &log) {
   return key;
 }
 
+uint64_t payloadBytes(const PendingCompile &p, const TraceLog &log) {
+  uint64_t n = 0;
+  for (int rec : analysedRecords(p))
+    if (rec >= 0) {
+      const TraceRecord &r = log.records()[static_cast<size_t>(rec)];
+      n += r.payloadEnd - r.payloadBegin;
+    }
+  return n;
+}
+
 bool samePayloads(const PendingCompile &a, const TraceLog &logA, const PendingCompile &b,
                   const TraceLog &logB) {
   std::array<int, 8> ra = analysedRecords(a), rb = analysedRecords(b);

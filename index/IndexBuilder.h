@@ -169,6 +169,8 @@ std::string compileKey(const PendingCompile &p, const TraceLog &log, uint64_t li
 /// graphs, provenance, cache info) its has_payload digest and payload extent, plus the output code's kind,
 /// file name and graph-kind hint. Empty when a record it reads has no digest (then it is never shared).
 std::string payloadsKey(const PendingCompile &p, const TraceLog &log);
+/// The bytes of the payloads the analysis of `p` reads.
+uint64_t payloadBytes(const PendingCompile &p, const TraceLog &log);
 /// Whether the payloads `a` reads are byte for byte those `b` reads (record by record; a file cut meanwhile
 /// reads zeros through MappedFile's guard and compares unequal).
 bool samePayloads(const PendingCompile &a, const TraceLog &logA, const PendingCompile &b,
@@ -325,10 +327,13 @@ private:
   void resolveLaunches(Artifact &a, const CompileProvenance &prov, const GraphData &post,
                        const GraphData &pre);
   /// A graph artifact from `graph`. Nodes without a `# File:` comment of their own take the origin of the
-  /// node of the same name in `fallback`, when given.
+  /// node of the same name in `fallback`, when given. `nodes`, when given, holds the nodes an earlier call
+  /// made of the same `graph` (another rank's copy of one analysis), which this artifact then shares; when it
+  /// is empty, the nodes made here are stored in it.
   ArtifactId addGraphArtifact(CompileRef compile, std::string title, std::string graphName,
                               Artifact::GraphRole role, const GraphData &graph, uint32_t log, uint32_t record,
-                              std::string path, const GraphData *fallback = nullptr);
+                              std::string path, const GraphData *fallback = nullptr,
+                              SharedVector<Artifact::GraphNode> *nodes = nullptr);
 
   const IndexOptions &options_;
   const ProgressCallback &progress_;

@@ -51,8 +51,9 @@ void IndexBuilder::resolveLaunches(Artifact &a, const CompileProvenance &prov, c
   std::unordered_map<std::string, int> launchCount;
   for (const KernelLaunch &l : a.code.launches)
     ++launchCount[l.kernel];
-  a.launches.clear();
-  a.launches.reserve(a.code.launches.size());
+  std::vector<Launch> &launches = a.launches.edit();
+  launches.clear();
+  launches.reserve(a.code.launches.size());
   for (const KernelLaunch &site : a.code.launches) {
     Launch L;
     L.site = site;
@@ -149,7 +150,7 @@ void IndexBuilder::resolveLaunches(Artifact &a, const CompileProvenance &prov, c
           if (auto o = modelOrigin(*c)) addOrigin(std::move(*o));
       if (!L.origins.empty()) L.originSource = OriginSource::PreGradGraph;
     }
-    a.launches.push_back(std::move(L));
+    launches.push_back(std::move(L));
   }
 }
 
