@@ -96,7 +96,8 @@ std::optional<std::pair<std::string, uint32_t>> resumeTarget(std::string_view na
 void IndexBuilder::buildHealth() {
   const auto &logs = tables_->logs;
   std::vector<std::vector<RecordedCompile>> recorded(logs.size());
-  parallelFor(logs.size(), [&](size_t i) { recorded[i] = readCompileHealth(*logs[i]); });
+  GuardTrees trees;
+  parallelFor(logs.size(), [&](size_t i) { recorded[i] = readCompileHealth(*logs[i], &trees); });
   if (cancelled()) return;
 
   CompileHealth &h = index_->health_;
@@ -145,6 +146,14 @@ void IndexBuilder::buildHealth() {
         .push_back({line, i});
   }
 
+  // Installed guards, made once per distinct guard tree and placement: the ranks of a data-parallel job
+  // install the same trees (GuardTrees shares them), and where each guard's user line is depends only on how
+  // the log's recorded files expand the shortened file names of the tree. Keyed by the tree's address:
+  // `recorded` holds the trees until this function returns.
+  using Tree = std::vector<GuardEntry>;
+  std::map<const Tree *, std::vector<std::string>> treeFiles;
+  std::map<std::pair<const Tree *, std::string>, SharedVector<InstalledGuard>> installedTrees;
+
   for (uint32_t logIndex = 0; logIndex < recorded.size(); ++logIndex) {
     const std::vector<RecordedCompile> &rcs = recorded[logIndex];
     KnownFiles known;
@@ -163,6 +172,30 @@ void IndexBuilder::buildHealth() {
       StackFrame f = *at;
       f.file = *file;
       return place(f);
+    };
+
+    auto installGuards = [&](const SharedVector<GuardEntry> &tree) {
+      if (tree.empty()) return SharedVector<InstalledGuard>();
+      const Tree *id = &tree.get();
+      auto [files, newTree] = treeFiles.try_emplace(id);
+      if (newTree) {
+        std::set<std::string> distinct;
+        for (const GuardEntry &g : tree)
+          if (g.at) distinct.insert(g.at->file);
+        files->second.assign(distinct.begin(), distinct.end());
+      }
+      std::string placement;
+      for (const std::string &f : files->second)
+        placement.append(known.expand(f).value_or("\x01")).push_back('\0');
+      auto [it, inserted] = installedTrees.try_emplace({id, std::move(placement)});
+      if (inserted) {
+        std::vector<InstalledGuard> out;
+        out.reserve(tree.size());
+        for (const GuardEntry &g : tree)
+          out.push_back({g, placeShortened(g.at)});
+        it->second = SharedVector<InstalledGuard>(std::move(out));
+      }
+      return it->second;
     };
 
     // (ca id, frame id, co_filename, co_name) -> frames index: a process that reset Dynamo reuses frame ids.
@@ -408,12 +441,7 @@ void IndexBuilder::buildHealth() {
         addEvent(std::move(e));
       }
 
-      for (const GuardEntry &g : rc.guards) {
-        InstalledGuard installed;
-        installed.guard = g;
-        installed.at = placeShortened(g.at);
-        c.guards.push_back(std::move(installed));
-      }
+      c.guards = installGuards(rc.guards);
 
       // Attempts: every attempt but the last was restarted, by the graph break found in it.
       std::vector<int> attempts = rc.attempts.empty() ? std::vector<int>{0} : rc.attempts;

@@ -513,7 +513,31 @@ std::string FrameCompile::label() const {
 // ---------------------------------------------------------------------------------------------------------------
 // Records of one log.
 
-std::vector<RecordedCompile> readCompileHealth(const TraceLog &log) {
+SharedVector<GuardEntry> GuardTrees::parse(const TraceLog &log, const TraceRecord &r) {
+  auto own = [&] { return SharedVector<GuardEntry>(parseGuardTree(log.payloadLines(r))); };
+  if (!r.payloadHash || r.payloadEnd > log.text().size() || r.payloadBegin > r.payloadEnd) return own();
+  std::string_view payload = log.text().substr(r.payloadBegin, r.payloadEnd - r.payloadBegin);
+  std::string key(reinterpret_cast<const char *>(r.payloadHash->bytes.data()), r.payloadHash->bytes.size());
+  key += std::to_string(payload.size());
+  auto find = [&]() -> const SharedVector<GuardEntry> * {
+    auto it = byDigest_.find(key);
+    if (it == byDigest_.end()) return nullptr;
+    for (const Parsed &p : it->second)
+      if (p.payload == payload) return &p.tree;
+    return nullptr;
+  };
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (const SharedVector<GuardEntry> *tree = find()) return *tree;
+  }
+  SharedVector<GuardEntry> tree = own(); // Outside the lock: two logs may parse the same tree at once.
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (const SharedVector<GuardEntry> *first = find()) return *first;
+  byDigest_[key].push_back({payload, tree});
+  return tree;
+}
+
+std::vector<RecordedCompile> readCompileHealth(const TraceLog &log, GuardTrees *trees) {
   std::vector<RecordedCompile> out;
   std::map<std::tuple<int, int, int>, size_t> byId; // (ca id, frame id, frame compile id) -> index in `out`.
   auto filename = [&](int id) {
@@ -667,7 +691,7 @@ std::vector<RecordedCompile> readCompileHealth(const TraceLog &log) {
       break;
     }
     case TraceKind::DynamoCppGuardsStr:
-      c.guards = parseGuardTree(log.payloadLines(r));
+      c.guards = trees ? trees->parse(log, r) : SharedVector<GuardEntry>(parseGuardTree(log.payloadLines(r)));
       break;
     case TraceKind::CreateSymbol:
     case TraceKind::CreateUnbackedSymbol:

@@ -32,10 +32,12 @@
 
 #include "index/CompileId.h"
 #include "index/Provenance.h"
+#include "index/SharedVector.h"
 
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -206,7 +208,7 @@ struct FrameCompile {
   std::vector<std::string> recompileReasons; ///< As logged, "8/0: tensor 'x' size mismatch ...".
   std::vector<std::string> restartReasons;   ///< compilation_metrics restart_reasons.
   std::vector<uint32_t> events;              ///< Indices into CompileHealth::events.
-  std::vector<InstalledGuard> guards;
+  SharedVector<InstalledGuard> guards;       ///< Shared with the ranks that installed the same guards.
   std::vector<DynamicShape> shapes;
   std::vector<uint32_t> stack; ///< dynamo_start stack as places (model frames only).
   /// The line that called the compiled function, when the trace shows it and it is model code: the frame
@@ -314,15 +316,36 @@ struct RecordedCompile {
   std::vector<Break> graphBreaks;            ///< dynamo_graph_break_reason artifacts.
   std::vector<std::string> recompileReasons; ///< recompile_reasons artifact entries.
   std::vector<std::string> errors;           ///< dynamo_error tracebacks.
-  std::vector<GuardEntry> guards;            ///< The last dynamo_cpp_guards_str tree.
+  SharedVector<GuardEntry> guards;           ///< The last dynamo_cpp_guards_str tree (see GuardTrees).
   std::vector<ShapeRecord> shapes;
   CacheOutcome fxGraphCache = CacheOutcome::Unknown, aotAutogradCache = CacheOutcome::Unknown;
   std::vector<int> attempts; ///< Attempt numbers seen, sorted.
 };
 
+struct TraceRecord;
+
+/// The guard trees of the logs of one build, each parsed once: every rank of a data-parallel job installs the
+/// same guards (thousands per compile). A `dynamo_cpp_guards_str` payload is looked up by its has_payload
+/// digest and length and confirmed by comparing its bytes, so different text is never shared even when a
+/// digest is wrong. Thread-safe; the logs it was given must outlive it (it keeps views of their payloads).
+class GuardTrees {
+public:
+  /// The parsed tree of `record`'s payload (a record of `log`).
+  SharedVector<GuardEntry> parse(const TraceLog &log, const TraceRecord &record);
+
+private:
+  struct Parsed {
+    std::string_view payload;
+    SharedVector<GuardEntry> tree;
+  };
+  std::mutex mutex_;
+  std::unordered_map<std::string, std::vector<Parsed>> byDigest_;
+};
+
 /// Reads compile health from a log: one RecordedCompile per (compiled autograd id, frame id, frame compile
 /// id), in order of first appearance. Records without a frame id (AOTInductor exports) are ignored; a record
-/// whose metadata or payload does not parse contributes what it can.
-std::vector<RecordedCompile> readCompileHealth(const TraceLog &log);
+/// whose metadata or payload does not parse contributes what it can. Guard trees are parsed through `trees`
+/// when given (shared with the other logs' equal trees), else each on its own.
+std::vector<RecordedCompile> readCompileHealth(const TraceLog &log, GuardTrees *trees = nullptr);
 
 } // namespace inductor::index
