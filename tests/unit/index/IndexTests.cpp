@@ -683,6 +683,18 @@ TEST_CASE("ranks with the same payloads share one analysis; different bytes unde
   }
   CHECK(ranks == std::set<std::optional<int>>{0, 1});
   CHECK(logs.size() == 2);
+  // What the analysis made is one copy in memory: the launches, the graph nodes and the guards.
+  const Compile &c0 = index->compiles()[0], &c1 = index->compiles()[1];
+  CHECK(index->artifact(c0.outputCode).launches.sharedWith(index->artifact(c1.outputCode).launches));
+  REQUIRE(c0.postGradGraph.valid());
+  REQUIRE(c1.postGradGraph.valid());
+  CHECK(c0.postGradGraph != c1.postGradGraph);
+  CHECK(
+      index->artifact(c0.postGradGraph).graphNodes.sharedWith(index->artifact(c1.postGradGraph).graphNodes));
+  const CompileHealth &health = index->compileHealth();
+  REQUIRE(health.compiles.size() == 2);
+  REQUIRE(!health.compiles[0].guards.empty());
+  CHECK(health.compiles[0].guards.sharedWith(health.compiles[1].guards));
 
   // A third rank whose output code differs in one byte but keeps the length and the has_payload md5 (a
   // damaged copy, or a forged digest): analysed on its own, never given another rank's analysis.
@@ -699,10 +711,15 @@ TEST_CASE("ranks with the same payloads share one analysis; different bytes unde
   REQUIRE(three->compiles().size() == 3);
   CHECK(three->stats().compilesAnalysed == 2);
   CHECK(three->stats().corruptedRecords == 1); // Its md5 does not verify, though the other ranks' did.
-  size_t differing = 0;
-  for (const Compile &c : three->compiles())
+  size_t differing = 0, shared = 0;
+  const Artifact &first = three->artifact(three->compiles()[0].outputCode);
+  for (const Compile &c : three->compiles()) {
     differing += three->text(c.outputCode) != three->text(three->compiles()[0].outputCode);
+    shared += three->artifact(c.outputCode).launches.sharedWith(first.launches);
+  }
   CHECK(differing == 1);
+  CHECK(shared ==
+        2); // The first rank with itself and the intact copy; the damaged one has launches of its own.
 }
 
 TEST_CASE("damaged logs: served as far as they go, the damage counted") {
@@ -1077,4 +1094,21 @@ TEST_CASE("launches whose source files are not here are counted, and the first s
   CHECK(p.exists);
   CHECK(p.path == kModel);
   CHECK(!alone->resolvePath("/tmp/work/mlp_train/model.py").exists);
+}
+
+TEST_CASE("SharedVector: copies share one vector until one of them is edited") {
+  SharedVector<int> empty;
+  CHECK(empty.empty());
+  CHECK(empty.begin() == empty.end());
+  CHECK_FALSE(empty.sharedWith(SharedVector<int>()));
+  SharedVector<int> a(std::vector<int>{1, 2, 3});
+  SharedVector<int> b = a;
+  CHECK(a.sharedWith(b));
+  CHECK(&a.get() == &b.get());
+  b.edit().push_back(4); // Copied first: `a` is unchanged.
+  CHECK_FALSE(a.sharedWith(b));
+  CHECK(a.get() == std::vector<int>{1, 2, 3});
+  CHECK(b.get() == std::vector<int>{1, 2, 3, 4});
+  std::vector<int> *own = &b.edit(); // Not shared any more: edited in place.
+  CHECK(own == &b.get());
 }
