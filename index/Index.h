@@ -54,6 +54,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <future>
 #include <memory>
 #include <optional>
 #include <string>
@@ -269,6 +270,10 @@ struct IndexOptions {
   /// server: recorded `.../site-packages/<rest>` paths resolve under them, and their files may be read (see
   /// ReadPolicy.h). Empty: none known.
   std::vector<std::string> pythonPaths;
+  /// When valid, the import roots are still being asked for (the server runs the interpreter, which takes
+  /// as long as reading a 100 MB log): the build discovers and reads the logs meanwhile, then waits for them
+  /// and uses them in place of `pythonPaths` before it resolves or reads any path a trace names.
+  std::shared_future<std::vector<std::string>> pythonPathsLater;
   /// Globs of files whose frames are library code (ModelFrames.h, matchGlob), from the `libraryPaths`
   /// setting. Default: empty (only PyTorch, the standard library and synthetic frames are skipped).
   std::vector<std::string> libraryPaths;

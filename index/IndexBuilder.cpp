@@ -353,22 +353,51 @@ void IndexBuilder::freeze() {
   idx.stats_.errors = idx.diagnostics_.size();
 }
 
+void IndexBuilder::awaitPythonPaths() {
+  if (!options_.pythonPathsLater.valid()) return;
+  report(Step::ReadingLogs, 1, "waiting for the Python environment");
+  options_.pythonPaths = options_.pythonPathsLater.get();
+  options_.pythonPathsLater = {};
+  resolver_ =
+      std::make_shared<PathResolver>(options_.pathMappings, rootsForResolver(options_), options_.pythonPaths);
+  policy_ = ReadPolicy(policyRoots(options_));
+}
+
 std::shared_ptr<const Index> IndexBuilder::run() {
-  if (cache_) {
+  // Analyses hold paths resolved with the previous options: with other options nothing can be reused. (Logs
+  // do not depend on the options: those taken from the cache before a late check stay right.)
+  auto checkOptions = [&] {
+    if (!cache_) return;
     next_.optionsKey = optionsKey(options_);
     next_.nextLineage = cache_->state_->nextLineage;
-    // Analyses hold paths resolved with the previous options: with other options nothing can be reused.
     if (cache_->state_->optionsKey != next_.optionsKey) cache_->clear();
-  }
+  };
+  bool pythonLater = options_.pythonPathsLater.valid();
+  if (!pythonLater) checkOptions();
   report(Step::Discovering, 0, "discovering traces");
+  const std::vector<std::string> &searched = options_.inputs.empty() ? options_.roots : options_.inputs;
+  DiscoveredInputs inputs = discoverInputs(searched, kMaxDiscoveredFiles, &policy_);
+  openLogs(inputs.traceLogs);
+  if (pythonLater) {
+    awaitPythonPaths();
+    checkOptions();
+    // A link refused without the import roots may lead into them: discovered again (rare: links in trace
+    // directories), and the logs found only now are read too.
+    if (!inputs.notes.empty() && !options_.pythonPaths.empty()) {
+      DiscoveredInputs again = discoverInputs(searched, kMaxDiscoveredFiles, &policy_);
+      std::set<std::string> known(inputs.traceLogs.begin(), inputs.traceLogs.end());
+      std::vector<std::string> added;
+      for (const std::string &log : again.traceLogs)
+        if (!known.count(log)) added.push_back(log);
+      if (!added.empty() && !cancelled()) openLogs(added);
+      inputs = std::move(again);
+    }
+  }
   index_->readPolicy_ = policy_;
-  DiscoveredInputs inputs = discoverInputs(options_.inputs.empty() ? options_.roots : options_.inputs,
-                                           kMaxDiscoveredFiles, &policy_);
   for (const std::string &e : inputs.errors)
     diag(e, 0, "input not found");
   for (const DiscoveredInputs::Note &n : inputs.notes)
     diag(n.path, 0, n.message);
-  openLogs(inputs.traceLogs);
   if (!cancelled()) buildLogCompiles();
   if (!cancelled()) {
     report(Step::ReadingFiles, 0, "reading debug directories and cache files");

@@ -241,6 +241,9 @@ public:
   std::shared_ptr<const Index> run();
 
 private:
+  /// Waits for IndexOptions::pythonPathsLater, when given, and remakes what depends on the import roots (the
+  /// resolver and the read policy).
+  void awaitPythonPaths();
   static std::vector<std::string> rootsForResolver(const IndexOptions &o) {
     std::vector<std::string> roots = o.roots;
     for (const std::string &in : o.inputs)
@@ -335,7 +338,7 @@ private:
                               std::string path, const GraphData *fallback = nullptr,
                               SharedVector<Artifact::GraphNode> *nodes = nullptr);
 
-  const IndexOptions &options_;
+  IndexOptions options_; ///< A copy: pythonPaths is filled in by awaitPythonPaths().
   const ProgressCallback &progress_;
   const std::atomic<bool> *cancelled_;
   IndexCache *cache_;

@@ -13,6 +13,7 @@
 #include <boost/asio/thread_pool.hpp>
 
 #include <chrono>
+#include <future>
 
 namespace inductor::server {
 
@@ -399,18 +400,25 @@ void Server::startIndexing(Rebuild kind) {
   std::string pythonSetting = pythonPathSetting_;
   builder_ = std::thread([this, options, generation, token, progress, incremental, pythonSetting]() mutable {
     auto started = std::chrono::steady_clock::now();
-    // The Python environment first (a subprocess, once per setting): its import roots resolve package paths
-    // and may be read.
-    PythonEnvironment python = pythonEnvironment(options.roots, pythonSetting);
-    if (cancelBuild_) return;
-    options.pythonPaths = python.importRoots;
-    std::vector<std::string> readRoots = options.roots;
-    readRoots.insert(readRoots.end(), options.inputs.begin(), options.inputs.end());
-    for (const index::PathMapping &m : options.pathMappings)
-      readRoots.push_back(m.to);
-    readRoots.insert(readRoots.end(), options.pythonPaths.begin(), options.pythonPaths.end());
-    // FIXME(issue 11): the index's own ReadPolicy (Index::readPolicy) once it has one; same roots.
-    auto sources = std::make_shared<const index::SourceReader>(index::ReadPolicy(readRoots));
+    // The Python environment (a subprocess, once per setting): its import roots resolve package paths and may
+    // be read. Asked beside the log scan, which does not need them (the build waits for them after it).
+    PythonEnvironment python;
+    std::thread asker;
+    std::promise<std::vector<std::string>> importRoots;
+    if (auto known = knownPythonEnvironment(options.roots, pythonSetting)) {
+      python = std::move(*known);
+      options.pythonPaths = python.importRoots;
+    } else {
+      options.pythonPathsLater = importRoots.get_future().share();
+      asker = std::thread([&python, &importRoots, roots = options.roots, pythonSetting, this] {
+        try {
+          python = pythonEnvironment(roots, pythonSetting);
+        } catch (const std::exception &e) { // Never fatal: the build goes on without import roots.
+          logWarn(std::string("python: ") + e.what());
+        }
+        importRoots.set_value(python.importRoots);
+      });
+    }
     auto lastReport = started;
     std::string lastStep;
     auto callback = [&](size_t done, size_t total, std::string_view message) {
@@ -437,6 +445,18 @@ void Server::startIndexing(Rebuild kind) {
       sendStatus(/*force=*/false);
     };
     auto index = index::Index::build(options, callback, &cancelBuild_, &indexCache_);
+    if (asker.joinable())
+      asker.join(); // A cancelled build may not have waited; the query sees the cancel too.
+    if (cancelBuild_) return;
+    options.pythonPaths = python.importRoots;
+    options.pythonPathsLater = {};
+    std::vector<std::string> readRoots = options.roots;
+    readRoots.insert(readRoots.end(), options.inputs.begin(), options.inputs.end());
+    for (const index::PathMapping &m : options.pathMappings)
+      readRoots.push_back(m.to);
+    readRoots.insert(readRoots.end(), options.pythonPaths.begin(), options.pythonPaths.end());
+    // FIXME(issue 11): the index's own ReadPolicy (Index::readPolicy) once it has one; same roots.
+    auto sources = std::make_shared<const index::SourceReader>(index::ReadPolicy(readRoots));
     auto ms =
         std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started)
             .count();
@@ -456,11 +476,27 @@ void Server::startIndexing(Rebuild kind) {
   });
 }
 
-PythonEnvironment Server::pythonEnvironment(const std::vector<std::string> &roots,
-                                            const std::string &setting) {
+namespace {
+
+std::string pythonKey(const std::vector<std::string> &roots, const std::string &setting) {
   std::string key = setting;
   for (const std::string &r : roots)
     key += '\0' + r;
+  return key;
+}
+
+} // namespace
+
+std::optional<PythonEnvironment> Server::knownPythonEnvironment(const std::vector<std::string> &roots,
+                                                                const std::string &setting) {
+  std::lock_guard<std::mutex> lock(pythonMutex_);
+  if (pythonKnown_ && pythonKey(roots, setting) == pythonKey_) return python_;
+  return std::nullopt;
+}
+
+PythonEnvironment Server::pythonEnvironment(const std::vector<std::string> &roots,
+                                            const std::string &setting) {
+  std::string key = pythonKey(roots, setting);
   {
     std::lock_guard<std::mutex> lock(pythonMutex_);
     if (pythonKnown_ && key == pythonKey_) return python_;

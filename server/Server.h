@@ -184,8 +184,12 @@ private:
                     std::shared_ptr<const index::SourceReader> sources, uint64_t generation,
                     const index::IndexOptions &options);
   /// The Python environment for `roots` and the pythonPath setting: the last answer when they did not change
-  /// since (and no reindex asked again), else a new query of the interpreter (builder thread only).
+  /// since (and no reindex asked again), else a new query of the interpreter (the builder thread, or the
+  /// thread asking beside the build it starts).
   PythonEnvironment pythonEnvironment(const std::vector<std::string> &roots, const std::string &setting);
+  /// The environment pythonEnvironment() found for the same roots and setting, when it is known.
+  std::optional<PythonEnvironment> knownPythonEnvironment(const std::vector<std::string> &roots,
+                                                          const std::string &setting);
   /// The next build asks the interpreter again.
   void forgetPythonEnvironment();
   /// After a build: pushes the diagnostics (compile health and runtime findings) of every user file with

@@ -9,8 +9,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <map>
 #include <mutex>
 #include <set>
@@ -1111,4 +1113,37 @@ TEST_CASE("SharedVector: copies share one vector until one of them is edited") {
   CHECK(b.get() == std::vector<int>{1, 2, 3, 4});
   std::vector<int> *own = &b.edit(); // Not shared any more: edited in place.
   CHECK(own == &b.get());
+}
+
+TEST_CASE("import roots given late (asked beside the log scan) make the same index as given at once") {
+  // hf_bert's model code is in transformers, recorded under another machine's site-packages: only the import
+  // roots find it here (the fixture's site-packages/ stands in for the user's environment).
+  const std::string trace = kTraces + "/hf_bert/trace";
+  const std::string site = kTraces + "/hf_bert/site-packages";
+  auto existing = [](const Index &index) {
+    size_t n = 0;
+    for (const Compile &c : index.compiles())
+      for (const Launch &l : index.artifact(c.outputCode).launches)
+        n += std::any_of(l.origins.begin(), l.origins.end(), [](const Origin &o) { return o.exists; });
+    return n;
+  };
+  IndexOptions none;
+  none.inputs = {trace};
+  IndexOptions atOnce = none;
+  atOnce.pythonPaths = {site};
+  IndexOptions late = none;
+  std::promise<std::vector<std::string>> roots;
+  late.pythonPathsLater = roots.get_future().share();
+  std::thread asker([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50)); // After the scan has started.
+    roots.set_value({site});
+  });
+  auto withLate = Index::build(late);
+  asker.join();
+  auto withRoots = Index::build(atOnce);
+  auto without = Index::build(none);
+  CHECK(existing(*withRoots) > existing(*without)); // The roots matter for this trace.
+  CHECK(existing(*withLate) == existing(*withRoots));
+  CHECK(describe(*withLate) == describe(*withRoots)); // Every launch, origin, node and diagnostic.
+  CHECK(withLate->readPolicy().allows(site + "/transformers/models/bert/modeling_bert.py"));
 }
