@@ -1,7 +1,5 @@
 #include "index/JsonScan.h"
 
-#include <nlohmann/json.hpp>
-
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -12,10 +10,91 @@ std::optional<std::string_view> string(std::string_view raw, std::string &scratc
   if (raw.size() < 2 || raw.front() != '"' || raw.back() != '"') return std::nullopt;
   std::string_view inner = raw.substr(1, raw.size() - 2);
   if (inner.find('\\') == std::string_view::npos) return inner;
-  // One string token: nlohmann decodes the escapes (\uXXXX pairs included) without any nesting.
-  nlohmann::json decoded = nlohmann::json::parse(raw, nullptr, /*allow_exceptions=*/false);
-  if (!decoded.is_string()) return std::nullopt;
-  scratch = std::move(decoded.get_ref<std::string &>());
+  // Decoded here rather than by nlohmann::json::parse, which grows a new string byte by byte for each token:
+  // stack traces are thousands of multi-KB strings with `\n` escapes, and that was a third of a build.
+  // Escapes are checked as strictly as nlohmann checks them (RFC 8259; \u surrogates must pair).
+  scratch.clear();
+  scratch.reserve(inner.size());
+  auto hex4 = [&](size_t at) -> std::optional<uint32_t> {
+    if (at + 4 > inner.size()) return std::nullopt;
+    uint32_t v = 0;
+    for (size_t k = at; k < at + 4; ++k) {
+      char c = inner[k];
+      uint32_t d = c >= '0' && c <= '9'   ? uint32_t(c - '0')
+                   : c >= 'a' && c <= 'f' ? uint32_t(c - 'a' + 10)
+                   : c >= 'A' && c <= 'F' ? uint32_t(c - 'A' + 10)
+                                          : 16;
+      if (d == 16) return std::nullopt;
+      v = v * 16 + d;
+    }
+    return v;
+  };
+  for (size_t i = 0; i < inner.size();) {
+    size_t escape = inner.find('\\', i);
+    if (escape == std::string_view::npos) escape = inner.size();
+    scratch.append(inner.substr(i, escape - i));
+    if (escape == inner.size()) break;
+    if (escape + 1 >= inner.size()) return std::nullopt;
+    char e = inner[escape + 1];
+    i = escape + 2;
+    switch (e) {
+    case '"':
+      scratch += '"';
+      continue;
+    case '\\':
+      scratch += '\\';
+      continue;
+    case '/':
+      scratch += '/';
+      continue;
+    case 'b':
+      scratch += '\b';
+      continue;
+    case 'f':
+      scratch += '\f';
+      continue;
+    case 'n':
+      scratch += '\n';
+      continue;
+    case 'r':
+      scratch += '\r';
+      continue;
+    case 't':
+      scratch += '\t';
+      continue;
+    case 'u':
+      break;
+    default:
+      return std::nullopt;
+    }
+    auto unit = hex4(i);
+    if (!unit) return std::nullopt;
+    i += 4;
+    uint32_t cp = *unit;
+    if (cp >= 0xDC00 && cp <= 0xDFFF) return std::nullopt; // A low surrogate first.
+    if (cp >= 0xD800 && cp <= 0xDBFF) {
+      if (i + 2 > inner.size() || inner[i] != '\\' || inner[i + 1] != 'u') return std::nullopt;
+      auto low = hex4(i + 2);
+      if (!low || *low < 0xDC00 || *low > 0xDFFF) return std::nullopt;
+      i += 6;
+      cp = 0x10000 + ((cp - 0xD800) << 10) + (*low - 0xDC00);
+    }
+    if (cp < 0x80) {
+      scratch += static_cast<char>(cp);
+    } else if (cp < 0x800) {
+      scratch += static_cast<char>(0xC0 | (cp >> 6));
+      scratch += static_cast<char>(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+      scratch += static_cast<char>(0xE0 | (cp >> 12));
+      scratch += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+      scratch += static_cast<char>(0x80 | (cp & 0x3F));
+    } else {
+      scratch += static_cast<char>(0xF0 | (cp >> 18));
+      scratch += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+      scratch += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+      scratch += static_cast<char>(0x80 | (cp & 0x3F));
+    }
+  }
   return std::string_view(scratch);
 }
 

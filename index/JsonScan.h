@@ -172,7 +172,8 @@ template <typename F> bool walkArray(std::string_view text, F &&element) {
 }
 
 /// A string value's text: a view into `raw` when it has no escapes, else decoded into `scratch` (a view of
-/// it). nullopt when `raw` is not a string.
+/// it). nullopt when `raw` is not a string or has an escape JSON does not allow (an unknown one, bad hex, an
+/// unpaired surrogate). Other bytes are taken as they are (not checked for UTF-8 or control characters).
 std::optional<std::string_view> string(std::string_view raw, std::string &scratch);
 /// A key from walkObject, decoded like string().
 std::optional<std::string_view> decodeKey(std::string_view key, std::string &scratch);

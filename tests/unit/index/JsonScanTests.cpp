@@ -2,6 +2,7 @@
 #include "index/JsonScan.h"
 
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
 
 #include <string>
 #include <utility>
@@ -62,4 +63,49 @@ TEST_CASE("json_scan: numbers") {
   CHECK(json_scan::number("-1e3") == -1000.0);
   CHECK_FALSE(json_scan::number("1e999")); // Not finite.
   CHECK_FALSE(json_scan::number("\"2\""));
+}
+
+TEST_CASE("json_scan::string decodes escapes exactly as nlohmann does, and rejects what it rejects") {
+  std::string scratch;
+  auto same = [&](const std::string &token) {
+    nlohmann::json expected = nlohmann::json::parse(token, nullptr, /*allow_exceptions=*/false);
+    auto got = json_scan::string(token, scratch);
+    if (expected.is_string()) {
+      REQUIRE(got);
+      CHECK(*got == expected.get<std::string>());
+    } else {
+      CHECK_FALSE(got);
+    }
+  };
+  for (const char *token :
+       {R"("a\nb")", R"("\"\\\/\b\f\n\r\t")", R"("\u0041\u00e9\u20ac")", R"("\ud83d\ude00!")",
+        R"("\uD83D\uDE00")", R"("x\u0000y")", R"("\ud83d")", R"("\ude00")", R"("\ud83dx")",
+        R"("\ud83d\u0041")", R"("\u12")", R"("\u12g4")", R"("\x")", R"("end\")", R"("é\n😀")"})
+    same(token);
+  // Random tokens of escapes and plain text (deterministic).
+  const std::vector<std::string> parts = {"a",
+                                          "Z",
+                                          " ",
+                                          "\\n",
+                                          "\\t",
+                                          "\\\"",
+                                          "\\\\",
+                                          "\\/",
+                                          "\\u0041",
+                                          "\\u00E9",
+                                          "\\ud83d\\ude00",
+                                          "\\ud800",
+                                          "\\udc00",
+                                          "\\q",
+                                          "\xc3\xa9",
+                                          "\\u00"};
+  uint32_t state = 12345;
+  for (int round = 0; round < 2000; ++round) {
+    std::string token = "\"";
+    for (int k = 0; k < 6; ++k) {
+      state = state * 1664525u + 1013904223u;
+      token += parts[(state >> 8) % parts.size()];
+    }
+    same(token + "\"");
+  }
 }
