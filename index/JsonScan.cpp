@@ -1,4 +1,5 @@
 #include "index/JsonScan.h"
+#include "index/TextLines.h"
 
 #include <charconv>
 #include <cmath>
@@ -19,13 +20,9 @@ std::optional<std::string_view> string(std::string_view raw, std::string &scratc
     if (at + 4 > inner.size()) return std::nullopt;
     uint32_t v = 0;
     for (size_t k = at; k < at + 4; ++k) {
-      char c = inner[k];
-      uint32_t d = c >= '0' && c <= '9'   ? uint32_t(c - '0')
-                   : c >= 'a' && c <= 'f' ? uint32_t(c - 'a' + 10)
-                   : c >= 'A' && c <= 'F' ? uint32_t(c - 'A' + 10)
-                                          : 16;
-      if (d == 16) return std::nullopt;
-      v = v * 16 + d;
+      int d = hexValue(inner[k]);
+      if (d < 0) return std::nullopt;
+      v = v * 16 + static_cast<uint32_t>(d);
     }
     return v;
   };

@@ -1,6 +1,7 @@
 // index/Md5.cpp: RFC 1321 MD5, written from the RFC's description (section 3). Little-endian word order is
 // handled explicitly so the code does not depend on the host byte order.
 #include "index/Md5.h"
+#include "index/TextLines.h"
 
 #include <algorithm>
 #include <cstring>
@@ -32,13 +33,6 @@ inline void storeLe32(uint8_t *p, uint32_t v) {
   p[1] = uint8_t(v >> 8);
   p[2] = uint8_t(v >> 16);
   p[3] = uint8_t(v >> 24);
-}
-
-int hexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
 }
 
 } // namespace

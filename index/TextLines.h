@@ -39,6 +39,13 @@ inline bool isIdentChar(char c) {
 inline bool isDigit(char c) {
   return c >= '0' && c <= '9';
 }
+/// The value of a hexadecimal digit (either case), -1 for any other character.
+inline int hexValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
 
 /// Number of leading spaces and tabs.
 inline uint32_t indentOf(std::string_view line) {
