@@ -282,8 +282,11 @@ void IndexBuilder::buildLogCompiles() {
   // Payloads are read through the mapping, and fault-around maps the pages around every payload: over a whole
   // log that is most of it. Returning a log's pages every few compiles keeps the peak resident set near the
   // heap; pages another worker still reads fault back in from the page cache.
+  // Every 16 compiles, or every 16 MB of payloads analysed (one large log of a few big compiles).
   std::vector<std::atomic<uint32_t>> analysedPerLog(tables_->logs.size());
+  std::vector<std::atomic<uint64_t>> bytesPerLog(tables_->logs.size());
   constexpr uint32_t kReleaseEvery = 16;
+  constexpr uint64_t kReleaseBytes = uint64_t{16} << 20;
   parallelFor(analysed.size(), [&](size_t m) {
     size_t i = analysed[m];
     const PendingCompile &p = pending[i];
@@ -352,7 +355,10 @@ void IndexBuilder::buildLogCompiles() {
       r.pre = analyzeGraphLines(log.payloadLines(records[p.preGrad]));
     resolveLaunches(a, prov, r.post, r.pre);
     results[i] = std::move(analysis);
-    if (++analysedPerLog[p.log] % kReleaseEvery == 0) log.releasePages();
+    uint64_t bytes = payloadBytes(p, log);
+    uint64_t before = bytesPerLog[p.log].fetch_add(bytes);
+    bool crossed = before / kReleaseBytes != (before + bytes) / kReleaseBytes;
+    if (++analysedPerLog[p.log] % kReleaseEvery == 0 || crossed) log.releasePages();
     size_t n = ++done;
     if (n == analysed.size() || n % 4 == 0)
       report(Step::Analysing, double(n) / double(analysed.size()),

@@ -544,7 +544,15 @@ std::vector<RecordedCompile> readCompileHealth(const TraceLog &log, GuardTrees *
     auto name = log.internedFilename(InternedStringId{id});
     return name ? std::string(*name) : std::string();
   };
+  // Reading metadata and guard payloads faults in whole page-cache folios around them: over a log that is
+  // most of it, so its pages are returned every 16 MB read and at the end.
+  constexpr uint64_t kReleaseBytes = uint64_t{16} << 20;
+  uint64_t releasedAt = 0;
   for (const TraceRecord &r : log.records()) {
+    if (r.envelopeOffset >= releasedAt + kReleaseBytes) {
+      log.releasePages();
+      releasedAt = r.envelopeOffset;
+    }
     if (!r.compileId.frameId) continue;
     auto key = std::make_tuple(r.compileId.compiledAutogradId.value_or(-1), *r.compileId.frameId,
                                r.compileId.frameCompileId.value_or(0));
@@ -741,6 +749,7 @@ std::vector<RecordedCompile> readCompileHealth(const TraceLog &log, GuardTrees *
       break;
     }
   }
+  log.releasePages();
   return out;
 }
 

@@ -345,7 +345,8 @@ private:
 /// Reads compile health from a log: one RecordedCompile per (compiled autograd id, frame id, frame compile
 /// id), in order of first appearance. Records without a frame id (AOTInductor exports) are ignored; a record
 /// whose metadata or payload does not parse contributes what it can. Guard trees are parsed through `trees`
-/// when given (shared with the other logs' equal trees), else each on its own.
+/// when given (shared with the other logs' equal trees), else each on its own. The log's pages are returned
+/// (TraceLog::releasePages) as it goes and at the end: nothing of it stays resident.
 std::vector<RecordedCompile> readCompileHealth(const TraceLog &log, GuardTrees *trees = nullptr);
 
 } // namespace inductor::index
