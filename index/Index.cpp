@@ -83,6 +83,11 @@ std::optional<TextLines> Index::textLinesInLog(ArtifactId id) const {
   return log.payloadLines(record);
 }
 
+ArtifactId Index::firstCopy(ArtifactId id) const {
+  if (!id.valid() || id.value >= tables_->firstCopy.size()) return id;
+  return ArtifactId{tables_->firstCopy[id.value]};
+}
+
 std::string Index::text(ArtifactId id) const {
   Expected<std::string> text = readText(id);
   return text ? std::move(*text) : std::string();

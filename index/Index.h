@@ -378,6 +378,11 @@ public:
   /// over IndexLimits::kServedTextBytes, or the log is no longer what was indexed (FileState other than
   /// Unchanged: then readText() says why). Views live as long as this Index.
   std::optional<TextLines> textLinesInLog(ArtifactId id) const;
+  /// The first artifact (in index order) that is a copy of this one: a log payload of the same length
+  /// whose compile shares this one's analysis, which the build gives only to byte-identical payloads (the
+  /// output code every rank of a data-parallel job writes). `id` itself when there is none. Its text and
+  /// positions are this one's: answers may read the first copy's lines (textLinesInLog) for all of them.
+  ArtifactId firstCopy(ArtifactId id) const;
   /// The indexed generated code that `text` is a copy of, for documents that are not indexed files (an
   /// output_code.py opened from a folder that was not indexed, a copied or edited file): first a copy of
   /// the same text (identityHash), else an edited copy: for Python or C++ wrapper code (`cpp`), the output

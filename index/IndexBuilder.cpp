@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <numeric>
 #include <set>
 #include <sstream>
 #include <tuple>
@@ -266,6 +267,31 @@ int copyRank(std::string_view path) {
 
 } // namespace
 
+void IndexBuilder::linkCopies() {
+  std::vector<uint32_t> &first = tables_->firstCopy;
+  first.clear();
+  // Launches are shared only by the compiles of one analysis, which byte-identical payloads get
+  // (buildLogCompiles compares them); the kind, the log record and the payload length are checked too.
+  std::unordered_map<const void *, uint32_t> byLaunches;
+  for (uint32_t i = 0; i < index_->artifacts_.size(); ++i) {
+    const Artifact &a = index_->artifacts_[i];
+    if (a.launches.empty() || a.traceFile >= tables_->logs.size()) continue;
+    const TraceLog &log = *tables_->logs[a.traceFile];
+    if (a.record >= log.records().size()) continue;
+    auto [it, fresh] = byLaunches.try_emplace(a.launches.identity(), i);
+    if (fresh) continue;
+    const Artifact &f = index_->artifacts_[it->second];
+    const TraceRecord &r = log.records()[a.record];
+    const TraceRecord &fr = tables_->logs[f.traceFile]->records()[f.record];
+    if (f.kind != a.kind || r.payloadEnd - r.payloadBegin != fr.payloadEnd - fr.payloadBegin) continue;
+    if (first.empty()) {
+      first.resize(index_->artifacts_.size());
+      std::iota(first.begin(), first.end(), uint32_t{0}); // Each its own, until found a copy.
+    }
+    first[i] = it->second;
+  }
+}
+
 void IndexBuilder::freeze() {
   Index &idx = *index_;
   Index::Tables &t = *tables_;
@@ -284,6 +310,7 @@ void IndexBuilder::freeze() {
     if (o.line) recorded[normal(o.path)].emplace(o.line, o.code, o.function);
   };
   t.resolver = resolver_;
+  linkCopies();
   for (uint32_t i = 0; i < idx.artifacts_.size(); ++i) {
     Artifact &a = idx.artifacts_[i];
     ArtifactId id{i};

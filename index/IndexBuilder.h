@@ -59,6 +59,9 @@ struct Index::Tables {
   /// index: a search scores each name once.
   std::vector<std::string_view> symbolNames;
   std::vector<uint32_t> symbolNameIds;
+  /// Per artifact, the first one that is a copy of the same log payload (see Index::firstCopy); empty when no
+  /// artifact has one.
+  std::vector<uint32_t> firstCopy;
   /// The resolver the build used for origins, kept for Index::resolvePath.
   std::shared_ptr<const PathResolver> resolver;
 };
@@ -313,6 +316,8 @@ private:
   void buildLogCompiles();
   void buildFileCompiles(const DiscoveredInputs &inputs);
   void linkKernelSources(const std::vector<std::string> &cacheSources);
+  /// Fills Tables::firstCopy (Index::firstCopy).
+  void linkCopies();
   void buildHealth(); // BuildHealth.cpp
   void buildRuntime(const DiscoveredInputs &inputs);
   void buildProfiles(const detail::RuntimeFiles &files, const ReadPolicy &policy, RuntimeData &data);

@@ -42,6 +42,8 @@ public:
       items_ = std::make_shared<std::vector<T>>(*items_);
     return *items_;
   }
+  /// What copies of this object share: the same address for the same vector, null when empty.
+  const void *identity() const { return items_.get(); }
   /// Whether `other` holds the very same vector (not only equal items).
   bool sharedWith(const SharedVector &other) const { return items_ && items_ == other.items_; }
 

@@ -697,6 +697,12 @@ TEST_CASE("ranks with the same payloads share one analysis; different bytes unde
   REQUIRE(health.compiles.size() == 2);
   REQUIRE(!health.compiles[0].guards.empty());
   CHECK(health.compiles[0].guards.sharedWith(health.compiles[1].guards));
+  // The second rank's output code is a copy of the first's (answers read the first's lines for both); the
+  // first, and artifacts without launches, are their own.
+  CHECK(index->firstCopy(c1.outputCode) == c0.outputCode);
+  CHECK(index->firstCopy(c0.outputCode) == c0.outputCode);
+  CHECK(index->firstCopy(c1.postGradGraph) == c1.postGradGraph);
+  CHECK(*index->textLinesInLog(c1.outputCode) == *index->textLinesInLog(c0.outputCode));
 
   // A third rank whose output code differs in one byte but keeps the length and the has_payload md5 (a
   // damaged copy, or a forged digest): analysed on its own, never given another rank's analysis.
@@ -722,6 +728,10 @@ TEST_CASE("ranks with the same payloads share one analysis; different bytes unde
   CHECK(differing == 1);
   CHECK(shared ==
         2); // The first rank with itself and the intact copy; the damaged one has launches of its own.
+  size_t copies = 0;
+  for (const Compile &c : three->compiles())
+    copies += three->firstCopy(c.outputCode) == three->compiles()[0].outputCode;
+  CHECK(copies == 2); // The damaged one is not a copy: its lines are its own.
 }
 
 TEST_CASE("damaged logs: served as far as they go, the damage counted") {
