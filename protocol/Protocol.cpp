@@ -129,8 +129,12 @@ void from_json(const json &j, Position &p) {
   p.line = nonNegative(j, "line");
   p.character = nonNegative(j, "character");
 }
+// Position, Range and Location fill the object member by member: an initializer list would build each nested
+// value and then copy it into its parent (references of a many-rank line send thousands of these).
 void to_json(json &j, const Position &p) {
-  j = json{{"line", p.line}, {"character", p.character}};
+  j = json::object();
+  j["line"] = p.line;
+  j["character"] = p.character;
 }
 
 void from_json(const json &j, Range &r) {
@@ -138,7 +142,9 @@ void from_json(const json &j, Range &r) {
   required(j, "end", r.end);
 }
 void to_json(json &j, const Range &r) {
-  j = json{{"start", r.start}, {"end", r.end}};
+  j = json::object();
+  to_json(j["start"], r.start);
+  to_json(j["end"], r.end);
 }
 
 void from_json(const json &j, Location &l) {
@@ -146,7 +152,9 @@ void from_json(const json &j, Location &l) {
   required(j, "range", l.range);
 }
 void to_json(json &j, const Location &l) {
-  j = json{{"uri", l.uri}, {"range", l.range}};
+  j = json::object();
+  j["uri"] = l.uri;
+  to_json(j["range"], l.range);
 }
 
 void from_json(const json &j, LocationLink &l) {

@@ -1,7 +1,8 @@
 // server/CodeLens.cpp: textDocument/codeLens. Lenses come resolved (no codeLens/resolve), and each carries
 // its target locations in the command's arguments, so nothing is kept between requests.
 //  - User source: on each line that produced kernels, `4 kernels, 10 launches · 2 forward · 2 backward`
-//    (distinct kernels per compile and graph, launch sites; KernelSummary in server/Convert.h).
+//    (distinct kernels per compile and graph, launch sites; KernelSummary in server/Convert.h); its locations
+//    are those launch sites, the ranks of a compile merged (references lists every rank's).
 //  - Generated code: above each kernel launch and definition, its origin (`model.py:16  h = ...`, `+N more`).
 //  - User source: on each line that produced kernels, `N kernels · a forward · b backward`; on each compiled
 //    function's def line, its compiles (`[8/0–8/4] 5 compiles · 1 failed · 4 graph breaks · 2.3 s`), whose
@@ -120,8 +121,10 @@ void Server::onCodeLens(const protocol::CodeLensParams &params, Reply reply) {
         std::string title =
             summary.counts() + summary.byKind() +
             lensTimeSuffix(index, target.path, recordedLine(index, target.path, launches, line), launches);
-        out.push_back(
-            makeLens(uri, texts.lineRange(uri, line - 1), title, launchLocations(texts, index, launches)));
+        // The lens opens the launch sites its title counts: one per site in each compile, not one per rank
+        // (a 32-rank trace would send 32 copies of each, megabytes for one file).
+        out.push_back(makeLens(uri, texts.lineRange(uri, line - 1), title,
+                               launchLocations(texts, index, summary.sites())));
       }
       appendCompileLenses(index, texts, uri, target.path, out);
       return reply(std::move(out));

@@ -9,6 +9,8 @@
 #include <map>
 #include <set>
 #include <tuple>
+#include <unordered_map>
+#include <unordered_set>
 
 namespace inductor::server {
 
@@ -144,7 +146,15 @@ TextCache::Entry &TextCache::get(const std::string &uri) {
       // than copying (and hashing) every payload for each request.
       std::string_view name = parsed->path;
       if (!name.empty() && name.front() == '/') name.remove_prefix(1);
-      if (auto id = index_.findByVirtualName(name)) e.mapped = index_.textLinesInLog(*id);
+      if (auto id = index_.findByVirtualName(name)) {
+        // Every rank's copy of one output code has the same lines: split once per request, not per rank.
+        index::ArtifactId first = index_.firstCopy(*id);
+        auto [it, fresh] = copyLines_.try_emplace(first.value);
+        if (fresh)
+          if (auto lines = index_.textLinesInLog(first))
+            it->second = std::make_shared<const index::TextLines>(std::move(*lines));
+        e.mapped = it->second;
+      }
       if (!e.mapped) e.doc = server_.document(uri);
     } else {
       e.doc = server_.document(uri);
@@ -270,12 +280,13 @@ std::string excerpt(std::string_view code, size_t limit = 60) {
 std::optional<size_t> recordedIndex(const std::vector<index::RecordedLine> &recorded,
                                     const index::Origin &o) {
   auto key = std::make_tuple(o.line, std::string_view(o.code), std::string_view(o.function));
+  // Views, not copies, of the recorded strings: this runs for every launch of a file's lenses.
+  auto keyOf = [](const index::RecordedLine &r) {
+    return std::make_tuple(r.line, std::string_view(r.code), std::string_view(r.function));
+  };
   auto it = std::lower_bound(recorded.begin(), recorded.end(), key,
-                             [](const index::RecordedLine &r, const auto &k) {
-                               return std::make_tuple(r.line, r.code, r.function) < k;
-                             });
-  if (it != recorded.end() && std::make_tuple(it->line, it->code, it->function) == key)
-    return static_cast<size_t>(it - recorded.begin());
+                             [&](const index::RecordedLine &r, const auto &k) { return keyOf(r) < k; });
+  if (it != recorded.end() && keyOf(*it) == key) return static_cast<size_t>(it - recorded.begin());
   // A place recorded without its text (a guard's or a def line's `path:line`): the same line recorded with
   // text elsewhere in the trace moves with it.
   if (o.code.empty())
@@ -344,25 +355,63 @@ std::string shortPlace(const PlacedOrigin &p) {
   return p.file + ":" + std::to_string(p.line);
 }
 
-std::map<uint32_t, std::vector<index::LaunchRef>>
-userLinesNow(TextCache &texts, const index::Index &index, const std::string &uri, const std::string &path) {
+std::map<uint32_t, std::vector<index::LaunchRef>> userLinesNow(TextCache &texts, const index::Index &index,
+                                                               const std::string &uri,
+                                                               const std::string &path,
+                                                               std::optional<uint32_t> only) {
   std::map<uint32_t, std::vector<index::LaunchRef>> out;
   const std::vector<index::Relocation> *relocated = texts.relocations(uri, path);
   const auto &recorded = index.recordedLines(path);
-  for (const index::UserLine &ul : index.userLines(path))
+  // A line of a many-rank trace has thousands of launches, each with origins in a few files, and the same
+  // few (line, code, function) for this line: a path is normalised, and a recorded line relocated, once.
+  std::unordered_map<std::string_view, bool> isThisFile;
+  auto inThisFile = [&](const std::string &p) {
+    auto [it, fresh] = isThisFile.try_emplace(p, false);
+    if (fresh) it->second = p == path || index::normalizePath(p) == path;
+    return it->second;
+  };
+  // Lines now that more than one recorded line (or a launch's two origins) went to may hold a launch twice:
+  // deduplicated at the end; every other line gets each launch once (a user line's launches are distinct).
+  std::set<uint32_t> mixed;
+  std::unordered_map<uint32_t, const index::UserLine *> lastSource;
+  for (const index::UserLine &ul : index.userLines(path)) {
+    std::vector<std::pair<const index::Origin *, std::optional<uint32_t>>> nowOf; // Per distinct text.
+    auto lineNow = [&](const index::Origin &o) -> std::optional<uint32_t> {
+      for (const auto &[seen, now] : nowOf)
+        if (seen->code == o.code && seen->function == o.function) return now;
+      std::optional<uint32_t> now = ul.line;
+      if (relocated)
+        if (std::optional<size_t> k = recordedIndex(recorded, o); k && *k < relocated->size())
+          now = (*relocated)[*k].found() ? std::optional<uint32_t>((*relocated)[*k].line) : std::nullopt;
+      nowOf.emplace_back(&o, now);
+      return now;
+    };
     for (index::LaunchRef ref : ul.launches) {
+      std::optional<uint32_t> first; // The line this launch went to.
       for (const index::Origin &o : index.launch(ref).origins) {
-        if (o.line != ul.line || index::normalizePath(o.path) != path) continue;
-        uint32_t now = ul.line;
-        if (relocated)
-          if (std::optional<size_t> k = recordedIndex(recorded, o); k && *k < relocated->size()) {
-            if (!(*relocated)[*k].found()) continue;
-            now = (*relocated)[*k].line;
-          }
-        std::vector<index::LaunchRef> &refs = out[now];
-        if (std::find(refs.begin(), refs.end(), ref) == refs.end()) refs.push_back(ref);
+        if (o.line != ul.line || !inThisFile(o.path)) continue;
+        std::optional<uint32_t> now = lineNow(o);
+        if (!now || (only && *now != *only) || now == first) continue;
+        if (first)
+          mixed.insert(*now);
+        else
+          first = now;
+        out[*now].push_back(ref);
+        auto [it, fresh] = lastSource.try_emplace(*now, &ul);
+        if (!fresh && it->second != &ul) {
+          mixed.insert(*now);
+          it->second = &ul;
+        }
       }
     }
+  }
+  for (uint32_t line : mixed) {
+    std::vector<index::LaunchRef> &refs = out[line];
+    std::unordered_set<uint64_t> seen;
+    std::erase_if(refs, [&](index::LaunchRef r) {
+      return !seen.insert(uint64_t{r.artifact.value} << 32 | r.index).second;
+    });
+  }
   return out;
 }
 
@@ -412,45 +461,51 @@ KernelSummary summarizeLaunches(const index::Index &index, const std::vector<ind
   // Group key: compile id (ranks merged) and graph kind. Kernel key: its name. Launch key: the debug handle,
   // else the line, since ranks may differ in nothing else.
   struct GroupState {
-    size_t order = 0;
     std::set<int> ranks;
     bool anyRank = false;
-    std::map<std::string, size_t> kernelIndex;
-    std::vector<std::set<std::string>> siteKeys;
+    std::unordered_map<std::string_view, size_t> kernelIndex; // Views of the index's kernel names.
+    std::vector<std::unordered_set<int64_t>> siteKeys;
   };
-  std::map<std::string, GroupState> state;
+  std::vector<GroupState> state;
   std::map<std::string, size_t> groupIndex;
+  // The group of each artifact, found once: a many-rank line has thousands of launches in a few artifacts.
+  std::unordered_map<uint32_t, size_t> groupOfArtifact;
   for (index::LaunchRef r : launches) {
     const index::Launch &l = index.launch(r);
-    const index::Compile *c = index.compileOf(r.artifact);
-    std::string label = c ? c->label(/*withRank=*/false) : "unknown compile";
-    std::string kind = c ? std::string(c->kindWord()) : "other";
-    std::string key = label;
-    key.append("\n").append(kind);
-    auto [git, fresh] = groupIndex.try_emplace(key, out.groups.size());
-    if (fresh) {
-      KernelSummary::Group g;
-      g.kindWord = kind;
-      g.label = label;
-      out.groups.push_back(std::move(g));
+    auto [ait, newArtifact] = groupOfArtifact.try_emplace(r.artifact.value, 0);
+    if (newArtifact) {
+      const index::Compile *c = index.compileOf(r.artifact);
+      std::string label = c ? c->label(/*withRank=*/false) : "unknown compile";
+      std::string kind = c ? std::string(c->kindWord()) : "other";
+      std::string key = label;
+      key.append("\n").append(kind);
+      auto [git, fresh] = groupIndex.try_emplace(key, out.groups.size());
+      if (fresh) {
+        KernelSummary::Group g;
+        g.kindWord = kind;
+        g.label = label;
+        out.groups.push_back(std::move(g));
+        state.emplace_back();
+      }
+      ait->second = git->second;
+      if (c && c->rank) {
+        state[git->second].ranks.insert(*c->rank);
+        state[git->second].anyRank = true;
+      }
     }
-    KernelSummary::Group &g = out.groups[git->second];
-    GroupState &st = state[key];
-    if (c && c->rank) {
-      st.ranks.insert(*c->rank);
-      st.anyRank = true;
-    }
+    KernelSummary::Group &g = out.groups[ait->second];
+    GroupState &st = state[ait->second];
     auto [kit, newKernel] = st.kernelIndex.try_emplace(l.site.kernel, g.kernels.size());
     if (newKernel) {
       g.kernels.push_back({l.site.kernel, l.kind, {}});
       st.siteKeys.emplace_back();
     }
-    std::string site =
-        l.site.debugHandle ? "h" + std::to_string(*l.site.debugHandle) : "l" + std::to_string(l.site.line);
+    int64_t site = l.site.debugHandle ? int64_t{*l.site.debugHandle} : -1 - int64_t{l.site.line};
     if (st.siteKeys[kit->second].insert(site).second) g.kernels[kit->second].launches.push_back(r);
   }
-  for (auto &[key, st] : state) {
-    KernelSummary::Group &g = out.groups[groupIndex[key]];
+  for (size_t i = 0; i < state.size(); ++i) {
+    const GroupState &st = state[i];
+    KernelSummary::Group &g = out.groups[i];
     if (st.anyRank) {
       std::string ranks;
       for (int rank : st.ranks)
@@ -463,6 +518,15 @@ KernelSummary summarizeLaunches(const index::Index &index, const std::vector<ind
     for (const KernelSummary::Kernel &k : g.kernels)
       out.launches += k.launches.size();
   }
+  return out;
+}
+
+std::vector<index::LaunchRef> KernelSummary::sites() const {
+  std::vector<index::LaunchRef> out;
+  out.reserve(launches);
+  for (const Group &g : groups)
+    for (const Kernel &k : g.kernels)
+      out.insert(out.end(), k.launches.begin(), k.launches.end());
   return out;
 }
 

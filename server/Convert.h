@@ -14,6 +14,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 #include <utility>
 #include <vector>
@@ -32,24 +33,37 @@ struct Target {
   bool copy = false;
 };
 
-/// Appends JSON locations to an array once each (launch sites that ranks share, repeated origins), by a hash
-/// of their serialized form: a linear search of the array per location was quadratic, and thousands of
-/// launches (a model line of a 16-compile, 8-rank trace) took a second per request. The array must outlive
-/// this; what it holds already counts as seen.
+/// Appends locations to a JSON array once each (launch sites that ranks share, repeated origins), by a hash
+/// of their fields: a linear search of the array per location was quadratic, and thousands of launches (a
+/// model line of a 16-compile, 8-rank trace) took a second per request; serialising each one for its key was
+/// a third of a many-rank reference. The array must outlive this; what it holds already counts as seen.
 class UniqueLocations {
 public:
   explicit UniqueLocations(nlohmann::json &array) : array_(array) {
-    for (const nlohmann::json &l : array)
-      seen_.insert(l.dump());
+    for (const nlohmann::json &l : array) {
+      protocol::Location location;
+      try {
+        protocol::from_json(l, location);
+      } catch (const std::exception &) {
+        continue; // Not a location: nothing to compare with.
+      }
+      seen_.insert(key(location));
+    }
   }
   /// Appends `location` unless an equal one is there; whether it was appended.
-  bool add(nlohmann::json location) {
-    if (!seen_.insert(location.dump()).second) return false;
-    array_.push_back(std::move(location));
+  bool add(const protocol::Location &location) {
+    if (!seen_.insert(key(location)).second) return false;
+    array_.push_back(location);
     return true;
   }
 
 private:
+  static std::string key(const protocol::Location &l) {
+    std::string k = l.uri;
+    for (uint32_t n : {l.range.start.line, l.range.start.character, l.range.end.line, l.range.end.character})
+      k.append(1, '\0').append(std::to_string(n));
+    return k;
+  }
   nlohmann::json &array_;
   std::unordered_set<std::string> seen_;
 };
@@ -124,8 +138,9 @@ private:
     std::string reason;                            ///< Why a user source file was not read.
     bool editedCopy = false;
     /// Log-only generated code that is not open: its lines as views into the log's mapping
-    /// (Index::textLinesInLog), instead of a copy of the whole payload in `doc` and `table` (null then).
-    std::optional<index::TextLines> mapped;
+    /// (Index::textLinesInLog), instead of a copy of the whole payload in `doc` and `table` (null then). The
+    /// copies of one payload (every rank's) share the first copy's lines (Index::firstCopy).
+    std::shared_ptr<const index::TextLines> mapped;
     std::unique_ptr<protocol::LineTable> table;
     std::unique_ptr<index::OutputCodeAnalysis> edited;         ///< Lazily, for edited documents.
     std::unique_ptr<index::TextLines> lines;                   ///< Lazily, for relocations.
@@ -137,6 +152,8 @@ private:
   std::map<std::string, Entry> entries_;
   std::map<uint32_t, std::string> preferred_;
   std::map<uint32_t, std::string> resolved_; ///< uriOf() answers, per request.
+  /// Entry::mapped of each first copy read in this request (Index::firstCopy), null when it has none.
+  std::unordered_map<uint32_t, std::shared_ptr<const index::TextLines>> copyLines_;
 };
 
 /// An origin as it is now in its file: the recorded line found again by its text (index/Relocation.h).
@@ -163,9 +180,12 @@ std::string shortPlace(const PlacedOrigin &p);
 
 /// The launches whose origins are on each line (1-based) of the user file `path` as it is now (the open
 /// document at `uri`, else the file): recorded lines that are no longer in the text are left out, moved ones
-/// are counted where they are now. When the text cannot be read, the recorded lines.
-std::map<uint32_t, std::vector<index::LaunchRef>>
-userLinesNow(TextCache &texts, const index::Index &index, const std::string &uri, const std::string &path);
+/// are counted where they are now. When the text cannot be read, the recorded lines. With `only`, just that
+/// line (1-based) is filled. Launches of a line are in index order of their first recorded line.
+std::map<uint32_t, std::vector<index::LaunchRef>> userLinesNow(TextCache &texts, const index::Index &index,
+                                                               const std::string &uri,
+                                                               const std::string &path,
+                                                               std::optional<uint32_t> only = std::nullopt);
 
 /// The line (1-based) the trace recorded in the user file `path` for these launches (the first of their
 /// origins there), for data keyed by recorded lines, such as runtime times; `fallback` when there is none.
@@ -205,6 +225,9 @@ struct KernelSummary {
   std::string counts() const;
   /// " · 2 forward · 2 backward": kernels per graph kind, in a fixed order.
   std::string byKind() const;
+  /// The launches counted by counts(): one per distinct site of each kernel in each compile, the first of
+  /// the ranks that share it (their copies are the same code at the same place).
+  std::vector<index::LaunchRef> sites() const;
 };
 KernelSummary summarizeLaunches(const index::Index &index, const std::vector<index::LaunchRef> &launches);
 

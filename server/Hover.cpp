@@ -371,7 +371,7 @@ void Server::onHover(const protocol::TextDocumentPositionParams &params, Reply r
     protocol::Hover hover;
     if (target.kind == Target::Kind::UserFile) {
       // The recorded lines that are at this line now (the file may have changed since the trace).
-      auto now = userLinesNow(texts, index, uri, target.path);
+      auto now = userLinesNow(texts, index, uri, target.path, params.position.line + 1);
       auto it = now.find(params.position.line + 1);
       // Compile health is keyed by recorded lines: the one recorded line whose place is at this line now.
       std::string health;

@@ -21,7 +21,7 @@ void Server::onReferences(const protocol::ReferenceParams &params, Reply reply) 
     if (target.kind == Target::Kind::UserFile) {
       // The recorded lines that are at this line of the file as it is now (edited since the trace, another
       // version of a library).
-      auto now = userLinesNow(texts, index, params.textDocument.uri, target.path);
+      auto now = userLinesNow(texts, index, params.textDocument.uri, target.path, params.position.line + 1);
       if (auto it = now.find(params.position.line + 1); it != now.end()) launches = it->second;
     } else if (target.kind == Target::Kind::Artifact) {
       index::SymbolAt s =

@@ -4,6 +4,7 @@
 // start.
 #include "e2e/E2E.h"
 
+#include <algorithm>
 #include <regex>
 
 namespace inductor::e2e {
@@ -272,6 +273,22 @@ TEST_CASE("tlparse multi_rank_messy_input: both ranks, non-trace files ignored")
   for (const Loc &l : toLocs(refs))
     uris.insert(l.uri);
   CHECK(uris == std::set<std::string>{codes[0].uri, codes[1].uri});
+  // Both ranks wrote the same output code (byte-identical payloads): the line's lens opens the sites its
+  // title counts, in the first rank's copy, where references list both copies.
+  json lenses = s.client.request("textDocument/codeLens", {{"textDocument", {{"uri", userURI}}}});
+  const json *lens = nullptr;
+  for (const json &l : lenses)
+    if (l["range"]["start"]["line"] == line && l["command"]["command"] == "inductor.showLocations") lens = &l;
+  REQUIRE(lens != nullptr);
+  std::vector<Loc> shown = toLocs((*lens)["command"]["arguments"][2]), all = toLocs(refs);
+  REQUIRE(!shown.empty());
+  CHECK(shown.size() * 2 == all.size());
+  for (const Loc &l : shown) {
+    CHECK(l.uri == codes[0].uri);
+    Loc copy = l;
+    copy.uri = codes[1].uri;
+    CHECK(std::find(all.begin(), all.end(), copy) != all.end()); // The same site in the other rank's copy.
+  }
   s.client.shutdown();
 }
 

@@ -3,6 +3,7 @@
 // ServerOptions{.jobs = 0} requests are answered inline on the reader thread, or on the index builder thread
 // when they arrived before the first index (they wait for it), so no test sleeps: each waits for the message
 // it expects. The index is built from the real mlp_train fixture, used in place.
+#include "server/Convert.h"
 #include "server/Server.h"
 
 #include "index/PathResolver.h"
@@ -865,4 +866,21 @@ TEST_CASE("didChangeConfiguration with new traceDirs reindexes") {
     CHECK(after["compiles"] == 0);
   }
   fs::remove_all(dir);
+}
+
+TEST_CASE("UniqueLocations: one entry per location, declarations given as JSON count as seen") {
+  using inductor::protocol::Location;
+  Location a{"file:///m.py", {{3, 4}, {3, 9}}}, sameAsA = a, otherRange = a, otherUri = a;
+  otherRange.range.end.character = 10;
+  otherUri.uri = "inductor-trace:/log/1/out.py";
+  nlohmann::json out = nlohmann::json::array({nlohmann::json(a), "not a location"});
+  inductor::server::UniqueLocations unique(out);
+  CHECK_FALSE(unique.add(sameAsA)); // The declaration already there.
+  CHECK(unique.add(otherRange));
+  CHECK(unique.add(otherUri));
+  CHECK_FALSE(unique.add(otherUri));
+  REQUIRE(out.size() == 4);
+  CHECK(out[2] == nlohmann::json::parse(R"({"uri":"file:///m.py","range":{"start":{"line":3,"character":4},)"
+                                        R"("end":{"line":3,"character":10}}})"));
+  CHECK(out[3]["uri"] == otherUri.uri);
 }
