@@ -58,4 +58,46 @@ ImportRoots queryImportRoots(const std::string &interpreter,
                              std::chrono::milliseconds timeout = std::chrono::seconds(5),
                              const std::atomic<bool> *cancelled = nullptr);
 
+/// The import roots interpreters answered in earlier sessions, so that a start need not wait for the
+/// interpreter (0.2 s for python3, over 0.5 s through a pyenv shim, longer than scanning a 200 MB trace).
+/// One JSON file, `<dir>/python-import-roots.json`, holds the last kMaxEntries answers, the latest first.
+///
+/// An answer is used only while nothing it depends on visibly changed: the interpreter's path, the
+/// variables that change sys.path or the interpreter a shim runs (kKeyVariables), the interpreter file's
+/// size and mtime (a link: its target's), and every root's mtime (installing or removing a package or a
+/// `.pth` file changes its directory's). What stamps cannot see (`pyenv global` behind a shim, a user
+/// site directory created since) is the caller's to find by asking the interpreter again once the index
+/// is served (server/Server.cpp does, and reindexes when the answer differs).
+///
+/// The file is the server's own, outside every trace and workspace folder: written whole to a temporary
+/// file beside it and renamed, so a reader sees one answer or the other (two servers: the last store
+/// wins, both answers are valid). A file that does not parse, holds other shapes or is over 1 MiB is a
+/// miss, replaced by the next store; a store that cannot write is a no-op. No state beyond the directory:
+/// safe from any thread, each call reads or writes the file.
+class ImportRootsCache {
+public:
+  static constexpr size_t kMaxEntries = 16;
+  /// Environment variables an answer is kept for (their values are part of its key).
+  static constexpr const char *kKeyVariables[] = {"PYTHONPATH",       "PYTHONHOME",     "PYTHONUSERBASE",
+                                                  "PYTHONNOUSERSITE", "PYTHONSAFEPATH", "VIRTUAL_ENV",
+                                                  "CONDA_PREFIX",     "PYENV_VERSION",  "PYENV_ROOT"};
+
+  /// `dir` empty: nothing is kept (lookups miss, stores do nothing). `getenv` reads the key variables.
+  explicit ImportRootsCache(std::string dir = {}, GetEnv getenv = {});
+  /// `$INDUCTOR_LS_CACHE_DIR`, else `$XDG_CACHE_HOME/inductor-ls`, else `$HOME/.cache/inductor-ls`; empty
+  /// when none is set.
+  static std::string defaultDir(const GetEnv &getenv = {});
+  /// The roots `interpreter` answered last, when its key and every stamp are as they were then.
+  std::optional<std::vector<std::string>> lookup(const std::string &interpreter) const;
+  /// Keeps `roots` (an answer of queryImportRoots just now) for `interpreter`.
+  void store(const std::string &interpreter, const std::vector<std::string> &roots) const;
+  /// The file, empty when nothing is kept.
+  const std::string &file() const { return file_; }
+
+private:
+  std::string key(const std::string &interpreter) const;
+  std::string file_;
+  GetEnv getenv_;
+};
+
 } // namespace inductor::server

@@ -69,7 +69,7 @@ void Reply::error(ErrorCode code, std::string_view message) const {
 // Server.
 
 Server::Server(protocol::Transport &transport, ServerOptions options)
-    : transport_(transport), options_(options) {
+    : transport_(transport), options_(options), importRootsCache_(options_.cacheDir) {
   if (options_.jobs > 0) pool_ = std::make_unique<boost::asio::thread_pool>(options_.jobs);
   registerHandlers();
 }
@@ -322,7 +322,8 @@ json Server::statusJson() const {
     j["python"] = {{"interpreter", python_.interpreter},
                    {"source", python_.source},
                    {"importRoots", python_.importRoots},
-                   {"error", python_.error}};
+                   {"error", python_.error},
+                   {"kept", python_.kept}};
   }
   j["waitingRequests"] = waiting_.size();
   j["progress"] = indexing_ ? json{{"percentage", progressPercent_}, {"message", progressMessage_}} : json();
@@ -405,9 +406,16 @@ void Server::startIndexing(Rebuild kind) {
     PythonEnvironment python;
     std::thread asker;
     std::promise<std::vector<std::string>> importRoots;
+    // An earlier session's answer for the same interpreter is used at once and checked after the index is
+    // served: a start does not wait for the interpreter.
+    bool checkKept = false;
     if (auto known = knownPythonEnvironment(options.roots, pythonSetting)) {
       python = std::move(*known);
       options.pythonPaths = python.importRoots;
+    } else if (auto kept = keptPythonEnvironment(options.roots, pythonSetting)) {
+      python = std::move(*kept);
+      options.pythonPaths = python.importRoots;
+      checkKept = true;
     } else {
       options.pythonPathsLater = importRoots.get_future().share();
       asker = std::thread([&python, &importRoots, roots = options.roots, pythonSetting, this] {
@@ -444,35 +452,63 @@ void Server::startIndexing(Rebuild kind) {
       }
       sendStatus(/*force=*/false);
     };
-    auto index = index::Index::build(options, callback, &cancelBuild_, &indexCache_);
-    if (asker.joinable())
-      asker.join(); // A cancelled build may not have waited; the query sees the cancel too.
-    if (cancelBuild_) return;
-    options.pythonPaths = python.importRoots;
-    options.pythonPathsLater = {};
-    std::vector<std::string> readRoots = options.roots;
-    readRoots.insert(readRoots.end(), options.inputs.begin(), options.inputs.end());
-    for (const index::PathMapping &m : options.pathMappings)
-      readRoots.push_back(m.to);
-    readRoots.insert(readRoots.end(), options.pythonPaths.begin(), options.pythonPaths.end());
-    // FIXME(issue 11): the index's own ReadPolicy (Index::readPolicy) once it has one; same roots.
-    auto sources = std::make_shared<const index::SourceReader>(index::ReadPolicy(readRoots));
-    auto ms =
-        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started)
-            .count();
-    index::IndexStats s = index->stats();
-    logInfo(std::string(incremental ? "reindexed incrementally: " : "indexed ") +
-            std::to_string(s.traceFiles) + " trace files (" + std::to_string(s.traceBytes) + " bytes, " +
-            std::to_string(s.traceBytesRead) + " read), " + std::to_string(s.compiles) + " compiles (" +
-            std::to_string(s.compilesAnalysed) + " analysed), " + std::to_string(s.launches) + " launches (" +
-            std::to_string(s.launchesWithOrigin) + " with a user origin) in " + std::to_string(ms) + " ms");
-    if (incremental) {
-      index::IndexCache::BuildStats b = indexCache_.lastBuild();
-      logDebug("incremental build: " + std::to_string(b.logsResumed) + " logs resumed, " +
-               std::to_string(b.logsReused) + " unchanged, " + std::to_string(b.logsOpened) +
-               " read from the start; " + std::to_string(b.compilesReused) + " compiles reused");
+    // Two passes at most: the second when the kept import roots turn out to be out of date.
+    for (bool firstPass = true;; firstPass = false) {
+      auto index = index::Index::build(options, callback, &cancelBuild_, &indexCache_);
+      if (asker.joinable())
+        asker.join(); // A cancelled build may not have waited; the query sees the cancel too.
+      if (cancelBuild_) return;
+      options.pythonPaths = python.importRoots;
+      options.pythonPathsLater = {};
+      std::vector<std::string> readRoots = options.roots;
+      readRoots.insert(readRoots.end(), options.inputs.begin(), options.inputs.end());
+      for (const index::PathMapping &m : options.pathMappings)
+        readRoots.push_back(m.to);
+      readRoots.insert(readRoots.end(), options.pythonPaths.begin(), options.pythonPaths.end());
+      // FIXME(issue 11): the index's own ReadPolicy (Index::readPolicy) once it has one; same roots.
+      auto sources = std::make_shared<const index::SourceReader>(index::ReadPolicy(readRoots));
+      auto ms =
+          std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started)
+              .count();
+      index::IndexStats s = index->stats();
+      logInfo(std::string(incremental ? "reindexed incrementally: " : "indexed ") +
+              std::to_string(s.traceFiles) + " trace files (" + std::to_string(s.traceBytes) + " bytes, " +
+              std::to_string(s.traceBytesRead) + " read), " + std::to_string(s.compiles) + " compiles (" +
+              std::to_string(s.compilesAnalysed) + " analysed), " + std::to_string(s.launches) +
+              " launches (" + std::to_string(s.launchesWithOrigin) + " with a user origin) in " +
+              std::to_string(ms) + " ms");
+      if (incremental) {
+        index::IndexCache::BuildStats b = indexCache_.lastBuild();
+        logDebug("incremental build: " + std::to_string(b.logsResumed) + " logs resumed, " +
+                 std::to_string(b.logsReused) + " unchanged, " + std::to_string(b.logsOpened) +
+                 " read from the start; " + std::to_string(b.compilesReused) + " compiles reused");
+      }
+      indexingDone(std::move(index), std::move(sources), generation, options, /*endProgress=*/firstPass);
+      if (!checkKept) return;
+      checkKept = false;
+      // Ask the interpreter now that answers are served: what stamps cannot see (`pyenv global` behind a
+      // shim) changes the answer, and then the index is built again with it.
+      forgetPythonEnvironment();
+      PythonEnvironment asked = pythonEnvironment(options.roots, pythonSetting);
+      if (cancelBuild_) return;
+      if (!asked.error.empty()) {
+        // The interpreter failed now; its kept answer still stands (the error is in the status).
+        std::lock_guard<std::mutex> lock(pythonMutex_);
+        python_.importRoots = python.importRoots;
+        python_.kept = true;
+        return;
+      }
+      if (asked.importRoots == python.importRoots) return;
+      logInfo("python: " + asked.interpreter + " answers other import roots than in an earlier session (" +
+              std::to_string(python.importRoots.size()) + " then, " +
+              std::to_string(asked.importRoots.size()) + " now): indexing again with them");
+      python = std::move(asked);
+      options.pythonPaths = python.importRoots;
+      indexCache_.clear(); // Origins resolved with the old roots are not reused.
+      incremental = false;
+      progress = false; // The first pass ended the client's progress.
+      started = std::chrono::steady_clock::now();
     }
-    indexingDone(std::move(index), std::move(sources), generation, options);
   });
 }
 
@@ -515,6 +551,7 @@ PythonEnvironment Server::pythonEnvironment(const std::vector<std::string> &root
         std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started)
             .count();
     if (env.error.empty()) {
+      importRootsCache_.store(env.interpreter, env.importRoots);
       logInfo("python: " + env.interpreter + " (" + env.source + "): " +
               std::to_string(env.importRoots.size()) + " import roots in " + std::to_string(ms) + " ms");
     } else {
@@ -539,6 +576,28 @@ PythonEnvironment Server::pythonEnvironment(const std::vector<std::string> &root
   }
   // After python_ is set: a client that reads inductor/status on this message sees the same failure.
   if (warning) sendNotification(setting.empty() ? "window/logMessage" : "window/showMessage", json(*warning));
+  return env;
+}
+
+std::optional<PythonEnvironment> Server::keptPythonEnvironment(const std::vector<std::string> &roots,
+                                                               const std::string &setting) {
+  if (importRootsCache_.file().empty()) return std::nullopt;
+  std::optional<PythonInterpreter> interpreter = findPythonInterpreter(setting, roots);
+  if (!interpreter) return std::nullopt;
+  std::optional<std::vector<std::string>> kept = importRootsCache_.lookup(interpreter->path);
+  if (!kept) return std::nullopt;
+  PythonEnvironment env;
+  env.interpreter = interpreter->path;
+  env.source = interpreter->source;
+  env.importRoots = std::move(*kept);
+  env.kept = true;
+  logInfo("python: " + env.interpreter + " (" + env.source + "): " + std::to_string(env.importRoots.size()) +
+          " import roots kept from an earlier session (" + importRootsCache_.file() +
+          "), asked again once the index is served");
+  std::lock_guard<std::mutex> lock(pythonMutex_);
+  pythonKey_ = pythonKey(roots, setting);
+  pythonKnown_ = true;
+  python_ = env;
   return env;
 }
 
@@ -568,7 +627,7 @@ void Server::publishNotices(const index::Index &index, const index::IndexOptions
 
 void Server::indexingDone(std::shared_ptr<const index::Index> index,
                           std::shared_ptr<const index::SourceReader> sources, uint64_t generation,
-                          const index::IndexOptions &options) {
+                          const index::IndexOptions &options, bool endProgress) {
   std::vector<std::function<void()>> waiting;
   {
     std::lock_guard<std::mutex> lock(indexMutex_);
@@ -584,7 +643,7 @@ void Server::indexingDone(std::shared_ptr<const index::Index> index,
   }
   for (auto &w : waiting)
     w();
-  if (capabilities_.workDoneProgress) {
+  if (capabilities_.workDoneProgress && endProgress) {
     protocol::WorkDoneProgressEnd end;
     index::IndexStats s = index->stats();
     end.message = plural(s.compiles, "compile") + ", " + plural(s.kernels, "kernel");

@@ -28,6 +28,7 @@
 #include "protocol/Position.h"
 #include "protocol/Protocol.h"
 #include "protocol/Transport.h"
+#include "server/PythonEnv.h"
 
 #include <atomic>
 #include <chrono>
@@ -92,6 +93,9 @@ struct ServerOptions {
   bool watch = true;
   /// How long the Python interpreter may take to print its sys.path (server/PythonEnv.h).
   std::chrono::milliseconds pythonTimeout{5000};
+  /// Where the server keeps what outlives a session (ImportRootsCache in server/PythonEnv.h); empty keeps
+  /// nothing. main.cpp passes ImportRootsCache::defaultDir() unless `--cache-dir` says otherwise.
+  std::string cacheDir = {};
 };
 
 /// The user's Python environment as the server found it (server/PythonEnv.h), for the status and logs.
@@ -100,6 +104,8 @@ struct PythonEnvironment {
   std::string source;      ///< Where it was found ("pythonPath setting", "python3 on PATH", ...).
   std::vector<std::string> importRoots;
   std::string error; ///< Why the import roots are unknown; empty on success or when there is no interpreter.
+  /// The roots are an earlier session's answer (ImportRootsCache), not asked again yet.
+  bool kept = false;
 };
 
 class Server {
@@ -180,9 +186,11 @@ private:
   /// Starts a build on the builder thread, cancelling (and joining) a running one. Called from the reader and
   /// watcher threads; serialised by startMutex_.
   void startIndexing(Rebuild kind = Rebuild::Full);
+  /// Publishes a build's index. `endProgress`: ends the build's $/progress (a second pass of the same build,
+  /// after the kept import roots were out of date, has none).
   void indexingDone(std::shared_ptr<const index::Index> index,
                     std::shared_ptr<const index::SourceReader> sources, uint64_t generation,
-                    const index::IndexOptions &options);
+                    const index::IndexOptions &options, bool endProgress = true);
   /// The Python environment for `roots` and the pythonPath setting: the last answer when they did not change
   /// since (and no reindex asked again), else a new query of the interpreter (the builder thread, or the
   /// thread asking beside the build it starts).
@@ -190,6 +198,10 @@ private:
   /// The environment pythonEnvironment() found for the same roots and setting, when it is known.
   std::optional<PythonEnvironment> knownPythonEnvironment(const std::vector<std::string> &roots,
                                                           const std::string &setting);
+  /// The environment an earlier session found for the same interpreter, when nothing it depends on changed
+  /// since (ImportRootsCache); it becomes the known one, marked `kept`, until asked again.
+  std::optional<PythonEnvironment> keptPythonEnvironment(const std::vector<std::string> &roots,
+                                                         const std::string &setting);
   /// The next build asks the interpreter again.
   void forgetPythonEnvironment();
   /// After a build: pushes the diagnostics (compile health and runtime findings) of every user file with
@@ -239,6 +251,7 @@ private:
   std::string pythonKey_;    ///< Roots and setting of python_.
   bool pythonKnown_ = false; ///< False: ask the interpreter (again).
   PythonEnvironment python_;
+  ImportRootsCache importRootsCache_;
   std::shared_ptr<const index::SourceReader> sources_; ///< Guarded by indexMutex_.
   struct CopyMatch {
     int64_t version = 0;

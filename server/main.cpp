@@ -32,6 +32,9 @@ void printHelp() {
          "                      with --log-file, else warn)\n"
          "  --jobs N            worker threads (default: hardware threads, at most 4; 0 = inline)\n"
          "  --no-watch          do not watch trace directories for changes\n"
+         "  --cache-dir DIR     keep what outlives a session (the Python environment's import roots) in\n"
+         "                      DIR (default: $INDUCTOR_LS_CACHE_DIR, $XDG_CACHE_HOME/inductor-ls or\n"
+         "                      ~/.cache/inductor-ls); --cache-dir= keeps nothing\n"
          "  --input-style delimited   read `---`-separated JSON messages (for tests)\n"
          "  --help, --version\n\n"
          "initializationOptions: {\"traceDirs\": [PATH...], \"pathMappings\": [{\"from\": P, \"to\": "
@@ -50,6 +53,7 @@ int main(int argc, char **argv) {
   if (!isatty(STDERR_FILENO)) server::Logger::instance().setLevel(server::LogLevel::Warn);
   server::ServerOptions options;
   options.jobs = std::min(4u, std::max(1u, std::thread::hardware_concurrency()));
+  options.cacheDir = server::ImportRootsCache::defaultDir();
   auto style = protocol::JSONTransport::Style::Standard;
   bool explicitLevel = false;
   for (size_t i = 0; i < args.size(); ++i) {
@@ -94,6 +98,12 @@ int main(int argc, char **argv) {
       options.jobs = jobs;
     } else if (a == "--stdio") {
       // stdio is the only transport; clients such as vscode-languageclient pass this flag by default.
+    } else if (a.rfind("--cache-dir", 0) == 0 && value(v)) {
+      if (!v.empty() && v.front() != '/') {
+        std::cerr << "inductor-ls: --cache-dir needs an absolute path, not '" << v << "'\n";
+        return 2;
+      }
+      options.cacheDir = v;
     } else if (a == "--no-watch") {
       options.watch = false;
     } else if (a.rfind("--input-style", 0) == 0 && value(v)) {

@@ -89,6 +89,7 @@ LSPClient::LSPClient(ServerConfig config) {
     args.push_back("--jobs");
     args.push_back(std::to_string(*config.jobs));
   }
+  args.push_back("--cache-dir=" + config.cacheDir.value_or(""));
   args.insert(args.end(), config.extraArgs.begin(), config.extraArgs.end());
   std::vector<char *> argv;
   for (std::string &a : args)

@@ -46,6 +46,9 @@ struct ServerConfig {
   std::optional<unsigned> jobs;
   /// Let the server watch for trace changes (leaves out `--no-watch`).
   bool watch = false;
+  /// `--cache-dir`: unset keeps nothing between sessions (`--cache-dir=`), so that tests do not depend on
+  /// each other or on the user's cache.
+  std::optional<std::string> cacheDir;
 };
 
 class LSPClient {

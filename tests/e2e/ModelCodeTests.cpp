@@ -18,6 +18,8 @@
 #include <filesystem>
 #include <fstream>
 #include <regex>
+#include <sys/stat.h>
+#include <thread>
 
 namespace inductor::e2e {
 namespace {
@@ -306,6 +308,87 @@ TEST_CASE("model code in a package: pythonPath names an environment outside the 
   json message = s.client.waitForNotification("window/showMessage");
   REQUIRE(message.is_object());
   CHECK(message["message"].get<std::string>().find("/nonexistent-inductor/python") != std::string::npos);
+  s.client.shutdown();
+}
+
+/// Waits until the server log holds `n` lines with `text` (30 s at most); whether it did.
+bool waitForLogLines(const LSPClient &client, const std::string &text, size_t n) {
+  for (int i = 0; i < 300; ++i) {
+    std::string log = client.logTail(100000);
+    size_t count = 0;
+    for (size_t at = log.find(text); at != std::string::npos; at = log.find(text, at + 1))
+      ++count;
+    if (count >= n) return true;
+    std::this_thread::sleep_for(100ms);
+  }
+  return false;
+}
+
+/// Nanoseconds of a path's mtime, as the server's cache stamps it.
+int64_t mtimeNs(const std::string &path) {
+  struct stat st {};
+  REQUIRE(::stat(path.c_str(), &st) == 0);
+  return int64_t{st.st_mtim.tv_sec} * 1'000'000'000 + st.st_mtim.tv_nsec;
+}
+
+TEST_CASE(
+    "model code in a package: the interpreter's answer kept between sessions, asked again once served") {
+  TempDir env("venv"), cache("server-cache");
+  PackageWorkspace ws(caseDir("hf_bert"), false, env.path() + "/venv");
+  std::string python = env.path() + "/venv/bin/python", file = cache.path() + "/python-import-roots.json";
+  std::vector<std::string> logs{ws.log};
+  json settings{{"pythonPath", python}};
+  ServerConfig config;
+  config.cacheDir = cache.path();
+  auto checkAnswers = [&](LSPClient &client) {
+    std::vector<ExpectedOutputCode> codes = expectedOutputCodes(logs, &client);
+    PackageCount c = checkDefinitions(client, codes, modelOrigins(ws.log), ws.site);
+    CHECK(c.wrong == 0);
+    CHECK(c.withFrames > 0);
+    CHECK(c.reached * 100 >= c.withFrames * 98);
+    CHECK(c.inPackage == c.reached);
+  };
+  {
+    Session s(ws.dir.path(), settings, LSPClient::defaultCapabilities(), config);
+    INFO(s.client.logTail());
+    s.client.waitForIndexed();
+    json status = s.client.request("inductor/status", json::object());
+    CHECK(status["python"]["kept"] == false);
+    checkAnswers(s.client);
+    s.client.shutdown();
+  }
+  REQUIRE(fs::exists(file));
+  {
+    // Nothing changed: the kept answer is used at once, and the interpreter, asked again, agrees.
+    Session s(ws.dir.path(), settings, LSPClient::defaultCapabilities(), config);
+    INFO(s.client.logTail());
+    checkAnswers(s.client);
+    CHECK(waitForLogLines(s.client, "import roots kept from an earlier session", 1));
+    CHECK(waitForLogLines(s.client, python + " (pythonPath setting): ", 2)); // Kept, then asked.
+    CHECK(s.client.logTail(100000).find("indexing again") == std::string::npos);
+    s.client.shutdown();
+  }
+  // A kept answer the stamps cannot tell from the truth (as after `pyenv global` behind a shim): it names
+  // an empty directory instead of the venv's site-packages. Answers follow the interpreter once it is asked.
+  TempDir empty("empty-root");
+  json kept = json::parse(std::ifstream(file));
+  REQUIRE(kept["entries"].size() == 1);
+  kept["entries"][0]["roots"] = {empty.path()};
+  kept["entries"][0]["rootStamps"] = {mtimeNs(empty.path())};
+  std::ofstream(file) << kept.dump();
+  Session s(ws.dir.path(), settings, LSPClient::defaultCapabilities(), config);
+  INFO(s.client.logTail());
+  s.client.waitForIndexed();
+  REQUIRE(waitForLogLines(s.client, "indexing again", 1));
+  REQUIRE(waitForLogLines(s.client, "] indexed ", 2));
+  json status = s.client.request("inductor/status", json::object());
+  CHECK(status["python"]["kept"] == false);
+  std::vector<std::string> roots = status["python"]["importRoots"];
+  CHECK(std::find(roots.begin(), roots.end(), ws.site) != roots.end());
+  checkAnswers(s.client);
+  // The interpreter's answer replaced the wrong one.
+  json now = json::parse(std::ifstream(file));
+  CHECK(now["entries"][0]["roots"] == json(roots));
   s.client.shutdown();
 }
 
