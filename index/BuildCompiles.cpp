@@ -205,9 +205,9 @@ ArtifactId IndexBuilder::addGraphArtifact(CompileRef compile, std::string title,
       g.target = n.target;
       if (n.origin && *n.origin < graph.analysis.origins.size()) {
         const SourceComment &c = graph.analysis.origins[*n.origin];
-        g.origin = modelOrigin(c);
+        g.origin = sharedModelOrigin(c);
       } else if (const SourceComment *c = fallback ? fallback->originOf(n.name) : nullptr; c) {
-        g.origin = modelOrigin(*c);
+        g.origin = sharedModelOrigin(*c);
       }
       a.graphNodes.edit().push_back(std::move(g));
     }

@@ -135,7 +135,9 @@ struct Launch {
   OriginSource originSource = OriginSource::None;
   /// Every frame of every stack trace except PyTorch's, the standard library's and synthetic ones (outermost
   /// first), for the "full stack" part of hovers; frames of the user's libraryPaths have Origin::library.
-  std::vector<std::vector<Origin>> stacks;
+  /// Launches with the same recorded stack (a node's kernels, its forward and backward, every recompile of
+  /// the same code at another shape) share one vector: stacks were most of a large trace's index memory.
+  std::vector<SharedVector<Origin>> stacks;
   std::vector<std::string> postGradNodes, preGradNodes, atenOps;
   int definition = -1; ///< Index into the artifact's KernelDefinitions, -1 for extern kernels.
 };
@@ -171,7 +173,9 @@ struct Artifact {
     std::string name;
     uint32_t line = 0, column = 0;
     std::string target;
-    std::optional<Origin> origin;
+    /// The model line of its `# File:` comment, null when it has none (or names no model frame). Nodes of one
+    /// build with the same comment share one Origin (a model line's nodes, in every graph of every compile).
+    std::shared_ptr<const Origin> origin;
   };
   SharedVector<GraphNode> graphNodes; ///< Graph.
 };

@@ -334,6 +334,12 @@ private:
   std::optional<Origin> modelOrigin(const SourceComment &c) const;
   void resolveLaunches(Artifact &a, const CompileProvenance &prov, const GraphData &post,
                        const GraphData &pre);
+  /// The stack of a recorded trace (its frames outside PyTorch, the standard library and synthetic files, as
+  /// origins), shared with every launch of this build whose trace has the same such frames. Thread-safe.
+  SharedVector<Origin> sharedStack(const std::vector<StackFrame> &trace);
+  /// modelOrigin() of a `# File:` comment as an Origin shared with every node of this build whose comment
+  /// names the same place; null when it names no model frame. Thread-safe.
+  std::shared_ptr<const Origin> sharedModelOrigin(const SourceComment &c);
   /// A graph artifact from `graph`. Nodes without a `# File:` comment of their own take the origin of the
   /// node of the same name in `fallback`, when given. `nodes`, when given, holds the nodes an earlier call
   /// made of the same `graph` (another rank's copy of one analysis), which this artifact then shares; when it
@@ -364,6 +370,13 @@ private:
   std::unordered_map<uint64_t, std::vector<ArtifactId>> byContent_;
   /// (compile, file name, content hash) -> graph artifact from a file, to merge copies of a graph dump.
   std::map<std::tuple<uint32_t, std::string, uint64_t>, ArtifactId> fileGraphs_;
+  /// Hash of a trace's kept frames -> the stacks made of traces with that hash (sharedStack); under
+  /// stacksMutex_.
+  std::unordered_multimap<uint64_t, SharedVector<Origin>> stacks_;
+  /// Hash of a comment's place -> the origins made of comments with that hash (sharedModelOrigin), library
+  /// frames included (returned as null); under stacksMutex_.
+  std::unordered_multimap<uint64_t, std::shared_ptr<const Origin>> origins_;
+  std::mutex stacksMutex_;
 };
 
 } // namespace inductor::index

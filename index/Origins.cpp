@@ -32,6 +32,78 @@ std::optional<Origin> IndexBuilder::modelOrigin(const SourceComment &c) const {
 
 namespace {
 
+uint64_t placeHash(const std::string &file, uint32_t line, const std::string &code,
+                   const std::string &function, uint64_t hash = 0) {
+  for (size_t part : {std::hash<std::string>()(file), size_t{line}, std::hash<std::string>()(code),
+                      std::hash<std::string>()(function)})
+    hash = (hash ^ part) * 0x100000001b3ULL + 0x9e3779b97f4a7c15ULL;
+  return hash;
+}
+
+bool samePlace(const Origin &o, const std::string &file, uint32_t line, const std::string &code,
+               const std::string &function) {
+  return o.recordedPath == file && o.line == line && o.code == code && o.function == function;
+}
+
+} // namespace
+
+std::shared_ptr<const Origin> IndexBuilder::sharedModelOrigin(const SourceComment &c) {
+  if (isFrameworkPath(c.file)) return nullptr;
+  uint64_t hash = placeHash(c.file, c.line, c.code, c.function);
+  auto find = [&]() -> const std::shared_ptr<const Origin> * {
+    for (auto [it, end] = origins_.equal_range(hash); it != end; ++it)
+      if (samePlace(*it->second, c.file, c.line, c.code, c.function)) return &it->second;
+    return nullptr;
+  };
+  std::shared_ptr<const Origin> o;
+  {
+    std::lock_guard<std::mutex> lock(stacksMutex_);
+    if (const auto *found = find()) o = *found;
+  }
+  if (!o) {
+    auto made = std::make_shared<const Origin>(makeOrigin(c.file, c.line, c.code, c.function));
+    std::lock_guard<std::mutex> lock(stacksMutex_);
+    if (const auto *found = find()) // Another worker made it meanwhile.
+      o = *found;
+    else
+      o = origins_.emplace(hash, std::move(made))->second;
+  }
+  return o->library ? nullptr : o;
+}
+
+SharedVector<Origin> IndexBuilder::sharedStack(const std::vector<StackFrame> &trace) {
+  auto kept = [](const StackFrame &f) { return !f.file.empty() && !isFrameworkPath(f.file); };
+  uint64_t hash = 0;
+  for (const StackFrame &f : trace)
+    if (kept(f)) hash = placeHash(f.file, f.line, f.code, f.function, hash);
+  // The same frames as a stack made before: compared field by field, a hash alone never shares.
+  auto same = [&](const std::vector<Origin> &stack) {
+    size_t i = 0;
+    for (const StackFrame &f : trace) {
+      if (!kept(f)) continue;
+      if (i == stack.size()) return false;
+      if (!samePlace(stack[i++], f.file, f.line, f.code, f.function)) return false;
+    }
+    return i == stack.size();
+  };
+  {
+    std::lock_guard<std::mutex> lock(stacksMutex_);
+    for (auto [it, end] = stacks_.equal_range(hash); it != end; ++it)
+      if (same(*it->second)) return it->second;
+  }
+  std::vector<Origin> stack;
+  for (const StackFrame &f : trace)
+    if (kept(f)) stack.push_back(makeOrigin(f.file, f.line, f.code, f.function));
+  SharedVector<Origin> shared(std::move(stack));
+  std::lock_guard<std::mutex> lock(stacksMutex_);
+  for (auto [it, end] = stacks_.equal_range(hash); it != end; ++it) // Another worker made it meanwhile.
+    if (same(*it->second)) return it->second;
+  stacks_.emplace(hash, shared);
+  return shared;
+}
+
+namespace {
+
 /// The ATen op of a post-grad node's target as Inductor's comments print it: `torch.ops.aten.mm.default` ->
 /// `aten.mm` (namespace and op, without the overload). Empty for targets that are not ops.
 std::string opName(std::string_view target) {
@@ -123,11 +195,8 @@ void IndexBuilder::resolveLaunches(Artifact &a, const CompileProvenance &prov, c
       for (const auto &trace : *traces) {
         // The frames outside PyTorch, the standard library and synthetic files; the innermost of them that
         // no libraryPaths glob matches (recorded or local path) is the origin.
-        std::vector<Origin> stack;
-        for (const StackFrame &f : trace)
-          if (!f.file.empty() && !isFrameworkPath(f.file))
-            stack.push_back(makeOrigin(f.file, f.line, f.code, f.function));
-        for (auto it = stack.rbegin(); it != stack.rend(); ++it)
+        SharedVector<Origin> stack = sharedStack(trace);
+        for (auto it = stack->rbegin(); it != stack->rend(); ++it)
           if (!it->library) {
             addOrigin(*it);
             break;

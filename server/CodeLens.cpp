@@ -173,7 +173,10 @@ void Server::onCodeLens(const protocol::CodeLensParams &params, Reply reply) {
       for (size_t i = 0; i < a.graphNodes.size();) {
         const index::Artifact::GraphNode &first = a.graphNodes[i];
         size_t end = i + 1;
-        while (end < a.graphNodes.size() && a.graphNodes[end].origin == first.origin)
+        auto sameLine = [&](const index::Artifact::GraphNode &n) {
+          return n.origin == first.origin || (n.origin && first.origin && *n.origin == *first.origin);
+        };
+        while (end < a.graphNodes.size() && sameLine(a.graphNodes[end]))
           ++end;
         if (first.origin) {
           std::vector<index::LaunchRef> launches;

@@ -104,7 +104,7 @@ void appendOrigins(std::string &md, TextCache &texts, const index::Index &index,
 }
 
 void appendStacks(std::string &md, TextCache &texts, const index::Index &index,
-                  const std::vector<std::vector<index::Origin>> &stacks) {
+                  const std::vector<index::SharedVector<index::Origin>> &stacks) {
   bool any = std::any_of(stacks.begin(), stacks.end(), [](const auto &s) { return s.size() > 1; });
   if (!any) return;
   md += "\n\n**User stack** (outermost first)";

@@ -1157,3 +1157,37 @@ TEST_CASE("import roots given late (asked beside the log scan) make the same ind
   CHECK(describe(*withLate) == describe(*withRoots)); // Every launch, origin, node and diagnostic.
   CHECK(withLate->readPolicy().allows(site + "/transformers/models/bert/modeling_bert.py"));
 }
+
+TEST_CASE("launches with the same recorded stack share it; nodes with the same `# File:` place share their "
+          "origin") {
+  // hf_bert: forward and backward kernels of one model line, in a model whose layers repeat the same code.
+  auto index = build({kTraces + "/hf_bert/trace"}, 2);
+  REQUIRE(index);
+  using Place = std::tuple<std::string, uint32_t, std::string, std::string>;
+  auto place = [](const Origin &o) { return Place{o.recordedPath, o.line, o.code, o.function}; };
+  std::map<std::vector<Place>, const void *> stacks;
+  std::map<Place, const Origin *> nodeOrigins;
+  size_t stackCount = 0, nodeOriginCount = 0;
+  for (const Artifact &a : index->artifacts()) {
+    for (const Launch &l : a.launches)
+      for (const SharedVector<Origin> &stack : l.stacks) {
+        std::vector<Place> key;
+        for (const Origin &o : stack)
+          key.push_back(place(o));
+        ++stackCount;
+        auto [it, fresh] = stacks.try_emplace(key, stack.identity());
+        CHECK(it->second == stack.identity()); // Equal stacks are one vector.
+      }
+    for (const Artifact::GraphNode &n : a.graphNodes) {
+      if (!n.origin) continue;
+      ++nodeOriginCount;
+      auto [it, fresh] = nodeOrigins.try_emplace(place(*n.origin), n.origin.get());
+      CHECK(it->second == n.origin.get());
+      CHECK_FALSE(n.origin->library);
+    }
+  }
+  MESSAGE(stackCount << " stacks, " << stacks.size() << " distinct; " << nodeOriginCount << " node origins, "
+                     << nodeOrigins.size() << " distinct");
+  CHECK(stacks.size() * 2 < stackCount);
+  CHECK(nodeOrigins.size() * 2 < nodeOriginCount);
+}
