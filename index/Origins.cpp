@@ -72,19 +72,28 @@ std::shared_ptr<const Origin> IndexBuilder::sharedModelOrigin(const SourceCommen
 }
 
 SharedVector<Origin> IndexBuilder::sharedStack(const std::vector<StackFrame> &trace) {
-  auto kept = [](const StackFrame &f) { return !f.file.empty() && !isFrameworkPath(f.file); };
+  // The frames kept, judged once each (isFrameworkPath splits the path): consecutive frames of one file
+  // share the judgement.
+  std::vector<const StackFrame *> kept;
+  kept.reserve(trace.size());
+  const std::string *lastFile = nullptr;
+  bool lastKept = false;
+  for (const StackFrame &f : trace) {
+    if (!lastFile || f.file != *lastFile) {
+      lastFile = &f.file;
+      lastKept = !f.file.empty() && !isFrameworkPath(f.file);
+    }
+    if (lastKept) kept.push_back(&f);
+  }
   uint64_t hash = 0;
-  for (const StackFrame &f : trace)
-    if (kept(f)) hash = placeHash(f.file, f.line, f.code, f.function, hash);
+  for (const StackFrame *f : kept)
+    hash = placeHash(f->file, f->line, f->code, f->function, hash);
   // The same frames as a stack made before: compared field by field, a hash alone never shares.
   auto same = [&](const std::vector<Origin> &stack) {
-    size_t i = 0;
-    for (const StackFrame &f : trace) {
-      if (!kept(f)) continue;
-      if (i == stack.size()) return false;
-      if (!samePlace(stack[i++], f.file, f.line, f.code, f.function)) return false;
-    }
-    return i == stack.size();
+    if (stack.size() != kept.size()) return false;
+    for (size_t i = 0; i < kept.size(); ++i)
+      if (!samePlace(stack[i], kept[i]->file, kept[i]->line, kept[i]->code, kept[i]->function)) return false;
+    return true;
   };
   {
     std::lock_guard<std::mutex> lock(stacksMutex_);
@@ -92,8 +101,9 @@ SharedVector<Origin> IndexBuilder::sharedStack(const std::vector<StackFrame> &tr
       if (same(*it->second)) return it->second;
   }
   std::vector<Origin> stack;
-  for (const StackFrame &f : trace)
-    if (kept(f)) stack.push_back(makeOrigin(f.file, f.line, f.code, f.function));
+  stack.reserve(kept.size());
+  for (const StackFrame *f : kept)
+    stack.push_back(makeOrigin(f->file, f->line, f->code, f->function));
   SharedVector<Origin> shared(std::move(stack));
   std::lock_guard<std::mutex> lock(stacksMutex_);
   for (auto [it, end] = stacks_.equal_range(hash); it != end; ++it) // Another worker made it meanwhile.
