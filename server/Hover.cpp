@@ -159,7 +159,7 @@ std::string definitionMarkdown(const index::Index &index, TextCache &texts, cons
       std::string text = l.site.debugHandle ? "handle " + std::to_string(*l.site.debugHandle)
                                             : "line " + std::to_string(l.site.line + 1);
       if (a.kind == index::ArtifactKind::KernelSource)
-        text = compileText(index, launches[i].artifact) + " " + text;
+        text = compileText(index, launches[i].artifact).append(" ").append(text);
       md += (i ? ", " : " ") + launchLink(index, texts, launches[i], text);
     }
     if (launches.size() > kListLimit) md += ", … (" + std::to_string(launches.size() - kListLimit) + " more)";

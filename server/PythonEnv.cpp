@@ -82,7 +82,7 @@ std::string keyOf(const nlohmann::json &entry) {
 
 } // namespace
 
-ImportRootsCache::ImportRootsCache(std::string dir, GetEnv getenv)
+ImportRootsCache::ImportRootsCache(const std::string &dir, GetEnv getenv)
     : file_(dir.empty() ? std::string() : dir + "/python-import-roots.json"),
       getenv_(getenv ? std::move(getenv) : processEnv()) {}
 
@@ -210,6 +210,7 @@ ImportRoots queryImportRoots(const std::string &interpreter, std::chrono::millis
   posix_spawn_file_actions_addchdir_np(&actions, "/");
   std::vector<std::string> args{interpreter, "-c", kScript};
   std::vector<char *> argv;
+  argv.reserve(args.size() + 1);
   for (std::string &a : args)
     argv.push_back(a.data());
   argv.push_back(nullptr);

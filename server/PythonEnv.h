@@ -83,7 +83,7 @@ public:
                                                   "CONDA_PREFIX",     "PYENV_VERSION",  "PYENV_ROOT"};
 
   /// `dir` empty: nothing is kept (lookups miss, stores do nothing). `getenv` reads the key variables.
-  explicit ImportRootsCache(std::string dir = {}, GetEnv getenv = {});
+  explicit ImportRootsCache(const std::string &dir = {}, GetEnv getenv = {});
   /// `$INDUCTOR_LS_CACHE_DIR`, else `$XDG_CACHE_HOME/inductor-ls`, else `$HOME/.cache/inductor-ls`; empty
   /// when none is set.
   static std::string defaultDir(const GetEnv &getenv = {});

@@ -69,7 +69,7 @@ void Reply::error(ErrorCode code, std::string_view message) const {
 // Server.
 
 Server::Server(protocol::Transport &transport, ServerOptions options)
-    : transport_(transport), options_(options), importRootsCache_(options_.cacheDir) {
+    : transport_(transport), options_(std::move(options)), importRootsCache_(options_.cacheDir) {
   if (options_.jobs > 0) pool_ = std::make_unique<boost::asio::thread_pool>(options_.jobs);
   registerHandlers();
 }
