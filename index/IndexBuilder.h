@@ -124,7 +124,7 @@ std::vector<PendingCompile> segmentLog(uint32_t logIndex, const TraceLog &log);
 struct CompileProvenance {
   NodeMappings mappings;
   bool hasMappings = false;
-  std::unordered_map<std::string, std::vector<std::vector<StackFrame>>> stackTraces;
+  std::unordered_map<std::string, std::vector<SharedVector<StackFrame>>> stackTraces;
   std::unordered_map<std::string, KernelInformation> kernelInformation;
 };
 

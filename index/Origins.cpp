@@ -133,6 +133,8 @@ void IndexBuilder::resolveLaunches(Artifact &a, const CompileProvenance &prov, c
   std::unordered_map<std::string, int> launchCount;
   for (const KernelLaunch &l : a.code.launches)
     ++launchCount[l.kernel];
+  // The stack of each parsed traceback (kernels of one node share theirs): `prov` outlives this map.
+  std::unordered_map<const void *, SharedVector<Origin>> stackOfTrace;
   std::vector<Launch> &launches = a.launches.edit();
   launches.clear();
   launches.reserve(a.code.launches.size());
@@ -194,7 +196,7 @@ void IndexBuilder::resolveLaunches(Artifact &a, const CompileProvenance &prov, c
         L.origins.push_back(std::move(o));
     };
     // 1. Stack traces recorded for this kernel:debug_handle.
-    const std::vector<std::vector<StackFrame>> *traces = nullptr;
+    const std::vector<SharedVector<StackFrame>> *traces = nullptr;
     if (info && !info->stackTraces.empty()) traces = &info->stackTraces;
     if (!traces) {
       auto it = prov.stackTraces.find(key);
@@ -205,13 +207,15 @@ void IndexBuilder::resolveLaunches(Artifact &a, const CompileProvenance &prov, c
       for (const auto &trace : *traces) {
         // The frames outside PyTorch, the standard library and synthetic files; the innermost of them that
         // no libraryPaths glob matches (recorded or local path) is the origin.
-        SharedVector<Origin> stack = sharedStack(trace);
+        auto [known, fresh] = stackOfTrace.try_emplace(trace.identity());
+        if (fresh) known->second = sharedStack(trace);
+        const SharedVector<Origin> &stack = known->second;
         for (auto it = stack->rbegin(); it != stack->rend(); ++it)
           if (!it->library) {
             addOrigin(*it);
             break;
           }
-        if (!stack.empty()) L.stacks.push_back(std::move(stack));
+        if (!stack.empty()) L.stacks.push_back(stack);
       }
       if (!L.origins.empty()) L.originSource = OriginSource::StackTrace;
     }

@@ -70,14 +70,22 @@ void appendStrings(std::string_view raw, std::vector<std::string> &out, Budget &
 }
 
 // Appends the stack traces (strings) of the array `raw` to `out`, parsed.
-void appendStackTraces(std::string_view raw, std::vector<std::vector<StackFrame>> &out, Budget &budget) {
+/// Tracebacks already parsed in one document, by their JSON token (a view into the document).
+using TraceMemo = std::unordered_map<std::string_view, SharedVector<StackFrame>>;
+
+void appendStackTraces(std::string_view raw, std::vector<SharedVector<StackFrame>> &out, Budget &budget,
+                       TraceMemo &memo) {
   std::string scratch;
   json_scan::walkArray(raw, [&](std::string_view e) {
     if (budget.spent()) return;
-    if (auto trace = json_scan::string(e, scratch)) {
-      std::vector<StackFrame> frames = parseStackTrace(*trace);
-      if (budget.take(frames.size() + 1)) out.push_back(std::move(frames));
+    auto it = memo.find(e);
+    if (it == memo.end()) {
+      auto trace = json_scan::string(e, scratch);
+      if (!trace) return; // Not a string: skipped, as before.
+      it = memo.emplace(e, SharedVector<StackFrame>(parseStackTrace(*trace))).first;
     }
+    // Repeats count against the budget as parsed ones did: it bounds what one record puts in the index.
+    if (budget.take(it->second.size() + 1)) out.push_back(it->second);
   });
 }
 
@@ -282,15 +290,15 @@ NodeMappings legacyNodeMappings(const NameMap &kernelToPost, const NameMap &post
   return m;
 }
 
-Expected<std::unordered_map<std::string, std::vector<std::vector<StackFrame>>>>
+Expected<std::unordered_map<std::string, std::vector<SharedVector<StackFrame>>>>
 parseKernelStackTraces(std::string_view text) {
-  std::unordered_map<std::string, std::vector<std::vector<StackFrame>>> out;
-  std::string scratch;
+  std::unordered_map<std::string, std::vector<SharedVector<StackFrame>>> out;
+  TraceMemo memo;
   auto error = walkDocument(text, "kernel stack traces",
                             [&](const std::string &key, std::string_view raw, Budget &budget) {
                               auto &parsed = out[key];
                               parsed.clear();
-                              appendStackTraces(raw, parsed, budget);
+                              appendStackTraces(raw, parsed, budget, memo);
                             });
   if (error) return *error;
   return out;
@@ -298,7 +306,7 @@ parseKernelStackTraces(std::string_view text) {
 
 Expected<std::unordered_map<std::string, KernelInformation>> parseKernelInformation(std::string_view text) {
   std::unordered_map<std::string, KernelInformation> out;
-  std::string scratch;
+  TraceMemo memo;
   auto error = walkDocument(text, "kernel_information.json",
                             [&](const std::string &key, std::string_view raw, Budget &budget) {
                               if (raw.empty() || raw.front() != '{') return;
@@ -307,7 +315,7 @@ Expected<std::unordered_map<std::string, KernelInformation>> parseKernelInformat
                               json_scan::walkObject(raw, [&](std::string_view member, std::string_view v) {
                                 if (member == "stack_traces") {
                                   k.stackTraces.clear();
-                                  appendStackTraces(v, k.stackTraces, budget);
+                                  appendStackTraces(v, k.stackTraces, budget, memo);
                                 } else if (member == "post_grad_nodes") {
                                   k.postGradNodes.clear();
                                   appendStrings(v, k.postGradNodes, budget);

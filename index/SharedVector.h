@@ -29,6 +29,9 @@ public:
   size_t size() const { return get().size(); }
   bool empty() const { return get().empty(); }
   const T &operator[](size_t i) const { return get()[i]; }
+  const T &at(size_t i) const { return get().at(i); }
+  /// Reads as the vector wherever a `const std::vector<T> &` is taken.
+  operator const std::vector<T> &() const { return get(); } // NOLINT(google-explicit-constructor)
   const T &front() const { return get().front(); }
   const T &back() const { return get().back(); }
   const_iterator begin() const { return get().begin(); }
