@@ -208,15 +208,19 @@ void Server::withIndex(Reply reply, std::function<void(const index::Index &, con
     else
       job();
   };
+  bool firstWaiting = false;
   {
     std::lock_guard<std::mutex> lock(indexMutex_);
     if (!index_) {
       pending = true;
       waiting_.push_back(std::move(run));
+      firstWaiting = waiting_.size() == 1;
       logDebug("request " + reply.method() + " waits for the index (" + std::to_string(waiting_.size()) +
                " waiting)");
     }
   }
+  // The status says at once that a request waits (a fast build may end before its next report).
+  if (firstWaiting) sendStatus(/*force=*/true);
   if (!pending) {
     run(); // NOLINT(bugprone-use-after-move): moved into waiting_ only when pending.
     return;
@@ -440,7 +444,8 @@ void Server::startIndexing(Rebuild kind) {
       // At most ten reports a second, but the first of each step always: a fast step is still seen.
       auto now = std::chrono::steady_clock::now();
       std::string_view step = message.substr(0, message.find(':'));
-      if (step == lastStep && now - lastReport < std::chrono::milliseconds(100)) return;
+      bool newStep = step != lastStep;
+      if (!newStep && now - lastReport < std::chrono::milliseconds(100)) return;
       lastStep = std::string(step);
       lastReport = now;
       if (progress) {
@@ -450,7 +455,8 @@ void Server::startIndexing(Rebuild kind) {
         sendNotification("$/progress",
                          json(protocol::ProgressParams<protocol::WorkDoneProgressReport>{token, report}));
       }
-      sendStatus(/*force=*/false);
+      // Each step's start too, as in $/progress: a whole build may be shorter than the status's 250 ms.
+      sendStatus(/*force=*/newStep);
     };
     // Two passes at most: the second when the kept import roots turn out to be out of date.
     for (bool firstPass = true;; firstPass = false) {
