@@ -330,15 +330,13 @@ private:
     return id;
   }
   Origin makeOrigin(const std::string &file, uint32_t line, std::string code, std::string function) const;
-  /// The origin of a `# File:` comment when it names a model frame (ModelFrames.h), else nullopt.
-  std::optional<Origin> modelOrigin(const SourceComment &c) const;
   void resolveLaunches(Artifact &a, const CompileProvenance &prov, const GraphData &post,
                        const GraphData &pre);
   /// The stack of a recorded trace (its frames outside PyTorch, the standard library and synthetic files, as
   /// origins), shared with every launch of this build whose trace has the same such frames. Thread-safe.
   SharedVector<Origin> sharedStack(const std::vector<StackFrame> &trace);
-  /// modelOrigin() of a `# File:` comment as an Origin shared with every node of this build whose comment
-  /// names the same place; null when it names no model frame. Thread-safe.
+  /// The origin of a `# File:` comment when it names a model frame (ModelFrames.h), else null; one Origin
+  /// shared by every node and launch of this build whose comment names the same place. Thread-safe.
   std::shared_ptr<const Origin> sharedModelOrigin(const SourceComment &c);
   /// A graph artifact from `graph`. Nodes without a `# File:` comment of their own take the origin of the
   /// node of the same name in `fallback`, when given. `nodes`, when given, holds the nodes an earlier call

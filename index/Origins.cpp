@@ -23,13 +23,6 @@ Origin IndexBuilder::makeOrigin(const std::string &file, uint32_t line, std::str
   return o;
 }
 
-std::optional<Origin> IndexBuilder::modelOrigin(const SourceComment &c) const {
-  if (isFrameworkPath(c.file)) return std::nullopt;
-  Origin o = makeOrigin(c.file, c.line, c.code, c.function);
-  if (o.library) return std::nullopt;
-  return o;
-}
-
 namespace {
 
 uint64_t placeHash(const std::string &file, uint32_t line, const std::string &code,
@@ -45,29 +38,36 @@ bool samePlace(const Origin &o, const std::string &file, uint32_t line, const st
   return o.recordedPath == file && o.line == line && o.code == code && o.function == function;
 }
 
+/// The value in `pool` under `hash` that `same` accepts, else `make()` stored there. `make` runs outside the
+/// lock (it resolves paths); a value another worker stored meanwhile wins.
+template <class V, class Same, class Make>
+V intern(std::unordered_multimap<uint64_t, V> &pool, std::mutex &mutex, uint64_t hash, const Same &same,
+         const Make &make) {
+  auto find = [&]() -> const V * {
+    for (auto [it, end] = pool.equal_range(hash); it != end; ++it)
+      if (same(it->second)) return &it->second;
+    return nullptr;
+  };
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (const V *found = find()) return *found;
+  }
+  V made = make();
+  std::lock_guard<std::mutex> lock(mutex);
+  if (const V *found = find()) return *found;
+  return pool.emplace(hash, std::move(made))->second;
+}
+
 } // namespace
 
 std::shared_ptr<const Origin> IndexBuilder::sharedModelOrigin(const SourceComment &c) {
   if (isFrameworkPath(c.file)) return nullptr;
-  uint64_t hash = placeHash(c.file, c.line, c.code, c.function);
-  auto find = [&]() -> const std::shared_ptr<const Origin> * {
-    for (auto [it, end] = origins_.equal_range(hash); it != end; ++it)
-      if (samePlace(*it->second, c.file, c.line, c.code, c.function)) return &it->second;
-    return nullptr;
-  };
-  std::shared_ptr<const Origin> o;
-  {
-    std::lock_guard<std::mutex> lock(stacksMutex_);
-    if (const auto *found = find()) o = *found;
-  }
-  if (!o) {
-    auto made = std::make_shared<const Origin>(makeOrigin(c.file, c.line, c.code, c.function));
-    std::lock_guard<std::mutex> lock(stacksMutex_);
-    if (const auto *found = find()) // Another worker made it meanwhile.
-      o = *found;
-    else
-      o = origins_.emplace(hash, std::move(made))->second;
-  }
+  std::shared_ptr<const Origin> o = intern(
+      origins_, stacksMutex_, placeHash(c.file, c.line, c.code, c.function),
+      [&](const std::shared_ptr<const Origin> &o) {
+        return samePlace(*o, c.file, c.line, c.code, c.function);
+      },
+      [&] { return std::make_shared<const Origin>(makeOrigin(c.file, c.line, c.code, c.function)); });
   return o->library ? nullptr : o;
 }
 
@@ -95,21 +95,15 @@ SharedVector<Origin> IndexBuilder::sharedStack(const std::vector<StackFrame> &tr
       if (!samePlace(stack[i], kept[i]->file, kept[i]->line, kept[i]->code, kept[i]->function)) return false;
     return true;
   };
-  {
-    std::lock_guard<std::mutex> lock(stacksMutex_);
-    for (auto [it, end] = stacks_.equal_range(hash); it != end; ++it)
-      if (same(*it->second)) return it->second;
-  }
-  std::vector<Origin> stack;
-  stack.reserve(kept.size());
-  for (const StackFrame *f : kept)
-    stack.push_back(makeOrigin(f->file, f->line, f->code, f->function));
-  SharedVector<Origin> shared(std::move(stack));
-  std::lock_guard<std::mutex> lock(stacksMutex_);
-  for (auto [it, end] = stacks_.equal_range(hash); it != end; ++it) // Another worker made it meanwhile.
-    if (same(*it->second)) return it->second;
-  stacks_.emplace(hash, shared);
-  return shared;
+  return intern(
+      stacks_, stacksMutex_, hash, [&](const SharedVector<Origin> &s) { return same(*s); },
+      [&] {
+        std::vector<Origin> stack;
+        stack.reserve(kept.size());
+        for (const StackFrame *f : kept)
+          stack.push_back(makeOrigin(f->file, f->line, f->code, f->function));
+        return SharedVector<Origin>(std::move(stack));
+      });
 }
 
 namespace {
@@ -223,14 +217,14 @@ void IndexBuilder::resolveLaunches(Artifact &a, const CompileProvenance &prov, c
     if (L.origins.empty() && post.present) {
       for (const std::string &n : L.postGradNodes)
         if (const SourceComment *c = post.originOf(n))
-          if (auto o = modelOrigin(*c)) addOrigin(std::move(*o));
+          if (auto o = sharedModelOrigin(*c)) addOrigin(*o);
       if (!L.origins.empty()) L.originSource = OriginSource::PostGradGraph;
     }
     // 3. Pre-grad FX nodes in the pre-grad graph's `# File:` comments.
     if (L.origins.empty() && pre.present) {
       for (const std::string &n : L.preGradNodes)
         if (const SourceComment *c = pre.originOf(n))
-          if (auto o = modelOrigin(*c)) addOrigin(std::move(*o));
+          if (auto o = sharedModelOrigin(*c)) addOrigin(*o);
       if (!L.origins.empty()) L.originSource = OriginSource::PreGradGraph;
     }
     launches.push_back(std::move(L));

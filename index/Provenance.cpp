@@ -69,10 +69,10 @@ void appendStrings(std::string_view raw, std::vector<std::string> &out, Budget &
   });
 }
 
-// Appends the stack traces (strings) of the array `raw` to `out`, parsed.
 /// Tracebacks already parsed in one document, by their JSON token (a view into the document).
 using TraceMemo = std::unordered_map<std::string_view, SharedVector<StackFrame>>;
 
+// Appends the stack traces (strings) of the array `raw` to `out`, parsed (once per distinct token: `memo`).
 void appendStackTraces(std::string_view raw, std::vector<SharedVector<StackFrame>> &out, Budget &budget,
                        TraceMemo &memo) {
   std::string scratch;
