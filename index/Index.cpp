@@ -72,6 +72,11 @@ Expected<std::string> Index::readText(ArtifactId id) const {
   return last ? *last : Error{"the artifact has no text"};
 }
 
+uint64_t Index::nextSerial() {
+  static std::atomic<uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
+
 std::optional<TextLines> Index::textLinesInLog(ArtifactId id) const {
   if (!id.valid() || id.value >= artifacts_.size()) return std::nullopt;
   const Artifact &a = artifacts_[id.value];

@@ -360,6 +360,9 @@ public:
   const std::vector<IndexDiagnostic> &diagnostics() const { return diagnostics_; }
   const std::vector<std::string> &traceFiles() const { return traceFiles_; }
   IndexStats stats() const { return stats_; }
+  /// A number no other Index of this process has (counted from 1 as indexes are made): what servers key
+  /// the answers they keep between requests by, since an index's address can be reused once it is freed.
+  uint64_t serial() const { return serial_; }
 
   /// The artifact whose text is the file at `path` (any alias), if indexed. Several compiles can share one
   /// file (identical output code on every rank, or after a cache hit): this is the first; see findAllByPath.
@@ -453,6 +456,8 @@ public:
 
 private:
   friend class IndexBuilder;
+  static uint64_t nextSerial();
+  uint64_t serial_ = nextSerial();
   ReadPolicy readPolicy_{std::vector<std::string>{}};
   std::vector<std::string> traceFiles_;
   std::vector<Compile> compiles_;

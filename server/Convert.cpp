@@ -146,27 +146,24 @@ TextCache::Entry &TextCache::get(const std::string &uri) {
       // than copying (and hashing) every payload for each request.
       std::string_view name = parsed->path;
       if (!name.empty() && name.front() == '/') name.remove_prefix(1);
-      if (auto id = index_.findByVirtualName(name)) {
-        // Every rank's copy of one output code has the same lines: split once per request, not per rank.
-        index::ArtifactId first = index_.firstCopy(*id);
-        auto [it, fresh] = copyLines_.try_emplace(first.value);
-        if (fresh)
-          if (auto lines = index_.textLinesInLog(first))
-            it->second = std::make_shared<const index::TextLines>(std::move(*lines));
-        e.mapped = it->second;
-      }
+      // Every rank's copy of one output code has the same lines: split once, not per rank or request.
+      if (auto id = index_.findByVirtualName(name))
+        e.mapped = server_.textViews().linesInLog(index_, index_.firstCopy(*id));
       if (!e.mapped) e.doc = server_.document(uri);
     } else {
       e.doc = server_.document(uri);
     }
+  } else {
+    // Open: its views are kept while this version is.
+    e.views = server_.textViews().of(e.doc, e.doc->text);
   }
-  if (e.mapped) return entries_.emplace(uri, std::move(e)).first->second;
-  std::string_view text;
+  if (e.mapped || e.views) return entries_.emplace(uri, std::move(e)).first->second;
   if (e.file)
-    text = e.file->text;
-  else if (e.doc)
-    text = e.doc->text;
-  e.table = std::make_unique<protocol::LineTable>(text);
+    e.views = server_.textViews().of(e.file, e.file->text, &e.file->lines);
+  else if (e.doc) // Read for this request (not open): its views go with it.
+    e.views = std::make_shared<const TextViews>(e.doc, e.doc->text);
+  else
+    e.views = std::make_shared<const TextViews>(nullptr, std::string_view());
   return entries_.emplace(uri, std::move(e)).first->second;
 }
 
@@ -187,8 +184,7 @@ void TextCache::markEditedCopy(const std::string &uri) {
 const index::TextLines *TextCache::lines(const std::string &uri) {
   Entry &e = get(uri);
   if (e.mapped) return &*e.mapped;
-  if (!e.lines) e.lines = std::make_unique<index::TextLines>(index::splitLines(e.table->text()));
-  return e.lines.get();
+  return &e.views->lines();
 }
 
 const std::vector<index::Relocation> *TextCache::relocations(const std::string &uri, const std::string &path,
@@ -198,10 +194,10 @@ const std::vector<index::Relocation> *TextCache::relocations(const std::string &
     if (reason) *reason = e.reason.empty() ? "not found here" : e.reason;
     return nullptr;
   }
-  if (!e.relocated) {
-    e.relocated = std::make_unique<std::vector<index::Relocation>>(
-        index::relocateLines(*lines(uri), index_.recordedLines(path)));
-  }
+  if (!e.relocated)
+    e.relocated = e.views ? e.views->relocations(index_, path)
+                          : std::make_shared<const std::vector<index::Relocation>>(
+                                index::relocateLines(*lines(uri), index_.recordedLines(path)));
   return e.relocated.get();
 }
 
@@ -213,12 +209,12 @@ std::string_view TextCache::lineText(const std::string &uri, uint32_t line) {
     if (!text.empty() && text.back() == '\r') text.remove_suffix(1); // As LineTable reads CRLF text.
     return text;
   }
-  return e.table->lineText(line);
+  return e.views->table().lineText(line);
 }
 
 uint32_t TextCache::lineCount(const std::string &uri) {
   Entry &e = get(uri);
-  return static_cast<uint32_t>(e.mapped ? e.mapped->size() : e.table->lineCount());
+  return static_cast<uint32_t>(e.mapped ? e.mapped->size() : e.views->table().lineCount());
 }
 
 protocol::Position TextCache::position(const std::string &uri, uint32_t line, size_t byteColumn) {
@@ -233,13 +229,7 @@ size_t TextCache::byteColumn(const std::string &uri, const protocol::Position &p
 const index::OutputCodeAnalysis *TextCache::editedAnalysis(const std::string &uri, index::Language language) {
   Entry &e = get(uri);
   if (e.mapped || (!e.editedCopy && (!e.doc || !e.doc->edited))) return nullptr;
-  if (!e.edited) {
-    index::TextLines lines = index::splitLines(e.table->text());
-    e.edited = std::make_unique<index::OutputCodeAnalysis>(language == index::Language::Cpp
-                                                               ? index::analyzeCppWrapper(lines)
-                                                               : index::analyzePythonWrapper(lines));
-  }
-  return e.edited.get();
+  return &e.views->analysis(language);
 }
 
 namespace {

@@ -9,6 +9,7 @@
 #include "protocol/Position.h"
 #include "protocol/Protocol.h"
 #include "server/Server.h"
+#include "server/TextViews.h"
 
 #include <map>
 #include <memory>
@@ -91,7 +92,8 @@ std::string markdownLink(std::string_view text, const std::string &uri, uint32_t
 /// A code span for Markdown, safe for text holding backticks.
 std::string codeSpan(std::string_view s);
 
-/// Per-request cache of document texts and line tables, to convert byte columns into the negotiated encoding
+/// Per-request table of document texts and line tables (those of open documents and source files kept between
+/// requests: TextViews.h), to convert byte columns into the negotiated encoding
 /// for every document a response points into, and to find recorded user lines in the text users have now.
 /// Texts: the open document (what the user sees, with unsaved edits), else for indexed generated code its
 /// text (Server::document), else for user source files the file through the server's SourceReader (which
@@ -138,13 +140,13 @@ private:
     std::string reason;                            ///< Why a user source file was not read.
     bool editedCopy = false;
     /// Log-only generated code that is not open: its lines as views into the log's mapping
-    /// (Index::textLinesInLog), instead of a copy of the whole payload in `doc` and `table` (null then). The
+    /// (Index::textLinesInLog), instead of a copy of the whole payload in `doc` (null then, as `views`). The
     /// copies of one payload (every rank's) share the first copy's lines (Index::firstCopy).
     std::shared_ptr<const index::TextLines> mapped;
-    std::unique_ptr<protocol::LineTable> table;
-    std::unique_ptr<index::OutputCodeAnalysis> edited;         ///< Lazily, for edited documents.
-    std::unique_ptr<index::TextLines> lines;                   ///< Lazily, for relocations.
-    std::unique_ptr<std::vector<index::Relocation>> relocated; ///< Lazily.
+    /// The text of `doc` or `file` and what is derived from it: kept between requests for open documents
+    /// and source files (Server::textViews).
+    std::shared_ptr<const TextViews> views;
+    std::shared_ptr<const std::vector<index::Relocation>> relocated; ///< Lazily.
   };
   Entry &get(const std::string &uri);
   const Server &server_;
@@ -152,8 +154,6 @@ private:
   std::map<std::string, Entry> entries_;
   std::map<uint32_t, std::string> preferred_;
   std::map<uint32_t, std::string> resolved_; ///< uriOf() answers, per request.
-  /// Entry::mapped of each first copy read in this request (Index::firstCopy), null when it has none.
-  std::unordered_map<uint32_t, std::shared_ptr<const index::TextLines>> copyLines_;
 };
 
 /// An origin as it is now in its file: the recorded line found again by its text (index/Relocation.h).

@@ -247,15 +247,15 @@ std::shared_ptr<const index::SourceReader> Server::sources() const {
 index::GeneratedCodeMatch Server::generatedCodeMatch(const index::Index &index, const Document &doc) const {
   {
     std::lock_guard<std::mutex> lock(copyMutex_);
-    if (auto it = copyMatches_.find(doc.uri); it != copyMatches_.end() && it->second.index == &index &&
-                                              it->second.version == doc.version &&
-                                              it->second.textSize == doc.text.size())
+    if (auto it = copyMatches_.find(doc.uri);
+        it != copyMatches_.end() && it->second.index == index.serial() && it->second.version == doc.version &&
+        it->second.textSize == doc.text.size())
       return it->second.match;
   }
   bool cpp = doc.uri.size() > 4 && doc.uri.compare(doc.uri.size() - 4, 4, ".cpp") == 0;
   index::GeneratedCodeMatch m = index.matchGeneratedCode(doc.text, cpp);
   std::lock_guard<std::mutex> lock(copyMutex_);
-  copyMatches_[doc.uri] = CopyMatch{doc.version, &index, doc.text.size(), m};
+  copyMatches_[doc.uri] = CopyMatch{doc.version, index.serial(), doc.text.size(), m};
   return m;
 }
 

@@ -29,6 +29,7 @@
 #include "protocol/Protocol.h"
 #include "protocol/Transport.h"
 #include "server/PythonEnv.h"
+#include "server/TextViews.h"
 
 #include <atomic>
 #include <chrono>
@@ -163,6 +164,8 @@ public:
   /// The URI of the first of `paths` (local files) that the client has open, if any: answers point into the
   /// copy of an artifact the user is looking at.
   std::optional<std::string> openCopy(const std::vector<std::string> &paths) const;
+  /// Views of open documents' and source files' texts, kept between requests (TextViews.h).
+  TextViewCache &textViews() const { return textViews_; }
   protocol::OffsetEncoding encoding() const { return encoding_; }
 
   /// Runs `task(index)` on the pool once the index is ready; replies RequestCancelled if the request was
@@ -255,13 +258,14 @@ private:
   std::shared_ptr<const index::SourceReader> sources_; ///< Guarded by indexMutex_.
   struct CopyMatch {
     int64_t version = 0;
-    const index::Index *index = nullptr;
+    uint64_t index = 0; ///< Index::serial (an address can be reused once an index is freed).
     size_t textSize = 0;
     index::GeneratedCodeMatch match;
   };
   mutable std::mutex copyMutex_;
   mutable std::unordered_map<std::string, CopyMatch> copyMatches_; ///< By URI, for open documents.
 
+  mutable TextViewCache textViews_;
   mutable std::mutex docsMutex_;
   std::unordered_map<std::string, std::shared_ptr<const Document>> docs_;
 

@@ -1,0 +1,136 @@
+// Tests for server/TextViews.h: views of immutable texts kept between requests, and when they go.
+#include "server/TextViews.h"
+
+#include "index/PathResolver.h"
+
+#include <doctest/doctest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+using inductor::index::ArtifactId;
+using inductor::index::Index;
+using inductor::index::IndexOptions;
+using inductor::server::TextViewCache;
+using inductor::server::TextViews;
+
+namespace {
+
+const std::string kTraces = inductor::index::normalizePath(INDUCTOR_FIXTURES_DIR) + "/traces";
+
+std::shared_ptr<const std::string> text(std::string s) {
+  return std::make_shared<const std::string>(std::move(s));
+}
+
+} // namespace
+
+TEST_CASE("TextViews: line table, lines and wrapper analysis of one text, built once") {
+  auto owner = text("def f(x):\n    return x\r\n\nz");
+  TextViews views(owner, *owner);
+  CHECK(views.table().lineCount() == 4);
+  CHECK(views.table().lineText(1) == "    return x");
+  CHECK(&views.table() == &views.table());
+  REQUIRE(views.lines().size() == 4);
+  CHECK(views.lines()[0] == "def f(x):");
+  CHECK(&views.lines() == &views.lines());
+  CHECK(&views.analysis(inductor::index::Language::Python) ==
+        &views.analysis(inductor::index::Language::Python));
+  CHECK(&views.analysis(inductor::index::Language::Python) !=
+        &views.analysis(inductor::index::Language::Cpp));
+  CHECK(views.ownerUsesElsewhere() == 1);
+  owner.reset();
+  CHECK(views.ownerUsesElsewhere() == 0);
+  CHECK(views.table().lineText(3) == "z"); // The views hold the text.
+}
+
+TEST_CASE("TextViewCache: one views object per owner while the owner is held elsewhere") {
+  TextViewCache cache;
+  auto a = text("a\nb\n");
+  auto first = cache.of(a, *a);
+  CHECK(cache.of(a, *a) == first);
+  // Many texts come and go (edits make new documents): the ones nobody holds are dropped, held ones stay.
+  std::vector<std::shared_ptr<const std::string>> held;
+  for (int i = 0; i < 200; ++i) {
+    auto t = text("line " + std::to_string(i));
+    cache.of(t, *t);
+    if (i % 10 == 0) held.push_back(t);
+  }
+  CHECK(cache.size() < 100);
+  CHECK(cache.size() >= held.size() + 1);
+  CHECK(cache.of(a, *a) == first);
+  for (const auto &t : held)
+    CHECK(cache.of(t, *t)->text() == *t);
+  // A views object a request still uses keeps its text even when its owner is gone everywhere else.
+  std::shared_ptr<const TextViews> inUse = cache.of(held.back(), *held.back());
+  std::string expected = *held.back();
+  held.clear();
+  a.reset();
+  for (int i = 0; i < 300; ++i) {
+    auto t = text("more " + std::to_string(i));
+    cache.of(t, *t);
+  }
+  CHECK(inUse->text() == expected);
+  CHECK(cache.size() < 150);
+}
+
+TEST_CASE("TextViews: relocations kept for the newest index, recomputed for another") {
+  IndexOptions options;
+  options.inputs = {kTraces + "/mlp_train/trace"};
+  options.jobs = 1;
+  auto older = Index::build(options);
+  auto newer = Index::build(options);
+  REQUIRE(newer->serial() > older->serial());
+  // A user file the trace recorded lines of: its recorded text, as the file is now.
+  std::string path;
+  for (const auto &a : newer->artifacts())
+    for (const auto &l : a.launches)
+      for (const auto &o : l.origins)
+        if (path.empty() && !newer->recordedLines(o.path).empty()) path = o.path;
+  REQUIRE(!path.empty());
+  const auto &recorded = newer->recordedLines(path);
+  std::string body;
+  for (uint32_t line = 1, i = 0; i < recorded.size(); ++line) {
+    if (recorded[i].line == line) {
+      body += std::string(recorded[i].code) + "\n";
+      while (i < recorded.size() && recorded[i].line == line)
+        ++i;
+    } else {
+      body += "\n";
+    }
+  }
+  auto owner = text("# a line added at the top\n" + body);
+  TextViews views(owner, *owner);
+  auto kept = views.relocations(*newer, path);
+  REQUIRE(kept->size() == recorded.size());
+  CHECK((*kept)[0].line == recorded[0].line + 1);
+  CHECK(views.relocations(*newer, path) == kept);
+  // An older index's request is answered but does not replace the newer's.
+  auto old = views.relocations(*older, path);
+  CHECK(old != kept);
+  REQUIRE(old->size() == kept->size());
+  for (size_t i = 0; i < old->size(); ++i)
+    CHECK((*old)[i].line == (*kept)[i].line);
+  CHECK(views.relocations(*newer, path) == kept);
+  CHECK(views.relocations(*newer, "/no/such/file.py")->empty());
+}
+
+TEST_CASE("TextViewCache: a log payload's lines are split once per index") {
+  IndexOptions options;
+  options.inputs = {kTraces + "/multirank/trace"};
+  options.jobs = 1;
+  auto index = Index::build(options);
+  std::optional<ArtifactId> logged;
+  for (uint32_t i = 0; i < index->artifacts().size() && !logged; ++i)
+    if (index->textLinesInLog(ArtifactId{i})) logged = ArtifactId{i};
+  REQUIRE(logged);
+  TextViewCache cache;
+  auto lines = cache.linesInLog(*index, *logged);
+  REQUIRE(lines);
+  CHECK(*lines == *index->textLinesInLog(*logged));
+  CHECK(cache.linesInLog(*index, *logged) == lines);
+  auto rebuilt = Index::build(options);
+  auto again = cache.linesInLog(*rebuilt, *logged);
+  CHECK(again != lines);
+  CHECK(*again == *lines);
+}
