@@ -454,6 +454,24 @@ bool checkReferences(const json &response, const UserLineSample &s, const Worklo
   return ok;
 }
 
+/// inductor/launchSites (a model line's lens clicked): the line's launch sites once, the ranks'
+/// byte-identical copies merged, in one of the units of that file.
+bool checkLaunchSites(const json &response, const UserLineSample &s, const Workload &w, Checker &c) {
+  const json &r = response.is_object() && response.contains("result") ? response["result"] : json();
+  bool ok = r.is_array() && r.size() == s.launches;
+  if (ok)
+    for (const json &loc : r) {
+      auto where = traceLocation(w, loc.value("uri", ""));
+      const Unit *u = where ? w.unitAt(static_cast<uint32_t>(where->first), where->second) : nullptr;
+      if (std::find(s.units.begin(), s.units.end(), u) == s.units.end()) ok = false;
+    }
+  if (!ok)
+    c.fail("launchSites " + s.uri + " line " + std::to_string(s.line + 1) + ": got " +
+           (r.is_array() ? std::to_string(r.size()) + " locations" : std::string("no array")) + ", want " +
+           std::to_string(s.launches) + " in the unit(s) of that file");
+  return ok;
+}
+
 bool checkLenses(const json &response, const LensSample &s, Checker &c) {
   const json &r = response.is_object() && response.contains("result") ? response["result"] : json();
   // Kernel lenses only: compiled functions' def lines have a compile-health lens too (inductor.showCompiles).
@@ -757,6 +775,13 @@ private:
                                 {"context", {{"includeDeclaration", false}}}},
                                60s, &d);
         return checkReferences(resp, s, w_, check_);
+      });
+      measure("launch sites (model-line lens clicked)", n, [&](size_t i, Clock::duration &d) {
+        const UserLineSample &s = userLines[i % userLines.size()];
+        json resp =
+            p->request("inductor/launchSites",
+                       {{"textDocument", textDocument(s.uri)}, {"position", position(s.line, 4)}}, 60s, &d);
+        return checkLaunchSites(resp, s, w_, check_);
       });
     }
     auto lensRequest = [&](const std::string &method, std::vector<LensSample> &samples) {

@@ -1,18 +1,24 @@
-// server/CodeLens.cpp: textDocument/codeLens. Lenses come resolved (no codeLens/resolve), and each carries
-// its target locations in the command's arguments, so nothing is kept between requests.
+// server/CodeLens.cpp: textDocument/codeLens, and inductor/launchSites (what a model line's lens opens).
+// Lenses come resolved (no codeLens/resolve), so nothing is kept between requests.
 //  - User source: on each line that produced kernels, `4 kernels, 10 launches · 2 forward · 2 backward`
-//    (distinct kernels per compile and graph, launch sites; KernelSummary in server/Convert.h); its locations
-//    are those launch sites, the ranks of a compile merged (references lists every rank's).
+//    (distinct kernels per compile and graph, launch sites; KernelSummary in server/Convert.h). Its command
+//    `inductor.showLaunchSites` [uri, position] carries no locations: the client asks inductor/launchSites
+//    for them when the lens is clicked. A line of a many-compile trace has thousands of launch sites (5,753
+//    on a Llama line: 30 ms and 700 KB per codeLens answer, which editors ask for after each edit).
+//    On each compiled function's def line, its compiles (`[8/0–8/4] 5 compiles · 1 failed · 4 graph breaks
+//    · 2.3 s`), whose command `inductor.showCompiles` [uri, position, {function, line, compileIds}] opens
+//    them in the editor's compiles view.
 //  - Generated code: above each kernel launch and definition, its origin (`model.py:16  h = ...`, `+N more`).
-//  - User source: on each line that produced kernels, `N kernels · a forward · b backward`; on each compiled
-//    function's def line, its compiles (`[8/0–8/4] 5 compiles · 1 failed · 4 graph breaks · 2.3 s`), whose
-//    command `inductor.showCompiles` [uri, position, {function, line, compileIds}] opens them in the editor's
-//    compiles view.
 //  - Graph dumps: above each run of FX nodes from one user line, that origin, and beside it the kernels that
 //    compute those nodes (`2 kernels, 3 launches`).
-// The command is `inductor.showLocations` with arguments [uri, position, locations], the argument shape of VS
-// Code's `editor.action.showReferences`; the editor integrations implement it (one location: go there;
+// The lenses of generated code and graph dumps carry their few locations: their command is
+// `inductor.showLocations` with arguments [uri, position, locations], the argument shape of VS Code's
+// `editor.action.showReferences`. The editor integrations implement both commands (one location: go there;
 // several: a peek or list).
+//
+// inductor/launchSites {textDocument, position} -> Location[]: the launch sites the lens of that line of a
+// user file counts, one per site in each compile, the ranks of a compile merged (references lists every
+// rank's); [] on other lines and documents.
 #include "protocol/Position.h"
 #include "server/Convert.h"
 #include "server/Health.h"
@@ -121,10 +127,14 @@ void Server::onCodeLens(const protocol::CodeLensParams &params, Reply reply) {
         std::string title =
             summary.counts() + summary.byKind() +
             lensTimeSuffix(index, target.path, recordedLine(index, target.path, launches, line), launches);
-        // The lens opens the launch sites its title counts: one per site in each compile, not one per rank
-        // (a 32-rank trace would send 32 copies of each, megabytes for one file).
-        out.push_back(makeLens(uri, texts.lineRange(uri, line - 1), title,
-                               launchLocations(texts, index, summary.sites())));
+        protocol::CodeLens lens;
+        lens.range = texts.lineRange(uri, line - 1);
+        protocol::Command cmd;
+        cmd.title = std::move(title);
+        cmd.command = "inductor.showLaunchSites";
+        cmd.arguments = json::array({uri, lens.range.start});
+        lens.command = std::move(cmd);
+        out.push_back(json(lens));
       }
       appendCompileLenses(index, texts, uri, target.path, out);
       return reply(std::move(out));
@@ -194,6 +204,22 @@ void Server::onCodeLens(const protocol::CodeLensParams &params, Reply reply) {
       }
     }
     reply(std::move(out));
+  });
+}
+
+void Server::onLaunchSites(const protocol::TextDocumentPositionParams &params, Reply reply) {
+  withIndex(std::move(reply), [this, params](const index::Index &index, const Reply &reply) {
+    const std::string &uri = params.textDocument.uri;
+    TextCache texts(*this, index);
+    Target target = resolveTarget(index, uri, texts);
+    if (target.kind != Target::Kind::UserFile) return reply(json::array());
+    // The line's launches as the lens found them: the recorded lines at this line of the text now.
+    uint32_t line = params.position.line + 1;
+    auto now = userLinesNow(texts, index, uri, target.path, line);
+    auto it = now.find(line);
+    if (it == now.end()) return reply(json::array());
+    // One per site in each compile, not one per rank (a 32-rank trace would send 32 copies of each).
+    reply(launchLocations(texts, index, summarizeLaunches(index, it->second).sites()));
   });
 }
 

@@ -35,6 +35,7 @@ void Server::registerHandlers() {
   bind("inductor/artifactContent",           &Server::onArtifactContent);
   bind("inductor/compiles",                  &Server::onCompiles);
   bind("inductor/hotLines",                  &Server::onHotLines);
+  bind("inductor/launchSites",               &Server::onLaunchSites);
   bind("inductor/listArtifacts",             &Server::onListArtifacts);
   bind("inductor/status",                    &Server::onStatus);
   bind("shutdown",                           &Server::onShutdown);

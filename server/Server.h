@@ -133,6 +133,7 @@ public:
   void onReferences(const protocol::ReferenceParams &params, Reply reply);
   void onHover(const protocol::TextDocumentPositionParams &params, Reply reply);
   void onCodeLens(const protocol::CodeLensParams &params, Reply reply);
+  void onLaunchSites(const protocol::TextDocumentPositionParams &params, Reply reply);
   void onDocumentLink(const protocol::DocumentLinkParams &params, Reply reply);
   void onDocumentSymbol(const protocol::DocumentSymbolParams &params, Reply reply);
   void onWorkspaceSymbol(const protocol::WorkspaceSymbolParams &params, Reply reply);

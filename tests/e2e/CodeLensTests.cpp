@@ -73,23 +73,26 @@ size_t checkUserLenses(LSPClient &client, const std::string &caseName,
     CHECK_MESSAGE((title == base || (title.starts_with(base + " · ") &&
                                      (title.ends_with(" total") || title.ends_with("/step")))),
                   title << " vs " << base);
-    CHECK(cmd["command"] == "inductor.showLocations");
+    // The lens carries no locations: clicked, the client asks inductor/launchSites at its position.
+    CHECK(cmd["command"] == "inductor.showLaunchSites");
     REQUIRE(cmd["arguments"].is_array());
-    REQUIRE(cmd["arguments"].size() == 3);
+    REQUIRE(cmd["arguments"].size() == 2);
     CHECK(cmd["arguments"][0] == uri);
     CHECK(cmd["arguments"][1] == lens["range"]["start"]);
+    json sites = client.request("inductor/launchSites",
+                                {{"textDocument", {{"uri", uri}}}, {"position", cmd["arguments"][1]}});
     // One location per launch site the title counts: ranks that wrote the same output code file share their
     // sites (these cases' ranks do; TlparseTests has ranks with log-only copies, whose lens shows one).
     std::set<Loc> unique;
     for (const LaunchRef &l : it->second)
       unique.insert(l.loc());
     std::vector<Loc> want(unique.begin(), unique.end());
-    CHECK(sorted(toLocs(cmd["arguments"][2])) == sorted(want));
+    CHECK(sorted(toLocs(sites)) == sorted(want));
     // The lens's locations are among the references of the line (which list every rank's).
     json refs = client.request("textDocument/references", {{"textDocument", {{"uri", uri}}},
                                                            {"position", lens["range"]["start"]},
                                                            {"context", {{"includeDeclaration", false}}}});
-    std::vector<Loc> refLocs = sorted(toLocs(refs)), lensLocs = sorted(toLocs(cmd["arguments"][2]));
+    std::vector<Loc> refLocs = sorted(toLocs(refs)), lensLocs = sorted(toLocs(sites));
     CHECK(std::includes(refLocs.begin(), refLocs.end(), lensLocs.begin(), lensLocs.end()));
     CHECK(refLocs == sorted(want));
   }
@@ -121,7 +124,17 @@ TEST_CASE("codeLens: mlp_train model.py line 16 reads `4 kernels, 10 launches ·
   // Forward: addmm (handles 2, 6) and gelu (3, 7); backward: gelu_backward (8, 13) and mm (9, 10, 14, 18).
   CHECK((*line16)["command"]["title"] == "4 kernels, 10 launches · 2 forward · 2 backward");
   CHECK((*line16)["range"] == json{{"start", position(15, 8)}, {"end", position(15, 31)}});
-  CHECK((*line16)["command"]["arguments"][2].size() == 10);
+  json sites = s.client.request("inductor/launchSites", {{"textDocument", {{"uri", uri}}},
+                                                         {"position", (*line16)["command"]["arguments"][1]}});
+  CHECK(sites.size() == 10);
+  // Other lines, documents and malformed params.
+  CHECK(s.client.request("inductor/launchSites",
+                         {{"textDocument", {{"uri", uri}}}, {"position", position(0, 0)}}) == json::array());
+  CHECK(s.client.request("inductor/launchSites", {{"textDocument", {{"uri", "file:///nowhere/x.py"}}},
+                                                  {"position", position(15, 0)}}) == json::array());
+  json bad = s.client.requestRaw("inductor/launchSites", {{"textDocument", 3}});
+  CHECK(bad.contains("error"));
+  CHECK(bad["error"]["code"] == -32602);
   s.client.shutdown();
 }
 

@@ -66,7 +66,7 @@ TEST_CASE(
   json lenses = s.client.request("textDocument/codeLens", {{"textDocument", {{"uri", uri}}}});
   size_t kernelLenses = 0;
   for (const json &l : lenses)
-    kernelLenses += l["command"]["command"] == "inductor.showLocations";
+    kernelLenses += l["command"]["command"] == "inductor.showLaunchSites";
   CHECK(kernelLenses == 6);
   s.client.shutdown();
 }

@@ -278,9 +278,12 @@ TEST_CASE("tlparse multi_rank_messy_input: both ranks, non-trace files ignored")
   json lenses = s.client.request("textDocument/codeLens", {{"textDocument", {{"uri", userURI}}}});
   const json *lens = nullptr;
   for (const json &l : lenses)
-    if (l["range"]["start"]["line"] == line && l["command"]["command"] == "inductor.showLocations") lens = &l;
+    if (l["range"]["start"]["line"] == line && l["command"]["command"] == "inductor.showLaunchSites")
+      lens = &l;
   REQUIRE(lens != nullptr);
-  std::vector<Loc> shown = toLocs((*lens)["command"]["arguments"][2]), all = toLocs(refs);
+  json sites = s.client.request("inductor/launchSites", {{"textDocument", {{"uri", userURI}}},
+                                                         {"position", (*lens)["command"]["arguments"][1]}});
+  std::vector<Loc> shown = toLocs(sites), all = toLocs(refs);
   REQUIRE(!shown.empty());
   CHECK(shown.size() * 2 == all.size());
   for (const Loc &l : shown) {

@@ -31,7 +31,7 @@ return {
     H.ok(title:match('^%d+ kernels?'), 'title starts with the kernel count: ' .. title)
     H.contains(title, 'forward', 'lens title')
     H.contains(title, 'backward', 'lens title')
-    H.eq('inductor.showLocations', lens.command.command, 'lens command')
+    H.eq('inductor.showLaunchSites', lens.command.command, 'lens command')
     -- Displayed as virtual text.
     local ns = vim.lsp.codelens.__namespaces and vim.lsp.codelens.__namespaces[client.id]
     if ns then
@@ -39,7 +39,7 @@ return {
       H.ok(#marks > 0, 'no code-lens virtual text on line 16')
     end
   end },
-  { 'running the model.py lens lists its kernels (inductor.showLocations)', function()
+  { 'running the model.py lens lists its kernels (inductor.showLaunchSites)', function()
     local bufnr = H.open(H.mlp .. '/model.py')
     wait_lens(bufnr, 'the model.py:16 lens', function(l) return l.range.start.line == 15 end)
     vim.api.nvim_win_set_cursor(0, { 16, 4 })

@@ -150,12 +150,15 @@ def handle(method, params):
         if params["textDocument"]["uri"] == model_uri() and params["position"]["line"] == ORIGIN_LINE:
             return [l for l, _ in all_launches()]
         return []
+    if method == "inductor/launchSites":
+        if params["textDocument"]["uri"] == model_uri() and params["position"]["line"] == ORIGIN_LINE:
+            return [l for l, _ in all_launches()]
+        return []
     if method == "textDocument/codeLens":
         uri = params["textDocument"]["uri"]
         if uri == model_uri():
-            locs = [l for l, _ in all_launches()]
             r = loc(uri, ORIGIN_LINE)["range"]
-            return [{"range": r, "command": {"title": "3 kernels · 2 forward · 1 backward", "command": "inductor.showLocations", "arguments": [uri, r["start"], locs]}}]
+            return [{"range": r, "command": {"title": "3 kernels · 2 forward · 1 backward", "command": "inductor.showLaunchSites", "arguments": [uri, r["start"]]}}]
         lenses = []
         text = text_of(uri)
         for i, line in enumerate(text.split("\n")):  # AOTI C++ wrappers: one lens per kernel caller

@@ -9,6 +9,9 @@
 //   inductorLs.openArtifact  inductor/listArtifacts → quick pick → open
 //   inductor.showLocations   [uri, position, locations] (LSP): one location → go
 //                            there; several → editor.action.showReferences (peek)
+//   inductor.showLaunchSites [uri, position] (LSP): a model line's lens; its
+//                            locations come from inductor/launchSites, then as
+//                            inductor.showLocations
 //   inductorLs.openLocation  [uri, line] → open at a line (the command links
 //                            that client.ts makes of hover links VS Code does
 //                            not open itself)
@@ -29,7 +32,9 @@ import {
   type Artifact,
   listArtifactsRequest,
   openLocationCommand,
+  launchSitesRequest,
   reindexCommand,
+  showLaunchSitesCommand,
   showLocationsCommand,
 } from './protocol';
 
@@ -178,6 +183,16 @@ async function showLocations(
   );
 }
 
+async function showLaunchSites(client: LanguageClient, uri: string, position: LspPosition): Promise<void> {
+  const sites = (await client.sendRequest(launchSitesRequest, { textDocument: { uri }, position })) ?? [];
+  if (sites.length === 0) {
+    // The file changed since the lens was made and the line no longer produced kernels.
+    void vscode.window.showInformationMessage('Inductor: no kernels were generated from this line.');
+    return;
+  }
+  await showLocations(client, uri, position, sites);
+}
+
 // Runs a command body, reporting failures instead of letting them vanish.
 function guarded<A extends unknown[]>(name: string, body: (...args: A) => Promise<void>) {
   return async (...args: A) => {
@@ -230,5 +245,8 @@ export function activate(
   );
   register(showLocationsCommand, 'Show Locations', (client, uri: string, position: LspPosition, locations: LspLocation[]) =>
     showLocations(client, uri, position, locations ?? []),
+  );
+  register(showLaunchSitesCommand, 'Show Launch Sites', (client, uri: string, position: LspPosition) =>
+    showLaunchSites(client, uri, position),
   );
 }

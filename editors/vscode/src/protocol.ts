@@ -79,10 +79,25 @@ export const listArtifactsRequest = new RequestType<object, Artifact[], void>(
 // Server command (workspace/executeCommand) that rebuilds the index.
 export const reindexCommand = 'inductor.reindex';
 
-// Client command carried by every code lens: arguments are
-// [uri: string, position: lsp.Position, locations: lsp.Location[]],
-// the shape of `editor.action.showReferences`. The client implements it.
+// Client command carried by the code lenses of generated code and graph
+// dumps: arguments are [uri: string, position: lsp.Position, locations:
+// lsp.Location[]], the shape of `editor.action.showReferences`. The client
+// implements it.
 export const showLocationsCommand = 'inductor.showLocations';
+
+// Client command carried by the kernel lens of a model line: arguments are
+// [uri: string, position: lsp.Position], without locations (a line of a
+// many-compile trace has thousands); the client asks inductor/launchSites for
+// them and shows them as inductor.showLocations does.
+export const showLaunchSitesCommand = 'inductor.showLaunchSites';
+
+// The launch sites a model line's lens counts (one per site in each compile,
+// ranks merged), at a position of the document as it is now; [] elsewhere.
+export const launchSitesRequest = new RequestType<
+  { textDocument: { uri: string }; position: { line: number; character: number } },
+  Location[] | null,
+  void
+>('inductor/launchSites');
 
 // Client command: [uri: string, line: number (1-based)] → open the document
 // at that line. client.ts turns hover links VS Code will not follow

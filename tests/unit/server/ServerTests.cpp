@@ -449,11 +449,14 @@ TEST_CASE("hover: a launch, and a user line") {
 
 namespace {
 
-/// The lenses of kernels (inductor.showLocations), without those of compiled functions' def lines.
+/// The lenses of kernels (inductor.showLocations, inductor.showLaunchSites), without those of compiled
+/// functions' def lines.
 json kernelLenses(const json &lenses) {
   json out = json::array();
   for (const json &l : lenses)
-    if (l["command"]["command"] == "inductor.showLocations") out.push_back(l);
+    if (l["command"]["command"] == "inductor.showLocations" ||
+        l["command"]["command"] == "inductor.showLaunchSites")
+      out.push_back(l);
   return out;
 }
 
@@ -471,12 +474,15 @@ TEST_CASE("codeLens: user lines with kernel counts; launches in output code with
   const json &gelu = lenses[1];
   CHECK(gelu["range"] == range(15, 8, 15, 31));
   CHECK(gelu["command"]["title"] == "4 kernels, 10 launches · 2 forward · 2 backward");
-  CHECK(gelu["command"]["command"] == "inductor.showLocations");
+  // The lens carries no locations: clicked, the client asks inductor/launchSites at its position.
+  CHECK(gelu["command"]["command"] == "inductor.showLaunchSites");
   const json &args = gelu["command"]["arguments"];
-  REQUIRE(args.size() == 3);
+  REQUIRE(args.size() == 2);
   CHECK(args[0] == protocol::fileURI(kModel));
   CHECK(args[1] == pos(15, 8));
-  CHECK(args[2].size() == 10);
+  json sites = c.request("inductor/launchSites", at(kModel, 15, 8));
+  CHECK(sites.size() == 10);
+  CHECK(c.request("inductor/launchSites", at(kModel, 0, 0)) == json::array());
 
   // In output code opened through its debug-directory copy, lenses point at model.py and stay in that copy.
   json code = c.request("textDocument/codeLens", doc(kForwardDebug));

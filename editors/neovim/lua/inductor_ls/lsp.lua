@@ -5,7 +5,7 @@
 ---
 --- The client adds nothing the server lacks: it maps settings, negotiates the position
 --- encoding, shows code lenses, and implements the client-side commands the server's
---- lenses use (`inductor.showLocations`, `inductor.showCompiles`). Compile-health diagnostics
+--- lenses use (`inductor.showLocations`, `inductor.showLaunchSites`, `inductor.showCompiles`). Compile-health diagnostics
 --- reach `vim.diagnostic` through Neovim's own `textDocument/publishDiagnostics` handler.
 
 local config = require('inductor_ls.config')
@@ -236,6 +236,9 @@ function M.make_config(root)
     commands = {
       ['inductor.showLocations'] = function(command, ctx)
         require('inductor_ls.commands.show_locations')(command, ctx)
+      end,
+      ['inductor.showLaunchSites'] = function(command, ctx)
+        require('inductor_ls.commands.show_launch_sites')(command, ctx)
       end,
       ['inductor.showCompiles'] = function(command, ctx)
         require('inductor_ls.commands.compiles').lens(command, ctx)

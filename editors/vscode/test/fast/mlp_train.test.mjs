@@ -109,8 +109,9 @@ describe('inductor-ls on mlp_train', () => {
     assert.ok(caps.workspaceSymbolProvider, 'workspaceSymbolProvider');
     assert.ok(caps.executeCommandProvider?.commands?.includes('inductor.reindex'), 'inductor.reindex');
     assert.ok(
-      !caps.executeCommandProvider.commands.includes('inductor.showLocations'),
-      'inductor.showLocations is a client command; the client would fail to register it twice',
+      !caps.executeCommandProvider.commands.includes('inductor.showLocations') &&
+        !caps.executeCommandProvider.commands.includes('inductor.showLaunchSites'),
+      'inductor.showLocations and inductor.showLaunchSites are client commands; the client would fail to register them twice',
     );
     assert.equal(caps.positionEncoding ?? 'utf-16', 'utf-16', 'only utf-16 was offered');
   });
@@ -197,10 +198,14 @@ describe('inductor-ls on mlp_train', () => {
     assert.match(lens.command.title, /\d+ kernels?/);
     assert.match(lens.command.title, /forward/);
     assert.match(lens.command.title, /backward/);
-    assert.equal(lens.command.command, 'inductor.showLocations');
-    const [uri, , locations] = lens.command.arguments;
+    // No locations in the lens: the client asks for them when it is clicked.
+    assert.equal(lens.command.command, 'inductor.showLaunchSites');
+    const [uri, position] = lens.command.arguments;
     assert.equal(realPathOfUri(uri), fs.realpathSync(modelPy));
-    assert.ok(Array.isArray(locations) && locations.length > 0, 'lens without locations');
+    const sites = await server.request('inductor/launchSites', { textDocument: { uri }, position });
+    assert.ok(Array.isArray(sites) && sites.length === 10, `launch sites: ${JSON.stringify(sites)}`);
+    const lines = await Promise.all(sites.map(lineAt));
+    assert.ok(lines.every((l) => l.includes('(')), lines.join('\n'));
   });
 
   test('references on model.py:16 are every launch of its kernels', async () => {

@@ -70,7 +70,7 @@ test('the extension activates on a workspace that holds a trace and starts its s
   }
   log(`server: ${s.api.serverPath} (${s.api.serverSource})`);
   const commands = await vscode.commands.getCommands(true);
-  for (const c of ['inductorLs.showKernels', 'inductorLs.goToOrigin', 'inductorLs.reindex', 'inductorLs.openArtifact', 'inductor.showLocations', 'inductor.showCompiles', 'inductorLs.showCompiles', 'inductorLs.openLocation', 'inductorLs.showHotLines', 'inductor.showPrinterEnv'])
+  for (const c of ['inductorLs.showKernels', 'inductorLs.goToOrigin', 'inductorLs.reindex', 'inductorLs.openArtifact', 'inductor.showLocations', 'inductor.showLaunchSites', 'inductor.showCompiles', 'inductorLs.showCompiles', 'inductorLs.openLocation', 'inductorLs.showHotLines', 'inductor.showPrinterEnv'])
     assert.ok(commands.includes(c), `command ${c} is not registered`);
 });
 
@@ -189,7 +189,10 @@ test('code lenses: a lens with one target goes there; kernel counts on model.py:
   // Distinct kernels and their launches: forward addmm and gelu, backward gelu_backward and mm.
   assert.equal(line16.command.title, '4 kernels, 10 launches · 2 forward · 2 backward');
   log(`lenses: "${atLaunch.command.title}" / "${line16.command.title}"`);
-  // Several targets: the peek opens (and the editor stays where it was).
+  // Its command carries no locations: the client asks inductor/launchSites, and with several targets the peek
+  // opens (and the editor stays where it was).
+  assert.equal(line16.command.command, 'inductor.showLaunchSites');
+  assert.equal(line16.command.arguments.length, 2);
   await vscode.commands.executeCommand(line16.command.command, ...line16.command.arguments);
   assert.ok(sameFile(vscode.window.activeTextEditor.document.uri, s.modelUri));
   await vscode.commands.executeCommand('closeReferenceSearch');

@@ -1,5 +1,6 @@
 ---@brief
---- Client-side command `inductor.showLocations`, the command of every inductor-ls code lens.
+--- Client-side command `inductor.showLocations`, the command of the code lenses of generated
+--- code and graph dumps (a model line's lens has `inductor.showLaunchSites`).
 --- Arguments (from the server): `[uri, position, locations]`: the lens's document URI
 --- (string), an LSP Position, and an array of LSP Locations. One location: jump to it;
 --- several: quickfix list.

@@ -1,0 +1,34 @@
+---@brief
+--- Client-side command `inductor.showLaunchSites`, the command of a model line's kernel lens.
+--- Arguments (from the server): `[uri, position]`, the lens's document URI (string) and an
+--- LSP Position. The lens carries no locations (a line of a many-compile trace has
+--- thousands): they are asked of the server (`inductor/launchSites`) when the lens runs.
+--- One location: jump to it; several: quickfix list.
+
+local lsp = require('inductor_ls.lsp')
+local locations = require('inductor_ls.locations')
+
+---@param command table LSP Command `{title, command, arguments}`
+---@param ctx table `{bufnr, client_id}`
+return function(command, ctx)
+  local args = command.arguments or {}
+  local client = vim.lsp.get_client_by_id(ctx.client_id)
+  if not client or type(args[1]) ~= 'string' or type(args[2]) ~= 'table' then
+    vim.notify('inductor-ls: malformed inductor.showLaunchSites arguments', vim.log.levels.ERROR)
+    return
+  end
+  local params = { textDocument = { uri = args[1] }, position = args[2] }
+  lsp.request(client, 'inductor/launchSites', params, function(err, result)
+    if err then
+      vim.notify('inductor-ls: launch sites: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+      return
+    end
+    local locs = locations.normalize(result)
+    if #locs == 0 then
+      -- The file changed since the lens was made, and the line no longer produced kernels.
+      vim.notify('inductor-ls: no kernels generated from this line', vim.log.levels.INFO)
+      return
+    end
+    locations.show(locs, client.offset_encoding or 'utf-16', command.title or 'inductor-ls', client)
+  end, ctx.bufnr)
+end
