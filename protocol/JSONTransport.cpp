@@ -278,8 +278,15 @@ ReadResult JSONTransport::readDelimited() {
 
 void JSONTransport::send(const json &message) {
   // error_handler_t::replace: a document with invalid UTF-8 must not take the server down.
-  const std::string body =
-      message.dump(pretty_ ? 2 : -1, ' ', /*ensure_ascii=*/false, json::error_handler_t::replace);
+  writeFrame(message.dump(pretty_ ? 2 : -1, ' ', /*ensure_ascii=*/false, json::error_handler_t::replace));
+}
+
+void JSONTransport::sendText(std::string_view message) {
+  if (pretty_) return send(json::parse(message)); // Test logs: indented as every other message.
+  writeFrame(message);
+}
+
+void JSONTransport::writeFrame(std::string_view body) {
   const std::string header = "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n";
   // Header and body written separately: a large body (an artifact's text) is not copied once more.
   const std::lock_guard<std::mutex> lock(sendMutex_);

@@ -53,6 +53,9 @@ public:
   /// went away) are not reported: the reader sees the end of input and the server shuts down from there.
   /// Strings holding invalid UTF-8 are written with U+FFFD in place of the bad bytes instead of throwing.
   virtual void send(const json &message) = 0;
+  /// Writes `message`, the text of one whole JSON message (JsonWriter.h: compact, valid UTF-8), as one frame.
+  /// Thread-safe, as send(). The default parses it and calls send(), for transports that keep values.
+  virtual void sendText(std::string_view message) { send(json::parse(message)); }
 };
 
 /// A Transport over two C streams, e.g. stdin and stdout.
@@ -83,8 +86,10 @@ public:
 
   ReadResult readMessage() override;
   void send(const json &message) override;
+  void sendText(std::string_view message) override;
 
 private:
+  void writeFrame(std::string_view body);
   /// Reads one line without its "\n" / "\r\n" into `line`, keeping at most `maxBytes` bytes (`truncated`
   /// says whether more were dropped; `tail`, if given, then holds the last kTailBytes of the line). False at
   /// end of input (or on an I/O error) with nothing read.

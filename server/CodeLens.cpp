@@ -33,16 +33,24 @@ namespace inductor::server {
 
 namespace {
 
-protocol::CodeLens makeLens(const std::string &uri, protocol::Range range, std::string title,
-                            json locations) {
-  protocol::CodeLens lens;
-  lens.range = range;
-  protocol::Command cmd;
-  cmd.title = std::move(title);
-  cmd.command = "inductor.showLocations";
-  cmd.arguments = json::array({uri, range.start, std::move(locations)});
-  lens.command = std::move(cmd);
-  return lens;
+/// Writes a lens whose command is `command` with arguments [uri, range.start, ...]; `more` writes the rest.
+template <class More>
+void writeLens(protocol::JsonWriter &w, const std::string &uri, const protocol::Range &range,
+               std::string_view title, std::string_view command, More more) {
+  w.beginObject().key("range");
+  protocol::write(w, range);
+  w.key("command").beginObject().key("title").value(title).key("command").value(command);
+  w.key("arguments").beginArray().value(uri);
+  protocol::write(w, range.start);
+  more(w);
+  w.endArray().endObject().endObject();
+}
+
+/// A lens opening `locations` (the JSON text of an array of them): inductor.showLocations.
+void writeLocationsLens(protocol::JsonWriter &w, const std::string &uri, const protocol::Range &range,
+                        std::string_view title, std::string_view locations) {
+  writeLens(w, uri, range, title, "inductor.showLocations",
+            [&](protocol::JsonWriter &w) { w.raw(locations); });
 }
 
 /// Where a compiled function's `def` line is now: the recorded line when it still defines the function, else
@@ -70,7 +78,7 @@ std::optional<uint32_t> defLineNow(TextCache &texts, const std::string &uri,
 
 /// The compile lenses of a user file (server/Health.h formats them).
 void appendCompileLenses(const index::Index &index, TextCache &texts, const std::string &uri,
-                         const std::string &path, json &out) {
+                         const std::string &path, protocol::JsonWriter &out) {
   const index::CompileHealth &h = index.compileHealth();
   for (const index::CompiledFunction &fn : index.compiledFunctions(path)) {
     std::optional<uint32_t> line = defLineNow(texts, uri, fn);
@@ -87,7 +95,7 @@ void appendCompileLenses(const index::Index &index, TextCache &texts, const std:
         json::array({uri, lens.range.start,
                      json{{"function", fn.function}, {"line", fn.line}, {"compileIds", std::move(ids)}}});
     lens.command = std::move(cmd);
-    out.push_back(json(lens));
+    out.dump(json(lens));
   }
 }
 
@@ -101,14 +109,17 @@ std::string originTitle(const std::vector<PlacedOrigin> &origins) {
   return title;
 }
 
-/// Launch sites of `launches`, one location each (ranks sharing one output code file share their sites).
-json launchLocations(TextCache &texts, const index::Index &index,
-                     const std::vector<index::LaunchRef> &launches) {
-  json locations = json::array();
-  UniqueLocations unique(locations);
+/// Launch sites of `launches`, one location each (ranks sharing one output code file share their sites), as
+/// the JSON text of an array.
+std::string launchLocations(TextCache &texts, const index::Index &index,
+                            const std::vector<index::LaunchRef> &launches) {
+  protocol::JsonWriter w;
+  w.beginArray();
+  UniqueLocations unique(w);
   for (index::LaunchRef r : launches)
     unique.add(launchLocation(texts, index, r));
-  return locations;
+  w.endArray();
+  return w.take();
 }
 
 } // namespace
@@ -119,7 +130,13 @@ void Server::onCodeLens(const protocol::CodeLensParams &params, Reply reply) {
     TextCache texts(*this, index);
     Target target = resolveTarget(index, uri, texts);
     if (target.kind == Target::Kind::Artifact) texts.prefer(target.artifact, params.textDocument.uri);
-    json out = json::array();
+    // Written directly: a large output code has thousands of lenses (JsonWriter.h).
+    protocol::JsonWriter out;
+    out.beginArray();
+    auto done = [&] {
+      out.endArray();
+      reply.text(out.take());
+    };
     if (target.kind == Target::Kind::UserFile) {
       // On the lines where the recorded lines are now: the document follows the user's edits.
       for (const auto &[line, launches] : userLinesNow(texts, index, uri, target.path)) {
@@ -127,33 +144,29 @@ void Server::onCodeLens(const protocol::CodeLensParams &params, Reply reply) {
         std::string title =
             summary.counts() + summary.byKind() +
             lensTimeSuffix(index, target.path, recordedLine(index, target.path, launches, line), launches);
-        protocol::CodeLens lens;
-        lens.range = texts.lineRange(uri, line - 1);
-        protocol::Command cmd;
-        cmd.title = std::move(title);
-        cmd.command = "inductor.showLaunchSites";
-        cmd.arguments = json::array({uri, lens.range.start});
-        lens.command = std::move(cmd);
-        out.push_back(json(lens));
+        writeLens(out, uri, texts.lineRange(uri, line - 1), title, "inductor.showLaunchSites",
+                  [](protocol::JsonWriter &) {});
       }
       appendCompileLenses(index, texts, uri, target.path, out);
-      return reply(std::move(out));
+      return done();
     }
-    if (target.kind != Target::Kind::Artifact) return reply(std::move(out));
+    if (target.kind != Target::Kind::Artifact) return done();
     const index::Artifact &a = index.artifact(target.artifact);
     // Only origins found in their files now: a recorded line that is gone gets no lens (hover says why).
     auto lensFor = [&](uint32_t line, uint32_t column, uint32_t endColumn,
                        const std::vector<index::Origin> &origins) {
       std::vector<PlacedOrigin> placed;
-      json locations = json::array();
+      protocol::JsonWriter locations;
+      locations.beginArray();
       UniqueLocations unique(locations);
       for (const index::Origin &o : origins) {
         PlacedOrigin p = placeOrigin(texts, index, o);
         if (p.found() && unique.add(*p.location)) placed.push_back(std::move(p));
       }
       if (placed.empty()) return;
+      locations.endArray();
       protocol::Range range{texts.position(uri, line, column), texts.position(uri, line, endColumn)};
-      out.push_back(makeLens(uri, range, originTitle(placed), std::move(locations)));
+      writeLocationsLens(out, uri, range, originTitle(placed), locations.take());
     };
     // Positions in the document as it is now (it may be an edited copy of the indexed text).
     for (uint32_t i = 0; i < a.code.kernels.size(); ++i) {
@@ -194,16 +207,21 @@ void Server::onCodeLens(const protocol::CodeLensParams &params, Reply reply) {
             for (index::LaunchRef r : computing[n])
               if (std::find(launches.begin(), launches.end(), r) == launches.end()) launches.push_back(r);
           protocol::Range range = texts.lineRange(uri, first.line);
-          if (PlacedOrigin p = placeOrigin(texts, index, *first.origin); p.found())
-            out.push_back(makeLens(uri, range, originTitle({p}), json::array({*p.location})));
+          if (PlacedOrigin p = placeOrigin(texts, index, *first.origin); p.found()) {
+            protocol::JsonWriter one;
+            one.beginArray();
+            protocol::write(one, *p.location);
+            one.endArray();
+            writeLocationsLens(out, uri, range, originTitle({p}), one.take());
+          }
           if (!launches.empty())
-            out.push_back(makeLens(uri, range, summarizeLaunches(index, launches).counts(),
-                                   launchLocations(texts, index, launches)));
+            writeLocationsLens(out, uri, range, summarizeLaunches(index, launches).counts(),
+                               launchLocations(texts, index, launches));
         }
         i = end;
       }
     }
-    reply(std::move(out));
+    done();
   });
 }
 
@@ -219,7 +237,7 @@ void Server::onLaunchSites(const protocol::TextDocumentPositionParams &params, R
     auto it = now.find(line);
     if (it == now.end()) return reply(json::array());
     // One per site in each compile, not one per rank (a 32-rank trace would send 32 copies of each).
-    reply(launchLocations(texts, index, summarizeLaunches(index, it->second).sites()));
+    reply.text(launchLocations(texts, index, summarizeLaunches(index, it->second).sites()));
   });
 }
 

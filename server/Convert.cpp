@@ -114,6 +114,34 @@ std::string codeSpan(std::string_view s) {
   return s.find('`') == std::string_view::npos ? "`" + std::string(s) + "`" : "`` " + std::string(s) + " ``";
 }
 
+UniqueLocations::UniqueLocations(nlohmann::json &array) : array_(&array) {
+  for (const nlohmann::json &l : array) {
+    protocol::Location location;
+    try {
+      protocol::from_json(l, location);
+    } catch (const std::exception &) {
+      continue; // Not a location: nothing to compare with.
+    }
+    firstTime(location);
+  }
+}
+
+bool UniqueLocations::firstTime(const protocol::Location &l) {
+  uint32_t uri = uris_.try_emplace(l.uri, static_cast<uint32_t>(uris_.size())).first->second;
+  return seen_
+      .insert({uri, l.range.start.line, l.range.start.character, l.range.end.line, l.range.end.character})
+      .second;
+}
+
+bool UniqueLocations::add(const protocol::Location &location) {
+  if (!firstTime(location)) return false;
+  if (writer_)
+    protocol::write(*writer_, location);
+  else
+    array_->push_back(location);
+  return true;
+}
+
 std::string TextCache::uriOf(const index::Index &index, index::ArtifactId id) {
   if (auto it = preferred_.find(id.value); it != preferred_.end()) return it->second;
   if (auto it = resolved_.find(id.value); it != resolved_.end()) return it->second;

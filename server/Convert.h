@@ -6,6 +6,7 @@
 #include "index/Index.h"
 #include "index/Relocation.h"
 #include "index/SourceReader.h"
+#include "protocol/JsonWriter.h"
 #include "protocol/Position.h"
 #include "protocol/Protocol.h"
 #include "server/Server.h"
@@ -34,39 +35,36 @@ struct Target {
   bool copy = false;
 };
 
-/// Appends locations to a JSON array once each (launch sites that ranks share, repeated origins), by a hash
-/// of their fields: a linear search of the array per location was quadratic, and thousands of launches (a
-/// model line of a 16-compile, 8-rank trace) took a second per request; serialising each one for its key was
-/// a third of a many-rank reference. The array must outlive this; what it holds already counts as seen.
+/// Appends locations to a JSON array, or writes them to a JsonWriter inside an array, once each (launch sites
+/// that ranks share, repeated origins), by their fields: a linear search of the array per location was
+/// quadratic, and thousands of launches (a model line of a 16-compile, 8-rank trace) took a second per
+/// request; serialising each one for its key was a third of a many-rank reference. The array or writer must
+/// outlive this; what the array holds already counts as seen.
 class UniqueLocations {
 public:
-  explicit UniqueLocations(nlohmann::json &array) : array_(array) {
-    for (const nlohmann::json &l : array) {
-      protocol::Location location;
-      try {
-        protocol::from_json(l, location);
-      } catch (const std::exception &) {
-        continue; // Not a location: nothing to compare with.
-      }
-      seen_.insert(key(location));
-    }
-  }
+  explicit UniqueLocations(nlohmann::json &array);
+  explicit UniqueLocations(protocol::JsonWriter &writer) : writer_(&writer) {}
   /// Appends `location` unless an equal one is there; whether it was appended.
-  bool add(const protocol::Location &location) {
-    if (!seen_.insert(key(location)).second) return false;
-    array_.push_back(location);
-    return true;
-  }
+  bool add(const protocol::Location &location);
 
 private:
-  static std::string key(const protocol::Location &l) {
-    std::string k = l.uri;
-    for (uint32_t n : {l.range.start.line, l.range.start.character, l.range.end.line, l.range.end.character})
-      k.append(1, '\0').append(std::to_string(n));
-    return k;
-  }
-  nlohmann::json &array_;
-  std::unordered_set<std::string> seen_;
+  bool firstTime(const protocol::Location &l);
+  nlohmann::json *array_ = nullptr;
+  protocol::JsonWriter *writer_ = nullptr;
+  std::unordered_map<std::string, uint32_t> uris_; ///< Each distinct URI's number, for the keys.
+  struct Key {
+    uint32_t uri, startLine, startCharacter, endLine, endCharacter;
+    friend bool operator==(const Key &, const Key &) = default;
+  };
+  struct KeyHash {
+    size_t operator()(const Key &k) const {
+      uint64_t h = k.uri;
+      for (uint32_t v : {k.startLine, k.startCharacter, k.endLine, k.endCharacter})
+        h = h * 0x9E3779B97F4A7C15ULL + v;
+      return static_cast<size_t>(h ^ (h >> 29));
+    }
+  };
+  std::unordered_set<Key, KeyHash> seen_;
 };
 
 class TextCache;

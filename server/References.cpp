@@ -17,7 +17,11 @@ void Server::onReferences(const protocol::ReferenceParams &params, Reply reply) 
     Target target = resolveTarget(index, params.textDocument.uri, texts);
     if (target.kind == Target::Kind::Artifact) texts.prefer(target.artifact, params.textDocument.uri);
     std::vector<index::LaunchRef> launches;
-    json out = json::array();
+    // Written directly: a many-rank line has thousands of locations (JsonWriter.h).
+    protocol::JsonWriter out;
+    out.beginArray();
+    // Several compiles can share one file (every rank writing the same cache file): one location each.
+    UniqueLocations unique(out);
     if (target.kind == Target::Kind::UserFile) {
       // The recorded lines that are at this line of the file as it is now (edited since the trace, another
       // version of a library).
@@ -42,7 +46,7 @@ void Server::onReferences(const protocol::ReferenceParams &params, Reply reply) 
           decl.uri = params.textDocument.uri;
           decl.range = {texts.position(decl.uri, s.line, s.column),
                         texts.position(decl.uri, s.line, s.endColumn)};
-          out.push_back(decl);
+          unique.add(decl);
         }
         break;
       case index::SymbolAt::Kind::GraphNode:
@@ -52,11 +56,10 @@ void Server::onReferences(const protocol::ReferenceParams &params, Reply reply) 
         break;
       }
     }
-    // Several compiles can share one file (every rank writing the same cache file): one location each.
-    UniqueLocations unique(out);
     for (index::LaunchRef r : launches)
       unique.add(launchLocation(texts, index, r));
-    reply(std::move(out));
+    out.endArray();
+    reply.text(out.take());
   });
 }
 

@@ -2,6 +2,7 @@
 
 #include "server/Server.h"
 
+#include "protocol/JsonWriter.h"
 #include "protocol/Position.h"
 #include "protocol/URI.h"
 #include "server/Convert.h"
@@ -45,10 +46,10 @@ Reply::State::~State() {
   }
 }
 
-void Reply::operator()(json result) const {
+bool Reply::claim() const {
   if (state_->replied.exchange(true)) {
     logError("replied twice to " + state_->method);
-    return;
+    return false;
   }
   if (Logger::instance().enabled(LogLevel::Debug)) {
     auto us = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() -
@@ -56,7 +57,26 @@ void Reply::operator()(json result) const {
                   .count();
     logDebug("<-- " + state_->method + "(" + idText(state_->id) + ") " + std::to_string(us) + " us");
   }
-  state_->transport.send(protocol::makeResponse(state_->id, std::move(result)));
+  return true;
+}
+
+void Reply::operator()(json result) const {
+  if (claim()) state_->transport.send(protocol::makeResponse(state_->id, std::move(result)));
+}
+
+void Reply::text(std::string_view result) const {
+  if (!claim()) return;
+  // makeResponse's members, around the result's text.
+  protocol::JsonWriter w;
+  w.beginObject()
+      .key("id")
+      .dump(state_->id)
+      .key("jsonrpc")
+      .value("2.0")
+      .key("result")
+      .raw(result)
+      .endObject();
+  state_->transport.sendText(w.take());
 }
 
 void Reply::error(ErrorCode code, std::string_view message) const {

@@ -59,11 +59,16 @@ class Reply {
 public:
   Reply(protocol::Transport &transport, json id, std::string method);
   void operator()(json result) const;
+  /// Replies with `result`, the JSON text of the result (protocol::JsonWriter): for answers of thousands of
+  /// items, written without building them as json values.
+  void text(std::string_view result) const;
   void error(protocol::ErrorCode code, std::string_view message) const;
   const json &id() const { return state_->id; }
   const std::string &method() const { return state_->method; }
 
 private:
+  /// Marks the request answered (false, logged, when it was already) and logs the time it took.
+  bool claim() const;
   struct State {
     State(protocol::Transport &t, json i, std::string m)
         : transport(t), id(std::move(i)), method(std::move(m)) {}

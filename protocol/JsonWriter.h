@@ -1,0 +1,59 @@
+// protocol/JsonWriter.h: compact JSON text written directly, without building nlohmann values first.
+// For the answers that hold thousands of items (code lenses of a large output code, the references of a model
+// line on many ranks): building them as nlohmann objects (a std::map and its nodes per object, parent links
+// with JSON_DIAGNOSTICS) and then serialising them was 70% of such a request (perf, bench/README.md). The
+// text is what nlohmann's dump(-1, ' ', false, error_handler_t::replace) writes for the same value: strings
+// with invalid UTF-8 get U+FFFD for the bad bytes, as JSONTransport::send does.
+#pragma once
+
+#include "protocol/Json.h"
+#include "protocol/Protocol.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace inductor::protocol {
+
+/// Appends one JSON value to a string, item by item. Commas and colons are placed by the writer; calls must
+/// nest properly (a key() before each value inside an object), which debug builds assert.
+class JsonWriter {
+public:
+  JsonWriter &beginObject();
+  JsonWriter &endObject();
+  JsonWriter &beginArray();
+  JsonWriter &endArray();
+  /// An object member's name; the next call writes its value.
+  JsonWriter &key(std::string_view name);
+  JsonWriter &value(std::string_view s);
+  JsonWriter &value(const char *s) { return value(std::string_view(s)); }
+  JsonWriter &value(int64_t n);
+  JsonWriter &value(uint32_t n) { return value(static_cast<int64_t>(n)); }
+  JsonWriter &value(bool b);
+  JsonWriter &null();
+  JsonWriter &value(const std::string &s) { return value(std::string_view(s)); }
+  /// An nlohmann value, serialised as JSONTransport would.
+  JsonWriter &dump(const json &j);
+  /// Text that is one JSON value already (another writer's take()).
+  JsonWriter &raw(std::string_view jsonText);
+
+  /// The text written so far; the writer is empty afterwards.
+  std::string take();
+  size_t size() const { return out_.size(); }
+
+private:
+  void separate(); ///< A comma before every item of a container but its first.
+  std::string out_;
+  std::vector<bool> first_; ///< Per open container: no item written yet.
+  bool afterKey_ = false;
+};
+
+/// The LSP shapes answers write in bulk.
+void write(JsonWriter &w, const Position &p);
+void write(JsonWriter &w, const Range &r);
+void write(JsonWriter &w, const Location &l);
+/// A Command (`arguments` written when not null).
+void write(JsonWriter &w, const Command &c);
+
+} // namespace inductor::protocol
