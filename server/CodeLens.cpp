@@ -139,14 +139,29 @@ void Server::onCodeLens(const protocol::CodeLensParams &params, Reply reply) {
     };
     if (target.kind == Target::Kind::UserFile) {
       // On the lines where the recorded lines are now: the document follows the user's edits.
-      for (const auto &[line, launches] : userLinesNow(texts, index, uri, target.path)) {
-        KernelSummary summary = summarizeLaunches(index, launches);
-        std::string title =
-            summary.counts() + summary.byKind() +
-            lensTimeSuffix(index, target.path, recordedLine(index, target.path, launches, line), launches);
-        writeLens(out, uri, texts.lineRange(uri, line - 1), title, "inductor.showLaunchSites",
+      // Each line's title depends on the text and the index alone: kept with the text (TextViews::derived),
+      // as editors ask for the lenses of a document again on every edit elsewhere, focus and scroll.
+      struct LineLens {
+        uint32_t line; // 1-based, now.
+        std::string title;
+      };
+      auto make = [&] {
+        std::vector<LineLens> lines;
+        for (const auto &[line, launches] : *allUserLinesNow(texts, index, uri, target.path)) {
+          KernelSummary summary = summarizeLaunches(index, launches);
+          lines.push_back(
+              {line, summary.counts() + summary.byKind() +
+                         lensTimeSuffix(index, target.path, recordedLine(index, target.path, launches, line),
+                                        launches)});
+        }
+        return lines;
+      };
+      const TextViews *views = texts.views(uri);
+      auto lines = views ? views->derived<std::vector<LineLens>>(index, "lensTitles\n" + target.path, make)
+                         : std::make_shared<const std::vector<LineLens>>(make());
+      for (const LineLens &l : *lines)
+        writeLens(out, uri, texts.lineRange(uri, l.line - 1), l.title, "inductor.showLaunchSites",
                   [](protocol::JsonWriter &) {});
-      }
       appendCompileLenses(index, texts, uri, target.path, out);
       return done();
     }

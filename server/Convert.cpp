@@ -373,10 +373,14 @@ std::string shortPlace(const PlacedOrigin &p) {
   return p.file + ":" + std::to_string(p.line);
 }
 
-std::map<uint32_t, std::vector<index::LaunchRef>> userLinesNow(TextCache &texts, const index::Index &index,
-                                                               const std::string &uri,
-                                                               const std::string &path,
-                                                               std::optional<uint32_t> only) {
+namespace {
+
+std::string userLinesKey(const std::string &path) {
+  return std::string("userLinesNow\n") + path;
+}
+
+UserLinesNow computeUserLinesNow(TextCache &texts, const index::Index &index, const std::string &uri,
+                                 const std::string &path, std::optional<uint32_t> only) {
   std::map<uint32_t, std::vector<index::LaunchRef>> out;
   const std::vector<index::Relocation> *relocated = texts.relocations(uri, path);
   const auto &recorded = index.recordedLines(path);
@@ -384,6 +388,7 @@ std::map<uint32_t, std::vector<index::LaunchRef>> userLinesNow(TextCache &texts,
   // few (line, code, function) for this line: a path is normalised, and a recorded line relocated, once.
   std::unordered_map<std::string_view, bool> isThisFile;
   auto inThisFile = [&](const std::string &p) {
+    if (p == path) return true; // Most origins of this file's lines (no hashing).
     auto [it, fresh] = isThisFile.try_emplace(p, false);
     if (fresh) it->second = p == path || index::normalizePath(p) == path;
     return it->second;
@@ -431,6 +436,31 @@ std::map<uint32_t, std::vector<index::LaunchRef>> userLinesNow(TextCache &texts,
     });
   }
   return out;
+}
+
+} // namespace
+
+std::shared_ptr<const UserLinesNow> allUserLinesNow(TextCache &texts, const index::Index &index,
+                                                    const std::string &uri, const std::string &path) {
+  auto make = [&] { return computeUserLinesNow(texts, index, uri, path, std::nullopt); };
+  if (const TextViews *views = texts.views(uri))
+    return views->derived<UserLinesNow>(index, userLinesKey(path), make);
+  return std::make_shared<const UserLinesNow>(make());
+}
+
+std::map<uint32_t, std::vector<index::LaunchRef>> userLinesNow(TextCache &texts, const index::Index &index,
+                                                               const std::string &uri,
+                                                               const std::string &path,
+                                                               std::optional<uint32_t> only) {
+  if (!only) return *allUserLinesNow(texts, index, uri, path);
+  // One line: from every line's answer when it is kept, else that line alone (cheaper than all of them).
+  if (const TextViews *views = texts.views(uri))
+    if (auto all = views->find<UserLinesNow>(index, userLinesKey(path))) {
+      UserLinesNow out;
+      if (auto it = all->find(*only); it != all->end()) out.insert(*it);
+      return out;
+    }
+  return computeUserLinesNow(texts, index, uri, path, only);
 }
 
 std::optional<index::KernelLaunch> launchSiteNow(TextCache &texts, const index::Index &index,

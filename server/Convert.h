@@ -130,6 +130,9 @@ public:
   /// cannot be read; `reason` then says why ("outside the workspace", "not found here", ...).
   const std::vector<index::Relocation> *relocations(const std::string &uri, const std::string &path,
                                                     std::string *reason = nullptr);
+  /// The views of the document's text, kept between requests for open documents and source files; null for
+  /// log-only generated code read in place.
+  const TextViews *views(const std::string &uri) { return get(uri).views.get(); }
 
 private:
   struct Entry {
@@ -180,10 +183,18 @@ std::string shortPlace(const PlacedOrigin &p);
 /// document at `uri`, else the file): recorded lines that are no longer in the text are left out, moved ones
 /// are counted where they are now. When the text cannot be read, the recorded lines. With `only`, just that
 /// line (1-based) is filled. Launches of a line are in index order of their first recorded line.
+///
+/// Every line's answer is kept with the text (TextViews::derived) once all lines were asked for: later calls,
+/// with or without `only`, read it.
 std::map<uint32_t, std::vector<index::LaunchRef>> userLinesNow(TextCache &texts, const index::Index &index,
                                                                const std::string &uri,
                                                                const std::string &path,
                                                                std::optional<uint32_t> only = std::nullopt);
+using UserLinesNow = std::map<uint32_t, std::vector<index::LaunchRef>>;
+/// userLinesNow() of every line, shared: kept with the text when it is kept (an open document or a source
+/// file, see TextViews).
+std::shared_ptr<const UserLinesNow> allUserLinesNow(TextCache &texts, const index::Index &index,
+                                                    const std::string &uri, const std::string &path);
 
 /// The line (1-based) the trace recorded in the user file `path` for these launches (the first of their
 /// origins there), for data keyed by recorded lines, such as runtime times; `fallback` when there is none.

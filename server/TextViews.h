@@ -44,6 +44,33 @@ public:
   /// request still running on an older one computes its answer but does not keep it.
   std::shared_ptr<const std::vector<index::Relocation>> relocations(const index::Index &index,
                                                                     const std::string &path) const;
+  /// A value derived from this text and `index` alone (an answer's parts that depend on nothing else), named
+  /// `key`: made by `make()` (returning a T) on first use, then kept for the newest index asked about, as
+  /// relocations are.
+  template <class T, class Make>
+  std::shared_ptr<const T> derived(const index::Index &index, const std::string &key, Make make) const {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (derivedSerial_ == index.serial())
+        if (auto it = derived_.find(key); it != derived_.end())
+          return std::static_pointer_cast<const T>(it->second);
+    }
+    auto made = std::make_shared<const T>(make()); // Outside the lock; a racing request's copy is dropped.
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (index.serial() < derivedSerial_) return made;
+    if (index.serial() > derivedSerial_) {
+      derived_.clear();
+      derivedSerial_ = index.serial();
+    }
+    return std::static_pointer_cast<const T>(derived_.try_emplace(key, std::move(made)).first->second);
+  }
+  /// derived() when it was made for `index` already, else null.
+  template <class T> std::shared_ptr<const T> find(const index::Index &index, const std::string &key) const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (derivedSerial_ != index.serial()) return nullptr;
+    auto it = derived_.find(key);
+    return it == derived_.end() ? nullptr : std::static_pointer_cast<const T>(it->second);
+  }
   /// The owner's use count minus this object's reference: 0 when only this holds the text.
   long ownerUsesElsewhere() const { return owner_.use_count() - 1; }
 
@@ -56,7 +83,8 @@ private:
   mutable std::unique_ptr<index::TextLines> lines_;
   mutable std::mutex mutex_; ///< Guards what follows.
   mutable std::map<index::Language, std::unique_ptr<const index::OutputCodeAnalysis>> analyses_;
-  mutable uint64_t relocationsSerial_ = 0;
+  mutable uint64_t relocationsSerial_ = 0, derivedSerial_ = 0;
+  mutable std::unordered_map<std::string, std::shared_ptr<const void>> derived_;
   mutable std::unordered_map<std::string, std::shared_ptr<const std::vector<index::Relocation>>> relocations_;
 };
 

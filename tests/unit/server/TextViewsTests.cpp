@@ -134,3 +134,30 @@ TEST_CASE("TextViewCache: a log payload's lines are split once per index") {
   CHECK(again != lines);
   CHECK(*again == *lines);
 }
+
+TEST_CASE("TextViews::derived: made once per index, found only for the index it was made for") {
+  IndexOptions options;
+  options.inputs = {kTraces + "/mlp_train/trace"};
+  options.jobs = 1;
+  auto older = Index::build(options);
+  auto newer = Index::build(options);
+  auto owner = text("x = 1\n");
+  TextViews views(owner, *owner);
+  int made = 0;
+  auto make = [&] { return ++made; };
+  CHECK(views.find<int>(*newer, "k") == nullptr);
+  auto first = views.derived<int>(*newer, "k", make);
+  CHECK(*first == 1);
+  CHECK(views.derived<int>(*newer, "k", make) == first);
+  CHECK(views.find<int>(*newer, "k") == first);
+  CHECK(*views.derived<int>(*newer, "other", make) == 2);
+  // An older index's request gets its own value, not kept; the newer's stays.
+  CHECK(*views.derived<int>(*older, "k", make) == 3);
+  CHECK(views.find<int>(*older, "k") == nullptr);
+  CHECK(views.find<int>(*newer, "k") == first);
+  // A newer index than any before drops what was kept.
+  auto newest = Index::build(options);
+  CHECK(*views.derived<int>(*newest, "k", make) == 4);
+  CHECK(views.find<int>(*newer, "k") == nullptr);
+  CHECK(made == 4);
+}
