@@ -281,17 +281,23 @@ void JSONTransport::send(const json &message) {
   writeFrame(message.dump(pretty_ ? 2 : -1, ' ', /*ensure_ascii=*/false, json::error_handler_t::replace));
 }
 
-void JSONTransport::sendText(std::string_view message) {
-  if (pretty_) return send(json::parse(message)); // Test logs: indented as every other message.
-  writeFrame(message);
+void JSONTransport::sendText(std::string_view prefix, std::string_view body, std::string_view suffix) {
+  if (pretty_) { // Test logs: indented as every other message.
+    std::string whole;
+    whole.append(prefix).append(body).append(suffix);
+    return send(json::parse(whole));
+  }
+  writeFrame(prefix, body, suffix);
 }
 
-void JSONTransport::writeFrame(std::string_view body) {
-  const std::string header = "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n";
-  // Header and body written separately: a large body (an artifact's text) is not copied once more.
+void JSONTransport::writeFrame(std::string_view prefix, std::string_view body, std::string_view suffix) {
+  const std::string header =
+      "Content-Length: " + std::to_string(prefix.size() + body.size() + suffix.size()) + "\r\n\r\n";
+  // Written piece by piece: a large body (an artifact's text, thousands of locations) is not copied once
+  // more.
   const std::lock_guard<std::mutex> lock(sendMutex_);
-  (void)std::fwrite(header.data(), 1, header.size(), out_);
-  (void)std::fwrite(body.data(), 1, body.size(), out_);
+  for (std::string_view piece : {std::string_view(header), prefix, body, suffix})
+    (void)std::fwrite(piece.data(), 1, piece.size(), out_);
   (void)std::fflush(out_);
 }
 

@@ -2,6 +2,7 @@
 #include "protocol/JsonWriter.h"
 
 #include <cassert>
+#include <charconv>
 
 namespace inductor::protocol {
 
@@ -74,7 +75,9 @@ JsonWriter &JsonWriter::value(std::string_view s) {
 
 JsonWriter &JsonWriter::value(int64_t n) {
   separate();
-  out_ += std::to_string(n);
+  char digits[24];
+  auto end = std::to_chars(digits, digits + sizeof digits, n).ptr;
+  out_.append(digits, end);
   return *this;
 }
 

@@ -41,6 +41,8 @@ public:
   /// The text written so far; the writer is empty afterwards.
   std::string take();
   size_t size() const { return out_.size(); }
+  /// Room for `bytes` of text, for writers that know roughly how much they will write.
+  void reserve(size_t bytes) { out_.reserve(bytes); }
 
 private:
   void separate(); ///< A comma before every item of a container but its first.

@@ -53,9 +53,16 @@ public:
   /// went away) are not reported: the reader sees the end of input and the server shuts down from there.
   /// Strings holding invalid UTF-8 are written with U+FFFD in place of the bad bytes instead of throwing.
   virtual void send(const json &message) = 0;
-  /// Writes `message`, the text of one whole JSON message (JsonWriter.h: compact, valid UTF-8), as one frame.
-  /// Thread-safe, as send(). The default parses it and calls send(), for transports that keep values.
-  virtual void sendText(std::string_view message) { send(json::parse(message)); }
+  /// Writes the text of one whole JSON message (JsonWriter.h: compact, valid UTF-8), given in three pieces
+  /// (an envelope around a large result, which is then not copied), as one frame. Thread-safe, as send().
+  /// The default joins and parses them and calls send(), for transports that keep values.
+  virtual void sendText(std::string_view prefix, std::string_view body, std::string_view suffix) {
+    std::string whole;
+    whole.reserve(prefix.size() + body.size() + suffix.size());
+    whole.append(prefix).append(body).append(suffix);
+    send(json::parse(whole));
+  }
+  void sendText(std::string_view message) { sendText({}, message, {}); }
 };
 
 /// A Transport over two C streams, e.g. stdin and stdout.
@@ -86,10 +93,11 @@ public:
 
   ReadResult readMessage() override;
   void send(const json &message) override;
-  void sendText(std::string_view message) override;
+  void sendText(std::string_view prefix, std::string_view body, std::string_view suffix) override;
+  using Transport::sendText;
 
 private:
-  void writeFrame(std::string_view body);
+  void writeFrame(std::string_view prefix, std::string_view body = {}, std::string_view suffix = {});
   /// Reads one line without its "\n" / "\r\n" into `line`, keeping at most `maxBytes` bytes (`truncated`
   /// says whether more were dropped; `tail`, if given, then holds the last kTailBytes of the line). False at
   /// end of input (or on an I/O error) with nothing read.

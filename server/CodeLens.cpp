@@ -114,6 +114,7 @@ std::string originTitle(const std::vector<PlacedOrigin> &origins) {
 std::string launchLocations(TextCache &texts, const index::Index &index,
                             const std::vector<index::LaunchRef> &launches) {
   protocol::JsonWriter w;
+  w.reserve(launches.size() * 128); // About a location's text.
   w.beginArray();
   UniqueLocations unique(w);
   for (index::LaunchRef r : launches)

@@ -154,8 +154,14 @@ std::string TextCache::uriOf(const index::Index &index, index::ArtifactId id) {
 }
 
 TextCache::Entry &TextCache::get(const std::string &uri) {
+  if (lastEntry_ && *lastUri_ == uri) return *lastEntry_;
+  auto remember = [&](std::map<std::string, Entry>::iterator it) -> Entry & {
+    lastUri_ = &it->first; // std::map nodes stay where they are.
+    lastEntry_ = &it->second;
+    return it->second;
+  };
   auto it = entries_.find(uri);
-  if (it != entries_.end()) return it->second;
+  if (it != entries_.end()) return remember(it);
   Entry e;
   e.doc = server_.openDocument(uri);
   if (!e.doc) {
@@ -185,14 +191,14 @@ TextCache::Entry &TextCache::get(const std::string &uri) {
     // Open: its views are kept while this version is.
     e.views = server_.textViews().of(e.doc, e.doc->text);
   }
-  if (e.mapped || e.views) return entries_.emplace(uri, std::move(e)).first->second;
+  if (e.mapped || e.views) return remember(entries_.emplace(uri, std::move(e)).first);
   if (e.file)
     e.views = server_.textViews().of(e.file, e.file->text, &e.file->lines);
   else if (e.doc) // Read for this request (not open): its views go with it.
     e.views = std::make_shared<const TextViews>(e.doc, e.doc->text);
   else
     e.views = std::make_shared<const TextViews>(nullptr, std::string_view());
-  return entries_.emplace(uri, std::move(e)).first->second;
+  return remember(entries_.emplace(uri, std::move(e)).first);
 }
 
 std::shared_ptr<const Document> TextCache::openDocument(const std::string &uri) const {
@@ -463,18 +469,18 @@ std::map<uint32_t, std::vector<index::LaunchRef>> userLinesNow(TextCache &texts,
   return computeUserLinesNow(texts, index, uri, path, only);
 }
 
-std::optional<index::KernelLaunch> launchSiteNow(TextCache &texts, const index::Index &index,
-                                                 index::LaunchRef ref, const std::string &uri) {
+const index::KernelLaunch *launchSiteNow(TextCache &texts, const index::Index &index, index::LaunchRef ref,
+                                         const std::string &uri) {
   const index::Launch &l = index.launch(ref);
   const index::Artifact &a = index.artifact(ref.artifact);
   const index::OutputCodeAnalysis *edited = texts.editedAnalysis(uri, a.language);
-  if (!edited) return l.site;
+  if (!edited) return &l.site;
   // The same launch in the edited text: the same key, the same occurrence of it.
   std::string key = l.site.key();
   size_t n = occurrence(a.launches.size(), ref.index, [&](size_t j) { return a.launches[j].site.key(); });
   for (const index::KernelLaunch &e : edited->launches)
-    if (e.key() == key && n-- == 0) return e;
-  return std::nullopt;
+    if (e.key() == key && n-- == 0) return &e;
+  return nullptr;
 }
 
 std::optional<std::pair<uint32_t, uint32_t>> definitionNow(TextCache &texts, const index::Index &index,
@@ -494,7 +500,8 @@ protocol::Location launchLocation(TextCache &texts, const index::Index &index, i
   protocol::Location loc;
   loc.uri = texts.uriOf(index, ref.artifact);
   // A launch the edited text no longer has keeps the indexed position (the best there is to point at).
-  index::KernelLaunch site = launchSiteNow(texts, index, ref, loc.uri).value_or(index.launch(ref).site);
+  const index::KernelLaunch *now = launchSiteNow(texts, index, ref, loc.uri);
+  const index::KernelLaunch &site = now ? *now : index.launch(ref).site;
   loc.range = {texts.position(loc.uri, site.line, site.column),
                texts.position(loc.uri, site.line, std::max(site.endColumn, site.column))};
   return loc;

@@ -150,6 +150,9 @@ private:
     std::shared_ptr<const std::vector<index::Relocation>> relocated; ///< Lazily.
   };
   Entry &get(const std::string &uri);
+  /// The last entry get() returned: answers convert many positions of one document in a row.
+  const std::string *lastUri_ = nullptr;
+  Entry *lastEntry_ = nullptr;
   const Server &server_;
   const index::Index &index_;
   std::map<std::string, Entry> entries_;
@@ -204,9 +207,10 @@ uint32_t recordedLine(const index::Index &index, const std::string &path,
 /// `model.py:16` for display: the recorded line (see shortPlace for the line now).
 std::string shortOrigin(const index::Origin &o);
 /// A launch as it is in the document at `uri` now: the indexed site, or, in an edited document (or an edited
-/// copy), the same launch (same key, same occurrence) in the edited text; nullopt when the edit removed it.
-std::optional<index::KernelLaunch> launchSiteNow(TextCache &texts, const index::Index &index,
-                                                 index::LaunchRef ref, const std::string &uri);
+/// copy), the same launch (same key, same occurrence) in the edited text; null when the edit removed it.
+/// Owned by the index or by the edited text's views: valid while `texts` lives.
+const index::KernelLaunch *launchSiteNow(TextCache &texts, const index::Index &index, index::LaunchRef ref,
+                                         const std::string &uri);
 /// The (line, column) of a kernel definition's name in the document at `uri` now (see launchSiteNow).
 std::optional<std::pair<uint32_t, uint32_t>> definitionNow(TextCache &texts, const index::Index &index,
                                                            index::ArtifactId id, uint32_t definition,

@@ -56,6 +56,7 @@ void Server::onReferences(const protocol::ReferenceParams &params, Reply reply) 
         break;
       }
     }
+    out.reserve(launches.size() * 128); // About a location's text.
     for (index::LaunchRef r : launches)
       unique.add(launchLocation(texts, index, r));
     out.endArray();

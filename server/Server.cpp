@@ -66,17 +66,10 @@ void Reply::operator()(json result) const {
 
 void Reply::text(std::string_view result) const {
   if (!claim()) return;
-  // makeResponse's members, around the result's text.
+  // makeResponse's members around the result's text, which is not copied into them.
   protocol::JsonWriter w;
-  w.beginObject()
-      .key("id")
-      .dump(state_->id)
-      .key("jsonrpc")
-      .value("2.0")
-      .key("result")
-      .raw(result)
-      .endObject();
-  state_->transport.sendText(w.take());
+  w.beginObject().key("id").dump(state_->id).key("jsonrpc").value("2.0").key("result");
+  state_->transport.sendText(w.take(), result, "}");
 }
 
 void Reply::error(ErrorCode code, std::string_view message) const {

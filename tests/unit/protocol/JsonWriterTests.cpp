@@ -84,7 +84,7 @@ TEST_CASE("JsonWriter: positions, ranges, locations and commands read back as th
   CHECK(!json::parse(nlohmannText(json(bare))).contains("arguments"));
 }
 
-TEST_CASE("JSONTransport::sendText writes the text as one frame") {
+TEST_CASE("JSONTransport::sendText writes the text (whole or in pieces) as one frame") {
   char *buffer = nullptr;
   size_t size = 0;
   std::FILE *out = open_memstream(&buffer, &size);
@@ -92,9 +92,11 @@ TEST_CASE("JSONTransport::sendText writes the text as one frame") {
   {
     JSONTransport t(stdin, out, JSONTransport::Style::Standard);
     t.sendText(R"({"id":1,"jsonrpc":"2.0","result":[]})");
+    t.sendText(R"({"id":2,"result":)", "[1,2]", "}"); // An envelope around a result, in three pieces.
   }
   std::fclose(out);
   std::string written(buffer, size);
   std::free(buffer);
-  CHECK(written == "Content-Length: 36\r\n\r\n{\"id\":1,\"jsonrpc\":\"2.0\",\"result\":[]}");
+  CHECK(written == "Content-Length: 36\r\n\r\n{\"id\":1,\"jsonrpc\":\"2.0\",\"result\":[]}"
+                   "Content-Length: 23\r\n\r\n{\"id\":2,\"result\":[1,2]}");
 }
