@@ -22,12 +22,20 @@ const Compile *Index::compileOf(ArtifactId id) const {
 
 std::optional<ArtifactId> Index::findByPath(std::string_view path) const {
   std::string p = normalizePath(path);
-  if (auto it = tables_->byPath.find(p); it != tables_->byPath.end()) return it->second;
+  const Tables &t = *tables_;
+  if (auto it = t.byPath.find(p); it != t.byPath.end()) return it->second;
+  if (t.byPath.empty()) return std::nullopt; // Log-only traces: no file is an artifact.
   std::error_code ec;
   std::string canonical = fs::weakly_canonical(p, ec).string();
-  if (!ec && canonical != p)
-    for (const auto &[k, v] : tables_->byPath)
-      if (fs::weakly_canonical(k, ec).string() == canonical) return v;
+  if (ec || canonical == p) return std::nullopt;
+  std::call_once(t.canonicalOnce, [&] {
+    for (const auto &[k, v] : t.byPath) {
+      std::error_code kec;
+      std::string c = fs::weakly_canonical(k, kec).string();
+      if (!kec) t.byCanonical.try_emplace(std::move(c), v);
+    }
+  });
+  if (auto it = t.byCanonical.find(canonical); it != t.byCanonical.end()) return it->second;
   return std::nullopt;
 }
 

@@ -45,6 +45,11 @@ class ReadPolicy;
 struct Index::Tables {
   std::vector<std::shared_ptr<const TraceLog>> logs;
   std::unordered_map<std::string, ArtifactId> byPath;
+  /// byPath by each path's weakly_canonical form, made on first use (findByPath of a path through a link):
+  /// canonicalising every indexed path per lookup was a syscall per artifact file for each user file a
+  /// request touched.
+  mutable std::once_flag canonicalOnce;
+  mutable std::unordered_map<std::string, ArtifactId> byCanonical;
   /// Paths shared by several artifacts: path -> all of them (the first is also in byPath).
   std::unordered_map<std::string, std::vector<ArtifactId>> sharedPaths;
   std::unordered_map<std::string, ArtifactId> byVirtual;

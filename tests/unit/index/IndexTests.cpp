@@ -351,6 +351,16 @@ TEST_CASE("mlp_train: copies of an artifact are one artifact, found by any spell
   CHECK(index->findByPath(kModel) == std::nullopt);
   CHECK(index->findByPath(kMlp + "/no/such/file.py") == std::nullopt);
   CHECK(index->findByPath("") == std::nullopt);
+  // Through a link to the debug directory (its canonical path is an indexed one), twice (the canonical
+  // paths are made once).
+  TempDir links;
+  fs::create_directory_symlink(kForwardDebugDir, links.path + "/debug");
+  for (int i = 0; i < 2; ++i) {
+    auto linked = index->findByPath(links.path + "/debug/output_code.py");
+    REQUIRE(linked);
+    CHECK(*linked == forward);
+  }
+  CHECK(index->findByPath(links.path + "/debug/no_such_file.py") == std::nullopt);
   // The debug directory's copy is the same text as the log's payload.
   CHECK(index->text(forward) == readFile(kForwardDebugDir + "/output_code.py"));
 
