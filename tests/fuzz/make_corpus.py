@@ -238,6 +238,9 @@ def lsp_seeds():
         # Input: 2 bytes line, 2 bytes character, 1 byte encoding, then the text.
         write("fuzz_position", "text-%02d.bin" % i, bytes([0, i % 3, 0, 5 + i, i % 3]) +
               t.encode("utf-8", "surrogateescape") if "\xff" not in t else bytes([0, 0, 0, 3, 1]) + b"\xff\xfe bad \xc3")
+    for i, t in enumerate([b"file:///home/u/model.py", "4 kernels \u00b7 2 forward \"q\" \\ \t\n".encode(),
+                           b"bad \xe6\x97 \x80 \xff \xc0\xaf end", "\U0001f600 \u65e5\u672c \x00\x1f\x7f".encode()]):
+        write("fuzz_json_writer", "string-%02d.bin" % i, t)
 
 
 def main():
