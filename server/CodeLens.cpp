@@ -1,5 +1,7 @@
 // server/CodeLens.cpp: textDocument/codeLens, and inductor/launchSites (what a model line's lens opens).
-// Lenses come resolved (no codeLens/resolve), so nothing is kept between requests.
+// Lenses come resolved (no codeLens/resolve); a user file's lens titles are kept with its text per index
+// (TextViews::derived), as editors ask for a document's lenses again on every edit elsewhere, focus and
+// scroll.
 //  - User source: on each line that produced kernels, `4 kernels, 10 launches · 2 forward · 2 backward`
 //    (distinct kernels per compile and graph, launch sites; KernelSummary in server/Convert.h). Its command
 //    `inductor.showLaunchSites` [uri, position] carries no locations: the client asks inductor/launchSites

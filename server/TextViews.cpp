@@ -54,14 +54,12 @@ std::shared_ptr<const TextViews> TextViewCache::of(std::shared_ptr<const void> o
                                                    const index::TextLines *lines) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (auto it = entries_.find(owner.get()); it != entries_.end()) return it->second;
-  if (entries_.size() >= sweepAt_) {
-    // Nobody else holds these texts now (a closed or edited document, a file the SourceReader let go), and
-    // no request uses their views: an owner's address may be reused, so they must go before it is.
-    std::erase_if(entries_, [](const auto &e) {
-      return e.second.use_count() == 1 && e.second->ownerUsesElsewhere() == 0;
-    });
-    sweepAt_ = std::max(kMinSweep, entries_.size() * 2);
-  }
+  // Nobody else holds these texts now (an edited document's earlier version, a closed one, a file the
+  // SourceReader let go) and no request uses their views: dropped at once (each can be megabytes, and an edit
+  // makes a new one), and before an owner's address can be reused.
+  std::erase_if(entries_, [](const auto &e) {
+    return e.second.use_count() == 1 && e.second->ownerUsesElsewhere() == 0;
+  });
   const void *key = owner.get();
   auto views = std::make_shared<const TextViews>(std::move(owner), text, lines);
   entries_.emplace(key, views);

@@ -90,7 +90,7 @@ private:
 
 /// The TextViews of every text requests read, by the object that owns it. An entry lives while its owner is
 /// held elsewhere too (an open document in the server's table, a file in the SourceReader's cache) or a
-/// request uses it; the others are dropped when the table has doubled since the last sweep. Thread-safe.
+/// request uses it; the others are dropped when the next text is added. Thread-safe.
 class TextViewCache {
 public:
   /// The views of `text`, owned by `owner` (see TextViews' constructor): the kept ones when `owner` was
@@ -107,8 +107,6 @@ public:
 private:
   mutable std::mutex mutex_;
   std::unordered_map<const void *, std::shared_ptr<const TextViews>> entries_;
-  size_t sweepAt_ = kMinSweep;
-  static constexpr size_t kMinSweep = 64;
   uint64_t logSerial_ = 0;
   std::unordered_map<uint32_t, std::shared_ptr<const index::TextLines>> logLines_;
 };
