@@ -34,20 +34,9 @@ const index::OutputCodeAnalysis &TextViews::analysis(index::Language language) c
 
 std::shared_ptr<const std::vector<index::Relocation>> TextViews::relocations(const index::Index &index,
                                                                              const std::string &path) const {
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (relocationsSerial_ == index.serial())
-      if (auto it = relocations_.find(path); it != relocations_.end()) return it->second;
-  }
-  auto made = std::make_shared<const std::vector<index::Relocation>>(
-      index::relocateLines(lines(), index.recordedLines(path)));
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (index.serial() < relocationsSerial_) return made; // An older index: answered, not kept.
-  if (index.serial() > relocationsSerial_) {
-    relocations_.clear();
-    relocationsSerial_ = index.serial();
-  }
-  return relocations_.try_emplace(path, std::move(made)).first->second;
+  return derived<std::vector<index::Relocation>>(index, "relocations\n" + path, [&] {
+    return index::relocateLines(lines(), index.recordedLines(path));
+  });
 }
 
 std::shared_ptr<const TextViews> TextViewCache::of(std::shared_ptr<const void> owner, std::string_view text,

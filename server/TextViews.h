@@ -40,13 +40,12 @@ public:
   /// not the indexed one (the client edited it, or it is an edited copy).
   const index::OutputCodeAnalysis &analysis(index::Language language) const;
   /// Where `index`'s recorded lines of the user file `path` (Index::recordedLines) are in this text,
-  /// parallel to them (index::relocateLines). Kept for the newest index asked about (by Index::serial): a
-  /// request still running on an older one computes its answer but does not keep it.
+  /// parallel to them (index::relocateLines). A derived() value.
   std::shared_ptr<const std::vector<index::Relocation>> relocations(const index::Index &index,
                                                                     const std::string &path) const;
   /// A value derived from this text and `index` alone (an answer's parts that depend on nothing else), named
-  /// `key`: made by `make()` (returning a T) on first use, then kept for the newest index asked about, as
-  /// relocations are.
+  /// `key`: made by `make()` (returning a T) on first use, then kept for the newest index asked about (by
+  /// Index::serial). A request still running on an older index gets its own value, which is not kept.
   template <class T, class Make>
   std::shared_ptr<const T> derived(const index::Index &index, const std::string &key, Make make) const {
     {
@@ -83,9 +82,8 @@ private:
   mutable std::unique_ptr<index::TextLines> lines_;
   mutable std::mutex mutex_; ///< Guards what follows.
   mutable std::map<index::Language, std::unique_ptr<const index::OutputCodeAnalysis>> analyses_;
-  mutable uint64_t relocationsSerial_ = 0, derivedSerial_ = 0;
+  mutable uint64_t derivedSerial_ = 0;
   mutable std::unordered_map<std::string, std::shared_ptr<const void>> derived_;
-  mutable std::unordered_map<std::string, std::shared_ptr<const std::vector<index::Relocation>>> relocations_;
 };
 
 /// The TextViews of every text requests read, by the object that owns it. An entry lives while its owner is
