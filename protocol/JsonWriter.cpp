@@ -16,31 +16,17 @@ void JsonWriter::separate() {
   first_.back() = false;
 }
 
-JsonWriter &JsonWriter::beginObject() {
+JsonWriter &JsonWriter::open(char bracket) {
   separate();
-  out_ += '{';
+  out_ += bracket;
   first_.push_back(true);
   return *this;
 }
 
-JsonWriter &JsonWriter::endObject() {
+JsonWriter &JsonWriter::close(char bracket) {
   assert(!first_.empty() && !afterKey_);
   first_.pop_back();
-  out_ += '}';
-  return *this;
-}
-
-JsonWriter &JsonWriter::beginArray() {
-  separate();
-  out_ += '[';
-  first_.push_back(true);
-  return *this;
-}
-
-JsonWriter &JsonWriter::endArray() {
-  assert(!first_.empty() && !afterKey_);
-  first_.pop_back();
-  out_ += ']';
+  out_ += bracket;
   return *this;
 }
 

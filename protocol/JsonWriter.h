@@ -20,10 +20,10 @@ namespace inductor::protocol {
 /// nest properly (a key() before each value inside an object), which debug builds assert.
 class JsonWriter {
 public:
-  JsonWriter &beginObject();
-  JsonWriter &endObject();
-  JsonWriter &beginArray();
-  JsonWriter &endArray();
+  JsonWriter &beginObject() { return open('{'); }
+  JsonWriter &endObject() { return close('}'); }
+  JsonWriter &beginArray() { return open('['); }
+  JsonWriter &endArray() { return close(']'); }
   /// An object member's name; the next call writes its value.
   JsonWriter &key(std::string_view name);
   JsonWriter &value(std::string_view s);
@@ -45,7 +45,9 @@ public:
   void reserve(size_t bytes) { out_.reserve(bytes); }
 
 private:
-  void separate(); ///< A comma before every item of a container but its first.
+  void separate();                 ///< A comma before every item of a container but its first.
+  JsonWriter &open(char bracket);  ///< Starts an object or array.
+  JsonWriter &close(char bracket); ///< Ends the innermost one.
   std::string out_;
   std::vector<bool> first_; ///< Per open container: no item written yet.
   bool afterKey_ = false;
