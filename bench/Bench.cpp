@@ -437,9 +437,10 @@ bool checkHover(const json &response, const PositionSample &s, Checker &c) {
   return ok;
 }
 
-bool checkReferences(const json &response, const UserLineSample &s, const Workload &w, Checker &c) {
+/// A location-list answer about a user line: `want` locations, each in one of the units of that file.
+bool checkLocationsInUnits(const json &response, const UserLineSample &s, const Workload &w, size_t want,
+                           const std::string &method, Checker &c) {
   const json &r = response.is_object() && response.contains("result") ? response["result"] : json();
-  size_t want = s.launches * s.units.size();
   bool ok = r.is_array() && r.size() == want;
   if (ok)
     for (const json &loc : r) {
@@ -448,28 +449,21 @@ bool checkReferences(const json &response, const UserLineSample &s, const Worklo
       if (std::find(s.units.begin(), s.units.end(), u) == s.units.end()) ok = false;
     }
   if (!ok)
-    c.fail("references " + s.uri + " line " + std::to_string(s.line + 1) + ": got " +
+    c.fail(method + " " + s.uri + " line " + std::to_string(s.line + 1) + ": got " +
            (r.is_array() ? std::to_string(r.size()) + " locations" : std::string("no array")) + ", want " +
            std::to_string(want) + " in the unit(s) of that file");
   return ok;
 }
 
+/// references on a model line: every rank's copy of each launch site.
+bool checkReferences(const json &response, const UserLineSample &s, const Workload &w, Checker &c) {
+  return checkLocationsInUnits(response, s, w, s.launches * s.units.size(), "references", c);
+}
+
 /// inductor/launchSites (a model line's lens clicked): the line's launch sites once, the ranks'
 /// byte-identical copies merged, in one of the units of that file.
 bool checkLaunchSites(const json &response, const UserLineSample &s, const Workload &w, Checker &c) {
-  const json &r = response.is_object() && response.contains("result") ? response["result"] : json();
-  bool ok = r.is_array() && r.size() == s.launches;
-  if (ok)
-    for (const json &loc : r) {
-      auto where = traceLocation(w, loc.value("uri", ""));
-      const Unit *u = where ? w.unitAt(static_cast<uint32_t>(where->first), where->second) : nullptr;
-      if (std::find(s.units.begin(), s.units.end(), u) == s.units.end()) ok = false;
-    }
-  if (!ok)
-    c.fail("launchSites " + s.uri + " line " + std::to_string(s.line + 1) + ": got " +
-           (r.is_array() ? std::to_string(r.size()) + " locations" : std::string("no array")) + ", want " +
-           std::to_string(s.launches) + " in the unit(s) of that file");
-  return ok;
+  return checkLocationsInUnits(response, s, w, s.launches, "launchSites", c);
 }
 
 bool checkLenses(const json &response, const LensSample &s, Checker &c) {
