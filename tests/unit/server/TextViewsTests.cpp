@@ -19,6 +19,14 @@ namespace {
 
 const std::string kTraces = inductor::index::normalizePath(INDUCTOR_FIXTURES_DIR) + "/traces";
 
+/// The index of a fixture case's trace; each call builds a new one (a new Index::serial).
+std::shared_ptr<const Index> build(const std::string &caseName) {
+  IndexOptions options;
+  options.inputs = {kTraces + "/" + caseName + "/trace"};
+  options.jobs = 1;
+  return Index::build(options);
+}
+
 std::shared_ptr<const std::string> text(std::string s) {
   return std::make_shared<const std::string>(std::move(s));
 }
@@ -75,11 +83,8 @@ TEST_CASE("TextViewCache: one views object per owner while the owner is held els
 }
 
 TEST_CASE("TextViews: relocations kept for the newest index, recomputed for another") {
-  IndexOptions options;
-  options.inputs = {kTraces + "/mlp_train/trace"};
-  options.jobs = 1;
-  auto older = Index::build(options);
-  auto newer = Index::build(options);
+  auto older = build("mlp_train");
+  auto newer = build("mlp_train");
   REQUIRE(newer->serial() > older->serial());
   // A user file the trace recorded lines of: its recorded text, as the file is now.
   std::string path;
@@ -116,10 +121,7 @@ TEST_CASE("TextViews: relocations kept for the newest index, recomputed for anot
 }
 
 TEST_CASE("TextViewCache: a log payload's lines are split once per index") {
-  IndexOptions options;
-  options.inputs = {kTraces + "/multirank/trace"};
-  options.jobs = 1;
-  auto index = Index::build(options);
+  auto index = build("multirank");
   std::optional<ArtifactId> logged;
   for (uint32_t i = 0; i < index->artifacts().size() && !logged; ++i)
     if (index->textLinesInLog(ArtifactId{i})) logged = ArtifactId{i};
@@ -129,18 +131,15 @@ TEST_CASE("TextViewCache: a log payload's lines are split once per index") {
   REQUIRE(lines);
   CHECK(*lines == *index->textLinesInLog(*logged));
   CHECK(cache.linesInLog(*index, *logged) == lines);
-  auto rebuilt = Index::build(options);
+  auto rebuilt = build("multirank");
   auto again = cache.linesInLog(*rebuilt, *logged);
   CHECK(again != lines);
   CHECK(*again == *lines);
 }
 
 TEST_CASE("TextViews::derived: made once per index, found only for the index it was made for") {
-  IndexOptions options;
-  options.inputs = {kTraces + "/mlp_train/trace"};
-  options.jobs = 1;
-  auto older = Index::build(options);
-  auto newer = Index::build(options);
+  auto older = build("mlp_train");
+  auto newer = build("mlp_train");
   auto owner = text("x = 1\n");
   TextViews views(owner, *owner);
   int made = 0;
@@ -156,7 +155,7 @@ TEST_CASE("TextViews::derived: made once per index, found only for the index it 
   CHECK(views.find<int>(*older, "k") == nullptr);
   CHECK(views.find<int>(*newer, "k") == first);
   // A newer index than any before drops what was kept.
-  auto newest = Index::build(options);
+  auto newest = build("mlp_train");
   CHECK(*views.derived<int>(*newest, "k", make) == 4);
   CHECK(views.find<int>(*newer, "k") == nullptr);
   CHECK(made == 4);
