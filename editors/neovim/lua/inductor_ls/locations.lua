@@ -74,4 +74,25 @@ function M.show(locations, offset_encoding, title, client)
   end
 end
 
+--- A request handler for an answer of kernel launch sites from the cursor line (references,
+--- `inductor/launchSites`): says what went wrong (`what` names the request) or that there
+--- are none, else passes the locations to `show`.
+---@param what string
+---@param show fun(locations: table[])
+---@return fun(err: table?, result: any)
+function M.launch_sites_handler(what, show)
+  return function(err, result)
+    if err then
+      vim.notify('inductor-ls: ' .. what .. ': ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+      return
+    end
+    local locs = M.normalize(result)
+    if #locs == 0 then
+      vim.notify('inductor-ls: no kernels generated from this line', vim.log.levels.INFO)
+      return
+    end
+    show(locs)
+  end
+end
+
 return M

@@ -16,16 +16,7 @@ return function()
   params.context = { includeDeclaration = false }
   local line = vim.api.nvim_win_get_cursor(0)[1]
   local title = string.format('Kernels from %s:%d', vim.fn.fnamemodify(vim.api.nvim_buf_get_name(bufnr), ':t'), line)
-  lsp.request(client, 'textDocument/references', params, function(err, result)
-    if err then
-      vim.notify('inductor-ls: references: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
-      return
-    end
-    local locs = locations.normalize(result)
-    if #locs == 0 then
-      vim.notify('inductor-ls: no kernels generated from this line', vim.log.levels.INFO)
-      return
-    end
+  lsp.request(client, 'textDocument/references', params, locations.launch_sites_handler('references', function(locs)
     locations.to_quickfix(locs, client.offset_encoding, title, client)
-  end, bufnr)
+  end), bufnr)
 end

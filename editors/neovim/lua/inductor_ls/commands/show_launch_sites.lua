@@ -18,17 +18,8 @@ return function(command, ctx)
     return
   end
   local params = { textDocument = { uri = args[1] }, position = args[2] }
-  lsp.request(client, 'inductor/launchSites', params, function(err, result)
-    if err then
-      vim.notify('inductor-ls: launch sites: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
-      return
-    end
-    local locs = locations.normalize(result)
-    if #locs == 0 then
-      -- The file changed since the lens was made, and the line no longer produced kernels.
-      vim.notify('inductor-ls: no kernels generated from this line', vim.log.levels.INFO)
-      return
-    end
+  -- No locations: the file changed since the lens was made, and the line no longer produced kernels.
+  lsp.request(client, 'inductor/launchSites', params, locations.launch_sites_handler('launch sites', function(locs)
     locations.show(locs, client.offset_encoding or 'utf-16', command.title or 'inductor-ls', client)
-  end, ctx.bufnr)
+  end), ctx.bufnr)
 end
