@@ -275,8 +275,11 @@ struct IndexOptions {
   /// ReadPolicy.h). Empty: none known.
   std::vector<std::string> pythonPaths;
   /// When valid, the import roots are still being asked for (the server runs the interpreter, which takes
-  /// as long as reading a 100 MB log): the build discovers and reads the logs meanwhile, then waits for them
-  /// and uses them in place of `pythonPaths` before it resolves or reads any path a trace names.
+  /// as long as reading a 100 MB log), in place of `pythonPaths`. The build goes on meanwhile and waits for
+  /// them only when something depends on them: a recorded path that pathMappings, the path itself and the
+  /// suffix search do not settle (PathResolver steps 2 and 5), a file outside the other roots, or an
+  /// incremental build whose kept analyses used them. A build that needed none ends without waiting (the
+  /// resolver it keeps, Index::resolvePath, still waits when a later lookup needs them).
   std::shared_future<std::vector<std::string>> pythonPathsLater;
   /// Globs of files whose frames are library code (ModelFrames.h, matchGlob), from the `libraryPaths`
   /// setting. Default: empty (only PyTorch, the standard library and synthetic frames are skipped).

@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <numeric>
 #include <set>
 #include <sstream>
@@ -137,9 +139,6 @@ std::string optionsKey(const IndexOptions &o) {
   key += '|';
   for (const std::string &i : o.inputs)
     add(i);
-  key += '|';
-  for (const std::string &p : o.pythonPaths)
-    add(p);
   key += '|';
   for (const std::string &g : o.libraryPaths)
     add(g);
@@ -387,40 +386,61 @@ void IndexBuilder::awaitPythonPaths() {
   options_.pythonPathsLater = {};
   resolver_ =
       std::make_shared<PathResolver>(options_.pathMappings, rootsForResolver(options_), options_.pythonPaths);
-  policy_ = ReadPolicy(policyRoots(options_));
+}
+
+bool IndexBuilder::settlePythonPaths() {
+  bool used = resolver_->usedImportRoots();
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    used = used || readUnderImportRoots_;
+  }
+  if (options_.pythonPathsLater.valid() &&
+      options_.pythonPathsLater.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
+    options_.pythonPaths = options_.pythonPathsLater.get();
+    options_.pythonPathsLater = {};
+  }
+  return used;
 }
 
 std::shared_ptr<const Index> IndexBuilder::run() {
-  // Analyses hold paths resolved with the previous options: with other options nothing can be reused. (Logs
-  // do not depend on the options: those taken from the cache before a late check stay right.)
-  auto checkOptions = [&] {
-    if (!cache_) return;
+  // Analyses hold paths resolved with the previous options: with other options nothing can be reused. The
+  // import roots count only where a kept analysis depended on them; only then are they waited for here
+  // (otherwise when a path first needs them, if one does).
+  bool keptUsedImportRoots = false;
+  if (cache_) {
+    const IndexCache::State &kept = *cache_->state_;
+    if (kept.stored && kept.importRootsUsed) awaitPythonPaths();
     next_.optionsKey = optionsKey(options_);
-    next_.nextLineage = cache_->state_->nextLineage;
-    if (cache_->state_->optionsKey != next_.optionsKey) cache_->clear();
-  };
-  bool pythonLater = options_.pythonPathsLater.valid();
-  if (!pythonLater) checkOptions();
+    next_.nextLineage = kept.nextLineage;
+    if (kept.optionsKey != next_.optionsKey ||
+        (kept.importRootsUsed && kept.importRoots != options_.pythonPaths))
+      cache_->clear();
+    keptUsedImportRoots = cache_->state_->importRootsUsed;
+  }
   report(Step::Discovering, 0, "discovering traces");
   const std::vector<std::string> &searched = options_.inputs.empty() ? options_.roots : options_.inputs;
   DiscoveredInputs inputs = discoverInputs(searched, kMaxDiscoveredFiles, &policy_);
   openLogs(inputs.traceLogs);
-  if (pythonLater) {
+  // A link refused without the import roots may lead into them: discovered again with them (rare: links in
+  // trace directories), and the logs found only now are read too.
+  if (!inputs.notes.empty()) {
     awaitPythonPaths();
-    checkOptions();
-    // A link refused without the import roots may lead into them: discovered again (rare: links in trace
-    // directories), and the logs found only now are read too.
-    if (!inputs.notes.empty() && !options_.pythonPaths.empty()) {
-      DiscoveredInputs again = discoverInputs(searched, kMaxDiscoveredFiles, &policy_);
+    if (!options_.pythonPaths.empty()) {
+      ReadPolicy withImportRoots(policyRoots(options_, /*withImportRoots=*/true));
+      DiscoveredInputs again = discoverInputs(searched, kMaxDiscoveredFiles, &withImportRoots);
       std::set<std::string> known(inputs.traceLogs.begin(), inputs.traceLogs.end());
       std::vector<std::string> added;
       for (const std::string &log : again.traceLogs)
         if (!known.count(log)) added.push_back(log);
       if (!added.empty() && !cancelled()) openLogs(added);
+      if (!added.empty() || again.notes.size() < inputs.notes.size()) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        readUnderImportRoots_ = true; // What was found depends on them.
+      }
       inputs = std::move(again);
     }
   }
-  index_->readPolicy_ = policy_;
+
   for (const std::string &e : inputs.errors)
     diag(e, 0, "input not found");
   for (const DiscoveredInputs::Note &n : inputs.notes)
@@ -434,6 +454,8 @@ std::shared_ptr<const Index> IndexBuilder::run() {
   if (!cancelled()) buildHealth();
   if (!cancelled()) buildRuntime(inputs);
   if (!index_->runtime_) index_->runtime_ = std::make_shared<RuntimeData>();
+  bool usedImportRoots = settlePythonPaths() || keptUsedImportRoots;
+  index_->readPolicy_ = ReadPolicy(policyRoots(options_, /*withImportRoots=*/true));
   // The analyses own what they need; the payload pages they touched need not stay resident (a 1 GB trace
   // otherwise keeps ~40% of its bytes in RSS through fault-around).
   for (const auto &log : tables_->logs)
@@ -455,6 +477,8 @@ std::shared_ptr<const Index> IndexBuilder::run() {
   index_->tables_ = std::move(tables_);
   if (cache_ && !cancelled()) {
     next_.stored = true;
+    next_.importRootsUsed = usedImportRoots;
+    if (usedImportRoots) next_.importRoots = options_.pythonPaths;
     *cache_->state_ = std::move(next_);
   }
   report(Step::Done, 1, "done");

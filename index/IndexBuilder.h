@@ -219,7 +219,11 @@ void parseProvenanceInto(CompileProvenance &prov, ProvenanceSlot slot, std::stri
 } // namespace detail
 
 struct IndexCache::State {
-  std::string optionsKey;
+  std::string optionsKey; ///< optionsKey(): every option but the import roots.
+  /// Whether a kept analysis depended on the import roots (PathResolver::usedImportRoots(), or a file read
+  /// because it is under one); then they are `importRoots`, and other roots make the analyses stale.
+  bool importRootsUsed = false;
+  std::vector<std::string> importRoots;
   std::unordered_map<std::string, detail::CachedLog> logs; ///< By path.
   std::unordered_map<std::string, std::shared_ptr<const detail::CompileAnalysis>>
       compiles; ///< By compileKey().
@@ -239,9 +243,11 @@ public:
   IndexBuilder(const IndexOptions &options, const ProgressCallback &progress,
                const std::atomic<bool> *cancelled, IndexCache *cache)
       : options_(options), progress_(progress), cancelled_(cancelled), cache_(cache),
-        resolver_(std::make_shared<PathResolver>(options.pathMappings, rootsForResolver(options),
-                                                 options.pythonPaths)),
-        policy_(policyRoots(options)), frames_(options.libraryPaths) {
+        policy_(policyRoots(options, /*withImportRoots=*/false)), frames_(options.libraryPaths) {
+    auto resolver =
+        std::make_shared<PathResolver>(options.pathMappings, rootsForResolver(options), options.pythonPaths);
+    if (options.pythonPathsLater.valid()) resolver->setImportRootsLater(options.pythonPathsLater);
+    resolver_ = std::move(resolver);
     index_ = std::make_shared<Index>();
     tables_ = std::make_shared<Index::Tables>();
   }
@@ -249,28 +255,41 @@ public:
   std::shared_ptr<const Index> run();
 
 private:
-  /// Waits for IndexOptions::pythonPathsLater, when given, and remakes what depends on the import roots (the
-  /// resolver and the read policy).
+  /// Waits for IndexOptions::pythonPathsLater, when given, and remakes the resolver with them. Only where
+  /// something needs them before the compiles are analysed; otherwise the resolver and mayRead() wait for
+  /// them when a path first needs them, and a build that needs none does not wait.
   void awaitPythonPaths();
+  /// At the end of a build: the import roots in options_ where the interpreter has answered by now (without
+  /// waiting), and whether the build depended on them.
+  bool settlePythonPaths();
   static std::vector<std::string> rootsForResolver(const IndexOptions &o) {
     std::vector<std::string> roots = o.roots;
     for (const std::string &in : o.inputs)
       roots.push_back(in);
     return roots;
   }
-  /// The roots of the ReadPolicy (see Index::readPolicy()).
-  static std::vector<std::string> policyRoots(const IndexOptions &o) {
+  /// The roots of the ReadPolicy (see Index::readPolicy()); the import roots only `withImportRoots`.
+  static std::vector<std::string> policyRoots(const IndexOptions &o, bool withImportRoots) {
     std::vector<std::string> roots = rootsForResolver(o);
     for (const PathMapping &m : o.pathMappings)
       roots.push_back(m.to);
-    roots.insert(roots.end(), o.pythonPaths.begin(), o.pythonPaths.end());
+    if (withImportRoots) roots.insert(roots.end(), o.pythonPaths.begin(), o.pythonPaths.end());
     return roots;
   }
   /// Whether a local file named by a trace (output code, kernel file) may be read; a refusal is counted and
-  /// reported once per build (see run()).
+  /// reported once per build (see run()). A file outside policy_ is judged against the import roots, waited
+  /// for if they are still coming, and then the build depends on them.
   bool mayRead(const std::string &path) {
     if (policy_.allows(path)) return true;
     std::lock_guard<std::mutex> lock(mutex_);
+    if (!importPolicy_) {
+      if (options_.pythonPathsLater.valid()) pythonPathsFromLater_ = options_.pythonPathsLater.get();
+      importPolicy_.emplace(options_.pythonPathsLater.valid() ? pythonPathsFromLater_ : options_.pythonPaths);
+    }
+    if (importPolicy_->allows(path)) {
+      readUnderImportRoots_ = true;
+      return true;
+    }
     if (refusedReads_++ == 0) firstRefused_ = path;
     return false;
   }
@@ -360,9 +379,12 @@ private:
   IndexCache::State next_;
   std::vector<uint64_t> lineages_; ///< Per log of tables_->logs.
   std::shared_ptr<const PathResolver> resolver_;
-  ReadPolicy policy_;
-  size_t refusedReads_ = 0;  ///< Files named by traces that policy_ refused (under mutex_).
-  std::string firstRefused_; ///< The first of them, for the diagnostic.
+  ReadPolicy policy_;                             ///< Every root but the import roots.
+  std::optional<ReadPolicy> importPolicy_;        ///< The import roots, made on first need (under mutex_).
+  std::vector<std::string> pythonPathsFromLater_; ///< What mayRead() waited for (under mutex_).
+  bool readUnderImportRoots_ = false; ///< A file was read because it is under them (under mutex_).
+  size_t refusedReads_ = 0;           ///< Files named by traces that the policies refused (under mutex_).
+  std::string firstRefused_;          ///< The first of them, for the diagnostic.
   ModelFrameRule frames_;
   std::shared_ptr<Index> index_;
   std::shared_ptr<Index::Tables> tables_;

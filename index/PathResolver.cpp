@@ -94,14 +94,45 @@ std::string packageRelativePath(std::string_view recordedPath) {
   return normalizePath(p.substr(best));
 }
 
+namespace {
+
+/// The absolute entries of sys.path, normalized: the others name nothing on this machine.
+std::vector<std::string> usableImportRoots(const std::vector<std::string> &importRoots) {
+  std::vector<std::string> out;
+  for (const std::string &r : importRoots)
+    if (!r.empty() && r.front() == '/') out.push_back(normalizePath(r));
+  return out;
+}
+
+} // namespace
+
 PathResolver::PathResolver(std::vector<PathMapping> mappings, std::vector<std::string> roots,
                            std::vector<std::string> importRoots, size_t maxFiles)
-    : mappings_(std::move(mappings)), roots_(std::move(roots)), maxFiles_(maxFiles) {
-  for (std::string &r : importRoots)
-    if (!r.empty() && r.front() == '/') importRoots_.push_back(normalizePath(r));
+    : mappings_(std::move(mappings)), roots_(std::move(roots)), importRoots_(usableImportRoots(importRoots)),
+      maxFiles_(maxFiles) {
   // Longest prefix first, so that a more specific mapping wins.
   std::stable_sort(mappings_.begin(), mappings_.end(),
                    [](const PathMapping &a, const PathMapping &b) { return a.from.size() > b.from.size(); });
+}
+
+void PathResolver::setImportRootsLater(std::shared_future<std::vector<std::string>> later) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  importRoots_.clear();
+  importRootsLater_ = std::move(later);
+}
+
+const std::vector<std::string> &PathResolver::importRoots() const {
+  usedImportRoots_ = true;
+  if (importRootsLater_.valid()) {
+    importRoots_ = usableImportRoots(importRootsLater_.get());
+    importRootsLater_ = {};
+  }
+  return importRoots_;
+}
+
+bool PathResolver::usedImportRoots() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return usedImportRoots_;
 }
 
 void PathResolver::buildSuffixIndex() const {
@@ -153,9 +184,8 @@ ResolvedPath PathResolver::resolve(std::string_view recordedPath) const {
       break;
     }
   }
-  if (!done && !importRoots_.empty()) {
-    if (std::string found = underImportRoots(importRoots_, packageRelativePath(recordedPath));
-        !found.empty()) {
+  if (std::string rest = packageRelativePath(recordedPath); !done && !rest.empty()) {
+    if (std::string found = underImportRoots(importRoots(), rest); !found.empty()) {
       out = {std::move(found), true};
       done = true;
     }
@@ -184,14 +214,14 @@ ResolvedPath PathResolver::resolve(std::string_view recordedPath) const {
       }
     }
   }
-  if (!done && !importRoots_.empty()) {
+  if (!done && !importRoots().empty()) {
     // Longest suffix of at least two components first: `pkg/mod.py` alone is too weak to match on.
     std::string norm = normalizePath(recordedPath);
     std::vector<size_t> starts; // Start of each component.
     for (size_t i = 0; i < norm.size(); ++i)
       if (norm[i] != '/' && (i == 0 || norm[i - 1] == '/')) starts.push_back(i);
     for (size_t k = 0; k + 2 <= starts.size() && !done; ++k)
-      if (std::string found = underImportRoots(importRoots_, std::string_view(norm).substr(starts[k]));
+      if (std::string found = underImportRoots(importRoots(), std::string_view(norm).substr(starts[k]));
           !found.empty()) {
         out = {std::move(found), true};
         done = true;

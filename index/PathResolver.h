@@ -21,12 +21,18 @@
 // A resolved file is not necessarily the text the trace saw (another version of a library, an edited model):
 // callers check origins against their recorded text (Relocation.h).
 //
+// Only steps 2 and 5 read the import roots, and only for a path that steps 1 to 4 do not settle: they may be
+// given as a future (the interpreter is asked beside the log scan), which resolve() waits for the first time
+// a path needs it. usedImportRoots() says whether any answer depended on them (their value, empty or not).
+//
 // Thread-safety: resolve() is safe to call concurrently after construction (lookups are memoized under a
-// mutex). The roots are walked once, lazily, on the first suffix lookup, visiting at most `maxFiles` files
-// and skipping hidden directories, node_modules, __pycache__ and build trees.
+// mutex; waiting for the import roots holds it, so a resolution never sees them half-set). The roots are
+// walked once, lazily, on the first suffix lookup, visiting at most `maxFiles` files and skipping hidden
+// directories, node_modules, __pycache__ and build trees.
 #pragma once
 
 #include <cstddef>
+#include <future>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -54,18 +60,30 @@ public:
   PathResolver(std::vector<PathMapping> mappings, std::vector<std::string> roots,
                std::vector<std::string> importRoots = {}, size_t maxFiles = 200000);
 
+  /// Import roots that come later, in place of those given to the constructor (see the file comment):
+  /// resolve() blocks on `later` for the first path that needs them. Call before the resolver is shared.
+  void setImportRootsLater(std::shared_future<std::vector<std::string>> later);
+
   /// See the file comment. Never fails; an unresolvable path comes back unchanged with exists == false.
   ResolvedPath resolve(std::string_view recordedPath) const;
 
   /// Number of files the suffix index holds (after the first suffix lookup), for logs.
   size_t indexedFiles() const;
 
+  /// Whether any resolve() so far consulted the import roots (steps 2 or 5), so that its answer may change
+  /// with them. When false, every answer is the same whatever the import roots are.
+  bool usedImportRoots() const;
+
 private:
   void buildSuffixIndex() const;
+  /// The import roots, waited for on first use (under mutex_). Marks them used.
+  const std::vector<std::string> &importRoots() const;
 
   std::vector<PathMapping> mappings_;
   std::vector<std::string> roots_;
-  std::vector<std::string> importRoots_;
+  mutable std::vector<std::string> importRoots_;
+  mutable std::shared_future<std::vector<std::string>> importRootsLater_; ///< Valid until waited for.
+  mutable bool usedImportRoots_ = false;
   size_t maxFiles_;
   mutable std::mutex mutex_;
   mutable bool indexed_ = false;

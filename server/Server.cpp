@@ -343,6 +343,7 @@ json Server::statusJson() const {
                    {"kept", python_.kept}};
   }
   j["waitingRequests"] = waiting_.size();
+  j["builds"] = builds_;
   j["progress"] = indexing_ ? json{{"percentage", progressPercent_}, {"message", progressMessage_}} : json();
   j["ready"] = index_ != nullptr;
   j["notices"] = notices_;
@@ -471,36 +472,58 @@ void Server::startIndexing(Rebuild kind) {
       // Each step's start too, as in $/progress: a whole build may be shorter than the status's 250 ms.
       sendStatus(/*force=*/newStep);
     };
+    auto sourcesFor = [](const index::IndexOptions &o) {
+      std::vector<std::string> readRoots = o.roots;
+      readRoots.insert(readRoots.end(), o.inputs.begin(), o.inputs.end());
+      for (const index::PathMapping &m : o.pathMappings)
+        readRoots.push_back(m.to);
+      readRoots.insert(readRoots.end(), o.pythonPaths.begin(), o.pythonPaths.end());
+      // FIXME(issue 11): the index's own ReadPolicy (Index::readPolicy) once it has one; same roots.
+      return std::make_shared<const index::SourceReader>(index::ReadPolicy(readRoots));
+    };
     // Two passes at most: the second when the kept import roots turn out to be out of date.
     for (bool firstPass = true;; firstPass = false) {
       auto index = index::Index::build(options, callback, &cancelBuild_, &indexCache_);
+      if (!cancelBuild_) {
+        auto ms =
+            std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started)
+                .count();
+        index::IndexStats s = index->stats();
+        logInfo(std::string(incremental ? "reindexed incrementally: " : "indexed ") +
+                std::to_string(s.traceFiles) + " trace files (" + std::to_string(s.traceBytes) + " bytes, " +
+                std::to_string(s.traceBytesRead) + " read), " + std::to_string(s.compiles) + " compiles (" +
+                std::to_string(s.compilesAnalysed) + " analysed), " + std::to_string(s.launches) +
+                " launches (" + std::to_string(s.launchesWithOrigin) + " with a user origin) in " +
+                std::to_string(ms) + " ms");
+        if (incremental) {
+          index::IndexCache::BuildStats b = indexCache_.lastBuild();
+          logDebug("incremental build: " + std::to_string(b.logsResumed) + " logs resumed, " +
+                   std::to_string(b.logsReused) + " unchanged, " + std::to_string(b.logsOpened) +
+                   " read from the start; " + std::to_string(b.compilesReused) + " compiles reused");
+        }
+      }
+      // The build waited for the interpreter only where a path needed its import roots. When it has not
+      // answered yet, nothing in the index depends on it: the index is served now, and the import roots
+      // join the readable roots when they come.
+      bool servedEarly = false;
+      if (asker.joinable() && !cancelBuild_ &&
+          options.pythonPathsLater.wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
+        logInfo("served without the Python environment's import roots (no recorded path needed them) while "
+                "the interpreter answers");
+        index::IndexOptions now = options;
+        now.pythonPathsLater = {};
+        indexingDone(index, sourcesFor(now), generation, now, /*endProgress=*/firstPass);
+        servedEarly = true;
+      }
       if (asker.joinable())
         asker.join(); // A cancelled build may not have waited; the query sees the cancel too.
       if (cancelBuild_) return;
       options.pythonPaths = python.importRoots;
       options.pythonPathsLater = {};
-      std::vector<std::string> readRoots = options.roots;
-      readRoots.insert(readRoots.end(), options.inputs.begin(), options.inputs.end());
-      for (const index::PathMapping &m : options.pathMappings)
-        readRoots.push_back(m.to);
-      readRoots.insert(readRoots.end(), options.pythonPaths.begin(), options.pythonPaths.end());
-      // FIXME(issue 11): the index's own ReadPolicy (Index::readPolicy) once it has one; same roots.
-      auto sources = std::make_shared<const index::SourceReader>(index::ReadPolicy(readRoots));
-      auto ms =
-          std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started)
-              .count();
-      index::IndexStats s = index->stats();
-      logInfo(std::string(incremental ? "reindexed incrementally: " : "indexed ") +
-              std::to_string(s.traceFiles) + " trace files (" + std::to_string(s.traceBytes) + " bytes, " +
-              std::to_string(s.traceBytesRead) + " read), " + std::to_string(s.compiles) + " compiles (" +
-              std::to_string(s.compilesAnalysed) + " analysed), " + std::to_string(s.launches) +
-              " launches (" + std::to_string(s.launchesWithOrigin) + " with a user origin) in " +
-              std::to_string(ms) + " ms");
-      if (incremental) {
-        index::IndexCache::BuildStats b = indexCache_.lastBuild();
-        logDebug("incremental build: " + std::to_string(b.logsResumed) + " logs resumed, " +
-                 std::to_string(b.logsReused) + " unchanged, " + std::to_string(b.logsOpened) +
-                 " read from the start; " + std::to_string(b.compilesReused) + " compiles reused");
+      auto sources = sourcesFor(options);
+      if (servedEarly) {
+        sourcesKnown(std::move(sources), generation);
+        return;
       }
       indexingDone(std::move(index), std::move(sources), generation, options, /*endProgress=*/firstPass);
       if (!checkKept) return;
@@ -644,6 +667,15 @@ void Server::publishNotices(const index::Index &index, const index::IndexOptions
   }
 }
 
+void Server::sourcesKnown(std::shared_ptr<const index::SourceReader> sources, uint64_t generation) {
+  {
+    std::lock_guard<std::mutex> lock(indexMutex_);
+    if (generation != generation_) return; // A newer build was started; it will publish.
+    sources_ = std::move(sources);
+  }
+  sendStatus(/*force=*/true); // With the interpreter's answer.
+}
+
 void Server::indexingDone(std::shared_ptr<const index::Index> index,
                           std::shared_ptr<const index::SourceReader> sources, uint64_t generation,
                           const index::IndexOptions &options, bool endProgress) {
@@ -654,6 +686,7 @@ void Server::indexingDone(std::shared_ptr<const index::Index> index,
     index_ = index;
     sources_ = std::move(sources);
     indexing_ = false;
+    ++builds_;
     waiting.swap(waiting_);
   }
   {

@@ -227,6 +227,9 @@ private:
   /// Sends `inductor/status`; during a build at most every 250 ms unless `force`.
   void sendStatus(bool force);
   /// Shows the notices of a new index that were not shown before (server/Notices.h).
+  /// Replaces the served SourceReader once the import roots are known, where the index was served before the
+  /// interpreter answered (nothing in it needed them).
+  void sourcesKnown(std::shared_ptr<const index::SourceReader> sources, uint64_t generation);
   void publishNotices(const index::Index &index, const index::IndexOptions &options);
   // Watching (server/Watcher.cpp).
   void startWatcher();
@@ -279,6 +282,9 @@ private:
   std::shared_ptr<const index::Index> index_;
   bool indexing_ = false;
   uint64_t generation_ = 0;
+  /// Indexes served so far (inductor/status `builds`): tells a new index from a status update of the same
+  /// one.
+  uint64_t builds_ = 0;
   std::vector<std::function<void()>> waiting_; ///< Requests queued until the first index is ready.
   /// The running build's progress, for inductor/status: percentage and what it is doing.
   uint32_t progressPercent_ = 0;

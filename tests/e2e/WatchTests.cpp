@@ -27,10 +27,11 @@ std::string copyTrace(const std::string &dir) {
 }
 
 /// The indexed status notifications received so far.
+/// Indexes served so far (a status is sent again for the same index, e.g. when the interpreter answers).
 size_t indexedCount(const LSPClient &client) {
   size_t n = 0;
   for (const json &m : client.notifications("inductor/status"))
-    n += m.value("indexing", true) == false;
+    n = std::max(n, m.value("builds", size_t{0}));
   return n;
 }
 
@@ -38,9 +39,8 @@ size_t indexedCount(const LSPClient &client) {
 json waitForBuild(LSPClient &client, size_t after, std::chrono::milliseconds timeout = 20s) {
   auto deadline = std::chrono::steady_clock::now() + timeout;
   while (std::chrono::steady_clock::now() < deadline) {
-    size_t n = 0;
     for (const json &m : client.notifications("inductor/status"))
-      if (m.value("indexing", true) == false && ++n > after) return m;
+      if (m.value("indexing", true) == false && m.value("builds", size_t{0}) > after) return m;
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
   return nullptr;

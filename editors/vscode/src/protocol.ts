@@ -24,6 +24,9 @@ export interface StatusResult {
   progress: { percentage: number; message: string } | null;
   // Requests waiting for the first index.
   waitingRequests: number;
+  // Indexes served so far this session: a new value is a new index (the
+  // same index is reported again, e.g. once the Python environment answers).
+  builds: number;
   // What the user should know (no trace, missing sources, corrupted
   // records), each already shown once as a message.
   notices: Notice[];

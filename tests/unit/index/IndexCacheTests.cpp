@@ -8,12 +8,15 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <random>
 #include <set>
 #include <sstream>
 #include <stdlib.h>
+#include <thread>
 
 using namespace inductor::index;
 namespace fs = std::filesystem;
@@ -244,5 +247,47 @@ TEST_CASE("IndexCache: a replaced log, other options, clear(): everything is rea
     CHECK(cache.lastBuild().logsResumed == 1);
     CHECK(next->stats().compilesAnalysed == 0);
     CHECK(describe(*next) == describe(*Index::build(options)));
+  }
+}
+
+TEST_CASE("IndexCache: import roots count only where an analysis depended on them") {
+  const std::string full = readFile(kGraphBreakLog);
+  GrowingLog log;
+  log.append(full);
+  IndexOptions options;
+  options.inputs = {log.dir};
+  IndexCache cache;
+
+  SUBCASE("mapped paths: the build does not wait for them, and other roots later keep every analysis") {
+    options.pathMappings = {{"/tmp/work/graph_break_dynamic", kFixtures + "/traces/graph_break_dynamic"}};
+    IndexOptions late = options;
+    std::promise<std::vector<std::string>> roots;
+    late.pythonPathsLater = roots.get_future().share();
+    // Kept only after the build: a build that waited for it would take the 3 s.
+    std::thread asker([&] {
+      std::this_thread::sleep_for(std::chrono::seconds(3));
+      roots.set_value({"/nonexistent/site-packages"});
+    });
+    auto started = std::chrono::steady_clock::now();
+    auto first = Index::build(late, {}, nullptr, &cache);
+    CHECK(std::chrono::steady_clock::now() - started < std::chrono::seconds(2));
+    asker.join();
+    REQUIRE(first->stats().compiles == 6);
+    CHECK(first->stats().launchesWithOrigin > 0);
+    IndexOptions known = options;
+    known.pythonPaths = {"/other/site-packages"};
+    auto next = Index::build(known, {}, nullptr, &cache);
+    CHECK(next->stats().compilesAnalysed == 0);
+    CHECK(describe(*next) == describe(*first));
+  }
+  SUBCASE("unmapped paths: other roots analyse again") {
+    options.pythonPaths = {"/nonexistent/site-packages"};
+    auto first = Index::build(options, {}, nullptr, &cache);
+    REQUIRE(first->stats().compiles == 6);
+    auto same = Index::build(options, {}, nullptr, &cache);
+    CHECK(same->stats().compilesAnalysed == 0);
+    options.pythonPaths = {"/other/site-packages"};
+    auto next = Index::build(options, {}, nullptr, &cache);
+    CHECK(next->stats().compilesAnalysed == 6);
   }
 }

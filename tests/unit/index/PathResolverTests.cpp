@@ -7,8 +7,10 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <stdlib.h>
 #include <thread>
 
@@ -275,4 +277,38 @@ TEST_CASE("installed packages: site-packages/<rest> under the import roots, what
   CHECK(packageRelativePath("/usr/lib/python3/dist-packages/x.py") == "x.py");
   CHECK(packageRelativePath("/a/site-packages/") == "");
   CHECK(packageRelativePath("/home/u/model.py") == "");
+}
+
+TEST_CASE("import roots that come later: waited for only by a path that needs them") {
+  TempTree env({"venv/site-packages/transformers/models/bert/modeling_bert.py", "ws/model.py",
+                "ws/copy/timm/layers/mlp.py", "src/mylib/sub/mod.py"});
+  std::promise<std::vector<std::string>> promise;
+  PathResolver resolver({{"/cluster/mapped", env.path("ws")}}, {env.path("ws")});
+  resolver.setImportRootsLater(promise.get_future().share());
+  // A mapping, the recorded path itself and a suffix match settle these whatever the import roots are: no
+  // waiting (the promise is not kept yet; a wait would hang the test).
+  CHECK(resolver.resolve("/cluster/mapped/model.py").path == env.path("ws/model.py"));
+  CHECK(resolver.resolve(env.path("ws/model.py")).exists);
+  CHECK(resolver.resolve("/tmp/work/case/model.py").path == env.path("ws/model.py"));
+  CHECK_FALSE(resolver.usedImportRoots());
+  // A package path needs them: resolve() waits until they come.
+  std::thread later([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    promise.set_value({env.path("venv/site-packages")});
+  });
+  CHECK(resolver.resolve("/opt/conda/lib/python3.12/site-packages/transformers/models/bert/modeling_bert.py")
+            .path == env.path("venv/site-packages/transformers/models/bert/modeling_bert.py"));
+  later.join();
+  CHECK(resolver.usedImportRoots());
+
+  // A path nothing else settles needs them too (step 5), and so does its failure.
+  std::promise<std::vector<std::string>> promise2;
+  PathResolver checkout({}, {env.path("ws")});
+  checkout.setImportRootsLater(promise2.get_future().share());
+  promise2.set_value({env.path("src")});
+  CHECK(checkout.resolve("/cluster/home/u/mylib/mylib/sub/mod.py").path == env.path("src/mylib/sub/mod.py"));
+  CHECK(checkout.usedImportRoots());
+  PathResolver none({}, {env.path("ws")});
+  CHECK_FALSE(none.resolve("/cluster/elsewhere/missing.py").exists);
+  CHECK(none.usedImportRoots()); // Unresolved because there were none: other roots could change that.
 }

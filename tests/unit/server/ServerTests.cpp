@@ -54,6 +54,12 @@ bool isIndexedStatus(const json &m) {
   return m.value("method", "") == "inductor/status" && m["params"].value("indexing", true) == false;
 }
 
+/// The one that ends the `n`th build: the same index is reported again when the interpreter answers after it
+/// was served.
+std::function<bool(const json &)> builtStatus(uint64_t n) {
+  return [n](const json &m) { return isIndexedStatus(m) && m["params"].value("builds", uint64_t{0}) == n; };
+}
+
 std::string readFile(const std::string &path) {
   std::ifstream in(path, std::ios::binary);
   std::ostringstream ss;
@@ -852,12 +858,12 @@ TEST_CASE("didChangeConfiguration with new traceDirs reindexes") {
     c.initialize({{"workspace", {{"codeLens", {{"refreshSupport", true}}}}}});
     // inductor/status answers at once (it does not wait for the index); the notification comes when it is
     // ready.
-    json first = c.transport().waitFor(isIndexedStatus);
+    json first = c.transport().waitFor(builtStatus(1));
     REQUIRE(first.is_object());
     CHECK(first["params"]["compiles"] == 2);
     size_t before = c.transport().sent().size();
     c.notify("workspace/didChangeConfiguration", {{"settings", {{"inductorLs", {{"traceDirs", {dir}}}}}}});
-    json status = c.transport().waitFor(isIndexedStatus, before);
+    json status = c.transport().waitFor(builtStatus(2), before);
     REQUIRE(status.is_object());
     CHECK(status["params"]["compiles"] == 0);
     CHECK(c.request("textDocument/definition", at(kForward, kGeluLine, kGeluColumn)) == json::array());

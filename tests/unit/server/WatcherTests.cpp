@@ -90,10 +90,13 @@ private:
   std::vector<json> sent_;
 };
 
-/// The status notification that ends a build (others come while it runs).
-bool isStatus(const json &m) {
-  return m.is_object() && m.value("method", "") == "inductor/status" &&
-         m["params"].value("indexing", true) == false;
+/// The status notification that ends the `n`th build (others come while it runs, and the same index is
+/// reported again when the interpreter answers after it was served).
+std::function<bool(const json &)> builtStatus(uint64_t n) {
+  return [n](const json &m) {
+    return m.is_object() && m.value("method", "") == "inductor/status" &&
+           m["params"].value("indexing", true) == false && m["params"].value("builds", uint64_t{0}) == n;
+  };
 }
 
 } // namespace
@@ -129,14 +132,14 @@ TEST_CASE("Watcher: compiles appended to a log are served after an incremental r
              {"rootUri", nullptr},
              {"capabilities", json::object()},
              {"initializationOptions", {{"traceDirs", {dir}}}}});
-    auto [first, firstAt] = transport.waitFor(isStatus);
+    auto [first, firstAt] = transport.waitFor(builtStatus(1));
     REQUIRE(first.is_object());
     CHECK(first["params"]["compiles"] == 3);
     CHECK(first["params"]["traceBytesRead"] == cut);
 
     auto appended = std::chrono::steady_clock::now();
     std::ofstream(log, std::ios::binary | std::ios::app) << std::string_view(full).substr(cut);
-    auto [next, nextAt] = transport.waitFor(isStatus, firstAt + 1);
+    auto [next, nextAt] = transport.waitFor(builtStatus(2), firstAt + 1);
     auto elapsed = std::chrono::steady_clock::now() - appended;
     REQUIRE(next.is_object());
     CHECK(next["params"]["compiles"] == 6);
