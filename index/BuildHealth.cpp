@@ -93,11 +93,15 @@ std::optional<std::pair<std::string, uint32_t>> resumeTarget(std::string_view na
 
 } // namespace
 
-void IndexBuilder::buildHealth() {
+void IndexBuilder::readHealth(HealthRead &out) {
   const auto &logs = tables_->logs;
-  std::vector<std::vector<RecordedCompile>> recorded(logs.size());
-  GuardTrees trees;
-  parallelFor(logs.size(), [&](size_t i) { recorded[i] = readCompileHealth(*logs[i], &trees); });
+  out.recorded.resize(logs.size());
+  parallelFor(logs.size(), [&](size_t i) { out.recorded[i] = readCompileHealth(*logs[i], &out.trees); });
+}
+
+void IndexBuilder::buildHealth(HealthRead &read) {
+  const auto &logs = tables_->logs;
+  const std::vector<std::vector<RecordedCompile>> &recorded = read.recorded;
   if (cancelled()) return;
 
   CompileHealth &h = index_->health_;

@@ -281,6 +281,9 @@ struct IndexOptions {
   /// incremental build whose kept analyses used them. A build that needed none ends without waiting (the
   /// resolver it keeps, Index::resolvePath, still waits when a later lookup needs them).
   std::shared_future<std::vector<std::string>> pythonPathsLater;
+  /// Called (from any thread, maybe after the build) before anything waits for pythonPathsLater: the server
+  /// then gives the interpreter the CPU it left to the build.
+  std::function<void()> pythonPathsNeeded;
   /// Globs of files whose frames are library code (ModelFrames.h, matchGlob), from the `libraryPaths`
   /// setting. Default: empty (only PyTorch, the standard library and synthetic frames are skipped).
   std::vector<std::string> libraryPaths;

@@ -246,7 +246,8 @@ public:
         policy_(policyRoots(options, /*withImportRoots=*/false)), frames_(options.libraryPaths) {
     auto resolver =
         std::make_shared<PathResolver>(options.pathMappings, rootsForResolver(options), options.pythonPaths);
-    if (options.pythonPathsLater.valid()) resolver->setImportRootsLater(options.pythonPathsLater);
+    if (options.pythonPathsLater.valid())
+      resolver->setImportRootsLater(options.pythonPathsLater, options.pythonPathsNeeded);
     resolver_ = std::move(resolver);
     index_ = std::make_shared<Index>();
     tables_ = std::make_shared<Index::Tables>();
@@ -283,7 +284,10 @@ private:
     if (policy_.allows(path)) return true;
     std::lock_guard<std::mutex> lock(mutex_);
     if (!importPolicy_) {
-      if (options_.pythonPathsLater.valid()) pythonPathsFromLater_ = options_.pythonPathsLater.get();
+      if (options_.pythonPathsLater.valid()) {
+        if (options_.pythonPathsNeeded) options_.pythonPathsNeeded();
+        pythonPathsFromLater_ = options_.pythonPathsLater.get();
+      }
       importPolicy_.emplace(options_.pythonPathsLater.valid() ? pythonPathsFromLater_ : options_.pythonPaths);
     }
     if (importPolicy_->allows(path)) {
@@ -342,7 +346,13 @@ private:
   void linkKernelSources(const std::vector<std::string> &cacheSources);
   /// Fills Tables::firstCopy (Index::firstCopy).
   void linkCopies();
-  void buildHealth(); // BuildHealth.cpp
+  /// What buildHealth() reads from the logs: it needs nothing else, so it is read beside buildLogCompiles().
+  struct HealthRead {
+    GuardTrees trees;                                   ///< Holds the guard trees `recorded` points into.
+    std::vector<std::vector<RecordedCompile>> recorded; ///< Per log.
+  };
+  void readHealth(HealthRead &out);   // BuildHealth.cpp
+  void buildHealth(HealthRead &read); // BuildHealth.cpp
   void buildRuntime(const DiscoveredInputs &inputs);
   void buildProfiles(const detail::RuntimeFiles &files, const ReadPolicy &policy, RuntimeData &data);
   void buildRunLogs(const detail::RuntimeFiles &files, const ReadPolicy &policy, RuntimeData &data);

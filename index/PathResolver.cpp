@@ -107,7 +107,7 @@ std::vector<std::string> usableImportRoots(const std::vector<std::string> &impor
 } // namespace
 
 PathResolver::PathResolver(std::vector<PathMapping> mappings, std::vector<std::string> roots,
-                           std::vector<std::string> importRoots, size_t maxFiles)
+                           const std::vector<std::string> &importRoots, size_t maxFiles)
     : mappings_(std::move(mappings)), roots_(std::move(roots)), importRoots_(usableImportRoots(importRoots)),
       maxFiles_(maxFiles) {
   // Longest prefix first, so that a more specific mapping wins.
@@ -115,15 +115,18 @@ PathResolver::PathResolver(std::vector<PathMapping> mappings, std::vector<std::s
                    [](const PathMapping &a, const PathMapping &b) { return a.from.size() > b.from.size(); });
 }
 
-void PathResolver::setImportRootsLater(std::shared_future<std::vector<std::string>> later) {
+void PathResolver::setImportRootsLater(std::shared_future<std::vector<std::string>> later,
+                                       std::function<void()> beforeWait) {
   std::lock_guard<std::mutex> lock(mutex_);
   importRoots_.clear();
   importRootsLater_ = std::move(later);
+  beforeWait_ = std::move(beforeWait);
 }
 
 const std::vector<std::string> &PathResolver::importRoots() const {
   usedImportRoots_ = true;
   if (importRootsLater_.valid()) {
+    if (beforeWait_) beforeWait_();
     importRoots_ = usableImportRoots(importRootsLater_.get());
     importRootsLater_ = {};
   }

@@ -32,6 +32,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <future>
 #include <mutex>
 #include <string>
@@ -58,11 +59,12 @@ public:
   /// `roots`: searched for suffix matches (step 4). `importRoots`: the directories of the Python
   /// environment's sys.path (steps 2 and 5), in order; entries that are not absolute are ignored.
   PathResolver(std::vector<PathMapping> mappings, std::vector<std::string> roots,
-               std::vector<std::string> importRoots = {}, size_t maxFiles = 200000);
+               const std::vector<std::string> &importRoots = {}, size_t maxFiles = 200000);
 
   /// Import roots that come later, in place of those given to the constructor (see the file comment):
   /// resolve() blocks on `later` for the first path that needs them. Call before the resolver is shared.
-  void setImportRootsLater(std::shared_future<std::vector<std::string>> later);
+  void setImportRootsLater(std::shared_future<std::vector<std::string>> later,
+                           std::function<void()> beforeWait = {});
 
   /// See the file comment. Never fails; an unresolvable path comes back unchanged with exists == false.
   ResolvedPath resolve(std::string_view recordedPath) const;
@@ -83,6 +85,7 @@ private:
   std::vector<std::string> roots_;
   mutable std::vector<std::string> importRoots_;
   mutable std::shared_future<std::vector<std::string>> importRootsLater_; ///< Valid until waited for.
+  std::function<void()> beforeWait_;
   mutable bool usedImportRoots_ = false;
   size_t maxFiles_;
   mutable std::mutex mutex_;

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
@@ -10,7 +11,9 @@
 #include <filesystem>
 #include <fstream>
 #include <poll.h>
+#include <sched.h>
 #include <spawn.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -183,8 +186,23 @@ std::optional<PythonInterpreter> findPythonInterpreter(const std::string &settin
   return std::nullopt;
 }
 
+bool canRunInBackground() {
+  std::ifstream status("/proc/self/status");
+  for (std::string line; std::getline(status, line);)
+    if (line.rfind("CapEff:", 0) == 0) {
+      uint64_t caps = std::strtoull(line.c_str() + 7, nullptr, 16);
+      if (caps & (uint64_t{1} << 23)) return true; // CAP_SYS_NICE
+    }
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_NICE, &limit) != 0) return false;
+  errno = 0;
+  int nice = ::getpriority(PRIO_PROCESS, 0);
+  if (errno != 0) return false;
+  return limit.rlim_cur == RLIM_INFINITY || static_cast<rlim_t>(20 - nice) <= limit.rlim_cur;
+}
+
 ImportRoots queryImportRoots(const std::string &interpreter, std::chrono::milliseconds timeout,
-                             const std::atomic<bool> *cancelled) {
+                             const std::atomic<bool> *cancelled, const std::atomic<bool> *background) {
   ImportRoots out;
   if (!isExecutableFile(interpreter)) {
     out.error = "cannot run " + interpreter + ": " +
@@ -225,6 +243,13 @@ ImportRoots queryImportRoots(const std::string &interpreter, std::chrono::millis
     out.error = "cannot run " + interpreter + ": " + std::strerror(rc);
     return out;
   }
+  // Asked beside the index build, which needs the answer only for some paths: the build goes first while the
+  // caller says so. Best effort (the child may have started; its children inherit the policy).
+  bool inBackground = background && background->load() && canRunInBackground();
+  if (inBackground) {
+    sched_param none{};
+    if (::sched_setscheduler(pid, SCHED_IDLE, &none) != 0) inBackground = false;
+  }
 
   std::string stdoutText, stderrText;
   auto deadline = std::chrono::steady_clock::now() + timeout;
@@ -236,13 +261,20 @@ ImportRoots queryImportRoots(const std::string &interpreter, std::chrono::millis
       wasCancelled = true;
       break;
     }
+    if (inBackground && !background->load()) {
+      inBackground = false;
+      sched_param none{};
+      ::sched_setscheduler(pid, SCHED_OTHER, &none);
+      deadline = std::chrono::steady_clock::now() + timeout;
+    }
+    if (inBackground) deadline = std::chrono::steady_clock::now() + timeout;
     auto left =
         std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) {
       timedOut = true;
       break;
     }
-    int n = ::poll(fds, 2, static_cast<int>(std::min<int64_t>(left.count(), 50)));
+    int n = ::poll(fds, 2, static_cast<int>(std::min<int64_t>(left.count(), inBackground ? 5 : 50)));
     if (n < 0 && errno != EINTR) break;
     for (int k = 0; k < 2; ++k) {
       if (fds[k].fd < 0 || !(fds[k].revents & (POLLIN | POLLHUP | POLLERR))) continue;

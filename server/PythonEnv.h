@@ -52,11 +52,20 @@ struct ImportRoots {
       error; ///< Empty on success: "cannot run ...", "timed out after 5 s", "exited with status 1: ...".
 };
 
+/// Whether this process may put a child back from SCHED_IDLE (CAP_SYS_NICE, or an RLIMIT_NICE that allows
+/// its nice value; Linux treats SCHED_IDLE as nice 20). Most users may not (RLIMIT_NICE 0): queryImportRoots
+/// then runs the child as usual, since one stuck at SCHED_IDLE on a busy machine could starve past its
+/// timeout.
+bool canRunInBackground();
+
 /// Runs `interpreter -c <print sys.path as JSON>` (see the file comment). `cancelled`, if given, is polled
-/// and kills the child when set.
+/// and kills the child when set. While `background` is given and true (and canRunInBackground()), the child
+/// runs at SCHED_IDLE (only on CPUs nothing else wants: the index build beside it goes first) and the timeout
+/// does not run; once it is false the child runs as usual and has `timeout` from then.
 ImportRoots queryImportRoots(const std::string &interpreter,
                              std::chrono::milliseconds timeout = std::chrono::seconds(5),
-                             const std::atomic<bool> *cancelled = nullptr);
+                             const std::atomic<bool> *cancelled = nullptr,
+                             const std::atomic<bool> *background = nullptr);
 
 /// The import roots interpreters answered in earlier sessions, so that a start need not wait for the
 /// interpreter (0.2 s for python3, over 0.5 s through a pyenv shim, longer than scanning a 200 MB trace).

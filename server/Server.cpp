@@ -424,6 +424,9 @@ void Server::startIndexing(Rebuild kind) {
     PythonEnvironment python;
     std::thread asker;
     std::promise<std::vector<std::string>> importRoots;
+    // The interpreter runs in the background until the build needs its answer or ends (queryImportRoots).
+    // Shared: the index keeps the resolver, and so the callback, after this thread.
+    auto background = std::make_shared<std::atomic<bool>>(true);
     // An earlier session's answer for the same interpreter is used at once and checked after the index is
     // served: a start does not wait for the interpreter.
     bool checkKept = false;
@@ -436,9 +439,10 @@ void Server::startIndexing(Rebuild kind) {
       checkKept = true;
     } else {
       options.pythonPathsLater = importRoots.get_future().share();
-      asker = std::thread([&python, &importRoots, roots = options.roots, pythonSetting, this] {
+      options.pythonPathsNeeded = [background] { *background = false; };
+      asker = std::thread([&python, &importRoots, background, roots = options.roots, pythonSetting, this] {
         try {
-          python = pythonEnvironment(roots, pythonSetting);
+          python = pythonEnvironment(roots, pythonSetting, background.get());
         } catch (const std::exception &e) { // Never fatal: the build goes on without import roots.
           logWarn(std::string("python: ") + e.what());
         }
@@ -484,6 +488,7 @@ void Server::startIndexing(Rebuild kind) {
     // Two passes at most: the second when the kept import roots turn out to be out of date.
     for (bool firstPass = true;; firstPass = false) {
       auto index = index::Index::build(options, callback, &cancelBuild_, &indexCache_);
+      *background = false;
       if (!cancelBuild_) {
         auto ms =
             std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started)
@@ -572,8 +577,8 @@ std::optional<PythonEnvironment> Server::knownPythonEnvironment(const std::vecto
   return std::nullopt;
 }
 
-PythonEnvironment Server::pythonEnvironment(const std::vector<std::string> &roots,
-                                            const std::string &setting) {
+PythonEnvironment Server::pythonEnvironment(const std::vector<std::string> &roots, const std::string &setting,
+                                            const std::atomic<bool> *background) {
   std::string key = pythonKey(roots, setting);
   {
     std::lock_guard<std::mutex> lock(pythonMutex_);
@@ -585,7 +590,7 @@ PythonEnvironment Server::pythonEnvironment(const std::vector<std::string> &root
     env.interpreter = interpreter->path;
     env.source = interpreter->source;
     auto started = std::chrono::steady_clock::now();
-    ImportRoots r = queryImportRoots(interpreter->path, options_.pythonTimeout, &cancelBuild_);
+    ImportRoots r = queryImportRoots(interpreter->path, options_.pythonTimeout, &cancelBuild_, background);
     if (r.error == "cancelled") return env; // Asked again by the next build.
     env.importRoots = std::move(r.paths);
     env.error = std::move(r.error);

@@ -203,7 +203,9 @@ private:
   /// The Python environment for `roots` and the pythonPath setting: the last answer when they did not change
   /// since (and no reindex asked again), else a new query of the interpreter (the builder thread, or the
   /// thread asking beside the build it starts).
-  PythonEnvironment pythonEnvironment(const std::vector<std::string> &roots, const std::string &setting);
+  /// `background`: see queryImportRoots.
+  PythonEnvironment pythonEnvironment(const std::vector<std::string> &roots, const std::string &setting,
+                                      const std::atomic<bool> *background = nullptr);
   /// The environment pythonEnvironment() found for the same roots and setting, when it is known.
   std::optional<PythonEnvironment> knownPythonEnvironment(const std::vector<std::string> &roots,
                                                           const std::string &setting);

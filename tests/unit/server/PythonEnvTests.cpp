@@ -1,10 +1,11 @@
 // Tests for server/PythonEnv.h: ImportRootsCache (the interpreter's answer kept between sessions). The
 // interpreter itself is exercised end to end (tests/e2e/ModelCodeTests.cpp): here it is a plain file, since
-// the cache only stamps it.
+// the cache only stamps it; a shell script stands in for one where queryImportRoots's scheduling is tested.
 #include "server/PythonEnv.h"
 
 #include <doctest/doctest.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -12,6 +13,8 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <thread>
+#include <vector>
 
 namespace fs = std::filesystem;
 using inductor::server::GetEnv;
@@ -149,4 +152,24 @@ TEST_CASE("ImportRootsCache::defaultDir: INDUCTOR_LS_CACHE_DIR, then XDG_CACHE_H
   CHECK(ImportRootsCache::defaultDir(envOf({{"XDG_CACHE_HOME", "rel"}, {"HOME", "/h"}})) ==
         "/h/.cache/inductor-ls");
   CHECK(ImportRootsCache::defaultDir(envOf({})).empty());
+}
+
+TEST_CASE("queryImportRoots: in the background the timeout waits; once the build needs the answer it runs") {
+  Dir d;
+  // An "interpreter" that answers after 300 ms: past a 150 ms timeout.
+  std::string python = d.make("bin/python", "#!/bin/sh\nsleep 0.3\necho '[\"" + d.path + "\"]'\n");
+  fs::permissions(python, fs::perms::owner_all);
+  using namespace std::chrono_literals;
+  inductor::server::ImportRoots plain = inductor::server::queryImportRoots(python, 150ms);
+  CHECK(plain.error.find("timed out") != std::string::npos);
+  if (!inductor::server::canRunInBackground()) return; // Not allowed here: runs as usual (as above).
+  std::atomic<bool> background{true};
+  std::thread build([&] {
+    std::this_thread::sleep_for(200ms);
+    background = false; // The 150 ms start from here; the answer comes 100 ms later.
+  });
+  inductor::server::ImportRoots r = inductor::server::queryImportRoots(python, 150ms, nullptr, &background);
+  build.join();
+  CHECK(r.error == "");
+  CHECK(r.paths == std::vector<std::string>{d.path});
 }
