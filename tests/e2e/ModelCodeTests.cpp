@@ -697,4 +697,36 @@ TEST_CASE("the interpreter missing, failing or hanging: reported, never fatal") 
   }
 }
 
+TEST_CASE("paths settled without the import roots: answers come before the interpreter does") {
+  // The interpreter answers after 60 s (killed at the timeout); the pathMappings settle every recorded path
+  // of mlp_train, so nothing in the index waits for it.
+  TempDir ws("python-late");
+  std::string hanging = ws.write("bin/slow-python", "#!/bin/sh\nexec sleep 60\n");
+  fs::permissions(hanging, fs::perms::owner_all);
+  auto started = std::chrono::steady_clock::now();
+  Session s(ws.path(),
+            json{{"pythonPath", hanging},
+                 {"traceDirs", {caseDir("mlp_train") + "/trace"}},
+                 {"pathMappings", {{{"from", "/tmp/work/mlp_train"}, {"to", caseDir("mlp_train")}}}}});
+  INFO(s.client.logTail());
+  std::string log = filesIn(caseDir("mlp_train") + "/trace").at(0);
+  std::vector<ExpectedOutputCode> codes = expectedOutputCodes({log}, &s.client);
+  const LaunchSite &first = codes.at(0).launches.at(0);
+  if (!codes[0].path.empty()) s.client.didOpen(codes[0].path);
+  CHECK(toLocSet(s.client.request("textDocument/definition",
+                                  textDocumentPosition(codes[0].uri, first.line, first.column))) ==
+        originLocs(codes[0].originsOf(first)));
+  // Well before the interpreter's 5 s timeout, which starts when the build ends.
+  CHECK(std::chrono::steady_clock::now() - started < std::chrono::seconds(4));
+  json status = s.client.request("inductor/status", json::object());
+  CHECK(status["ready"] == true);
+  CHECK(status["python"]["importRoots"].empty());
+  CHECK(waitForLogLines(s.client, "served without the Python environment's import roots", 1));
+  // The interpreter's failure is still reported once it comes.
+  json message = s.client.waitForNotification("window/showMessage", 15s);
+  REQUIRE(message.is_object());
+  CHECK(message["message"].get<std::string>().find("timed out") != std::string::npos);
+  s.client.shutdown();
+}
+
 } // namespace inductor::e2e
