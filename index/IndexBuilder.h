@@ -346,7 +346,7 @@ private:
   void linkKernelSources(const std::vector<std::string> &cacheSources);
   /// Fills Tables::firstCopy (Index::firstCopy).
   void linkCopies();
-  /// What buildHealth() reads from the logs: it needs nothing else, so it is read beside buildLogCompiles().
+  /// What buildHealth() reads from the logs (it needs nothing else).
   struct HealthRead {
     GuardTrees trees;                                   ///< Holds the guard trees `recorded` points into.
     std::vector<std::vector<RecordedCompile>> recorded; ///< Per log.
