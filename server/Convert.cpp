@@ -235,6 +235,20 @@ const std::vector<index::Relocation> *TextCache::relocations(const std::string &
   return e.relocated.get();
 }
 
+const TextCache::UserFile &TextCache::userFile(const index::Index &index, const std::string &path,
+                                               bool exists) {
+  auto [it, inserted] = userFiles_.try_emplace(path);
+  UserFile &f = it->second;
+  if (inserted) {
+    f.uri = protocol::fileURI(path);
+    if (exists) {
+      f.relocated = relocations(f.uri, path, &f.reason);
+      f.recorded = &index.recordedLines(path);
+    }
+  }
+  return f;
+}
+
 std::string_view TextCache::lineText(const std::string &uri, uint32_t line) {
   Entry &e = get(uri);
   if (e.mapped) {
@@ -330,25 +344,25 @@ PlacedOrigin placeOrigin(TextCache &texts, const index::Index &index, const inde
   p.line = o.line;
   p.code = std::string(index::trim(o.code));
   uint32_t line0 = o.line > 0 ? o.line - 1 : 0;
+  const TextCache::UserFile &file = texts.userFile(index, o.path, o.exists);
   protocol::Location loc;
-  loc.uri = protocol::fileURI(o.path);
+  loc.uri = file.uri;
   if (!o.exists) {
     loc.range = {{line0, 0}, {line0, 0}};
     p.location = loc;
     p.note = "not on this machine; text from the trace";
     return p;
   }
-  std::string reason;
-  const std::vector<index::Relocation> *relocated = texts.relocations(loc.uri, o.path, &reason);
+  const std::vector<index::Relocation> *relocated = file.relocated;
   if (!relocated) {
     // The file exists but is not ours to read: the recorded line, unchecked, and say so.
     loc.range = {{line0, 0}, {line0, 0}};
     p.location = loc;
-    p.note = "not read: " + reason;
+    p.note = "not read: " + file.reason;
     return p;
   }
   // Relocated with the other lines recorded for the file (anchors); alone if it is not among them.
-  std::optional<size_t> k = recordedIndex(index.recordedLines(o.path), o);
+  std::optional<size_t> k = recordedIndex(*file.recorded, o);
   index::Relocation r = k && *k < relocated->size()
                             ? (*relocated)[*k]
                             : index::relocateLine(*texts.lines(loc.uri), {o.line, o.code, o.function});

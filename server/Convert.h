@@ -133,6 +133,17 @@ public:
   /// The views of the document's text, kept between requests for open documents and source files; null for
   /// log-only generated code read in place.
   const TextViews *views(const std::string &uri) { return get(uri).views.get(); }
+  /// What placing an origin in the user file recorded as `path` needs, looked up once per request (an answer
+  /// places thousands of origins in a few files): its URI and, for a file that exists, where the trace's
+  /// recorded lines of it (`index.recordedLines`) are now (relocations(); null, with `reason`, when the file
+  /// cannot be read). Valid while this cache lives.
+  struct UserFile {
+    std::string uri;
+    const std::vector<index::Relocation> *relocated = nullptr;
+    std::string reason;
+    const std::vector<index::RecordedLine> *recorded = nullptr;
+  };
+  const UserFile &userFile(const index::Index &index, const std::string &path, bool exists);
 
 private:
   struct Entry {
@@ -157,7 +168,8 @@ private:
   const index::Index &index_;
   std::map<std::string, Entry> entries_;
   std::map<uint32_t, std::string> preferred_;
-  std::map<uint32_t, std::string> resolved_; ///< uriOf() answers, per request.
+  std::map<uint32_t, std::string> resolved_;            ///< uriOf() answers, per request.
+  std::unordered_map<std::string, UserFile> userFiles_; ///< By recorded path.
 };
 
 /// An origin as it is now in its file: the recorded line found again by its text (index/Relocation.h).
