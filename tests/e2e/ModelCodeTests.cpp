@@ -660,6 +660,21 @@ TEST_CASE("generated code opened from elsewhere: a copy of an output code, and a
   s.client.shutdown();
 }
 
+namespace {
+
+/// mlp_train's first launch goes to its origin (a session with mlp_train's trace and its path mapped).
+void checkMlpTrainDefinition(Session &s) {
+  std::string log = filesIn(caseDir("mlp_train") + "/trace").at(0);
+  std::vector<ExpectedOutputCode> codes = expectedOutputCodes({log}, &s.client);
+  const LaunchSite &first = codes.at(0).launches.at(0);
+  if (!codes[0].path.empty()) s.client.didOpen(codes[0].path);
+  CHECK(toLocSet(s.client.request("textDocument/definition",
+                                  textDocumentPosition(codes[0].uri, first.line, first.column))) ==
+        originLocs(codes[0].originsOf(first)));
+}
+
+} // namespace
+
 TEST_CASE("the interpreter missing, failing or hanging: reported, never fatal") {
   TempDir ws("python");
   std::string failing =
@@ -685,14 +700,7 @@ TEST_CASE("the interpreter missing, failing or hanging: reported, never fatal") 
     json status = s.client.request("inductor/status", json::object());
     CHECK(status["python"]["interpreter"] == c.pythonPath);
     CHECK(status["python"]["error"].get<std::string>().find(c.error) != std::string::npos);
-    // Everything else works.
-    std::string log = filesIn(caseDir("mlp_train") + "/trace").at(0);
-    std::vector<ExpectedOutputCode> codes = expectedOutputCodes({log}, &s.client);
-    const LaunchSite &first = codes.at(0).launches.at(0);
-    if (!codes[0].path.empty()) s.client.didOpen(codes[0].path);
-    CHECK(toLocSet(s.client.request("textDocument/definition",
-                                    textDocumentPosition(codes[0].uri, first.line, first.column))) ==
-          originLocs(codes[0].originsOf(first)));
+    checkMlpTrainDefinition(s); // Everything else works.
     s.client.shutdown();
   }
 }
@@ -709,13 +717,7 @@ TEST_CASE("paths settled without the import roots: answers come before the inter
                  {"traceDirs", {caseDir("mlp_train") + "/trace"}},
                  {"pathMappings", {{{"from", "/tmp/work/mlp_train"}, {"to", caseDir("mlp_train")}}}}});
   INFO(s.client.logTail());
-  std::string log = filesIn(caseDir("mlp_train") + "/trace").at(0);
-  std::vector<ExpectedOutputCode> codes = expectedOutputCodes({log}, &s.client);
-  const LaunchSite &first = codes.at(0).launches.at(0);
-  if (!codes[0].path.empty()) s.client.didOpen(codes[0].path);
-  CHECK(toLocSet(s.client.request("textDocument/definition",
-                                  textDocumentPosition(codes[0].uri, first.line, first.column))) ==
-        originLocs(codes[0].originsOf(first)));
+  checkMlpTrainDefinition(s);
   // Well before the interpreter's 5 s timeout, which starts when the build ends.
   CHECK(std::chrono::steady_clock::now() - started < std::chrono::seconds(4));
   json status = s.client.request("inductor/status", json::object());

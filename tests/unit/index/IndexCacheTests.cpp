@@ -251,9 +251,8 @@ TEST_CASE("IndexCache: a replaced log, other options, clear(): everything is rea
 }
 
 TEST_CASE("IndexCache: import roots count only where an analysis depended on them") {
-  const std::string full = readFile(kGraphBreakLog);
   GrowingLog log;
-  log.append(full);
+  log.append(readFile(kGraphBreakLog));
   IndexOptions options;
   options.inputs = {log.dir};
   IndexCache cache;
