@@ -382,11 +382,8 @@ void IndexBuilder::freeze() {
 void IndexBuilder::awaitPythonPaths() {
   if (!options_.pythonPathsLater.valid()) return;
   report(Step::ReadingLogs, 1, "waiting for the Python environment");
-  if (options_.pythonPathsNeeded) options_.pythonPathsNeeded();
-  options_.pythonPaths = options_.pythonPathsLater.get();
-  options_.pythonPathsLater = {};
-  resolver_ =
-      std::make_shared<PathResolver>(options_.pathMappings, rootsForResolver(options_), options_.pythonPaths);
+  options_.pythonPaths = waitForPythonPaths();
+  options_.pythonPathsLater = {}; // The resolver keeps its own copy, ready now.
 }
 
 bool IndexBuilder::settlePythonPaths() {

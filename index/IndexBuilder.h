@@ -256,10 +256,16 @@ public:
   std::shared_ptr<const Index> run();
 
 private:
-  /// Waits for IndexOptions::pythonPathsLater, when given, and remakes the resolver with them. Only where
+  /// Waits for IndexOptions::pythonPathsLater, when given, and puts them in options_.pythonPaths. Only where
   /// something needs them before the compiles are analysed; otherwise the resolver and mayRead() wait for
   /// them when a path first needs them, and a build that needs none does not wait.
   void awaitPythonPaths();
+  /// The import roots: options_.pythonPaths, or pythonPathsLater waited for (pythonPathsNeeded first).
+  std::vector<std::string> waitForPythonPaths() const {
+    if (!options_.pythonPathsLater.valid()) return options_.pythonPaths;
+    if (options_.pythonPathsNeeded) options_.pythonPathsNeeded();
+    return options_.pythonPathsLater.get();
+  }
   /// At the end of a build: the import roots in options_ where the interpreter has answered by now (without
   /// waiting), and whether the build depended on them.
   bool settlePythonPaths();
@@ -283,13 +289,7 @@ private:
   bool mayRead(const std::string &path) {
     if (policy_.allows(path)) return true;
     std::lock_guard<std::mutex> lock(mutex_);
-    if (!importPolicy_) {
-      if (options_.pythonPathsLater.valid()) {
-        if (options_.pythonPathsNeeded) options_.pythonPathsNeeded();
-        pythonPathsFromLater_ = options_.pythonPathsLater.get();
-      }
-      importPolicy_.emplace(options_.pythonPathsLater.valid() ? pythonPathsFromLater_ : options_.pythonPaths);
-    }
+    if (!importPolicy_) importPolicy_.emplace(waitForPythonPaths());
     if (importPolicy_->allows(path)) {
       readUnderImportRoots_ = true;
       return true;
@@ -389,12 +389,11 @@ private:
   IndexCache::State next_;
   std::vector<uint64_t> lineages_; ///< Per log of tables_->logs.
   std::shared_ptr<const PathResolver> resolver_;
-  ReadPolicy policy_;                             ///< Every root but the import roots.
-  std::optional<ReadPolicy> importPolicy_;        ///< The import roots, made on first need (under mutex_).
-  std::vector<std::string> pythonPathsFromLater_; ///< What mayRead() waited for (under mutex_).
-  bool readUnderImportRoots_ = false; ///< A file was read because it is under them (under mutex_).
-  size_t refusedReads_ = 0;           ///< Files named by traces that the policies refused (under mutex_).
-  std::string firstRefused_;          ///< The first of them, for the diagnostic.
+  ReadPolicy policy_;                      ///< Every root but the import roots.
+  std::optional<ReadPolicy> importPolicy_; ///< The import roots, made on first need (under mutex_).
+  bool readUnderImportRoots_ = false;      ///< A file was read because it is under them (under mutex_).
+  size_t refusedReads_ = 0;  ///< Files named by traces that the policies refused (under mutex_).
+  std::string firstRefused_; ///< The first of them, for the diagnostic.
   ModelFrameRule frames_;
   std::shared_ptr<Index> index_;
   std::shared_ptr<Index::Tables> tables_;

@@ -187,11 +187,12 @@ ResolvedPath PathResolver::resolve(std::string_view recordedPath) const {
       break;
     }
   }
-  if (std::string rest = packageRelativePath(recordedPath); !done && !rest.empty()) {
-    if (std::string found = underImportRoots(importRoots(), rest); !found.empty()) {
-      out = {std::move(found), true};
-      done = true;
-    }
+  if (!done) {
+    if (std::string rest = packageRelativePath(recordedPath); !rest.empty())
+      if (std::string found = underImportRoots(importRoots(), rest); !found.empty()) {
+        out = {std::move(found), true};
+        done = true;
+      }
   }
   if (!done && !recordedPath.empty() && recordedPath.front() == '/' && existsFile(key)) {
     out = {normalizePath(key), true};
