@@ -297,6 +297,11 @@ struct IndexOptions {
   std::vector<std::string> runLogs;
 };
 
+/// The roots a build may read under (Index::readPolicy()): `roots`, `inputs`, the `to` side of `pathMappings`
+/// and, `withImportRoots`, `pythonPaths`. The server's SourceReader and `inductor-ls explain` read under the
+/// same roots.
+std::vector<std::string> readRoots(const IndexOptions &options, bool withImportRoots = true);
+
 /// Progress of a build: `done` of `total` units of the whole build (done * 100 / total is its percentage; the
 /// units are thousandths today, reading logs weighted by bytes and analysis by compiles), and what is being
 /// done in words, with its own counts ("reading trace logs: 120 of 800 MB", "analysing output code: 3 of 16

@@ -424,7 +424,7 @@ std::shared_ptr<const Index> IndexBuilder::run() {
   if (!inputs.notes.empty()) {
     awaitPythonPaths();
     if (!options_.pythonPaths.empty()) {
-      ReadPolicy withImportRoots(policyRoots(options_, /*withImportRoots=*/true));
+      ReadPolicy withImportRoots(readRoots(options_));
       DiscoveredInputs again = discoverInputs(searched, kMaxDiscoveredFiles, &withImportRoots);
       std::set<std::string> known(inputs.traceLogs.begin(), inputs.traceLogs.end());
       std::vector<std::string> added;
@@ -457,7 +457,7 @@ std::shared_ptr<const Index> IndexBuilder::run() {
   if (!cancelled()) buildRuntime(inputs);
   if (!index_->runtime_) index_->runtime_ = std::make_shared<RuntimeData>();
   bool usedImportRoots = settlePythonPaths() || keptUsedImportRoots;
-  index_->readPolicy_ = ReadPolicy(policyRoots(options_, /*withImportRoots=*/true));
+  index_->readPolicy_ = ReadPolicy(readRoots(options_));
   // The analyses own what they need; the payload pages they touched need not stay resident (a 1 GB trace
   // otherwise keeps ~40% of its bytes in RSS through fault-around).
   for (const auto &log : tables_->logs)
@@ -515,6 +515,15 @@ std::string Compile::label(bool withRank) const {
   if (s.empty()) s = "compile";
   if (rank && withRank) s += " rank " + std::to_string(*rank);
   return s;
+}
+
+std::vector<std::string> readRoots(const IndexOptions &options, bool withImportRoots) {
+  std::vector<std::string> roots = options.roots;
+  roots.insert(roots.end(), options.inputs.begin(), options.inputs.end());
+  for (const PathMapping &m : options.pathMappings)
+    roots.push_back(m.to);
+  if (withImportRoots) roots.insert(roots.end(), options.pythonPaths.begin(), options.pythonPaths.end());
+  return roots;
 }
 
 std::shared_ptr<const Index> Index::build(const IndexOptions &options, const ProgressCallback &progress,

@@ -243,7 +243,7 @@ public:
   IndexBuilder(const IndexOptions &options, const ProgressCallback &progress,
                const std::atomic<bool> *cancelled, IndexCache *cache)
       : options_(options), progress_(progress), cancelled_(cancelled), cache_(cache),
-        policy_(policyRoots(options, /*withImportRoots=*/false)), frames_(options.libraryPaths) {
+        policy_(readRoots(options, /*withImportRoots=*/false)), frames_(options.libraryPaths) {
     auto resolver =
         std::make_shared<PathResolver>(options.pathMappings, rootsForResolver(options), options.pythonPaths);
     if (options.pythonPathsLater.valid())
@@ -273,14 +273,6 @@ private:
     std::vector<std::string> roots = o.roots;
     for (const std::string &in : o.inputs)
       roots.push_back(in);
-    return roots;
-  }
-  /// The roots of the ReadPolicy (see Index::readPolicy()); the import roots only `withImportRoots`.
-  static std::vector<std::string> policyRoots(const IndexOptions &o, bool withImportRoots) {
-    std::vector<std::string> roots = rootsForResolver(o);
-    for (const PathMapping &m : o.pathMappings)
-      roots.push_back(m.to);
-    if (withImportRoots) roots.insert(roots.end(), o.pythonPaths.begin(), o.pythonPaths.end());
     return roots;
   }
   /// Whether a local file named by a trace (output code, kernel file) may be read; a refusal is counted and

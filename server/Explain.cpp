@@ -238,12 +238,7 @@ int runExplain(const std::vector<std::string> &args) {
       if (!r.error.empty()) std::cerr << "explain: " << pythonNote << "\n";
     }
   }
-  std::vector<std::string> readRoots = options.roots;
-  readRoots.insert(readRoots.end(), options.inputs.begin(), options.inputs.end());
-  for (const index::PathMapping &m : options.pathMappings)
-    readRoots.push_back(m.to);
-  readRoots.insert(readRoots.end(), options.pythonPaths.begin(), options.pythonPaths.end());
-  index::SourceReader sources{index::ReadPolicy(readRoots)};
+  index::SourceReader sources{index::ReadPolicy(index::readRoots(options))};
   auto started = std::chrono::steady_clock::now();
   auto index = index::Index::build(options);
   auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started)

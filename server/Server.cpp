@@ -477,13 +477,8 @@ void Server::startIndexing(Rebuild kind) {
       sendStatus(/*force=*/newStep);
     };
     auto sourcesFor = [](const index::IndexOptions &o) {
-      std::vector<std::string> readRoots = o.roots;
-      readRoots.insert(readRoots.end(), o.inputs.begin(), o.inputs.end());
-      for (const index::PathMapping &m : o.pathMappings)
-        readRoots.push_back(m.to);
-      readRoots.insert(readRoots.end(), o.pythonPaths.begin(), o.pythonPaths.end());
       // FIXME(issue 11): the index's own ReadPolicy (Index::readPolicy) once it has one; same roots.
-      return std::make_shared<const index::SourceReader>(index::ReadPolicy(readRoots));
+      return std::make_shared<const index::SourceReader>(index::ReadPolicy(index::readRoots(o)));
     };
     // Two passes at most: the second when the kept import roots turn out to be out of date.
     for (bool firstPass = true;; firstPass = false) {
