@@ -261,13 +261,15 @@ ImportRoots queryImportRoots(const std::string &interpreter, std::chrono::millis
       wasCancelled = true;
       break;
     }
-    if (inBackground && !background->load()) {
-      inBackground = false;
-      sched_param none{};
-      ::sched_setscheduler(pid, SCHED_OTHER, &none);
-      deadline = std::chrono::steady_clock::now() + timeout;
+    if (inBackground) {
+      deadline =
+          std::chrono::steady_clock::now() + timeout; // The timeout runs from the end of the background.
+      if (!background->load()) {
+        inBackground = false;
+        sched_param none{};
+        ::sched_setscheduler(pid, SCHED_OTHER, &none);
+      }
     }
-    if (inBackground) deadline = std::chrono::steady_clock::now() + timeout;
     auto left =
         std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) {

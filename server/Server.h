@@ -228,10 +228,10 @@ private:
   json statusJson() const;
   /// Sends `inductor/status`; during a build at most every 250 ms unless `force`.
   void sendStatus(bool force);
-  /// Shows the notices of a new index that were not shown before (server/Notices.h).
   /// Replaces the served SourceReader once the import roots are known, where the index was served before the
   /// interpreter answered (nothing in it needed them).
   void sourcesKnown(std::shared_ptr<const index::SourceReader> sources, uint64_t generation);
+  /// Shows the notices of a new index that were not shown before (server/Notices.h).
   void publishNotices(const index::Index &index, const index::IndexOptions &options);
   // Watching (server/Watcher.cpp).
   void startWatcher();
