@@ -384,6 +384,11 @@ void Server::sendStatus(bool force) {
   sendNotification("inductor/status", statusJson());
 }
 
+bool Server::buildRunning() {
+  std::lock_guard<std::mutex> lock(indexMutex_);
+  return indexing_;
+}
+
 void Server::startIndexing(Rebuild kind) {
   std::lock_guard<std::mutex> start(startMutex_);
   uint64_t generation;

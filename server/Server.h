@@ -35,10 +35,12 @@
 #include <chrono>
 #include <condition_variable>
 #include <deque>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <thread>
@@ -102,6 +104,9 @@ struct ServerOptions {
   /// Where the server keeps what outlives a session (ImportRootsCache in server/PythonEnv.h); empty keeps
   /// nothing. main.cpp passes ImportRootsCache::defaultDir() unless `--cache-dir` says otherwise.
   std::string cacheDir = {};
+  /// Tests only: called on the watcher thread before its first walk of the directories to watch (to change
+  /// the workspace between the first build's discovery and the walk). Null in the product.
+  std::function<void()> beforeWatcherWalk = {};
 };
 
 /// The user's Python environment as the server found it (server/PythonEnv.h), for the status and logs.
@@ -228,21 +233,26 @@ private:
   json statusJson() const;
   /// Sends `inductor/status`; during a build at most every 250 ms unless `force`.
   void sendStatus(bool force);
+  /// Whether a build runs that has not served its index yet.
+  bool buildRunning();
   /// Replaces the served SourceReader once the import roots are known, where the index was served before the
   /// interpreter answered (nothing in it needed them).
   void sourcesKnown(std::shared_ptr<const index::SourceReader> sources, uint64_t generation);
   /// Shows the notices of a new index that were not shown before (server/Notices.h).
   void publishNotices(const index::Index &index, const index::IndexOptions &options);
   // Watching (server/Watcher.cpp).
-  void startWatcher();
+  /// Starts the watcher thread. `since`: when the first build began looking for trace inputs; what the
+  /// initial walk finds written since then (before the directory's watch existed) counts as a change.
+  void startWatcher(std::filesystem::file_time_type since);
   void stopWatcher();
   /// inotify watch of one directory (recursive: directories created in it are watched too). False when it
   /// was watched already, or cannot be (no inotify, the limit reached).
   bool addWatch(const std::string &dir, bool recursive);
-  /// Watches `root` and every directory below it that is not skipped; true if it holds a trace input.
-  bool watchTree(const std::string &root);
-  /// Watches the workspace folders of `options`.
-  void watchWorkspace(const index::IndexOptions &options);
+  /// Watches `root` and every directory below it that is not skipped. True if it holds a trace input; with
+  /// `changedSince`, only if one was written at or after that time.
+  bool watchTree(const std::string &root, std::optional<std::filesystem::file_time_type> changedSince = {});
+  /// Watches the workspace folders of `options`; true if a trace input there was written since `since`.
+  bool watchWorkspace(const index::IndexOptions &options, std::filesystem::file_time_type since);
   /// Watches the directories of these logs (to follow appends closely).
   void watchLogDirectories(const std::vector<std::string> &logs);
   /// After `initialized`: asks the client to watch the workspace for trace inputs (dynamic registration).

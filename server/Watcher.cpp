@@ -3,8 +3,8 @@
 //
 // Two sources of events, one debouncer (the watcher thread):
 //  - inotify, always: the workspace folders, recursively but skipping what discovery skips (hidden
-//  directories
-//    such as .git and .venv, node_modules, __pycache__, build trees, site-packages and virtual environments),
+//    directories such as .git and .venv, node_modules, __pycache__, build trees, site-packages and virtual
+//    environments),
 //    at most kMaxWatches directories; a directory created later is watched as soon as it appears and what it
 //    already holds is looked at (a TORCH_TRACE directory is made and its log opened at once, and editors'
 //    watchers miss files in directories created in a burst); the traceDirs inputs (recursively), which may
@@ -18,7 +18,9 @@
 // a trace log (a job appending records), the rebuild starts after kAppendQuiet without events, or kAppendMax
 // after the first one while writes go on, so an appended compile is answered within about a second; any other
 // event (a file created or moved in, a debug directory being filled) waits for kOtherQuiet of quiet, at most
-// kOtherMax. Everything here runs only with ServerOptions::watch (`--no-watch` turns it off).
+// kOtherMax. A due rebuild waits for a running build rather than cancel it. The initial walk runs beside the
+// first build and counts inputs written since that build began as a change. Everything here runs only with
+// ServerOptions::watch (`--no-watch` turns it off).
 #include "index/Discovery.h"
 #include "index/PathResolver.h"
 #include "protocol/URI.h"
@@ -69,8 +71,13 @@ bool skipped(const fs::path &dir) {
 using Clock = std::chrono::steady_clock;
 constexpr auto kAppendQuiet = std::chrono::milliseconds(250), kAppendMax = std::chrono::milliseconds(1000);
 constexpr auto kOtherQuiet = std::chrono::milliseconds(1000), kOtherMax = std::chrono::milliseconds(5000);
+/// How far a file's time may lag the clock it is compared with (the kernel stamps files from a clock updated
+/// once a tick: 1 to 10 ms).
+constexpr auto kFileClockSlack = std::chrono::milliseconds(50);
 /// How often the thread looks at stopWatcher_ and at client events when inotify is quiet.
 constexpr auto kIdlePoll = std::chrono::milliseconds(100);
+/// How often a due rebuild looks whether the running build has ended.
+constexpr auto kBuildPoll = std::chrono::milliseconds(20);
 /// Directories watched with inotify at most (the per-user default limit is 8192 on older kernels and is
 /// shared with other programs).
 constexpr size_t kMaxWatches = 4096;
@@ -102,7 +109,7 @@ bool Server::addWatch(const std::string &dir, bool recursive) {
   return true;
 }
 
-bool Server::watchTree(const std::string &root) {
+bool Server::watchTree(const std::string &root, std::optional<fs::file_time_type> changedSince) {
   std::error_code ec;
   if (!fs::is_directory(root, ec)) return false;
   addWatch(root, true);
@@ -116,8 +123,9 @@ bool Server::watchTree(const std::string &root) {
         continue;
       }
       addWatch(it->path().string(), true);
-    } else if (interesting(it->path().filename().string())) {
-      found = true;
+    } else if (!found && interesting(it->path().filename().string())) {
+      std::error_code te;
+      found = !changedSince || it->last_write_time(te) >= *changedSince;
     }
   }
   return found;
@@ -128,29 +136,40 @@ void Server::watchLogDirectories(const std::vector<std::string> &logs) {
     addWatch(fs::path(log).parent_path().string(), false);
 }
 
-void Server::watchWorkspace(const index::IndexOptions &options) {
+bool Server::watchWorkspace(const index::IndexOptions &options, fs::file_time_type since) {
   // With traceDirs, discovery does not look at the workspace folders: new files there change nothing.
   std::vector<std::string> roots = options.inputs.empty() ? options.roots : std::vector<std::string>{};
+  bool changed = false;
   for (const std::string &root : roots)
-    watchTree(root);
+    changed = watchTree(root, since) || changed;
   std::lock_guard<std::mutex> lock(watchMutex_);
   logInfo("watching " + std::to_string(watches_.size()) + " directories for trace changes");
+  return changed;
 }
 
-void Server::startWatcher() {
+void Server::startWatcher(fs::file_time_type since) {
   watcherFd_ = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
   if (watcherFd_ < 0) logWarn("inotify unavailable: only the client's file events are followed");
+  // File times come from the kernel's coarse clock, up to a tick behind `since`'s: a write just after it may
+  // carry an earlier time. An input written just before the build began is reindexed once more, unchanged.
+  since -= kFileClockSlack;
   // Walking the directories takes a while in a large workspace: on the watcher thread, not the reader's.
-  watcher_ = std::thread([this, options = indexOptions_] {
+  watcher_ = std::thread([this, options = indexOptions_, since] {
+    if (options_.beforeWatcherWalk) options_.beforeWatcherWalk();
+    // The first build's discovery runs beside this walk: an input written after discovery looked and before
+    // its directory was watched is seen by neither, unless the walk counts inputs written since it began.
+    bool changed = false;
     // traceDirs may lie outside the workspace: watched here whatever the client watches.
     for (const std::string &in : options.inputs) {
       std::error_code ec;
-      if (fs::is_regular_file(in, ec))
+      if (fs::is_regular_file(in, ec)) {
         addWatch(fs::path(in).parent_path().string(), false);
-      else
-        watchTree(in);
+        changed = changed || fs::last_write_time(in, ec) >= since;
+      } else {
+        changed = watchTree(in, since) || changed;
+      }
     }
-    watchWorkspace(options);
+    changed = watchWorkspace(options, since) || changed;
     // A plain flag rather than std::optional: GCC 12 -O2 reports optional<time_point> as maybe-uninitialized.
     bool pending = false;
     Clock::time_point first{}, last{};
@@ -162,15 +181,21 @@ void Server::startWatcher() {
       last = now;
       appendsOnly = appendsOnly && append;
     };
+    if (changed) event(false);
     alignas(inotify_event) char buf[16384];
+    auto due = [&] {
+      return std::min(last + (appendsOnly ? kAppendQuiet : kOtherQuiet),
+                      first + (appendsOnly ? kAppendMax : kOtherMax));
+    };
     while (!stopWatcher_) {
-      // Sleep until the pending rebuild is due (or kIdlePoll, to notice stopWatcher_ and client events).
+      // Sleep until the pending rebuild is due (or kIdlePoll, to notice stopWatcher_ and client events); once
+      // due, it waits for the running build in steps of kBuildPoll.
       auto timeout = kIdlePoll;
       if (pending) {
-        auto due = std::min(last + (appendsOnly ? kAppendQuiet : kOtherQuiet),
-                            first + (appendsOnly ? kAppendMax : kOtherMax));
-        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(due - Clock::now());
-        timeout = std::clamp(left + std::chrono::milliseconds(1), std::chrono::milliseconds(1), kIdlePoll);
+        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(due() - Clock::now());
+        timeout = left.count() < 0 ? kBuildPoll
+                                   : std::clamp(left + std::chrono::milliseconds(1),
+                                                std::chrono::milliseconds(1), kIdlePoll);
       }
       if (watcherFd_ >= 0) {
         pollfd pfd{watcherFd_, POLLIN, 0};
@@ -222,8 +247,10 @@ void Server::startWatcher() {
         clientAppendsOnly_ = true;
       }
       auto now = Clock::now();
-      if (pending && (now - last >= (appendsOnly ? kAppendQuiet : kOtherQuiet) ||
-                      now - first >= (appendsOnly ? kAppendMax : kOtherMax))) {
+      // Due, and no build running: a rebuild would cancel it, and a cancelled build leaves nothing for the
+      // next, so a job that writes all the time would never see its index served. After it, the rebuild
+      // reads only what came since.
+      if (pending && now >= due() && !buildRunning()) {
         logInfo(appendsOnly ? "trace logs grew: reindexing incrementally"
                             : "trace inputs changed: reindexing incrementally");
         pending = false;

@@ -8,6 +8,7 @@
 
 #include <doctest/doctest.h>
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -99,74 +100,162 @@ std::function<bool(const json &)> builtStatus(uint64_t n) {
   };
 }
 
-} // namespace
-
-TEST_CASE("Watcher: compiles appended to a log are served after an incremental rebuild") {
-  const std::string full = readFile(kGraphBreakLog);
-  // The first three compiles (the fourth starts at the fourth dynamo_start), then the rest.
+/// The graph_break_dynamic log cut after its first three compiles (the fourth starts at the fourth
+/// dynamo_start), and where.
+std::pair<std::string, size_t> firstThreeCompiles() {
+  std::string full = readFile(kGraphBreakLog);
   size_t cut = 0;
   for (int i = 0; i < 4; ++i)
     cut = full.find("{\"dynamo_start\"", cut + 1);
   REQUIRE(cut != std::string::npos);
   cut = full.rfind('\n', cut) + 1;
+  return {std::move(full), cut};
+}
 
-  std::string dir = (fs::temp_directory_path() / "inductor-watcher-XXXXXX").string();
-  REQUIRE(::mkdtemp(dir.data()) != nullptr);
-  const std::string log = dir + "/dedicated_log_torch_trace_growing.log";
-  std::ofstream(log, std::ios::binary) << std::string_view(full).substr(0, cut);
-  {
-    FakeTransport transport;
-    server::Server server(transport, {.jobs = 0, .watch = true});
-    std::thread reader([&] { server.run(); });
-    auto request = [&](int id, std::string_view method, json params) {
-      transport.push(
-          json{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", std::move(params)}}.dump());
-      // Not a structured binding: clang 14 cannot capture one in doctest's REQUIRE_MESSAGE lambda.
-      json r = transport.waitFor([&](const json &m) { return m.is_object() && m.value("id", json()) == id; })
-                   .first;
-      REQUIRE_MESSAGE(r.contains("result"), r.dump());
-      return r["result"];
-    };
-    request(1, "initialize",
-            {{"processId", nullptr},
-             {"rootUri", nullptr},
-             {"capabilities", json::object()},
-             {"initializationOptions", {{"traceDirs", {dir}}}}});
-    auto [first, firstAt] = transport.waitFor(builtStatus(1));
-    REQUIRE(first.is_object());
-    CHECK(first["params"]["compiles"] == 3);
-    CHECK(first["params"]["traceBytesRead"] == cut);
+/// A fresh temporary directory, removed with what it holds.
+struct TempDir {
+  std::string path = (fs::temp_directory_path() / "inductor-watcher-XXXXXX").string();
+  TempDir() { REQUIRE(::mkdtemp(path.data()) != nullptr); }
+  ~TempDir() { fs::remove_all(path); }
+};
 
-    auto appended = std::chrono::steady_clock::now();
-    std::ofstream(log, std::ios::binary | std::ios::app) << std::string_view(full).substr(cut);
-    auto [next, nextAt] = transport.waitFor(builtStatus(2), firstAt + 1);
-    auto elapsed = std::chrono::steady_clock::now() - appended;
-    REQUIRE(next.is_object());
-    CHECK(next["params"]["compiles"] == 6);
-    // Incremental: the appended bytes (plus the previous last record), three compiles analysed.
-    size_t read = next["params"]["traceBytesRead"];
-    CHECK(read >= full.size() - cut);
-    CHECK(read < full.size() - cut + 64 * 1024);
-    CHECK(next["params"]["compilesAnalysed"] == 3);
-    // Bounded generously for slow machines; the debounce is 250 ms and the build a few ms.
-    CHECK(elapsed < std::chrono::seconds(5));
-
-    // The new compiles are served.
-    json artifacts = request(2, "inductor/listArtifacts", nullptr);
-    int outputCode = 0;
-    std::string last;
-    for (const json &a : artifacts)
-      if (a["kind"] == "outputCode") {
-        ++outputCode;
-        last = a["uri"];
-      }
-    CHECK(outputCode == 6);
-    json content = request(3, "inductor/artifactContent", {{"uri", last}});
-    CHECK(content["text"].get<std::string>().find("def call(") != std::string::npos);
-
-    request(4, "shutdown", nullptr);
+/// An in-process server on a FakeTransport, with watching on, initialized with `initializationOptions`.
+class WatchingServer {
+public:
+  explicit WatchingServer(std::function<void()> beforeWatcherWalk = {})
+      : server_(transport, {.jobs = 0, .watch = true, .beforeWatcherWalk = std::move(beforeWatcherWalk)}),
+        reader_([this] { server_.run(); }) {}
+  ~WatchingServer() {
+    request("shutdown", nullptr);
     transport.push(json{{"jsonrpc", "2.0"}, {"method", "exit"}}.dump());
-    reader.join();
+    reader_.join();
   }
-  fs::remove_all(dir);
+  void initialize(json initializationOptions) {
+    request("initialize", {{"processId", nullptr},
+                           {"rootUri", nullptr},
+                           {"capabilities", json::object()},
+                           {"initializationOptions", std::move(initializationOptions)}});
+  }
+  json request(std::string_view method, json params) {
+    int id = nextId_++;
+    transport.push(
+        json{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", std::move(params)}}.dump());
+    // Not a structured binding: clang 14 cannot capture one in doctest's REQUIRE_MESSAGE lambda.
+    json r =
+        transport.waitFor([&](const json &m) { return m.is_object() && m.value("id", json()) == id; }).first;
+    REQUIRE_MESSAGE(r.contains("result"), r.dump());
+    return r["result"];
+  }
+  FakeTransport transport;
+
+private:
+  server::Server server_;
+  std::thread reader_;
+  int nextId_ = 1;
+};
+
+} // namespace
+
+TEST_CASE("Watcher: compiles appended to a log are served after an incremental rebuild") {
+  const auto trace = firstThreeCompiles(); // Not a structured binding: lambdas below use it (clang 14).
+  const std::string &full = trace.first;
+  const size_t cut = trace.second;
+  TempDir dir;
+  const std::string log = dir.path + "/dedicated_log_torch_trace_growing.log";
+  std::ofstream(log, std::ios::binary) << std::string_view(full).substr(0, cut);
+  WatchingServer s;
+  s.initialize({{"traceDirs", {dir.path}}});
+  auto [first, firstAt] = s.transport.waitFor(builtStatus(1));
+  REQUIRE(first.is_object());
+  CHECK(first["params"]["compiles"] == 3);
+  CHECK(first["params"]["traceBytesRead"] == cut);
+
+  auto appended = std::chrono::steady_clock::now();
+  std::ofstream(log, std::ios::binary | std::ios::app) << std::string_view(full).substr(cut);
+  auto [next, nextAt] = s.transport.waitFor(builtStatus(2), firstAt + 1);
+  auto elapsed = std::chrono::steady_clock::now() - appended;
+  REQUIRE(next.is_object());
+  CHECK(next["params"]["compiles"] == 6);
+  // Incremental: the appended bytes (plus the previous last record), three compiles analysed.
+  size_t read = next["params"]["traceBytesRead"];
+  CHECK(read >= full.size() - cut);
+  CHECK(read < full.size() - cut + size_t{64} * 1024);
+  CHECK(next["params"]["compilesAnalysed"] == 3);
+  // Bounded generously for slow machines; the debounce is 250 ms and the build a few ms.
+  CHECK(elapsed < std::chrono::seconds(5));
+
+  // The new compiles are served.
+  json artifacts = s.request("inductor/listArtifacts", nullptr);
+  int outputCode = 0;
+  std::string last;
+  for (const json &a : artifacts)
+    if (a["kind"] == "outputCode") {
+      ++outputCode;
+      last = a["uri"];
+    }
+  CHECK(outputCode == 6);
+  json content = s.request("inductor/artifactContent", {{"uri", last}});
+  CHECK(content["text"].get<std::string>().find("def call(") != std::string::npos);
+}
+
+TEST_CASE(
+    "Watcher: a log written after the first build looked, before its directory was watched, is indexed") {
+  // The first build's discovery and the watcher's walk run side by side: the log comes between the two, in a
+  // directory that no indexed log makes the server watch (rank1/ was empty when discovery looked).
+  const auto trace = firstThreeCompiles(); // Not a structured binding: lambdas below use it (clang 14).
+  const std::string &full = trace.first;
+  const size_t cut = trace.second;
+  TempDir dir;
+  std::ofstream(dir.path + "/dedicated_log_torch_trace_rank_0_a.log", std::ios::binary)
+      << std::string_view(full).substr(0, cut);
+  fs::create_directory(dir.path + "/rank1");
+  FakeTransport *transport = nullptr;
+  WatchingServer s([&] {
+    REQUIRE(transport->waitFor(builtStatus(1)).first.is_object());
+    std::ofstream(dir.path + "/rank1/dedicated_log_torch_trace_rank_1_b.log", std::ios::binary) << full;
+  });
+  transport = &s.transport;
+  s.initialize({{"traceDirs", {dir.path}}});
+  auto [first, firstAt] = s.transport.waitFor(builtStatus(1));
+  REQUIRE(first.is_object());
+  CHECK(first["params"]["traces"] == 1);
+  auto [next, nextAt] = s.transport.waitFor(builtStatus(2), firstAt + 1);
+  REQUIRE(next.is_object());
+  CHECK(next["params"]["traces"] == 2);
+  CHECK(next["params"]["compiles"] == 9);
+}
+
+TEST_CASE("Watcher: a job that writes all the time does not keep the first index from being served") {
+  // The interpreter answers after 2 s and the build waits for it (the recorded paths are nowhere here, so
+  // the import roots are looked in); meanwhile a job appends a record every 50 ms. A rebuild due then waits
+  // for the build instead of cancelling it (a cancelled build leaves nothing, and the next is cancelled too).
+  const auto trace = firstThreeCompiles(); // Not a structured binding: lambdas below use it (clang 14).
+  const std::string &full = trace.first;
+  const size_t cut = trace.second;
+  TempDir dir;
+  const std::string log = dir.path + "/dedicated_log_torch_trace_growing.log";
+  std::ofstream(log, std::ios::binary) << std::string_view(full).substr(0, cut);
+  const std::string python = dir.path + "/slow-python";
+  std::ofstream(python) << "#!/bin/sh\nsleep 2\nexec python3 \"$@\"\n";
+  fs::permissions(python, fs::perms::owner_all);
+  WatchingServer s;
+  s.initialize({{"traceDirs", {log}}, {"pythonPath", python}});
+  std::atomic<bool> served{false}, stopped{false};
+  std::thread job([&] {
+    // Until the index is served, for 20 s at most: long past the interpreter's 2 s and the 1 s debounce.
+    auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    for (size_t from = cut; !served && std::chrono::steady_clock::now() < until && from < full.size();) {
+      size_t end = full.find('\n', from) + 1;
+      std::ofstream(log, std::ios::binary | std::ios::app) << std::string_view(full).substr(from, end - from);
+      from = end;
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    stopped = true;
+  });
+  auto [first, firstAt] = s.transport.waitFor(builtStatus(1));
+  bool whileWriting = !stopped;
+  served = true;
+  job.join();
+  REQUIRE(first.is_object());
+  CHECK_MESSAGE(whileWriting, "the first index came only once the job stopped writing");
 }
