@@ -3,6 +3,8 @@
 
 #include <cassert>
 #include <charconv>
+#include <cstdint>
+#include <cstring>
 
 namespace inductor::protocol {
 
@@ -37,19 +39,37 @@ JsonWriter &JsonWriter::key(std::string_view name) {
   return *this;
 }
 
+namespace {
+
+/// Whether `s` is printable ASCII without quotes or backslashes, eight bytes at a time (URIs are written
+/// thousands of times in a many-rank reference): a byte at or above 0x7F, below 0x20, '"' or '\\' fails.
+bool isPlain(std::string_view s) {
+  constexpr uint64_t kOnes = 0x0101010101010101ULL, kHighBits = 0x8080808080808080ULL;
+  // Whether any byte of `v` is zero (exact as a whole-word test).
+  auto hasZero = [](uint64_t v) { return ((v - kOnes) & ~v & kHighBits) != 0; };
+  size_t i = 0;
+  for (; i + 8 <= s.size(); i += 8) {
+    uint64_t w;
+    std::memcpy(&w, s.data() + i, 8);
+    // High bits first: the "below 0x20" test below holds only for bytes under 0x80.
+    if ((w & kHighBits) || ((w - kOnes * 0x20) & ~w & kHighBits) || hasZero(w ^ (kOnes * 0x7f)) ||
+        hasZero(w ^ (kOnes * '"')) || hasZero(w ^ (kOnes * '\\')))
+      return false;
+  }
+  for (; i < s.size(); ++i) {
+    auto u = static_cast<unsigned char>(s[i]);
+    if (u < 0x20 || u >= 0x7f || u == '"' || u == '\\') return false;
+  }
+  return true;
+}
+
+} // namespace
+
 JsonWriter &JsonWriter::value(std::string_view s) {
   separate();
   // Printable ASCII without quotes or backslashes (URIs, most titles) is its own JSON text; anything else
   // goes through nlohmann's serializer, for its escapes and its handling of invalid UTF-8.
-  bool plain = true;
-  for (char c : s) {
-    auto u = static_cast<unsigned char>(c);
-    if (u < 0x20 || u >= 0x7f || c == '"' || c == '\\') {
-      plain = false;
-      break;
-    }
-  }
-  if (plain) {
+  if (isPlain(s)) {
     out_ += '"';
     out_ += s;
     out_ += '"';

@@ -2,6 +2,7 @@
 #include "protocol/Position.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace inductor::protocol {
 
@@ -42,6 +43,20 @@ std::uint32_t unitsOf(const CodePoint &cp, OffsetEncoding encoding) {
     return 1;
   }
   return 1;
+}
+
+/// Length of the longest prefix of `text` with no byte above 0x7F, eight bytes at a time.
+std::size_t asciiPrefix(std::string_view text) {
+  constexpr std::uint64_t kHighBits = 0x8080808080808080ULL;
+  std::size_t i = 0;
+  for (; i + 8 <= text.size(); i += 8) {
+    std::uint64_t word;
+    std::memcpy(&word, text.data() + i, 8);
+    if (word & kHighBits) break;
+  }
+  while (i < text.size() && static_cast<unsigned char>(text[i]) < 0x80)
+    ++i;
+  return i;
 }
 
 } // namespace
@@ -94,8 +109,10 @@ std::string_view utf8Prefix(std::string_view text, std::size_t maxBytes) {
 std::uint32_t byteColumnToCharacter(std::string_view line, std::size_t byteColumn, OffsetEncoding encoding) {
   byteColumn = std::min(byteColumn, line.size());
   if (encoding == OffsetEncoding::UTF8) return static_cast<std::uint32_t>(byteColumn);
-  std::size_t i = 0;
-  std::uint32_t units = 0;
+  // An ASCII byte is one unit in every encoding; generated code is mostly ASCII (a many-rank reference
+  // converts thousands of columns).
+  std::size_t i = asciiPrefix(line.substr(0, byteColumn));
+  auto units = static_cast<std::uint32_t>(i);
   while (i < byteColumn) {
     const CodePoint cp = decodeAt(line, i);
     if (i + cp.bytes > byteColumn) break; // byteColumn is inside this code point: round down.

@@ -70,6 +70,19 @@ TEST_CASE("JsonWriter: strings are escaped as nlohmann escapes them, invalid UTF
   }
 }
 
+TEST_CASE("JsonWriter: every byte at every place of an eight-byte word (the plain-ASCII test reads words)") {
+  for (int byte = 0; byte < 256; ++byte)
+    for (size_t at = 0; at < 19; ++at) {
+      std::string s(19, 'a');
+      s[at] = static_cast<char>(byte);
+      JsonWriter w;
+      w.value(s);
+      CAPTURE(byte);
+      CAPTURE(at);
+      CHECK(w.take() == nlohmannText(json(s)));
+    }
+}
+
 TEST_CASE("JsonWriter: positions, ranges, locations and commands read back as their to_json") {
   Location l{"file:///m%20x/model.py", Range{Position{15, 8}, Position{15, 31}}};
   JsonWriter w;

@@ -117,6 +117,23 @@ TEST_CASE("invalid UTF-8 counts one unit per bad byte and never crashes") {
   CHECK(byteColumnToCharacter(broken, 2, OffsetEncoding::UTF16) == 2);
 }
 
+TEST_CASE("a code point after an ASCII run of any length (the ASCII prefix is read eight bytes at a time)") {
+  for (std::uint32_t k = 0; k < 20; ++k) {
+    CAPTURE(k);
+    // k ASCII bytes, 😀 (4 bytes: 2 UTF-16 units, 1 UTF-32), 10 ASCII bytes.
+    const std::string line = std::string(k, 'x') + "\xF0\x9F\x98\x80" + std::string(10, 'y');
+    for (std::uint32_t col = 0; col <= line.size(); ++col) {
+      CAPTURE(col);
+      // Inside the code point rounds down to its start.
+      std::uint32_t before = col <= k ? col : k, after = col >= k + 4 ? col - k - 4 : 0;
+      std::uint32_t pair = col >= k + 4 ? 1 : 0;
+      CHECK(byteColumnToCharacter(line, col, OffsetEncoding::UTF16) == before + 2 * pair + after);
+      CHECK(byteColumnToCharacter(line, col, OffsetEncoding::UTF32) == before + pair + after);
+      CHECK(byteColumnToCharacter(line, col, OffsetEncoding::UTF8) == col);
+    }
+  }
+}
+
 TEST_CASE("conversions are inverse at code point boundaries") {
   const std::string line = "k\xC3\xA9y \xF0\x9F\x98\x80 = \xE4\xB8\xAD";
   for (OffsetEncoding e : kAll) {
