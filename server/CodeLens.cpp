@@ -119,8 +119,10 @@ std::string launchLocations(TextCache &texts, const index::Index &index,
   w.reserve(launches.size() * 128); // About a location's text.
   w.beginArray();
   UniqueLocations unique(w);
-  for (index::LaunchRef r : launches)
-    unique.add(launchLocation(texts, index, r));
+  for (index::LaunchRef r : launches) {
+    const std::string &uri = texts.uriOf(index, r.artifact);
+    unique.add(uri, launchRange(texts, index, r, uri));
+  }
   w.endArray();
   return w.take();
 }

@@ -122,19 +122,22 @@ UniqueLocations::UniqueLocations(nlohmann::json &array) : array_(&array) {
     } catch (const std::exception &) {
       continue; // Not a location: nothing to compare with.
     }
-    firstTime(location);
+    firstTime(location.uri, location.range);
   }
 }
 
-bool UniqueLocations::firstTime(const protocol::Location &l) {
-  uint32_t uri = uris_.try_emplace(l.uri, static_cast<uint32_t>(uris_.size())).first->second;
-  return seen_
-      .insert({uri, l.range.start.line, l.range.start.character, l.range.end.line, l.range.end.character})
-      .second;
+bool UniqueLocations::firstTime(std::string_view uri, const protocol::Range &r) {
+  if (uris_.empty() || uri != lastUri_) {
+    // The key in the map, not `uri`: the caller's string may not outlive this call.
+    auto it = uris_.try_emplace(std::string(uri), static_cast<uint32_t>(uris_.size())).first;
+    lastUri_ = it->first;
+    lastUriNumber_ = it->second;
+  }
+  return seen_.insert({lastUriNumber_, r.start.line, r.start.character, r.end.line, r.end.character}).second;
 }
 
 bool UniqueLocations::add(const protocol::Location &location) {
-  if (!firstTime(location)) return false;
+  if (!firstTime(location.uri, location.range)) return false;
   if (writer_)
     protocol::write(*writer_, location);
   else
@@ -142,7 +145,19 @@ bool UniqueLocations::add(const protocol::Location &location) {
   return true;
 }
 
-std::string TextCache::uriOf(const index::Index &index, index::ArtifactId id) {
+bool UniqueLocations::add(std::string_view uri, const protocol::Range &range) {
+  if (!firstTime(uri, range)) return false;
+  if (writer_) {
+    writer_->beginObject().key("uri").value(uri).key("range");
+    protocol::write(*writer_, range);
+    writer_->endObject();
+  } else {
+    array_->push_back(protocol::Location{std::string(uri), range});
+  }
+  return true;
+}
+
+const std::string &TextCache::uriOf(const index::Index &index, index::ArtifactId id) {
   if (auto it = preferred_.find(id.value); it != preferred_.end()) return it->second;
   if (auto it = resolved_.find(id.value); it != resolved_.end()) return it->second;
   std::string uri;
@@ -510,14 +525,19 @@ std::optional<std::pair<uint32_t, uint32_t>> definitionNow(TextCache &texts, con
   return std::nullopt;
 }
 
+protocol::Range launchRange(TextCache &texts, const index::Index &index, index::LaunchRef ref,
+                            const std::string &uri) {
+  // A launch the edited text no longer has keeps the indexed position (the best there is to point at).
+  const index::KernelLaunch *now = launchSiteNow(texts, index, ref, uri);
+  const index::KernelLaunch &site = now ? *now : index.launch(ref).site;
+  return {texts.position(uri, site.line, site.column),
+          texts.position(uri, site.line, std::max(site.endColumn, site.column))};
+}
+
 protocol::Location launchLocation(TextCache &texts, const index::Index &index, index::LaunchRef ref) {
   protocol::Location loc;
   loc.uri = texts.uriOf(index, ref.artifact);
-  // A launch the edited text no longer has keeps the indexed position (the best there is to point at).
-  const index::KernelLaunch *now = launchSiteNow(texts, index, ref, loc.uri);
-  const index::KernelLaunch &site = now ? *now : index.launch(ref).site;
-  loc.range = {texts.position(loc.uri, site.line, site.column),
-               texts.position(loc.uri, site.line, std::max(site.endColumn, site.column))};
+  loc.range = launchRange(texts, index, ref, loc.uri);
   return loc;
 }
 

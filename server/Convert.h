@@ -46,12 +46,18 @@ public:
   explicit UniqueLocations(protocol::JsonWriter &writer) : writer_(&writer) {}
   /// Appends `location` unless an equal one is there; whether it was appended.
   bool add(const protocol::Location &location);
+  /// The same for a location given by parts (no Location, no copy of the URI).
+  bool add(std::string_view uri, const protocol::Range &range);
 
 private:
-  bool firstTime(const protocol::Location &l);
+  bool firstTime(std::string_view uri, const protocol::Range &range);
   nlohmann::json *array_ = nullptr;
   protocol::JsonWriter *writer_ = nullptr;
   std::unordered_map<std::string, uint32_t> uris_; ///< Each distinct URI's number, for the keys.
+  /// The last URI looked up and its number: locations come in runs of one document (each artifact's
+  /// launches).
+  std::string_view lastUri_;
+  uint32_t lastUriNumber_ = 0;
   struct Key {
     uint32_t uri, startLine, startCharacter, endLine, endCharacter;
     friend bool operator==(const Key &, const Key &) = default;
@@ -103,8 +109,8 @@ public:
   /// copy: a user in TORCH_COMPILE_DEBUG's output_code.py stays there instead of jumping to the cache's copy.
   void prefer(index::ArtifactId id, std::string uri) { preferred_[id.value] = std::move(uri); }
   /// The URI to point at for an artifact: the one given to prefer(), else a copy the client has open, else
-  /// artifactURI().
-  std::string uriOf(const index::Index &index, index::ArtifactId id);
+  /// artifactURI(). Valid while this cache lives, until the next prefer() of the same artifact.
+  const std::string &uriOf(const index::Index &index, index::ArtifactId id);
   /// Line text (without terminator), empty if unknown. Valid while this cache lives.
   std::string_view lineText(const std::string &uri, uint32_t line);
   uint32_t lineCount(const std::string &uri);
@@ -227,6 +233,9 @@ const index::KernelLaunch *launchSiteNow(TextCache &texts, const index::Index &i
 std::optional<std::pair<uint32_t, uint32_t>> definitionNow(TextCache &texts, const index::Index &index,
                                                            index::ArtifactId id, uint32_t definition,
                                                            const std::string &uri);
+/// Range of a launch site (the kernel name token) in the document at `uri` (texts.uriOf of its artifact).
+protocol::Range launchRange(TextCache &texts, const index::Index &index, index::LaunchRef ref,
+                            const std::string &uri);
 /// Location of a launch site (the kernel name token).
 protocol::Location launchLocation(TextCache &texts, const index::Index &index, index::LaunchRef ref);
 

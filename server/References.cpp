@@ -57,8 +57,10 @@ void Server::onReferences(const protocol::ReferenceParams &params, Reply reply) 
       }
     }
     out.reserve(launches.size() * 128); // About a location's text.
-    for (index::LaunchRef r : launches)
-      unique.add(launchLocation(texts, index, r));
+    for (index::LaunchRef r : launches) {
+      const std::string &uri = texts.uriOf(index, r.artifact);
+      unique.add(uri, launchRange(texts, index, r, uri));
+    }
     out.endArray();
     reply.text(out.take());
   });
