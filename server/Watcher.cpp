@@ -4,12 +4,11 @@
 // Two sources of events, one debouncer (the watcher thread):
 //  - inotify, always: the workspace folders, recursively but skipping what discovery skips (hidden
 //    directories such as .git and .venv, node_modules, __pycache__, build trees, site-packages and virtual
-//    environments),
-//    at most kMaxWatches directories; a directory created later is watched as soon as it appears and what it
-//    already holds is looked at (a TORCH_TRACE directory is made and its log opened at once, and editors'
-//    watchers miss files in directories created in a burst); the traceDirs inputs (recursively), which may
-//    lie outside the workspace; and the directory of every indexed log, so that a growing log is followed
-//    closely.
+//    environments), at most kMaxWatches directories; a directory created later is watched as soon as it
+//    appears and what it already holds is looked at (a TORCH_TRACE directory is made and its log opened at
+//    once, and editors' watchers miss files in directories created in a burst); the traceDirs inputs
+//    (recursively), which may lie outside the workspace; and the directory of every indexed log, so that a
+//    growing log is followed closely.
 //  - The client's file watcher (workspace/didChangeWatchedFiles), when it offers dynamic registration (VS
 //    Code does; Neovim 0.7 does not): the server registers glob patterns of trace inputs after `initialized`
 //    and acts on the events, for what inotify cannot see (remote or network file systems, the watch limit).
