@@ -151,7 +151,7 @@ struct Collector {
 } // namespace
 
 DiscoveredInputs discoverInputs(const std::vector<std::string> &inputs, size_t maxFiles,
-                                const ReadPolicy *policy) {
+                                const ReadPolicy *policy, const DirectoryListed &listed) {
   DiscoveredInputs out;
   Collector c;
   size_t seen = 0, skippedLinks = 0;
@@ -162,6 +162,7 @@ DiscoveredInputs discoverInputs(const std::vector<std::string> &inputs, size_t m
     fs::path root = fs::absolute(input, ec);
     root = fs::path(normalizePath(root.string()));
     if (fs::is_regular_file(root, ec)) {
+      if (listed) listed(root.parent_path().string(), false);
       c.add(root, true);
       continue;
     }
@@ -169,6 +170,7 @@ DiscoveredInputs discoverInputs(const std::vector<std::string> &inputs, size_t m
       out.errors.push_back(input + ": no such file or directory");
       continue;
     }
+    if (listed) listed(root.string(), true);
     fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec), end;
     for (; !ec && it != end; it.increment(ec)) {
       std::error_code fe;
@@ -191,6 +193,8 @@ DiscoveredInputs discoverInputs(const std::vector<std::string> &inputs, size_t m
         if ((isSkippedDirectory(it->path().filename().string()) && it->path() != root) ||
             isPseudoFileSystem(it->path()))
           it.disable_recursion_pending();
+        else if (listed)
+          listed(it->path().string(), true); // The iterator opens it at the next increment.
         continue;
       }
       if (!it->is_regular_file(fe)) continue;

@@ -35,6 +35,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -78,11 +79,17 @@ struct DiscoveredInputs {
 /// not a TORCH_TRACE log.
 bool isRunLogCandidateName(const std::string &fileName);
 
+/// Told each directory whose entries discovery is about to read, before it reads them (from discovery's
+/// thread): every input directory and each directory walked below it (`recursive` true), and the directory
+/// of an input that is a file (false). A file created there after the call is seen by a watch the callee
+/// started in it; one created before, discovery lists: a watcher that starts watching here misses nothing.
+using DirectoryListed = std::function<void(const std::string &directory, bool recursive)>;
+
 /// See the file comment. Paths in the result are absolute and normalized, each listed once. `policy` judges
 /// symbolic links found inside directories; null takes none of them (a caller without a policy reads nothing
-/// through links).
+/// through links). `listed` may be empty.
 DiscoveredInputs discoverInputs(const std::vector<std::string> &inputs, size_t maxFiles = 200000,
-                                const ReadPolicy *policy = nullptr);
+                                const ReadPolicy *policy = nullptr, const DirectoryListed &listed = {});
 
 /// True for names like `dedicated_log_torch_trace_rank_0_abc.log`.
 bool isTraceLogName(const std::string &fileName);

@@ -284,6 +284,10 @@ struct IndexOptions {
   /// Called (from any thread, maybe after the build) before anything waits for pythonPathsLater: the server
   /// then gives the interpreter the CPU it left to the build.
   std::function<void()> pythonPathsNeeded;
+  /// Told each directory discovery is about to list, before it lists it (DirectoryListed in Discovery.h):
+  /// the server starts watching it there, so that nothing created after discovery looked goes unseen. May
+  /// be empty.
+  std::function<void(const std::string &directory, bool recursive)> directoryListed;
   /// Globs of files whose frames are library code (ModelFrames.h, matchGlob), from the `libraryPaths`
   /// setting. Default: empty (only PyTorch, the standard library and synthetic frames are skipped).
   std::vector<std::string> libraryPaths;

@@ -417,7 +417,7 @@ std::shared_ptr<const Index> IndexBuilder::run() {
   }
   report(Step::Discovering, 0, "discovering traces");
   const std::vector<std::string> &searched = options_.inputs.empty() ? options_.roots : options_.inputs;
-  DiscoveredInputs inputs = discoverInputs(searched, kMaxDiscoveredFiles, &policy_);
+  DiscoveredInputs inputs = discoverInputs(searched, kMaxDiscoveredFiles, &policy_, options_.directoryListed);
   openLogs(inputs.traceLogs);
   // A link refused without the import roots may lead into them: discovered again with them (rare: links in
   // trace directories), and the logs found only now are read too.
@@ -425,7 +425,8 @@ std::shared_ptr<const Index> IndexBuilder::run() {
     awaitPythonPaths();
     if (!options_.pythonPaths.empty()) {
       ReadPolicy withImportRoots(readRoots(options_));
-      DiscoveredInputs again = discoverInputs(searched, kMaxDiscoveredFiles, &withImportRoots);
+      DiscoveredInputs again =
+          discoverInputs(searched, kMaxDiscoveredFiles, &withImportRoots, options_.directoryListed);
       std::set<std::string> known(inputs.traceLogs.begin(), inputs.traceLogs.end());
       std::vector<std::string> added;
       for (const std::string &log : again.traceLogs)

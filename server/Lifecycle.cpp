@@ -131,11 +131,8 @@ void Server::onInitialize(const protocol::InitializeParams &params, Reply reply)
           (pythonPathSetting_.empty() ? std::string("unset") : pythonPathSetting_) + ", encoding " +
           std::string(protocol::encodingName(encoding_)));
   reply(json(result));
-  // Taken before the first build looks for inputs: the watcher's initial walk, which runs beside it, counts
-  // inputs written since as changes (neither the build's discovery nor a watch saw them otherwise).
-  auto since = std::filesystem::file_time_type::clock::now();
+  if (options_.watch) startWatcher(); // First: the build's discovery adds the watches.
   startIndexing(Rebuild::Full);
-  if (options_.watch) startWatcher(since);
 }
 
 void Server::onShutdown(const json &, Reply reply) {

@@ -35,12 +35,10 @@
 #include <chrono>
 #include <condition_variable>
 #include <deque>
-#include <filesystem>
 #include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
-#include <optional>
 #include <set>
 #include <string>
 #include <thread>
@@ -104,9 +102,6 @@ struct ServerOptions {
   /// Where the server keeps what outlives a session (ImportRootsCache in server/PythonEnv.h); empty keeps
   /// nothing. main.cpp passes ImportRootsCache::defaultDir() unless `--cache-dir` says otherwise.
   std::string cacheDir = {};
-  /// Tests only: called on the watcher thread before its first walk of the directories to watch (to change
-  /// the workspace between the first build's discovery and the walk). Null in the product.
-  std::function<void()> beforeWatcherWalk = {};
 };
 
 /// The user's Python environment as the server found it (server/PythonEnv.h), for the status and logs.
@@ -241,18 +236,17 @@ private:
   /// Shows the notices of a new index that were not shown before (server/Notices.h).
   void publishNotices(const index::Index &index, const index::IndexOptions &options);
   // Watching (server/Watcher.cpp).
-  /// Starts the watcher thread. `since`: when the first build began looking for trace inputs; what the
-  /// initial walk finds written since then (before the directory's watch existed) counts as a change.
-  void startWatcher(std::filesystem::file_time_type since);
+  /// Starts the watcher thread (inotify events and the client's, debounced into incremental rebuilds).
+  void startWatcher();
   void stopWatcher();
   /// inotify watch of one directory (recursive: directories created in it are watched too). False when it
   /// was watched already, or cannot be (no inotify, the limit reached).
   bool addWatch(const std::string &dir, bool recursive);
-  /// Watches `root` and every directory below it that is not skipped. True if it holds a trace input; with
-  /// `changedSince`, only if one was written at or after that time.
-  bool watchTree(const std::string &root, std::optional<std::filesystem::file_time_type> changedSince = {});
-  /// Watches the workspace folders of `options`; true if a trace input there was written since `since`.
-  bool watchWorkspace(const index::IndexOptions &options, std::filesystem::file_time_type since);
+  /// Watches `root` and every directory below it that is not skipped; true if it holds a trace input.
+  bool watchTree(const std::string &root);
+  /// IndexOptions::directoryListed for a build with these options: watches each directory discovery lists,
+  /// before it lists it, except those the watcher skips and what lies below them (called from one thread).
+  std::function<void(const std::string &, bool)> watchWhatDiscoveryLists(const index::IndexOptions &options);
   /// Watches the directories of these logs (to follow appends closely).
   void watchLogDirectories(const std::vector<std::string> &logs);
   /// After `initialized`: asks the client to watch the workspace for trace inputs (dynamic registration).
@@ -333,6 +327,7 @@ private:
   std::unordered_map<int, WatchedDirectory> watches_; ///< By inotify watch descriptor.
   std::unordered_map<std::string, int> watchedPaths_;
   bool watchLimitLogged_ = false;
+  size_t watchesLogged_ = 0; ///< The number of watches last logged.
   /// Client file events since the watcher thread last looked, and whether all were appends to logs.
   bool clientEvents_ = false, clientAppendsOnly_ = true;
   json watchRegistration_; ///< Id of the client/registerCapability request.

@@ -17,9 +17,9 @@
 // a trace log (a job appending records), the rebuild starts after kAppendQuiet without events, or kAppendMax
 // after the first one while writes go on, so an appended compile is answered within about a second; any other
 // event (a file created or moved in, a debug directory being filled) waits for kOtherQuiet of quiet, at most
-// kOtherMax. A due rebuild waits for a running build rather than cancel it. The initial walk runs beside the
-// first build and counts inputs written since that build began as a change. Everything here runs only with
-// ServerOptions::watch (`--no-watch` turns it off).
+// kOtherMax. A due rebuild waits for a running build rather than cancel it. Directories are watched by each
+// build's discovery as it lists them, before it reads them, so no input escapes both. Everything here runs
+// only with ServerOptions::watch (`--no-watch` turns it off).
 #include "index/Discovery.h"
 #include "index/PathResolver.h"
 #include "protocol/URI.h"
@@ -29,7 +29,9 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <memory>
 #include <poll.h>
+#include <set>
 #include <sys/inotify.h>
 #include <unistd.h>
 
@@ -70,9 +72,6 @@ bool skipped(const fs::path &dir) {
 using Clock = std::chrono::steady_clock;
 constexpr auto kAppendQuiet = std::chrono::milliseconds(250), kAppendMax = std::chrono::milliseconds(1000);
 constexpr auto kOtherQuiet = std::chrono::milliseconds(1000), kOtherMax = std::chrono::milliseconds(5000);
-/// How far a file's time may lag the clock it is compared with (the kernel stamps files from a clock updated
-/// once a tick: 1 to 10 ms).
-constexpr auto kFileClockSlack = std::chrono::milliseconds(50);
 /// How often the thread looks at stopWatcher_ and at client events when inotify is quiet.
 constexpr auto kIdlePoll = std::chrono::milliseconds(100);
 /// How often a due rebuild looks whether the running build has ended.
@@ -108,7 +107,7 @@ bool Server::addWatch(const std::string &dir, bool recursive) {
   return true;
 }
 
-bool Server::watchTree(const std::string &root, std::optional<fs::file_time_type> changedSince) {
+bool Server::watchTree(const std::string &root) {
   std::error_code ec;
   if (!fs::is_directory(root, ec)) return false;
   addWatch(root, true);
@@ -122,9 +121,8 @@ bool Server::watchTree(const std::string &root, std::optional<fs::file_time_type
         continue;
       }
       addWatch(it->path().string(), true);
-    } else if (!found && interesting(it->path().filename().string())) {
-      std::error_code te;
-      found = !changedSince || it->last_write_time(te) >= *changedSince;
+    } else if (interesting(it->path().filename().string())) {
+      found = true;
     }
   }
   return found;
@@ -133,42 +131,36 @@ bool Server::watchTree(const std::string &root, std::optional<fs::file_time_type
 void Server::watchLogDirectories(const std::vector<std::string> &logs) {
   for (const std::string &log : logs)
     addWatch(fs::path(log).parent_path().string(), false);
-}
-
-bool Server::watchWorkspace(const index::IndexOptions &options, fs::file_time_type since) {
-  // With traceDirs, discovery does not look at the workspace folders: new files there change nothing.
-  std::vector<std::string> roots = options.inputs.empty() ? options.roots : std::vector<std::string>{};
-  bool changed = false;
-  for (const std::string &root : roots)
-    changed = watchTree(root, since) || changed;
   std::lock_guard<std::mutex> lock(watchMutex_);
-  logInfo("watching " + std::to_string(watches_.size()) + " directories for trace changes");
-  return changed;
+  if (watches_.size() != watchesLogged_)
+    logInfo("watching " + std::to_string(watches_.size()) + " directories for trace changes");
+  watchesLogged_ = watches_.size();
 }
 
-void Server::startWatcher(fs::file_time_type since) {
+std::function<void(const std::string &, bool)>
+Server::watchWhatDiscoveryLists(const index::IndexOptions &options) {
+  // Directories below a skipped one are not watched either; discovery tells parents before children.
+  auto skippedBelow = std::make_shared<std::vector<std::string>>();
+  std::set<std::string> inputs;
+  for (const std::string &in : options.inputs.empty() ? options.roots : options.inputs)
+    inputs.insert(index::normalizePath(fs::absolute(in).string()));
+  return [this, skippedBelow, inputs](const std::string &dir, bool recursive) {
+    for (const std::string &s : *skippedBelow)
+      if (dir.size() > s.size() && dir.compare(0, s.size(), s) == 0 && dir[s.size()] == '/') return;
+    if (recursive && !inputs.count(dir) && skipped(dir)) {
+      skippedBelow->push_back(dir);
+      return;
+    }
+    addWatch(dir, recursive);
+  };
+}
+
+void Server::startWatcher() {
   watcherFd_ = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
   if (watcherFd_ < 0) logWarn("inotify unavailable: only the client's file events are followed");
-  // File times come from the kernel's coarse clock, up to a tick behind `since`'s: a write just after it may
-  // carry an earlier time. An input written just before the build began is reindexed once more, unchanged.
-  since -= kFileClockSlack;
-  // Walking the directories takes a while in a large workspace: on the watcher thread, not the reader's.
-  watcher_ = std::thread([this, options = indexOptions_, since] {
-    if (options_.beforeWatcherWalk) options_.beforeWatcherWalk();
-    // The first build's discovery runs beside this walk: an input written after discovery looked and before
-    // its directory was watched is seen by neither, unless the walk counts inputs written since it began.
-    bool changed = false;
-    // traceDirs may lie outside the workspace: watched here whatever the client watches.
-    for (const std::string &in : options.inputs) {
-      std::error_code ec;
-      if (fs::is_regular_file(in, ec)) {
-        addWatch(fs::path(in).parent_path().string(), false);
-        changed = changed || fs::last_write_time(in, ec) >= since;
-      } else {
-        changed = watchTree(in, since) || changed;
-      }
-    }
-    changed = watchWorkspace(options, since) || changed;
+  // The directories are watched by discovery as it lists them (watchWhatDiscoveryLists): a file created after
+  // discovery looked is an event, one created before is indexed. This thread follows the events.
+  watcher_ = std::thread([this] {
     // A plain flag rather than std::optional: GCC 12 -O2 reports optional<time_point> as maybe-uninitialized.
     bool pending = false;
     Clock::time_point first{}, last{};
@@ -180,7 +172,6 @@ void Server::startWatcher(fs::file_time_type since) {
       last = now;
       appendsOnly = appendsOnly && append;
     };
-    if (changed) event(false);
     alignas(inotify_event) char buf[16384];
     auto due = [&] {
       return std::min(last + (appendsOnly ? kAppendQuiet : kOtherQuiet),

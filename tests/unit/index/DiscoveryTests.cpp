@@ -36,6 +36,7 @@ std::string baseName(const std::string &p) {
 
 std::vector<std::string> baseNames(const std::vector<std::string> &paths) {
   std::vector<std::string> out;
+  out.reserve(paths.size());
   for (const std::string &p : paths)
     out.push_back(baseName(p));
   return out;
@@ -270,6 +271,30 @@ TEST_CASE("walks skip hidden, node_modules, __pycache__ and build directories, b
   DiscoveredInputs hidden = discoverInputs({tree.path(".hidden"), tree.path("build")});
   CHECK(hidden.traceLogs == std::vector<std::string>{tree.path(".hidden/dedicated_log_torch_trace_a.log"),
                                                      tree.path("build/dedicated_log_torch_trace_d.log")});
+}
+
+TEST_CASE("directoryListed: each directory walked, before its entries are read; a file input's directory") {
+  TempTree tree({"a/dedicated_log_torch_trace_x.log", "a/b/output_code.py", "node_modules/c/x.txt",
+                 "file/dedicated_log_torch_trace_y.log"});
+  std::vector<std::pair<std::string, bool>> listed;
+  // A log created in each directory as it is told: discovery must list it (it reads the directory after).
+  DiscoveredInputs d = discoverInputs({tree.root, tree.path("file/dedicated_log_torch_trace_y.log")}, 200000,
+                                      nullptr, [&](const std::string &dir, bool recursive) {
+                                        listed.emplace_back(dir, recursive);
+                                        if (recursive)
+                                          std::ofstream(dir + "/dedicated_log_torch_trace_new.log") << "\n";
+                                      });
+  std::vector<std::pair<std::string, bool>> want = {{tree.root, true},
+                                                    {tree.path("a"), true},
+                                                    {tree.path("a/b"), true},
+                                                    {tree.path("file"), true},
+                                                    {tree.path("file"), false}};
+  std::sort(listed.begin(), listed.end());
+  std::sort(want.begin(), want.end());
+  CHECK(listed == want); // Never node_modules (skipped), nor below it.
+  for (const std::string &dir : {tree.root, tree.path("a"), tree.path("a/b"), tree.path("file")})
+    CHECK(std::count(d.traceLogs.begin(), d.traceLogs.end(), dir + "/dedicated_log_torch_trace_new.log") ==
+          1);
 }
 
 TEST_CASE("provenance outside a graph directory, and a graph directory without output code") {
