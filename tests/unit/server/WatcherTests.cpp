@@ -100,23 +100,27 @@ std::function<bool(const json &)> builtStatus(uint64_t n) {
   };
 }
 
-/// The graph_break_dynamic log cut after its first three compiles (the fourth starts at the fourth
-/// dynamo_start), and where.
-std::pair<std::string, size_t> firstThreeCompiles() {
-  std::string full = readFile(kGraphBreakLog);
-  size_t cut = 0;
-  for (int i = 0; i < 4; ++i)
-    cut = full.find("{\"dynamo_start\"", cut + 1);
-  REQUIRE(cut != std::string::npos);
-  cut = full.rfind('\n', cut) + 1;
-  return {std::move(full), cut};
-}
-
 /// A fresh temporary directory, removed with what it holds.
 struct TempDir {
   std::string path = (fs::temp_directory_path() / "inductor-watcher-XXXXXX").string();
   TempDir() { REQUIRE(::mkdtemp(path.data()) != nullptr); }
   ~TempDir() { fs::remove_all(path); }
+};
+
+/// A temporary directory holding, as `name`, the graph_break_dynamic log cut after its first three compiles
+/// (the fourth starts at the fourth dynamo_start); `full` and `cut` say what may be appended.
+struct CutLog {
+  explicit CutLog(const std::string &name) : full(readFile(kGraphBreakLog)), log(dir.path + "/" + name) {
+    for (int i = 0; i < 4; ++i)
+      cut = full.find("{\"dynamo_start\"", cut + 1);
+    REQUIRE(cut != std::string::npos);
+    cut = full.rfind('\n', cut) + 1;
+    std::ofstream(log, std::ios::binary) << std::string_view(full).substr(0, cut);
+  }
+  const std::string full;
+  size_t cut = 0;
+  TempDir dir;
+  const std::string log;
 };
 
 /// An in-process server on a FakeTransport, with watching on, initialized with `initializationOptions`.
@@ -155,14 +159,11 @@ private:
 } // namespace
 
 TEST_CASE("Watcher: compiles appended to a log are served after an incremental rebuild") {
-  const auto trace = firstThreeCompiles(); // Not a structured binding: lambdas below use it (clang 14).
-  const std::string &full = trace.first;
-  const size_t cut = trace.second;
-  TempDir dir;
-  const std::string log = dir.path + "/dedicated_log_torch_trace_growing.log";
-  std::ofstream(log, std::ios::binary) << std::string_view(full).substr(0, cut);
+  CutLog trace("dedicated_log_torch_trace_growing.log");
+  const std::string &full = trace.full, &log = trace.log;
+  const size_t cut = trace.cut;
   WatchingServer s;
-  s.initialize({{"traceDirs", {dir.path}}});
+  s.initialize({{"traceDirs", {trace.dir.path}}});
   auto [first, firstAt] = s.transport.waitFor(builtStatus(1));
   REQUIRE(first.is_object());
   CHECK(first["params"]["compiles"] == 3);
@@ -199,19 +200,16 @@ TEST_CASE("Watcher: compiles appended to a log are served after an incremental r
 TEST_CASE("Watcher: a directory discovery listed is watched once the index is served, an empty one too") {
   // rank1/empty/ holds nothing when the first build looks: no indexed log makes the server watch it, only
   // its discovery did. A log written there right after the first index is served is indexed.
-  const auto trace = firstThreeCompiles();
-  const std::string &full = trace.first;
-  const size_t cut = trace.second;
-  TempDir dir;
-  std::ofstream(dir.path + "/dedicated_log_torch_trace_rank_0_a.log", std::ios::binary)
-      << std::string_view(full).substr(0, cut);
+  CutLog trace("dedicated_log_torch_trace_rank_0_a.log");
+  const TempDir &dir = trace.dir;
   fs::create_directories(dir.path + "/rank1/empty");
   WatchingServer s;
   s.initialize({{"traceDirs", {dir.path}}});
   auto [first, firstAt] = s.transport.waitFor(builtStatus(1));
   REQUIRE(first.is_object());
   CHECK(first["params"]["traces"] == 1);
-  std::ofstream(dir.path + "/rank1/empty/dedicated_log_torch_trace_rank_1_b.log", std::ios::binary) << full;
+  std::ofstream(dir.path + "/rank1/empty/dedicated_log_torch_trace_rank_1_b.log", std::ios::binary)
+      << trace.full;
   auto [next, nextAt] = s.transport.waitFor(builtStatus(2), firstAt + 1);
   REQUIRE(next.is_object());
   CHECK(next["params"]["traces"] == 2);
@@ -222,13 +220,10 @@ TEST_CASE("Watcher: a job that writes all the time does not keep the first index
   // The interpreter answers after 2 s and the build waits for it (the recorded paths are nowhere here, so
   // the import roots are looked in); meanwhile a job appends a record every 50 ms. A rebuild due then waits
   // for the build instead of cancelling it (a cancelled build leaves nothing, and the next is cancelled too).
-  const auto trace = firstThreeCompiles(); // Not a structured binding: lambdas below use it (clang 14).
-  const std::string &full = trace.first;
-  const size_t cut = trace.second;
-  TempDir dir;
-  const std::string log = dir.path + "/dedicated_log_torch_trace_growing.log";
-  std::ofstream(log, std::ios::binary) << std::string_view(full).substr(0, cut);
-  const std::string python = dir.path + "/slow-python";
+  CutLog trace("dedicated_log_torch_trace_growing.log");
+  const std::string &full = trace.full, &log = trace.log;
+  const size_t cut = trace.cut;
+  const std::string python = trace.dir.path + "/slow-python";
   std::ofstream(python) << "#!/bin/sh\nsleep 2\nexec python3 \"$@\"\n";
   fs::permissions(python, fs::perms::owner_all);
   WatchingServer s;
