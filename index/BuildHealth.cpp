@@ -544,11 +544,20 @@ void IndexBuilder::buildHealth(HealthRead &read) {
     const Origin &o = h.places[placeId];
     return {&h.byPath[normalizePath(o.path)], o.line};
   };
-  for (uint32_t e = 0; e < h.events.size(); ++e)
-    if (h.events[e].at) {
-      auto [index, line] = lineIndex(*h.events[e].at);
+  for (uint32_t e = 0; e < h.events.size(); ++e) {
+    HealthEvent &ev = h.events[e];
+    ev.shownAt = ev.at;
+    if (ev.at && !h.places[*ev.at].exists)
+      for (auto s = ev.stack.rbegin(); s != ev.stack.rend(); ++s)
+        if (*s != *ev.at && h.places[*s].exists) {
+          ev.shownAt = *s;
+          break;
+        }
+    if (ev.shownAt) {
+      auto [index, line] = lineIndex(*ev.shownAt);
       index->events[line].push_back(e);
     }
+  }
   for (uint32_t f = 0; f < h.frames.size(); ++f) {
     // Resumed frames are shown on the def line of the function they resume.
     uint32_t owner = f;

@@ -156,6 +156,11 @@ struct HealthEvent {
   HealthEventKind kind = HealthEventKind::GraphBreak;
   uint32_t compile = 0;       ///< Index into CompileHealth::compiles.
   std::optional<uint32_t> at; ///< Index into CompileHealth::places; none: no model frame is known.
+  /// Where the event is shown (diagnostics, hovers, the by-line lookups): `at`, or, when at's file is not on
+  /// this machine, the innermost frame of `stack` whose file is: the user's call into a library that is only
+  /// in the environment the trace was made in (a cluster's), as clangd shows a header's errors on its
+  /// #include line. Set by the build.
+  std::optional<uint32_t> shownAt;
   HealthSeverity severity = HealthSeverity::Warning;
   std::string title;              ///< One line: the reason's title, the failed guard, "fail_type: ...".
   std::string explanation;        ///< Graph breaks and failures: the "Explanation:" text.

@@ -2,6 +2,7 @@
 #include "index/IndexBuilder.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <set>
 
@@ -146,9 +147,16 @@ std::vector<HealthDiagnostic> Index::healthDiagnostics(std::string_view path) co
         break;
       }
       d.message = message(health_, kind, d.events, d.compiles, d.ranks);
+      if (std::all_of(d.events.begin(), d.events.end(),
+                      [&](uint32_t e) { return health_.events[e].shownAt != health_.events[e].at; })) {
+        // Shown on the call that led there: say where it happened.
+        const Origin &at = health_.places[*first.at];
+        d.message = "in this call, at " + std::filesystem::path(at.path).filename().string() + ":" +
+                    std::to_string(at.line) + " (a file not on this machine): " + d.message;
+      }
       // The user traceback (outermost first), then the places related to it.
       for (uint32_t p : first.stack)
-        if (p != *first.at)
+        if (p != *first.shownAt)
           d.related.push_back({p, "in " + (health_.places[p].function.empty() ? std::string("user code")
                                                                               : health_.places[p].function)});
       for (uint32_t p : first.related)
@@ -165,7 +173,8 @@ std::vector<std::string> Index::healthPaths() const {
   std::vector<std::string> out;
   std::set<uint32_t> seen;
   for (const HealthEvent &e : health_.events)
-    if (e.at && seen.insert(*e.at).second) out.push_back(normalizePath(health_.places[*e.at].path));
+    if (e.shownAt && seen.insert(*e.shownAt).second)
+      out.push_back(normalizePath(health_.places[*e.shownAt].path));
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;

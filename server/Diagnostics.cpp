@@ -38,7 +38,7 @@ std::vector<protocol::Diagnostic> fileDiagnostics(const index::Index &index, Tex
   std::vector<protocol::Diagnostic> out;
   for (const index::HealthDiagnostic &h : index.healthDiagnostics(path)) {
     protocol::Diagnostic d;
-    const index::Origin &at = index.place(*index.compileHealth().events[h.events.front()].at);
+    const index::Origin &at = index.place(*index.compileHealth().events[h.events.front()].shownAt);
     // A recorded line that is no longer in the file gets no diagnostic rather than one on another line.
     std::optional<protocol::Location> where = placeLocation(texts, index, at);
     if (!where) continue;
@@ -78,7 +78,8 @@ std::vector<std::string> reportedUris(const index::Index &index, TextCache &text
   std::set<std::string> out;
   for (const std::string &path : index.healthPaths()) {
     auto diags = index.healthDiagnostics(path);
-    if (!diags.empty() && index.place(*index.compileHealth().events[diags.front().events.front()].at).exists)
+    if (!diags.empty() &&
+        index.place(*index.compileHealth().events[diags.front().events.front()].shownAt).exists)
       out.insert(protocol::fileURI(path));
   }
   for (const index::RuntimeDiagnostic &d : index.runtime().diagnostics) {

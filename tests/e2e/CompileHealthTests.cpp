@@ -107,6 +107,8 @@ struct ExpectedDiagnostic {
   int severity = 4;
   std::string code, href;
   std::vector<const ExpectedHealthEvent *> events;
+  /// Where it happened, when that file is not here and the diagnostic is on the call that led there.
+  std::optional<Frame> inCall;
 };
 
 /// Expected diagnostics per local file.
@@ -115,9 +117,21 @@ expectedDiagnostics(const Fixture &f, const std::vector<ExpectedHealthEvent> &ev
   std::map<std::string, std::map<std::pair<uint32_t, std::string>, ExpectedDiagnostic>> byLine;
   for (const ExpectedHealthEvent &e : events) {
     if (!e.at) continue;
-    ExpectedDiagnostic &d = byLine[local(f, e.at->path)][{e.at->line, e.kind}];
+    // Where it happened, or when that file is not here, the innermost frame of its traceback that is.
+    Frame shown = *e.at;
+    bool inCall = false;
+    if (std::error_code ec; !fs::exists(local(f, e.at->path), ec))
+      for (auto s = e.stack.rbegin(); s != e.stack.rend(); ++s)
+        if (!(*s == *e.at) && fs::exists(local(f, s->path), ec)) {
+          shown = *s;
+          inCall = true;
+          break;
+        }
+    ExpectedDiagnostic &d = byLine[local(f, shown.path)][{shown.line, e.kind}];
+    if (inCall && d.events.empty()) d.inCall = *e.at;
+    if (!inCall) d.inCall.reset();
     d.kind = e.kind;
-    d.line = e.at->line;
+    d.line = shown.line;
     d.severity = std::min(d.severity, e.severity);
     if (d.events.empty()) {
       d.code = e.code.empty() ? (e.kind == "graphBreak" ? "graph-break" : e.kind) : e.code;
@@ -179,11 +193,15 @@ void checkFile(const Fixture &f, const std::string &path, const json &items,
     }
     if (e.kind == "recompile")
       CHECK(message.find("recompiled " + std::to_string(compiles.size()) + "×") != std::string::npos);
+    if (e.inCall) {
+      std::string at = fs::path(e.inCall->path).filename().string() + ":" + std::to_string(e.inCall->line);
+      CHECK(message.rfind("in this call, at " + at + " (a file not on this machine): ", 0) == 0);
+    }
     if (e.kind == "graphBreak") {
-      // The user traceback, outermost first, without the line itself.
+      // The user traceback, outermost first, without the line the diagnostic is on.
       std::set<Loc> want, got;
-      for (const Frame &r : e.events.front()->related)
-        want.insert(lineLoc(local(f, r.path), r.line));
+      for (const Frame &r : e.events.front()->stack)
+        if (r.line != e.line || local(f, r.path) != path) want.insert(lineLoc(local(f, r.path), r.line));
       for (const json &r : d.value("relatedInformation", json::array()))
         got.insert(toLoc(r["location"]));
       CHECK(got == want);
@@ -223,6 +241,25 @@ HealthExpectation expectationOf(const Fixture &f) {
   }
   return all;
 }
+
+/// A copy of a case's model.py and trace log in `dir` (without anything else of the case), with its fixture
+/// and the diagnostics the trace says model.py must have.
+struct CaseCopy {
+  CaseCopy(TempDir &dir, const std::string &source, const std::string &recordedRoot)
+      : model(dir.write("model.py", readFile(source + "/model.py"))),
+        log(dir.write("trace/" + fs::path(firstLog(source)).filename().string(), readFile(firstLog(source)))),
+        fixture{"copy of " + source, dir.path(), {}, {log}, recordedRoot}, health(expectedHealth(log)),
+        expected(expectedDiagnostics(fixture, health.events)) {
+    REQUIRE(expected.count(model));
+  }
+  static std::string firstLog(const std::string &source) {
+    return filesIn(source + "/trace", "dedicated_log_torch_trace").front();
+  }
+  std::string model, log;
+  Fixture fixture;
+  HealthExpectation health; ///< What `expected` points into.
+  std::map<std::string, std::vector<ExpectedDiagnostic>> expected;
+};
 
 } // namespace
 
@@ -277,17 +314,35 @@ TEST_CASE(
   CHECK(failures >= 4);
 }
 
+TEST_CASE("compile health: a graph break in a library that is not here is shown on the call into it") {
+  // health_lib's model and trace without its site-packages: the breaks inside mylib (only where the trace
+  // was made) are shown on model.py's `y = mylib.noisy_norm(y)`, saying where they happened.
+  TempDir dir("health-nolib");
+  CaseCopy c(dir, kTraces + "/health_lib", "/tmp/work/health_lib");
+  const std::string &model = c.model;
+  const Fixture &f = c.fixture;
+  auto &expected = c.expected;
+  size_t inCall = 0;
+  for (const ExpectedDiagnostic &d : expected[model])
+    inCall += d.inCall.has_value();
+  CHECK(inCall == 1); // The oracle moves them too: the test below is not vacuous.
+  Session s(dir.path(), nullptr, pullCapabilities());
+  INFO(s.client.logTail());
+  json report = s.client.request("textDocument/diagnostic", {{"textDocument", {{"uri", fileURI(model)}}}});
+  json items = json::array();
+  for (const json &d : report["items"])
+    if (d.value("source", "") == "torch.compile") items.push_back(d);
+  checkFile(f, model, items, expected[model]);
+  s.client.shutdown();
+}
+
 TEST_CASE("compile health: pushed to clients that do not pull, refreshed and cleared after a reindex") {
   TempDir dir("health-push");
   // A copy of compile_health's trace and model, so that the trace can be removed.
-  const std::string source = caseDir("compile_health");
-  std::string model = dir.write("model.py", readFile(source + "/model.py"));
-  std::string log = filesIn(source + "/trace", "dedicated_log_torch_trace").front();
-  std::string copy = dir.write("trace/" + fs::path(log).filename().string(), readFile(log));
-  Fixture f{"compile_health (copy)", dir.path(), {}, {copy}, "/tmp/work/compile_health"};
-  HealthExpectation health = expectedHealth(copy);
-  auto expected = expectedDiagnostics(f, health.events);
-  REQUIRE(expected.count(model));
+  CaseCopy c(dir, caseDir("compile_health"), "/tmp/work/compile_health");
+  const std::string &model = c.model, &copy = c.log;
+  const Fixture &f = c.fixture;
+  auto &expected = c.expected;
 
   Session s(dir.path());
   INFO(s.client.logTail());

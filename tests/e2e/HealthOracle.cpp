@@ -203,7 +203,10 @@ HealthExpectation expectedHealth(const std::string &logPath) {
       e.at = at && isModelFrame(at->path) ? at : innermostModel(stack);
       if (!e.at) e.at = defOf(id);
       for (const Frame &f : stack)
-        if (isModelFrame(f.path) && (!e.at || !(f == *e.at))) e.related.insert(f);
+        if (isModelFrame(f.path)) {
+          e.stack.push_back(f);
+          if (!e.at || !(f == *e.at)) e.related.insert(f);
+        }
       breakStacks[id].push_back(stack);
       bool dup = false;
       for (const ExpectedHealthEvent &o : out.events)

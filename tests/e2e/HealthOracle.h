@@ -34,9 +34,10 @@ struct ExpectedHealthEvent {
   std::string title;       ///< What the message must say.
   std::string code;        ///< Graph-break site id, fail_type, "recompile", "specialization".
   std::string href;
-  int severity = 0;        ///< LSP DiagnosticSeverity.
-  std::set<Frame> related; ///< Graph breaks: the traceback's model frames other than `at`.
-  std::string hintConfig;  ///< A `torch._dynamo.config.X = Y` statement a hint asks for.
+  int severity = 0;         ///< LSP DiagnosticSeverity.
+  std::set<Frame> related;  ///< Graph breaks: the traceback's model frames other than `at`.
+  std::vector<Frame> stack; ///< Graph breaks: the traceback's model frames, outermost first.
+  std::string hintConfig;   ///< A `torch._dynamo.config.X = Y` statement a hint asks for.
   bool removeGraphBreak = false;
   std::optional<Frame> caller; ///< Recompiles: the call of the compiled function (for mark_dynamic).
   std::optional<int> sizeIndex;

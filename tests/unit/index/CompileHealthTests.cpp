@@ -390,6 +390,45 @@ TEST_CASE("Index compile health: health_lib, every kind of event on its model li
   CHECK(line19->message.find("in 2 compiles: [0/0], [1/0]") != std::string::npos);
 }
 
+TEST_CASE("Index compile health: a break in a file not on this machine is shown on the call that led there") {
+  // mylib is where the trace ran only (its mapping leads nowhere); model.py is here. The break inside mylib
+  // is shown on model.py:19, `y = mylib.noisy_norm(y)`, the innermost frame that is on this machine.
+  const std::string root = kTraces + "/health_lib";
+  IndexOptions options;
+  options.inputs = {root + "/trace"};
+  options.pathMappings = {{"/tmp/work/health_lib/site-packages/", "/nonexistent-inductor/site-packages/"},
+                          {"/tmp/work/health_lib/", root + "/"}};
+  auto index = Index::build(options);
+  const CompileHealth &h = index->compileHealth();
+  const std::string model = root + "/model.py";
+  size_t shownOnCall = 0;
+  for (const HealthEvent &e : h.events) {
+    REQUIRE(e.at);
+    REQUIRE(e.shownAt);
+    if (index->place(*e.at).exists) {
+      CHECK(*e.shownAt == *e.at); // Everywhere else: where it happened.
+      continue;
+    }
+    CHECK(index->place(*e.at).recordedPath == "/tmp/work/health_lib/site-packages/mylib/__init__.py");
+    CHECK(index->place(*e.shownAt).path == model);
+    CHECK(index->place(*e.shownAt).line == 19);
+    ++shownOnCall;
+  }
+  CHECK(shownOnCall == 2); // [0/0] and [1/0].
+  auto diags = index->healthDiagnostics(model);
+  auto at19 = std::find_if(diags.begin(), diags.end(), [](auto &d) { return d.line == 19; });
+  REQUIRE(at19 != diags.end());
+  CHECK(at19->kind == HealthEventKind::GraphBreak);
+  CHECK(at19->message.rfind("in this call, at __init__.py:7 (a file not on this machine): ", 0) == 0);
+  CHECK(at19->message.find("in 2 compiles: [0/0], [1/0]") != std::string::npos);
+  // Its traceback still leads to where it happened, and the file is one with diagnostics.
+  CHECK(std::any_of(at19->related.begin(), at19->related.end(),
+                    [&](auto &r) { return index->place(r.first).line == 7; }));
+  auto paths = index->healthPaths();
+  CHECK(std::find(paths.begin(), paths.end(), model) != paths.end());
+  CHECK(index->healthAt(model, 19).events.size() == 2);
+}
+
 TEST_CASE("Index compile health: comp_failure.log has its failed compile though it produced no output code") {
   IndexOptions options;
   options.inputs = {kFixtures + "/tlparse-inputs/comp_failure.log"};
