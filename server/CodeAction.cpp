@@ -239,8 +239,10 @@ void Server::onCodeAction(const protocol::CodeActionParams &params, Reply reply)
               if (doc->text.find(assignment) != std::string::npos) continue;
               add("Set `" + assignment + "`", line, uri, {insertAt(afterImports(lines), assignment + "\n")});
             }
+            // Only on the line of the call itself, not on a call that led to it (HealthEvent::shownAt).
             if (hint.find("Remove the `torch._dynamo.graph_break()` call") != std::string::npos &&
-                line < lines.size() && lines[line].find("graph_break(") != std::string_view::npos) {
+                ev.shownAt == ev.at && line < lines.size() &&
+                lines[line].find("graph_break(") != std::string_view::npos) {
               protocol::TextEdit erase;
               erase.range = {{line, 0}, {line + 1, 0}};
               add("Remove the `torch._dynamo.graph_break()` call", line, uri, {erase});

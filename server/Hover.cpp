@@ -262,10 +262,17 @@ std::string healthMarkdown(const index::Index &index, const std::string &path, u
   auto section = [&](const std::string &s) { md += (md.empty() ? "" : "\n\n") + s; };
   // Events: one entry per distinct text, with the compiles it happened in.
   std::vector<std::pair<std::string, std::vector<uint32_t>>> texts;
-  std::map<std::string, std::pair<std::string, std::string>> heading;
+  struct Heading {
+    std::string title, link;
+    std::string note; ///< Where it happened, when shown on the call that led there (HealthEvent::shownAt).
+  };
+  std::map<std::string, Heading> heading;
   for (uint32_t e : at.events) {
     const index::HealthEvent &ev = h.events[e];
-    std::string key = eventHeading(ev.kind) + "\n" + ev.text;
+    std::string note = ev.shownAt == ev.at ? std::string()
+                                           : "In this call, at `" + shortOrigin(h.places[*ev.at]) +
+                                                 "` (a file not on this machine).";
+    std::string key = eventHeading(ev.kind) + "\n" + note + "\n" + ev.text;
     auto it = std::find_if(texts.begin(), texts.end(), [&](auto &t) { return t.first == key; });
     if (it == texts.end()) {
       texts.push_back({key, {}});
@@ -274,14 +281,15 @@ std::string healthMarkdown(const index::Index &index, const std::string &path, u
     it->second.push_back(ev.compile);
     std::string link =
         ev.url.empty() ? "" : " · [" + (ev.id.empty() ? std::string("details") : ev.id) + "](" + ev.url + ")";
-    heading[key] = {eventHeading(ev.kind), link};
+    heading[key] = {eventHeading(ev.kind), link, note};
   }
   for (const auto &[key, compiles] : texts) {
-    const auto &[title, link] = heading[key];
-    std::string s = "### " + title + " " + compileIdRange(h, compiles);
-    s += link;
+    const Heading &hd = heading[key];
+    std::string s = "### " + hd.title + " " + compileIdRange(h, compiles);
+    s += hd.link;
+    if (!hd.note.empty()) s += "\n\n" + hd.note;
     s += "\n\n```text\n";
-    s += key.substr(key.find('\n') + 1);
+    s += key.substr(key.find('\n', key.find('\n') + 1) + 1); // After the title's and the note's lines.
     s += "\n```";
     section(s);
   }

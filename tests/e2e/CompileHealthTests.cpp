@@ -333,6 +333,16 @@ TEST_CASE("compile health: a graph break in a library that is not here is shown 
   for (const json &d : report["items"])
     if (d.value("source", "") == "torch.compile") items.push_back(d);
   checkFile(f, model, items, expected[model]);
+  // The hover of that line says so too, above PyTorch's text.
+  for (const ExpectedDiagnostic &d : expected[model]) {
+    if (!d.inCall) continue;
+    json h = s.client.request("textDocument/hover", textDocumentPosition(fileURI(model), d.line - 1, 4));
+    REQUIRE(h.is_object());
+    std::string md = h["contents"]["value"];
+    std::string at = fs::path(d.inCall->path).filename().string() + ":" + std::to_string(d.inCall->line);
+    CHECK(md.find("In this call, at `" + at + "` (a file not on this machine).") != std::string::npos);
+    CHECK(md.find(d.events.front()->title) != std::string::npos);
+  }
   s.client.shutdown();
 }
 
