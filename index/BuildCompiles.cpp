@@ -391,6 +391,17 @@ void IndexBuilder::buildLogCompiles() {
   // The graph nodes made of each analysed graph, shared by the artifacts of every compile that shares the
   // analysis (keyed by address: the analyses in `results` live until this function returns).
   std::unordered_map<const GraphData *, SharedVector<Artifact::GraphNode>> nodesOf;
+  // Several output codes of one compile, graph kind and log (DDPOptimizer compiles each bucket's submodule
+  // under the frame's compile id; an FX graph cache hit logs the code again): numbered in log order, so
+  // that their titles differ. Key: log, compile id, graph kind, wrapper language.
+  auto sameTitleKey = [&](size_t i) {
+    const PendingCompile &p = pending[i];
+    return std::make_tuple(p.log, p.id.traceStr(),
+                           results[i] ? results[i]->compile.graphKind : GraphKind::Unknown, p.cpp);
+  };
+  std::map<decltype(sameTitleKey(0)), std::pair<uint32_t, uint32_t>> sameTitle; // Key -> (total, seen).
+  for (size_t i = 0; i < results.size(); ++i)
+    if (!cut[pending[i].log]) ++sameTitle[sameTitleKey(i)].first;
   for (size_t i = 0; i < results.size(); ++i) {
     if (cancelled()) break;
     const PendingCompile &p = pending[i];
@@ -409,12 +420,15 @@ void IndexBuilder::buildLogCompiles() {
     c.traceFile = log.path();
     std::string label = c.label();
     std::string ext = p.cpp ? ".cpp" : ".py";
+    auto &[total, seen] = sameTitle[sameTitleKey(i)];
+    std::string nth = total > 1 ? " (" + std::to_string(++seen) + " of " + std::to_string(total) + ")" : "";
     Artifact code = r.code;
     code.contentHash = r.hash;
     code.traceFile = p.log;
     code.record = static_cast<uint32_t>(p.output);
     code.compile = ref;
-    code.title = label + (p.cpp ? " wrapper code" : " output code");
+    code.title = label;
+    code.title.append(p.cpp ? " wrapper code" : " output code").append(nth);
     code.virtualName = basename(log.path()) + "/" + std::to_string(log.records()[p.output].line + 1) + "/" +
                        slug(label) + (p.cpp ? "-wrapper_code" : "-output_code") + ext;
     c.outputCode = addArtifact(std::move(code));
@@ -431,7 +445,7 @@ void IndexBuilder::buildLogCompiles() {
       std::string name(recordGraphName(tr));
       // The compile is pushed after this lambda runs, so attach the graph to it by hand.
       std::string title = label;
-      title.append(" ").append(what).append(" (").append(name).append(")");
+      title.append(" ").append(what).append(" (").append(name).append(")").append(nth);
       ArtifactId id = addGraphArtifact(CompileRef{}, std::move(title), name, role, g, p.log,
                                        static_cast<uint32_t>(rec), "", nullptr, &nodesOf[&g]);
       index_->artifacts_[id.value].compile = ref;

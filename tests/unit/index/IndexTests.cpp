@@ -108,6 +108,7 @@ namespace {
 /// `file.py:LINE` of each origin, in order, with the file's base name.
 std::vector<std::string> shortOrigins(const std::vector<Origin> &origins) {
   std::vector<std::string> out;
+  out.reserve(origins.size());
   for (const Origin &o : origins)
     out.push_back(fs::path(o.path).filename().string() + ":" + std::to_string(o.line));
   return out;
@@ -234,6 +235,38 @@ TEST_CASE("mlp_train: two compiles, every launch with its user line") {
   CHECK(lines ==
         std::vector<std::pair<uint32_t, size_t>>{{15, 4}, {16, 10}, {17, 9}, {18, 4}, {30, 4}, {31, 2}});
   CHECK(index->userLines(kMlp + "/nothing.py").empty());
+}
+
+TEST_CASE("titles: several output codes of one compile are numbered; every artifact's title is its own") {
+  // cache_hit_miss.log: [1/0] logs its inference code three times (a miss, then hits); the graphs that
+  // go with each are numbered alike.
+  IndexOptions options;
+  options.inputs = {kTlparse + "/cache_hit_miss.log"};
+  auto index = Index::build(options);
+  std::vector<std::string> titles;
+  for (const Compile &c : index->compiles())
+    if (c.id.traceStr() == "1/0") titles.push_back(index->artifact(c.outputCode).title);
+  CHECK(titles == std::vector<std::string>{"[1/0] inference output code (1 of 3)",
+                                           "[1/0] inference output code (2 of 3)",
+                                           "[1/0] inference output code (3 of 3)"});
+  // Over every fixture log: no two artifacts of one log share a title, and a lone one has no number.
+  std::vector<std::string> logs = {kTlparse + "/cache_hit_miss.log"};
+  for (const auto &e : std::filesystem::directory_iterator(kTraces))
+    logs.push_back(e.path().string() + "/trace");
+  for (const std::string &log : logs) {
+    CAPTURE(log);
+    IndexOptions o;
+    o.inputs = {log};
+    auto built = Index::build(o);
+    std::map<std::pair<uint32_t, std::string>, int> seen;
+    for (uint32_t a = 0; a < built->artifacts().size(); ++a) {
+      const Artifact &art = built->artifact(ArtifactId{a});
+      if (art.traceFile == UINT32_MAX) continue; // Files only: their titles may repeat across copies.
+      int count = ++seen[std::make_pair(art.traceFile, art.title)];
+      CHECK_MESSAGE(count == 1, art.title);
+      if (art.title.find(" of ") != std::string::npos) CHECK(art.title.find("(1 of 1)") == std::string::npos);
+    }
+  }
 }
 
 TEST_CASE("mlp_train: symbolAt and originsOf on a launch, a kernel definition and a kernel file") {
