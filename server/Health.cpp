@@ -65,18 +65,37 @@ std::optional<double> compileCost(const index::CompileHealth &health, const std:
 }
 
 std::string functionSummary(const index::CompileHealth &health, const index::CompiledFunction &fn) {
-  std::set<std::string> ids;
-  size_t failed = 0, notCompiled = 0, breaks = 0, recompiles = 0;
+  // Counted per compile id, as the ranges are: the ranks of a job compile the same frames side by side, so a
+  // compile id is one compile however many ranks ran it (failed if it failed on any), and its time is the
+  // longest rank's, not their sum.
+  struct PerId {
+    bool failed = false, notCompiled = false, recompile = false;
+    size_t breaks = 0;
+    std::optional<double> seconds;
+  };
+  std::map<std::string, PerId> ids;
   std::set<int> ranks;
   for (uint32_t c : fn.compiles) {
     const index::FrameCompile &fc = health.compiles[c];
-    ids.insert(fc.id.str());
+    PerId &id = ids[fc.id.str()];
     if (fc.rank) ranks.insert(*fc.rank);
-    failed += fc.status == index::CompileStatus::Failed;
-    notCompiled += fc.status == index::CompileStatus::NotCompiled;
-    recompiles += fc.recompile;
+    id.failed |= fc.status == index::CompileStatus::Failed;
+    id.notCompiled |= fc.status == index::CompileStatus::NotCompiled;
+    id.recompile |= fc.recompile;
+    size_t breaks = 0;
     for (uint32_t e : fc.events)
       breaks += health.events[e].kind == index::HealthEventKind::GraphBreak;
+    id.breaks = std::max(id.breaks, breaks);
+    if (auto cost = compileCost(health, {c})) id.seconds = std::max(id.seconds.value_or(0), *cost);
+  }
+  size_t failed = 0, notCompiled = 0, breaks = 0, recompiles = 0;
+  std::optional<double> seconds;
+  for (const auto &[name, id] : ids) {
+    failed += id.failed;
+    notCompiled += id.notCompiled;
+    recompiles += id.recompile;
+    breaks += id.breaks;
+    if (id.seconds) seconds = seconds.value_or(0) + *id.seconds;
   }
   std::string s = compileIdRange(health, fn.compiles) + " " + std::to_string(ids.size()) +
                   (ids.size() == 1 ? " compile" : " compiles");
@@ -84,7 +103,7 @@ std::string functionSummary(const index::CompileHealth &health, const index::Com
   if (notCompiled) s += " · " + std::to_string(notCompiled) + " not compiled";
   if (breaks) s += " · " + std::to_string(breaks) + (breaks == 1 ? " graph break" : " graph breaks");
   if (recompiles) s += " · " + std::to_string(recompiles) + (recompiles == 1 ? " recompile" : " recompiles");
-  if (auto cost = compileCost(health, fn.compiles)) s += " · " + formatSeconds(*cost);
+  if (seconds) s += " · " + formatSeconds(*seconds);
   if (ranks.size() > 1) s += " · " + std::to_string(ranks.size()) + " ranks";
   return s;
 }

@@ -23,6 +23,8 @@ std::string compileIdRange(const index::CompileHealth &health, const std::vector
 std::optional<double> compileCost(const index::CompileHealth &health, const std::vector<uint32_t> &compiles);
 
 /// The code lens title of a compiled function: "[8/0–8/4] 5 compiles · 1 failed · 4 graph breaks · 2.3 s".
+/// Counts are per compile id, whatever the number of ranks that ran it; the time of an id is its longest
+/// rank's (ranks compile side by side).
 std::string functionSummary(const index::CompileHealth &health, const index::CompiledFunction &fn);
 
 /// One compile in a line: "graph break · 2 attempts · 3.70 s · 10 guards · FX graph cache miss".

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <regex>
 
 namespace fs = std::filesystem;
 
@@ -468,6 +469,54 @@ TEST_CASE("compile health: code lenses on compiled functions' def lines") {
       CHECK(toLoc({{"uri", uri}, {"range", lens["range"]}}) == lineLoc(root + "/model.py", line));
     }
     s.client.shutdown();
+  }
+}
+
+TEST_CASE("compile health: a def line's lens counts a compile id once, however many ranks ran it") {
+  // multirank: two ranks compiled the same frames. With both logs, the lens says what rank 0's alone says
+  // (and "2 ranks"); its time is the longest rank's per compile id, between the larger rank's and the sum.
+  const std::string root = caseDir("multirank");
+  std::vector<std::string> logs = filesIn(root + "/trace", "dedicated_log_torch_trace");
+  REQUIRE(logs.size() == 2);
+  const std::regex time(" · ([0-9.]+) (µs|ms|s)");
+  struct Title {
+    std::string counts; ///< Without the time and the ranks.
+    double seconds = 0;
+  };
+  auto titles = [&](const std::vector<std::string> &inputs) {
+    Session s(root, json{{"traceDirs", inputs}});
+    json lenses =
+        s.client.request("textDocument/codeLens", {{"textDocument", {{"uri", fileURI(root + "/model.py")}}}});
+    std::map<uint32_t, Title> out;
+    for (const json &l : lenses) {
+      if (l["command"]["command"] != "inductor.showCompiles") continue;
+      std::string t = l["command"]["title"];
+      Title &title = out[l["range"]["start"]["line"].get<uint32_t>()];
+      std::smatch m;
+      if (std::regex_search(t, m, time)) {
+        double unit = m[2] == "s" ? 1 : m[2] == "ms" ? 1e-3 : 1e-6;
+        title.seconds = std::stod(m[1]) * unit;
+        t = m.prefix().str() + m.suffix().str();
+      }
+      title.counts = t.substr(0, t.find(" · 2 ranks"));
+    }
+    s.client.shutdown();
+    return out;
+  };
+  auto both = titles(logs), rank0 = titles({logs[0]}), rank1 = titles({logs[1]});
+  REQUIRE(!both.empty());
+  REQUIRE(both.size() == rank0.size());
+  for (const auto &entry : both) { // Not a structured binding: INFO captures it (clang 14).
+    const uint32_t line = entry.first;
+    const Title &title = entry.second;
+    INFO("line " << line + 1 << ": " << title.counts);
+    REQUIRE(rank0.count(line));
+    CHECK(title.counts == rank0[line].counts);
+    // Rounded to the title's precision (two significant digits at least).
+    double larger = std::max(rank0[line].seconds, rank1[line].seconds);
+    CHECK(title.seconds >= larger * 0.9);
+    CHECK(title.seconds <= (rank0[line].seconds + rank1[line].seconds) * 1.1);
+    CHECK(title.seconds < (rank0[line].seconds + rank1[line].seconds) * 0.9); // Not the sum of the ranks.
   }
 }
 
