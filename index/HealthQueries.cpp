@@ -55,7 +55,10 @@ std::string message(const CompileHealth &h, HealthEventKind kind, const std::vec
       appendUnique(failures, h.events[e].title);
       limit |= h.events[e].limitReached;
     }
-    std::set<uint32_t> distinct(compiles.begin(), compiles.end());
+    // Compile ids, not compiles: every rank of a job recompiles the same frame (whereText counts the ranks).
+    std::set<std::string> distinct;
+    for (uint32_t c : compiles)
+      distinct.insert(h.compiles[c].id.str());
     m = "recompiled " + std::to_string(distinct.size()) + "× — ";
     for (size_t i = 0; i < failures.size(); ++i)
       m += (i ? "; " : "") + failures[i];

@@ -8,6 +8,10 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <stdlib.h>
 #include <string>
 
 using namespace inductor::index;
@@ -427,6 +431,49 @@ TEST_CASE("Index compile health: a break in a file not on this machine is shown 
   auto paths = index->healthPaths();
   CHECK(std::find(paths.begin(), paths.end(), model) != paths.end());
   CHECK(index->healthAt(model, 19).events.size() == 2);
+}
+
+TEST_CASE("Index compile health: ranks that recompiled alike are counted once, with their number of ranks") {
+  // compile_health's log as two ranks of one job (the records' `rank`, as torch.distributed writes it).
+  const std::string log = kFixtures + "/traces/compile_health/trace/dedicated_log_torch_trace_lebe4wpv.log";
+  std::ifstream in(log, std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  REQUIRE(text.find("\"rank\"") == std::string::npos);
+  std::string dir = (std::filesystem::temp_directory_path() / "inductor-ranks-XXXXXX").string();
+  REQUIRE(::mkdtemp(dir.data()) != nullptr);
+  for (int rank : {0, 1}) {
+    std::string ranked = text;
+    const std::string key = ", \"frame_id\":", with = ", \"rank\": " + std::to_string(rank) + key;
+    for (size_t at = ranked.find(key); at != std::string::npos; at = ranked.find(key, at + with.size()))
+      ranked.replace(at, key.size(), with);
+    std::ofstream(dir + "/dedicated_log_torch_trace_rank_" + std::to_string(rank) + "_x.log",
+                  std::ios::binary)
+        << ranked;
+  }
+  auto diagnostics = [](const std::string &input) {
+    IndexOptions options;
+    options.inputs = {input};
+    auto index = Index::build(options);
+    std::map<std::pair<std::string, uint32_t>, std::string> out; // (path, line) -> recompile message
+    for (const std::string &path : index->healthPaths())
+      for (const HealthDiagnostic &d : index->healthDiagnostics(path))
+        if (d.kind == HealthEventKind::Recompile) out[{path, d.line}] = d.message;
+    return out;
+  };
+  auto one = diagnostics(log), two = diagnostics(dir);
+  std::filesystem::remove_all(dir);
+  REQUIRE(!one.empty());
+  REQUIRE(one.size() == two.size());
+  for (const auto &entry : one) { // Not a structured binding: INFO captures it (clang 14).
+    const auto &where = entry.first;
+    const std::string &message = entry.second;
+    INFO(where.first << ":" << where.second);
+    REQUIRE(two.count(where));
+    // The same text ("recompiled 2× — ..."), and the ranks said once at the end.
+    std::string first = message.substr(0, message.rfind('\n'));
+    CHECK(two[where].rfind(first, 0) == 0);
+    CHECK(two[where].find(" · 2 ranks)") != std::string::npos);
+  }
 }
 
 TEST_CASE("Index compile health: comp_failure.log has its failed compile though it produced no output code") {
