@@ -142,8 +142,11 @@ Server::watchWhatDiscoveryLists(const index::IndexOptions &options) {
   // Directories below a skipped one are not watched either; discovery tells parents before children.
   auto skippedBelow = std::make_shared<std::vector<std::string>>();
   std::set<std::string> inputs;
-  for (const std::string &in : options.inputs.empty() ? options.roots : options.inputs)
-    inputs.insert(index::normalizePath(fs::absolute(in).string()));
+  for (const std::string &in : options.inputs.empty() ? options.roots : options.inputs) {
+    std::error_code
+        ec; // As discovery makes its roots absolute, never throwing (a deleted working directory).
+    inputs.insert(index::normalizePath(fs::absolute(in, ec).string()));
+  }
   return [this, skippedBelow, inputs](const std::string &dir, bool recursive) {
     for (const std::string &s : *skippedBelow)
       if (dir.size() > s.size() && dir.compare(0, s.size(), s) == 0 && dir[s.size()] == '/') return;
