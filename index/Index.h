@@ -43,6 +43,7 @@
 
 #include "index/CompileHealth.h"
 #include "index/CompileId.h"
+#include "index/Discovery.h"
 #include "index/Expected.h"
 #include "index/OutputCode.h"
 #include "index/PathResolver.h"
@@ -287,7 +288,7 @@ struct IndexOptions {
   /// Told each directory discovery is about to list, before it lists it (DirectoryListed in Discovery.h):
   /// the server starts watching it there, so that nothing created after discovery looked goes unseen. May
   /// be empty.
-  std::function<void(const std::string &directory, bool recursive)> directoryListed;
+  DirectoryListed directoryListed;
   /// Globs of files whose frames are library code (ModelFrames.h, matchGlob), from the `libraryPaths`
   /// setting. Default: empty (only PyTorch, the standard library and synthetic frames are skipped).
   std::vector<std::string> libraryPaths;

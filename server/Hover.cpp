@@ -265,6 +265,7 @@ std::string healthMarkdown(const index::Index &index, const std::string &path, u
   struct Heading {
     std::string title, link;
     std::string note; ///< Where it happened, when shown on the call that led there (HealthEvent::shownAt).
+    std::string text; ///< PyTorch's.
   };
   std::map<std::string, Heading> heading;
   for (uint32_t e : at.events) {
@@ -281,7 +282,7 @@ std::string healthMarkdown(const index::Index &index, const std::string &path, u
     it->second.push_back(ev.compile);
     std::string link =
         ev.url.empty() ? "" : " · [" + (ev.id.empty() ? std::string("details") : ev.id) + "](" + ev.url + ")";
-    heading[key] = {eventHeading(ev.kind), link, note};
+    heading[key] = {eventHeading(ev.kind), link, note, ev.text};
   }
   for (const auto &[key, compiles] : texts) {
     const Heading &hd = heading[key];
@@ -289,7 +290,7 @@ std::string healthMarkdown(const index::Index &index, const std::string &path, u
     s += hd.link;
     if (!hd.note.empty()) s += "\n\n" + hd.note;
     s += "\n\n```text\n";
-    s += key.substr(key.find('\n', key.find('\n') + 1) + 1); // After the title's and the note's lines.
+    s += hd.text;
     s += "\n```";
     section(s);
   }

@@ -246,7 +246,7 @@ private:
   bool watchTree(const std::string &root);
   /// IndexOptions::directoryListed for a build with these options: watches each directory discovery lists,
   /// before it lists it, except those the watcher skips and what lies below them (called from one thread).
-  std::function<void(const std::string &, bool)> watchWhatDiscoveryLists(const index::IndexOptions &options);
+  index::DirectoryListed watchWhatDiscoveryLists(const index::IndexOptions &options);
   /// Watches the directories of these logs (to follow appends closely).
   void watchLogDirectories(const std::vector<std::string> &logs);
   /// After `initialized`: asks the client to watch the workspace for trace inputs (dynamic registration).

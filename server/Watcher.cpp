@@ -137,14 +137,13 @@ void Server::watchLogDirectories(const std::vector<std::string> &logs) {
   watchesLogged_ = watches_.size();
 }
 
-std::function<void(const std::string &, bool)>
-Server::watchWhatDiscoveryLists(const index::IndexOptions &options) {
+index::DirectoryListed Server::watchWhatDiscoveryLists(const index::IndexOptions &options) {
   // Directories below a skipped one are not watched either; discovery tells parents before children.
   auto skippedBelow = std::make_shared<std::vector<std::string>>();
   std::set<std::string> inputs;
   for (const std::string &in : options.inputs.empty() ? options.roots : options.inputs) {
-    std::error_code
-        ec; // As discovery makes its roots absolute, never throwing (a deleted working directory).
+    // As discovery makes its roots absolute, never throwing (a deleted working directory).
+    std::error_code ec;
     inputs.insert(index::normalizePath(fs::absolute(in, ec).string()));
   }
   return [this, skippedBelow, inputs](const std::string &dir, bool recursive) {
