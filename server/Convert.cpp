@@ -610,6 +610,15 @@ KernelSummary summarizeLaunches(const index::Index &index, const std::vector<ind
   return out;
 }
 
+std::vector<index::LaunchRef> withoutCopies(const index::Index &index,
+                                            std::vector<index::LaunchRef> launches) {
+  launches.erase(
+      std::remove_if(launches.begin(), launches.end(),
+                     [&](index::LaunchRef r) { return index.firstCopy(r.artifact) != r.artifact; }),
+      launches.end());
+  return launches;
+}
+
 std::vector<index::LaunchRef> KernelSummary::sites() const {
   std::vector<index::LaunchRef> out;
   out.reserve(launches);

@@ -265,6 +265,12 @@ struct KernelSummary {
 };
 KernelSummary summarizeLaunches(const index::Index &index, const std::vector<index::LaunchRef> &launches);
 
+/// `launches` without those in a later copy of an output code (Index::firstCopy: the byte-identical output
+/// code every rank of a data-parallel job writes), in their order: a copy's launches are the first copy's,
+/// at the same places.
+std::vector<index::LaunchRef> withoutCopies(const index::Index &index,
+                                            std::vector<index::LaunchRef> launches);
+
 /// Where a `# File: PATH:LINE` comment on `lineText` points (server/DocumentLink.cpp): the local file and
 /// line, resolved as origins are; nullopt when the line holds no such comment, the file is not on this
 /// machine, or `byteColumn` is given and outside `PATH:LINE`. `found`, if given, receives the comment.

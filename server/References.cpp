@@ -1,7 +1,9 @@
 // server/References.cpp: textDocument/references.
 //  - On a user source line: every launch site, in every compile (forward, backward, recompiles, every rank),
-//  of
-//    every kernel generated from that line.
+//    of every kernel generated from that line. Ranks that wrote byte-identical output code (every rank of a
+//    data-parallel job, as a rule) are listed once, in the first such copy (Index::firstCopy), as clangd
+//    lists a header's references once however many translation units include it: an 8-rank trace would
+//    otherwise answer with 8 identical lists. A rank whose code differs is listed on its own.
 //  - On a kernel in generated code: the launches of that kernel (and its definition if asked).
 //  - On an FX node in a graph dump: the launches of the kernels that compute it.
 #include "server/Convert.h"
@@ -26,7 +28,8 @@ void Server::onReferences(const protocol::ReferenceParams &params, Reply reply) 
       // The recorded lines that are at this line of the file as it is now (edited since the trace, another
       // version of a library).
       auto now = userLinesNow(texts, index, params.textDocument.uri, target.path, params.position.line + 1);
-      if (auto it = now.find(params.position.line + 1); it != now.end()) launches = it->second;
+      if (auto it = now.find(params.position.line + 1); it != now.end())
+        launches = withoutCopies(index, it->second);
     } else if (target.kind == Target::Kind::Artifact) {
       index::SymbolAt s =
           symbolAtPosition(index, target.artifact, texts, params.textDocument.uri, params.position);

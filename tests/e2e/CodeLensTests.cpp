@@ -88,7 +88,7 @@ size_t checkUserLenses(LSPClient &client, const std::string &caseName,
       unique.insert(l.loc());
     std::vector<Loc> want(unique.begin(), unique.end());
     CHECK(sorted(toLocs(sites)) == sorted(want));
-    // The lens's locations are among the references of the line (which list every rank's).
+    // The lens's locations are the references of the line (ranks' identical copies listed once by both).
     json refs = client.request("textDocument/references", {{"textDocument", {{"uri", uri}}},
                                                            {"position", lens["range"]["start"]},
                                                            {"context", {{"includeDeclaration", false}}}});
