@@ -287,6 +287,7 @@ void IndexBuilder::buildLogCompiles() {
   std::vector<std::atomic<uint64_t>> bytesPerLog(tables_->logs.size());
   constexpr uint32_t kReleaseEvery = 16;
   constexpr uint64_t kReleaseBytes = uint64_t{16} << 20;
+  constexpr uint64_t kReleaseLarge = uint64_t{1} << 20;
   parallelFor(analysed.size(), [&](size_t m) {
     size_t i = analysed[m];
     const PendingCompile &p = pending[i];
@@ -310,6 +311,11 @@ void IndexBuilder::buildLogCompiles() {
                                    " MB: not analysed"});
       return false;
     };
+    // A large payload (a stack-trace map of a big model: several MB) is returned as soon as it is read: two
+    // workers each holding a few of them mapped were most of a large log's peak resident set.
+    auto releaseLarge = [&](const TraceRecord &rec) {
+      if (rec.payloadEnd - rec.payloadBegin >= kReleaseLarge) log.releasePayloadPages(rec);
+    };
     Artifact &a = r.code;
     a.kind = p.cpp ? ArtifactKind::WrapperCode : ArtifactKind::OutputCode;
     a.language = p.cpp ? Language::Cpp : Language::Python;
@@ -319,6 +325,7 @@ void IndexBuilder::buildLogCompiles() {
       auto lines = log.payloadLines(out);
       r.hash = identityHash(lines);
       a.code = p.cpp ? analyzeCppWrapper(lines) : analyzePythonWrapper(lines);
+      releaseLarge(out);
     } else {
       r.hash = std::hash<std::string>{}(log.path()) ^ out.envelopeOffset; // Merged with nothing.
     }
@@ -343,16 +350,21 @@ void IndexBuilder::buildLogCompiles() {
       parseProvenanceInto(prov, slot, json, error);
       if (!error.empty())
         r.diagnostics.push_back({log.path(), records[rec].line, "skipped provenance record: " + error});
+      releaseLarge(records[rec]);
     };
     parse(p.kernelToPost, ProvenanceSlot::KernelToPost);
     parse(p.postToPre, ProvenanceSlot::PostToPre);
     parse(p.nodeMappings, ProvenanceSlot::NodeMappings);
     parse(p.stackTraces, ProvenanceSlot::StackTraces);
     if (p.cacheInfo >= 0) r.compile.cacheKey = fxGraphCacheKey(log.payloadText(records[p.cacheInfo]));
-    if (p.postGrad >= 0 && withinLimit(records[p.postGrad], IndexLimits::kGraphBytes, "graph"))
+    if (p.postGrad >= 0 && withinLimit(records[p.postGrad], IndexLimits::kGraphBytes, "graph")) {
       r.post = analyzeGraphLines(log.payloadLines(records[p.postGrad]));
-    if (p.preGrad >= 0 && withinLimit(records[p.preGrad], IndexLimits::kGraphBytes, "graph"))
+      releaseLarge(records[p.postGrad]);
+    }
+    if (p.preGrad >= 0 && withinLimit(records[p.preGrad], IndexLimits::kGraphBytes, "graph")) {
       r.pre = analyzeGraphLines(log.payloadLines(records[p.preGrad]));
+      releaseLarge(records[p.preGrad]);
+    }
     resolveLaunches(a, prov, r.post, r.pre);
     results[i] = std::move(analysis);
     uint64_t bytes = payloadBytes(p, log);
