@@ -165,8 +165,11 @@ struct Artifact {
   uint64_t contentHash = 0;
 
   // Analyses (only the one matching `kind` is filled).
+  /// OutputCode/WrapperCode: its kernels and entry points; `code.launches` is empty once indexed, each having
+  /// moved into its Launch (`launches[i].site`, its ATen ops into Launch::atenOps).
   OutputCodeAnalysis code;
-  SharedVector<Launch> launches;                ///< OutputCode/WrapperCode: one per code.launches entry.
+  SharedVector<Launch>
+      launches; ///< OutputCode/WrapperCode: one per launch the analysis found, in code order.
   std::optional<KernelSourceFile> kernelSource; ///< KernelSource.
   std::vector<std::pair<ArtifactId, int>>
       kernelDefinitions; ///< KernelSource: the wrapper definitions using it.

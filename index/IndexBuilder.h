@@ -356,6 +356,8 @@ private:
     return id;
   }
   Origin makeOrigin(const std::string &file, uint32_t line, std::string code, std::string function) const;
+  /// Fills `a.launches` from `a.code.launches` (moved out: left empty) with their FX nodes, ATen ops and
+  /// origins from the provenance and the graphs.
   void resolveLaunches(Artifact &a, const CompileProvenance &prov, const GraphData &post,
                        const GraphData &pre);
   /// The stack of a recorded trace (its frames outside PyTorch, the standard library and synthetic files, as

@@ -132,13 +132,17 @@ void IndexBuilder::resolveLaunches(Artifact &a, const CompileProvenance &prov, c
   std::vector<Launch> &launches = a.launches.edit();
   launches.clear();
   launches.reserve(a.code.launches.size());
-  for (const KernelLaunch &site : a.code.launches) {
+  // Each site moves into its Launch, its ATen ops into Launch::atenOps: a copy of both was a tenth of a large
+  // log's index memory.
+  for (KernelLaunch &site : a.code.launches) {
     Launch L;
-    L.site = site;
     const KernelDefinition *def = a.code.findKernel(site.kernel);
     if (def) L.definition = static_cast<int>(def - a.code.kernels.data());
     L.kind = def ? def->kind : kindFromName(site.kernel);
-    L.atenOps = site.atenOps.empty() && def ? def->atenOps : site.atenOps;
+    if (!site.atenOps.empty())
+      L.atenOps = std::move(site.atenOps);
+    else if (def)
+      L.atenOps = def->atenOps;
     std::string key = site.key();
     // Without a debug handle a kernel launched twice cannot be told apart in the maps: use only what the
     // launch itself says (its comment) rather than the union, which would name lines of the other launches.
@@ -227,8 +231,11 @@ void IndexBuilder::resolveLaunches(Artifact &a, const CompileProvenance &prov, c
           if (auto o = sharedModelOrigin(*c)) addOrigin(*o);
       if (!L.origins.empty()) L.originSource = OriginSource::PreGradGraph;
     }
+    L.site = std::move(site);
     launches.push_back(std::move(L));
   }
+  a.code.launches.clear();
+  a.code.launches.shrink_to_fit();
 }
 
 } // namespace inductor::index
