@@ -604,27 +604,19 @@ std::vector<RecordedCompile> readCompileHealth(const TraceLog &log, GuardTrees *
     }
 
     // The members `keys` of the kind's value object (the metadata's member named after the kind), as an
-    // object; null when the metadata is not valid JSON or the value is not an object. Only those members are
-    // parsed: metrics records carry large members nothing here reads (a bwd_compilation_metrics line of an
-    // 8-layer Llama is 7 MB), which a DOM of the whole line would copy.
+    // object; null when the value is not an object. Only those members are parsed, and only the kind's value
+    // is walked (the scan found it, checking the whole line): metrics records carry large members nothing
+    // here reads (a bwd_compilation_metrics line of an 8-layer Llama is 7 MB), which a DOM of the whole line
+    // would copy and a walk of the whole line would read again.
     auto value = [&](std::initializer_list<std::string_view> keys) -> json {
-      std::string_view meta = log.metadataText(r);
-      if (!json_scan::isValue(meta)) return json();
-      std::string_view kindValue;
-      bool found = false;
-      json_scan::walkObject(meta, [&](std::string_view key, std::string_view raw) {
-        if (key == r.kindKey) { // The last of duplicates, as a DOM keeps it.
-          kindValue = raw;
-          found = true;
-        }
-      });
-      if (!found || kindValue.empty() || kindValue.front() != '{') return json();
+      std::string_view kindValue = log.kindValueText(r);
+      if (kindValue.empty() || kindValue.front() != '{') return json();
       json out = json::object();
-      json_scan::walkObject(kindValue, [&](std::string_view key, std::string_view raw) {
+      bool wellFormed = json_scan::walkObject(kindValue, [&](std::string_view key, std::string_view raw) {
         if (std::find(keys.begin(), keys.end(), key) != keys.end())
           out[std::string(key)] = json::parse(raw, nullptr, /*allow_exceptions=*/false);
       });
-      return out;
+      return wellFormed ? out : json();
     };
     switch (r.kind) {
     case TraceKind::DynamoStart: {

@@ -631,6 +631,8 @@ void TraceLog::scan(bool final) {
     }
     r.kind = *kind;
     r.kindKey = intern(key);
+    r.kindValueOffset = uint32_t(kindValue.data() - metadata.data()); // metadata <= kMaxMetadataBytes.
+    r.kindValueLength = uint32_t(kindValue.size());
     // Reads string members of the kind's value, e.g. {"name": ..., "encoding": ...}.
     auto members = [&](std::initializer_list<std::pair<std::string_view, std::string_view *>> wanted) {
       walkObject(kindValue, [&](std::string_view k, std::string_view v) {
@@ -767,6 +769,12 @@ std::string_view TraceLog::metadataText(const TraceRecord &record) const {
   std::string_view text = file_.text();
   if (record.metadataOffset >= text.size()) return {};
   return text.substr(record.metadataOffset, record.metadataLength);
+}
+
+std::string_view TraceLog::kindValueText(const TraceRecord &record) const {
+  std::string_view meta = metadataText(record);
+  if (record.kindValueOffset >= meta.size()) return {};
+  return meta.substr(record.kindValueOffset, record.kindValueLength);
 }
 
 std::vector<std::string_view> TraceLog::payloadLines(const TraceRecord &record) const {

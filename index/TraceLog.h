@@ -121,6 +121,10 @@ struct TraceRecord {
   uint32_t metadataLength = 0;   ///< Bytes of metadata JSON (without "\r\n").
   uint32_t line = 0;             ///< 0-based line of the envelope.
   uint32_t payloadLineCount = 0; ///< Payload lines (the first is on line + 1).
+  /// Where the kind's value (the metadata member named kindKey, its first if repeated) is in the metadata:
+  /// [kindValueOffset, kindValueOffset + kindValueLength) of metadataText(). Found by the scan, which
+  /// checked the whole metadata, so that readers of a few members need not walk a large line again.
+  uint32_t kindValueOffset = 0, kindValueLength = 0;
   TraceKind kind = TraceKind::Str;
   PayloadEncoding encoding = PayloadEncoding::None; ///< Artifact `encoding`.
   PayloadCheck check = PayloadCheck::Unchecked;     ///< Set when TraceLogOptions::verifyPayloads is on.
@@ -272,6 +276,9 @@ public:
 
   /// The metadata JSON of a record (parse it with nlohmann::json::parse(s, nullptr, false) when needed).
   std::string_view metadataText(const TraceRecord &record) const;
+  /// The raw JSON of the kind's value within metadataText() (TraceRecord::kindValueOffset): a view into the
+  /// mapping, well-formed as the scan found it; empty when out of range.
+  std::string_view kindValueText(const TraceRecord &record) const;
   /// The payload lines without their leading tab (and without a '\r' of CRLF files): views into the mapping.
   std::vector<std::string_view> payloadLines(const TraceRecord &record) const;
   /// The payload, lines joined with "\n". The only copying accessor: meant for small JSON payloads and
