@@ -150,13 +150,13 @@ void IndexBuilder::buildHealth(HealthRead &read) {
         .push_back({line, i});
   }
 
-  // Installed guards, made once per distinct guard tree and placement: the ranks of a data-parallel job
-  // install the same trees (GuardTrees shares them), and where each guard's user line is depends only on how
-  // the log's recorded files expand the shortened file names of the tree. Keyed by the tree's address:
-  // `recorded` holds the trees until this function returns.
+  // Where installed guards are, found once per distinct guard tree and placement: the ranks of a
+  // data-parallel job install the same trees (GuardTrees shares them; the compiles keep them, uncopied), and
+  // where each guard's user line is depends only on how the log's recorded files expand the shortened file
+  // names of the tree. Keyed by the tree's address: `recorded` holds the trees until this function returns.
   using Tree = std::vector<GuardEntry>;
   std::map<const Tree *, std::vector<std::string>> treeFiles;
-  std::map<std::pair<const Tree *, std::string>, SharedVector<InstalledGuard>> installedTrees;
+  std::map<std::pair<const Tree *, std::string>, SharedVector<std::optional<uint32_t>>> installedTrees;
 
   for (uint32_t logIndex = 0; logIndex < recorded.size(); ++logIndex) {
     const std::vector<RecordedCompile> &rcs = recorded[logIndex];
@@ -178,8 +178,9 @@ void IndexBuilder::buildHealth(HealthRead &read) {
       return place(f);
     };
 
-    auto installGuards = [&](const SharedVector<GuardEntry> &tree) {
-      if (tree.empty()) return SharedVector<InstalledGuard>();
+    // Where each guard of `tree` is (places), made once per tree and placement.
+    auto placeGuards = [&](const SharedVector<GuardEntry> &tree) {
+      if (tree.empty()) return SharedVector<std::optional<uint32_t>>();
       const Tree *id = &tree.get();
       auto [files, newTree] = treeFiles.try_emplace(id);
       if (newTree) {
@@ -193,11 +194,11 @@ void IndexBuilder::buildHealth(HealthRead &read) {
         placement.append(known.expand(f).value_or("\x01")).push_back('\0');
       auto [it, inserted] = installedTrees.try_emplace({id, std::move(placement)});
       if (inserted) {
-        std::vector<InstalledGuard> out;
+        std::vector<std::optional<uint32_t>> out;
         out.reserve(tree.size());
         for (const GuardEntry &g : tree)
-          out.push_back({g, placeShortened(g.at)});
-        it->second = SharedVector<InstalledGuard>(std::move(out));
+          out.push_back(placeShortened(g.at));
+        it->second = SharedVector<std::optional<uint32_t>>(std::move(out));
       }
       return it->second;
     };
@@ -445,7 +446,8 @@ void IndexBuilder::buildHealth(HealthRead &read) {
         addEvent(std::move(e));
       }
 
-      c.guards = installGuards(rc.guards);
+      c.guards = rc.guards;
+      c.guardPlaces = placeGuards(rc.guards);
 
       // Attempts: every attempt but the last was restarted, by the graph break found in it.
       std::vector<int> attempts = rc.attempts.empty() ? std::vector<int>{0} : rc.attempts;
@@ -570,9 +572,9 @@ void IndexBuilder::buildHealth(HealthRead &read) {
   }
   for (uint32_t ci = 0; ci < h.compiles.size(); ++ci) {
     const FrameCompile &c = h.compiles[ci];
-    for (uint32_t g = 0; g < c.guards.size(); ++g)
-      if (c.guards[g].at) {
-        auto [index, line] = lineIndex(*c.guards[g].at);
+    for (uint32_t g = 0; g < c.guardPlaces.size(); ++g)
+      if (c.guardPlaces[g]) {
+        auto [index, line] = lineIndex(*c.guardPlaces[g]);
         index->guards[line].push_back({ci, g});
       }
     for (uint32_t s = 0; s < c.shapes.size(); ++s)

@@ -182,12 +182,6 @@ struct HealthEvent {
   std::string symbolSource; ///< "L['x'].size()[0]".
 };
 
-/// A guard Dynamo installed for a compile, with where the user code asked for it.
-struct InstalledGuard {
-  GuardEntry guard;
-  std::optional<uint32_t> at; ///< Index into CompileHealth::places.
-};
-
 /// A dynamic-shape record of a compile, placed on its user line.
 struct DynamicShape {
   ShapeRecord record;
@@ -213,7 +207,12 @@ struct FrameCompile {
   std::vector<std::string> recompileReasons; ///< As logged, "8/0: tensor 'x' size mismatch ...".
   std::vector<std::string> restartReasons;   ///< compilation_metrics restart_reasons.
   std::vector<uint32_t> events;              ///< Indices into CompileHealth::events.
-  SharedVector<InstalledGuard> guards;       ///< Shared with the ranks that installed the same guards.
+  /// The guards Dynamo installed for it (dynamo_cpp_guards_str), as parsed: shared with the ranks and
+  /// recompiles that installed the same tree (GuardTrees), not copied.
+  SharedVector<GuardEntry> guards;
+  /// Per guard, where the user code asked for it: an index into CompileHealth::places. Shared with the
+  /// compiles whose tree and recorded files place it alike.
+  SharedVector<std::optional<uint32_t>> guardPlaces;
   std::vector<DynamicShape> shapes;
   std::vector<uint32_t> stack; ///< dynamo_start stack as places (model frames only).
   /// The line that called the compiled function, when the trace shows it and it is model code: the frame

@@ -317,7 +317,7 @@ std::string healthMarkdown(const index::Index &index, const std::string &path, u
     std::set<std::string> seen;
     size_t shown = 0;
     for (const auto &[c, g] : at.guards) {
-      const index::GuardEntry &guard = h.compiles[c].guards[g].guard;
+      const index::GuardEntry &guard = h.compiles[c].guards[g];
       std::string line = "[" + h.compiles[c].id.str() + "] " + guard.kind + ": " + guard.expression;
       if (!seen.insert(line).second) continue;
       if (++shown > 20) {
