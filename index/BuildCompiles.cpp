@@ -119,7 +119,7 @@ GraphData analyzeGraphLines(const std::vector<std::string_view> &lines) {
 }
 
 void parseProvenanceInto(CompileProvenance &prov, ProvenanceSlot slot, std::string_view json,
-                         std::string &error) {
+                         std::string &error, const std::function<void(size_t)> &read) {
   switch (slot) {
   case ProvenanceSlot::NodeMappings: {
     auto m = parseNodeMappings(json);
@@ -145,7 +145,7 @@ void parseProvenanceInto(CompileProvenance &prov, ProvenanceSlot slot, std::stri
     return;
   }
   case ProvenanceSlot::StackTraces: {
-    auto st = parseKernelStackTraces(json);
+    auto st = parseKernelStackTraces(json, read);
     if (!st) {
       error = st.error().message;
       return;
@@ -282,12 +282,15 @@ void IndexBuilder::buildLogCompiles() {
   // Payloads are read through the mapping, and fault-around maps the pages around every payload: over a whole
   // log that is most of it. Returning a log's pages every few compiles keeps the peak resident set near the
   // heap; pages another worker still reads fault back in from the page cache.
-  // Every 16 compiles, or every 16 MB of payloads analysed (one large log of a few big compiles).
+  // Every 16 compiles, or every 2 MB of payloads analysed (one large log of a few big compiles): a fault
+  // maps the whole page-cache folio around the byte read (up to 2 MB), so even a compile of small payloads
+  // maps a few MB of the log; 16 MB steps were half of a 115 MB log's peak resident set.
   std::vector<std::atomic<uint32_t>> analysedPerLog(tables_->logs.size());
   std::vector<std::atomic<uint64_t>> bytesPerLog(tables_->logs.size());
   constexpr uint32_t kReleaseEvery = 16;
-  constexpr uint64_t kReleaseBytes = uint64_t{16} << 20;
+  constexpr uint64_t kReleaseBytes = uint64_t{2} << 20;
   constexpr uint64_t kReleaseLarge = uint64_t{1} << 20;
+  constexpr uint64_t kReleaseBehind = uint64_t{1} << 20;
   parallelFor(analysed.size(), [&](size_t m) {
     size_t i = analysed[m];
     const PendingCompile &p = pending[i];
@@ -347,7 +350,19 @@ void IndexBuilder::buildLogCompiles() {
       std::string_view json =
           lines.size() == 1 ? lines[0] : std::string_view(joined = log.payloadText(records[rec]));
       std::string error;
-      parseProvenanceInto(prov, slot, json, error);
+      // Read in place: the pages behind the parse are returned every few MB (release-behind, as the scan
+      // does), or two workers each parsing a stack-trace map of several MB hold them all.
+      std::function<void(size_t)> read;
+      uint64_t released = 0;
+      const std::string_view mapped = log.text();
+      std::less<const char *> before; // The joined text of a multi-line payload is not in the mapping.
+      if (!before(json.data(), mapped.data()) && before(json.data(), mapped.data() + mapped.size()))
+        read = [&](size_t n) {
+          if (n - released < kReleaseBehind) return;
+          log.releasePages(uint64_t(json.data() - mapped.data()) + released, n - released);
+          released = n;
+        };
+      parseProvenanceInto(prov, slot, json, error, read);
       if (!error.empty())
         r.diagnostics.push_back({log.path(), records[rec].line, "skipped provenance record: " + error});
       releaseLarge(records[rec]);

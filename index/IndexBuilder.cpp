@@ -444,16 +444,18 @@ std::shared_ptr<const Index> IndexBuilder::run() {
     diag(e, 0, "input not found");
   for (const DiscoveredInputs::Note &n : inputs.notes)
     diag(n.path, 0, n.message);
+  // Compile health is read first, while little else is resident: reading it faults in pages of most of a
+  // log (metadata and guard payloads are spread through it), which on top of every analysis was a large
+  // log's peak. Not beside the analyses: on a thread of its own the build was 13% shorter on one large log
+  // but every request after it 25% slower (bench/README.md, stop 19).
+  HealthRead health;
+  if (!cancelled()) readHealth(health);
   if (!cancelled()) buildLogCompiles();
   if (!cancelled()) {
     report(Step::ReadingFiles, 0, "reading debug directories and cache files");
     buildFileCompiles(inputs);
   }
   if (!cancelled()) linkKernelSources(inputs.cacheSources);
-  // Compile health is read after the analyses, not beside them: read beside them (a thread of its own), the
-  // build was 13% shorter on one large log but every request after it 25% slower (bench/README.md, stop 19).
-  HealthRead health;
-  if (!cancelled()) readHealth(health);
   if (!cancelled()) buildHealth(health);
   if (!cancelled()) buildRuntime(inputs);
   if (!index_->runtime_) index_->runtime_ = std::make_shared<RuntimeData>();

@@ -25,6 +25,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -212,9 +213,10 @@ struct CachedProfile {
 /// A file name for messages.
 std::string runtimeBaseName(const std::string &path);
 
-/// Parses one provenance payload into `prov`; on failure `error` says why and `prov` is unchanged.
+/// Parses one provenance payload into `prov`; on failure `error` says why and `prov` is unchanged. `read`:
+/// as for parseKernelStackTraces (stack traces only, the one payload that runs to many MB).
 void parseProvenanceInto(CompileProvenance &prov, ProvenanceSlot slot, std::string_view json,
-                         std::string &error);
+                         std::string &error, const std::function<void(size_t)> &read = {});
 
 } // namespace detail
 

@@ -32,6 +32,7 @@
 #include "index/SharedVector.h"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -119,9 +120,11 @@ NodeMappings legacyNodeMappings(const NameMap &kernelToPost, const NameMap &post
 /// Parses an `inductor_provenance_tracking_kernel_stack_traces` payload: kernel key -> one parsed traceback
 /// per string (outermost frame first).
 /// Equal traceback strings within one payload (a node's kernels, a layer's repeats: 24,407 strings but 768
-/// distinct in one Llama compile) are parsed once and share one vector.
+/// distinct in one Llama compile) are parsed once and share one vector. `read`, when given, is told after
+/// each kernel how many bytes of `json` are behind (a caller reading a mapping returns their pages: one
+/// payload can be several MB). Tracebacks are copied out: nothing returned points into `json`.
 Expected<std::unordered_map<std::string, std::vector<SharedVector<StackFrame>>>>
-parseKernelStackTraces(std::string_view json);
+parseKernelStackTraces(std::string_view json, const std::function<void(size_t)> &read = {});
 
 /// One entry of AOTInductor's kernel_information.json (torch/_inductor/codegen/cpp_wrapper_gpu.py and
 /// debug.py).

@@ -323,6 +323,9 @@ public:
   /// document's text) fault the pages they touch back in. Safe while other threads read the log: views stay
   /// valid.
   void releasePages() const { file_.dropPages(0, file_.size()); }
+  /// The same for the whole pages of [offset, offset + length): what a reader going through the log in
+  /// order has left behind.
+  void releasePages(uint64_t offset, uint64_t length) const { file_.dropPages(offset, length); }
   /// The same for the pages of one record's payload (whole pages only), after its text was copied out.
   void releasePayloadPages(const TraceRecord &record) const {
     file_.dropPages(record.payloadBegin, record.payloadEnd - record.payloadBegin);

@@ -171,6 +171,21 @@ TEST_CASE("Provenance: stack traces and kernel information, inline") {
   CHECK(st->at("k:1")[0].size() == 1);
   CHECK(st->at("k:2").empty());
   CHECK_FALSE(parseKernelStackTraces("{"));
+  // One pass: the members before a cut are walked, then the document is refused as a whole, and `read` is
+  // told, member by member, how far the walk got.
+  std::string whole =
+      R"({"k:1": ["  File \"/m.py\", line 3, in f\n"], "k:2": ["  File \"/m.py\", line 4, in f\n"]})";
+  std::vector<size_t> reads;
+  auto record = [&](size_t n) { reads.push_back(n); };
+  REQUIRE(parseKernelStackTraces(whole, record));
+  REQUIRE(reads.size() == 2);
+  CHECK(reads[0] < reads[1]);
+  CHECK(reads[1] == whole.size() - 1); // Up to the last member's value, before the closing brace.
+  reads.clear();
+  auto cut = parseKernelStackTraces(whole.substr(0, whole.size() - 3), record);
+  REQUIRE_FALSE(cut);
+  CHECK(cut.error().message.find("invalid JSON") != std::string::npos);
+  CHECK(reads.size() == 1);
 
   auto info = parseKernelInformation(
       R"({"k:1": {"stack_traces": ["File \"/m.py\", line 3, in f\n    y = 1"], "post_grad_nodes": ["a"],
