@@ -181,10 +181,13 @@ void parseProvenanceInto(CompileProvenance &prov, ProvenanceSlot slot, std::stri
 using namespace detail;
 
 ArtifactId IndexBuilder::addGraphArtifact(CompileRef compile, std::string title, std::string graphName,
-                                          Artifact::GraphRole role, const GraphData &graph, uint32_t log,
-                                          uint32_t record, std::string path, const GraphData *fallback,
+                                          Artifact::GraphRole role, std::shared_ptr<const GraphData> owner,
+                                          uint32_t log, uint32_t record, std::string path,
+                                          const GraphData *fallback,
                                           SharedVector<Artifact::GraphNode> *nodes) {
+  const GraphData &graph = *owner;
   Artifact a;
+  a.graphText = std::move(owner); // The nodes' names and targets are views of it.
   a.kind = ArtifactKind::Graph;
   a.graphRole = role;
   a.language = Language::Python;
@@ -462,6 +465,7 @@ void IndexBuilder::buildLogCompiles() {
     byContent_[r.hash].push_back(c.outputCode);
     auto graphArtifact = [&](int rec, const GraphData &g, std::string_view what,
                              Artifact::GraphRole role) -> ArtifactId {
+      std::shared_ptr<const GraphData> owner(results[i], &g); // Kept alive by the analysis.
       if (rec < 0 || !g.present) return {};
       auto key = std::make_pair(p.log, rec);
       if (auto it = graphByRecord.find(key); it != graphByRecord.end()) {
@@ -473,7 +477,7 @@ void IndexBuilder::buildLogCompiles() {
       // The compile is pushed after this lambda runs, so attach the graph to it by hand.
       std::string title = label;
       title.append(" ").append(what).append(" (").append(name).append(")").append(nth);
-      ArtifactId id = addGraphArtifact(CompileRef{}, std::move(title), name, role, g, p.log,
+      ArtifactId id = addGraphArtifact(CompileRef{}, std::move(title), name, role, std::move(owner), p.log,
                                        static_cast<uint32_t>(rec), "", nullptr, &nodesOf[&g]);
       index_->artifacts_[id.value].compile = ref;
       c.graphs.push_back(id);
@@ -559,11 +563,12 @@ void IndexBuilder::buildFileCompiles(const DiscoveredInputs &inputs) {
       // The directory's graph dumps still serve navigation in their own files.
       CompileRef ref = index_->artifacts_[it->second.front().value].compile;
       std::string label = ref.valid() ? index_->compiles_[ref.value].label() : "";
-      std::vector<GraphData> graphs;
+      // Shared: the artifacts' nodes view them.
+      auto graphs = std::make_shared<std::vector<GraphData>>();
       std::vector<uint64_t> hashes;
       for (const std::string &g : unit.graphs) {
         hashes.emplace_back();
-        graphs.push_back(graphFile(g, hashes.back()));
+        graphs->push_back(graphFile(g, hashes.back()));
       }
       for (size_t g = 0; g < unit.graphs.size(); ++g) {
         if (!known.insert(unit.graphs[g]).second) continue;
@@ -573,10 +578,10 @@ void IndexBuilder::buildFileCompiles(const DiscoveredInputs &inputs) {
           index_->artifacts_[same->second.value].paths.push_back(unit.graphs[g]);
           continue;
         }
-        ArtifactId id =
-            addGraphArtifact(ref, label + " " + basename(unit.graphs[g]), basename(unit.graphs[g]),
-                             Artifact::GraphRole::PostGrad, graphs[g], UINT32_MAX, UINT32_MAX, unit.graphs[g],
-                             commentedGraph(unit.graphs, graphs, g));
+        ArtifactId id = addGraphArtifact(ref, label + " " + basename(unit.graphs[g]),
+                                         basename(unit.graphs[g]), Artifact::GraphRole::PostGrad,
+                                         std::shared_ptr<const GraphData>(graphs, &(*graphs)[g]), UINT32_MAX,
+                                         UINT32_MAX, unit.graphs[g], commentedGraph(unit.graphs, *graphs, g));
         fileGraphs_.emplace(key, id);
       }
       continue;
@@ -624,15 +629,14 @@ void IndexBuilder::buildFileCompiles(const DiscoveredInputs &inputs) {
     // fx_graph_transformed.py is the post-grad graph and fx_graph_readable.py the graph Inductor was given:
     // both use post-grad node names (discovery lists the transformed one first). No pre-grad graph is dumped
     // there.
-    GraphData post, pre;
-    std::vector<GraphData> graphs;
+    GraphData none;
+    auto graphs = std::make_shared<std::vector<GraphData>>(); // Shared: the artifacts' nodes view them.
     std::vector<uint64_t> hashes;
     for (const std::string &g : unit.graphs) {
       hashes.emplace_back();
-      graphs.push_back(graphFile(g, hashes.back()));
+      graphs->push_back(graphFile(g, hashes.back()));
     }
-    if (!graphs.empty()) post = graphs.front();
-    resolveLaunches(a, prov, post, pre);
+    resolveLaunches(a, prov, graphs->empty() ? none : graphs->front(), none);
     CompileRef ref{static_cast<uint32_t>(index_->compiles_.size())};
     a.compile = ref;
     std::string label = c.label();
@@ -644,8 +648,9 @@ void IndexBuilder::buildFileCompiles(const DiscoveredInputs &inputs) {
     for (size_t g = 0; g < unit.graphs.size(); ++g) {
       known.insert(unit.graphs[g]);
       ArtifactId id = addGraphArtifact(ref, label + " " + basename(unit.graphs[g]), basename(unit.graphs[g]),
-                                       Artifact::GraphRole::PostGrad, graphs[g], UINT32_MAX, UINT32_MAX,
-                                       unit.graphs[g], commentedGraph(unit.graphs, graphs, g));
+                                       Artifact::GraphRole::PostGrad,
+                                       std::shared_ptr<const GraphData>(graphs, &(*graphs)[g]), UINT32_MAX,
+                                       UINT32_MAX, unit.graphs[g], commentedGraph(unit.graphs, *graphs, g));
       fileGraphs_.emplace(std::make_tuple(ref.value, basename(unit.graphs[g]), hashes[g]), id);
       if (g == 0) index_->compiles_[ref.value].postGradGraph = id;
     }

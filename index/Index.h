@@ -173,15 +173,18 @@ struct Artifact {
   std::optional<KernelSourceFile> kernelSource; ///< KernelSource.
   std::vector<std::pair<ArtifactId, int>>
       kernelDefinitions; ///< KernelSource: the wrapper definitions using it.
+  /// Graph: a node of the dump. `name` and `target` are views of the graph's analysis, which graphText keeps
+  /// alive (shared by the artifacts of every rank's copy, and by the index cache: not copied per artifact).
   struct GraphNode {
-    std::string name;
+    std::string_view name;
     uint32_t line = 0, column = 0;
-    std::string target;
+    std::string_view target;
     /// The model line of its `# File:` comment, null when it has none (or names no model frame). Nodes of one
     /// build with the same comment share one Origin (a model line's nodes, in every graph of every compile).
     std::shared_ptr<const Origin> origin;
   };
-  SharedVector<GraphNode> graphNodes; ///< Graph.
+  SharedVector<GraphNode> graphNodes;    ///< Graph.
+  std::shared_ptr<const void> graphText; ///< Graph: owns what graphNodes' names and targets view.
 };
 
 /// What is under the cursor in a generated artifact.

@@ -135,15 +135,23 @@ struct CompileProvenance {
 };
 
 struct GraphData {
+  GraphData() = default;
+  // Not copyable: nodeIndex's keys are views of analysis.nodes' names (moving keeps the nodes in place).
+  GraphData(const GraphData &) = delete;
+  GraphData &operator=(const GraphData &) = delete;
+  GraphData(GraphData &&) noexcept = default;
+  GraphData &operator=(GraphData &&) noexcept = default;
+  ~GraphData() = default;
+
   GraphDumpAnalysis analysis;
   bool present = false;
-  /// Node name -> index into analysis.nodes (first occurrence).
-  std::unordered_map<std::string, uint32_t> nodeIndex;
+  /// Node name (a view of the node's own) -> index into analysis.nodes (first occurrence).
+  std::unordered_map<std::string_view, uint32_t> nodeIndex;
   void index() {
     for (uint32_t i = 0; i < analysis.nodes.size(); ++i)
       nodeIndex.emplace(analysis.nodes[i].name, i);
   }
-  const SourceComment *originOf(const std::string &node) const {
+  const SourceComment *originOf(std::string_view node) const {
     auto it = nodeIndex.find(node);
     if (it == nodeIndex.end()) return nullptr;
     const GraphNodeDef &n = analysis.nodes[it->second];
@@ -373,8 +381,8 @@ private:
   /// made of the same `graph` (another rank's copy of one analysis), which this artifact then shares; when it
   /// is empty, the nodes made here are stored in it.
   ArtifactId addGraphArtifact(CompileRef compile, std::string title, std::string graphName,
-                              Artifact::GraphRole role, const GraphData &graph, uint32_t log, uint32_t record,
-                              std::string path, const GraphData *fallback = nullptr,
+                              Artifact::GraphRole role, std::shared_ptr<const GraphData> graph, uint32_t log,
+                              uint32_t record, std::string path, const GraphData *fallback = nullptr,
                               SharedVector<Artifact::GraphNode> *nodes = nullptr);
 
   IndexOptions options_; ///< A copy: pythonPaths is filled in by awaitPythonPaths().

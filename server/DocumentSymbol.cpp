@@ -53,8 +53,8 @@ void Server::onDocumentSymbol(const protocol::DocumentSymbolParams &params, Repl
                                a.kernelSource->line, a.kernelSource->line, a.kernelSource->column,
                                a.kernelSource->name.size(), "kernel"));
     for (const index::Artifact::GraphNode &n : a.graphNodes)
-      symbols.push_back(symbol(n.name, protocol::SymbolKind::Variable, n.line, n.line, n.line, n.column,
-                               n.name.size(), n.target));
+      symbols.push_back(symbol(std::string(n.name), protocol::SymbolKind::Variable, n.line, n.line, n.line,
+                               n.column, n.name.size(), std::string(n.target)));
     for (auto &s : symbols) {
       if (hierarchical) {
         out.push_back(s);
