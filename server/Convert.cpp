@@ -432,7 +432,18 @@ UserLinesNow computeUserLinesNow(TextCache &texts, const index::Index &index, co
   // deduplicated at the end; every other line gets each launch once (a user line's launches are distinct).
   std::set<uint32_t> mixed;
   std::unordered_map<uint32_t, const index::UserLine *> lastSource;
+  // One line asked for: only the recorded lines that are at it now (or are it, unrelocated) can give it
+  // launches, so the others are not looked at (on a many-rank trace, a few thousand launches rather than
+  // every launch from the file).
+  std::unordered_set<uint32_t> from;
+  if (only) {
+    from.insert(*only);
+    if (relocated)
+      for (size_t k = 0; k < recorded.size() && k < relocated->size(); ++k)
+        if ((*relocated)[k].found() && (*relocated)[k].line == *only) from.insert(recorded[k].line);
+  }
   for (const index::UserLine &ul : index.userLines(path)) {
+    if (only && !from.count(ul.line)) continue;
     std::vector<std::pair<const index::Origin *, std::optional<uint32_t>>> nowOf; // Per distinct text.
     auto lineNow = [&](const index::Origin &o) -> std::optional<uint32_t> {
       for (const auto &[seen, now] : nowOf)
