@@ -384,6 +384,9 @@ void IndexBuilder::buildLogCompiles() {
       releaseLarge(records[p.preGrad]);
     }
     resolveLaunches(a, prov, r.post, r.pre);
+    // The node indexes served resolveLaunches only (graph artifacts use the nodes themselves).
+    r.post.nodeIndex = {};
+    r.pre.nodeIndex = {};
     results[i] = std::move(analysis);
     uint64_t bytes = payloadBytes(p, log);
     uint64_t before = bytesPerLog[p.log].fetch_add(bytes);

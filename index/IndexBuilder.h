@@ -145,7 +145,8 @@ struct GraphData {
 
   GraphDumpAnalysis analysis;
   bool present = false;
-  /// Node name (a view of the node's own) -> index into analysis.nodes (first occurrence).
+  /// Node name (a view of the node's own) -> index into analysis.nodes (first occurrence). A log compile's
+  /// analysis empties it once its launches are resolved (resolveLaunches is its only reader there).
   std::unordered_map<std::string_view, uint32_t> nodeIndex;
   void index() {
     for (uint32_t i = 0; i < analysis.nodes.size(); ++i)
