@@ -37,6 +37,7 @@ size_t checkUserLineReferences(LSPClient &client, const std::string &caseName,
     if (localPath(frame.path) != model) continue;
     userLines.insert(frame.line - 1);
     std::vector<Loc> expected;
+    expected.reserve(launches.size());
     for (const LaunchRef &l : launches)
       expected.push_back(l.loc());
     INFO(caseName << " model.py:" << frame.line << "  " << lines[frame.line - 1]);
