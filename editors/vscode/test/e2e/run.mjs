@@ -231,10 +231,13 @@ try {
     fs.writeFileSync(path.join(dirs.handshake, 'screenshot.done'), '');
   }, 200);
 
-  // DOM probes: the suite writes probe-<n>.json {selector, text?, absent?, click?, timeoutMs?}; the answer,
-  // probe-<n>.result.json {ok, texts, error}, comes when an element matching `selector` whose text contains
-  // `text` is on screen (or, with `absent`, when none is, after the whole timeout), clicking it first if
-  // asked.
+  // DOM probes: the suite writes probe-<n>.json {selector, text?, pattern?, absent?, click?, timeoutMs?}; the
+  // answer, probe-<n>.result.json {ok, texts, error}, comes when an element matching `selector` whose text
+  // contains `text` (and matches the regular expression `pattern`) is on screen (or, with `absent`, when none
+  // is, after the whole timeout), clicking it first if asked. `texts` are the matching texts as they were
+  // when the match was seen: a transient text (a status shown for a tenth of a second) may be gone a moment
+  // later. A `pattern` is watched at every change of
+  // the DOM rather than every 100 ms.
   const probing = new Set();
   const probes = setInterval(async () => {
     for (const name of fs.readdirSync(dirs.handshake)) {
@@ -257,12 +260,19 @@ try {
           }
           result = { ok: texts.length === 0, texts };
         } else {
-          await page.waitForFunction(
-            (sel, t) => [...document.querySelectorAll(sel)].some((e) => !t || (e.textContent ?? '').includes(t)),
-            { timeout, polling: 100 },
+          const seen = await page.waitForFunction(
+            (sel, t, re) => {
+              const xs = [...document.querySelectorAll(sel)]
+                .map((e) => e.textContent ?? '')
+                .filter((x) => (!t || x.includes(t)) && (!re || new RegExp(re).test(x)));
+              return xs.length > 0 ? xs : null;
+            },
+            { timeout, polling: spec.pattern ? 'mutation' : 100 },
             spec.selector,
             spec.text ?? '',
+            spec.pattern ?? '',
           );
+          const texts = await seen.jsonValue();
           if (spec.click) {
             // `click: true` clicks the element; a string clicks the element inside it that it selects.
             const handles = await page.$$(spec.selector);
@@ -275,7 +285,7 @@ try {
               }
             }
           }
-          result = { ok: true, texts: await matches(spec.selector, spec.text) };
+          result = { ok: true, texts };
         }
       } catch (e) {
         const seen = await page.$$eval(spec.selector, (es) => es.map((x) => x.textContent ?? '')).catch(() => []);
