@@ -468,7 +468,6 @@ void IndexBuilder::buildLogCompiles() {
     byContent_[r.hash].push_back(c.outputCode);
     auto graphArtifact = [&](int rec, const GraphData &g, std::string_view what,
                              Artifact::GraphRole role) -> ArtifactId {
-      std::shared_ptr<const GraphData> owner(results[i], &g); // Kept alive by the analysis.
       if (rec < 0 || !g.present) return {};
       auto key = std::make_pair(p.log, rec);
       if (auto it = graphByRecord.find(key); it != graphByRecord.end()) {
@@ -480,6 +479,7 @@ void IndexBuilder::buildLogCompiles() {
       // The compile is pushed after this lambda runs, so attach the graph to it by hand.
       std::string title = label;
       title.append(" ").append(what).append(" (").append(name).append(")").append(nth);
+      std::shared_ptr<const GraphData> owner(results[i], &g); // Kept alive by the analysis.
       ArtifactId id = addGraphArtifact(CompileRef{}, std::move(title), name, role, std::move(owner), p.log,
                                        static_cast<uint32_t>(rec), "", nullptr, &nodesOf[&g]);
       index_->artifacts_[id.value].compile = ref;

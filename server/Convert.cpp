@@ -623,10 +623,7 @@ KernelSummary summarizeLaunches(const index::Index &index, const std::vector<ind
 
 std::vector<index::LaunchRef> withoutCopies(const index::Index &index,
                                             std::vector<index::LaunchRef> launches) {
-  launches.erase(
-      std::remove_if(launches.begin(), launches.end(),
-                     [&](index::LaunchRef r) { return index.firstCopy(r.artifact) != r.artifact; }),
-      launches.end());
+  std::erase_if(launches, [&](index::LaunchRef r) { return index.firstCopy(r.artifact) != r.artifact; });
   return launches;
 }
 
