@@ -221,7 +221,7 @@ ArtifactId IndexBuilder::addGraphArtifact(CompileRef compile, std::string title,
   return id;
 }
 
-void IndexBuilder::buildLogCompiles() {
+void IndexBuilder::buildLogCompiles(const std::vector<std::function<void()>> &first) {
   std::vector<PendingCompile> pending;
   for (uint32_t i = 0; i < tables_->logs.size(); ++i) {
     auto segment = segmentLog(i, *tables_->logs[i]);
@@ -294,8 +294,9 @@ void IndexBuilder::buildLogCompiles() {
   constexpr uint64_t kReleaseBytes = uint64_t{2} << 20;
   constexpr uint64_t kReleaseLarge = uint64_t{1} << 20;
   constexpr uint64_t kReleaseBehind = uint64_t{1} << 20;
-  parallelFor(analysed.size(), [&](size_t m) {
-    size_t i = analysed[m];
+  parallelFor(first.size() + analysed.size(), [&](size_t task) {
+    if (task < first.size()) return first[task]();
+    size_t i = analysed[task - first.size()];
     const PendingCompile &p = pending[i];
     const TraceLog &log = *tables_->logs[p.log];
     const auto &records = log.records();

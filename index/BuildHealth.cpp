@@ -93,10 +93,13 @@ std::optional<std::pair<std::string, uint32_t>> resumeTarget(std::string_view na
 
 } // namespace
 
-void IndexBuilder::readHealth(HealthRead &out) {
+std::vector<std::function<void()>> IndexBuilder::healthReads(HealthRead &out) {
   const auto &logs = tables_->logs;
   out.recorded.resize(logs.size());
-  parallelFor(logs.size(), [&](size_t i) { out.recorded[i] = readCompileHealth(*logs[i], &out.trees); });
+  std::vector<std::function<void()>> tasks;
+  for (size_t i = 0; i < logs.size(); ++i)
+    tasks.emplace_back([&out, &log = *logs[i], i] { out.recorded[i] = readCompileHealth(log, &out.trees); });
+  return tasks;
 }
 
 void IndexBuilder::buildHealth(HealthRead &read) {

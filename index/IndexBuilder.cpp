@@ -13,6 +13,7 @@
 #include <set>
 #include <sstream>
 #include <tuple>
+#include <unordered_set>
 
 namespace fs = std::filesystem;
 
@@ -308,6 +309,9 @@ void IndexBuilder::freeze() {
   auto record = [&](const Origin &o) {
     if (o.line) recorded[normal(o.path)].emplace(o.line, o.code, o.function);
   };
+  // Launch lists and stacks are shared by the artifacts and launches of one recorded code (ranks,
+  // recompiles, a node's kernels): their recorded lines are taken once per shared vector.
+  std::unordered_set<const void *> seen;
   t.resolver = resolver_;
   linkCopies();
   for (uint32_t i = 0; i < idx.artifacts_.size(); ++i) {
@@ -334,6 +338,7 @@ void IndexBuilder::freeze() {
     }
     if (a.kind == ArtifactKind::OutputCode || a.kind == ArtifactKind::WrapperCode) {
       idx.stats_.kernels += a.code.kernels.size();
+      bool recordLines = !a.launches.empty() && seen.insert(a.launches.identity()).second;
       for (uint32_t l = 0; l < a.launches.size(); ++l) {
         const Launch &L = a.launches[l];
         ++idx.stats_.launches;
@@ -346,11 +351,13 @@ void IndexBuilder::freeze() {
         }
         for (const Origin &o : L.origins) {
           t.byUserLine[normal(o.path)][o.line].push_back({id, l});
-          record(o);
+          if (recordLines) record(o);
         }
-        for (const auto &stack : L.stacks)
-          for (const Origin &o : stack)
-            record(o);
+        if (recordLines)
+          for (const auto &stack : L.stacks)
+            if (seen.insert(stack.identity()).second)
+              for (const Origin &o : stack)
+                record(o);
         if (L.definition < 0) t.symbols.push_back({L.site.kernel, id, L.site.line, L.site.column, L.kind});
       }
       for (const KernelDefinition &d : a.code.kernels)
@@ -444,13 +451,12 @@ std::shared_ptr<const Index> IndexBuilder::run() {
     diag(e, 0, "input not found");
   for (const DiscoveredInputs::Note &n : inputs.notes)
     diag(n.path, 0, n.message);
-  // Compile health is read first, while little else is resident: reading it faults in pages of most of a
-  // log (metadata and guard payloads are spread through it), which on top of every analysis was a large
-  // log's peak. Not beside the analyses: on a thread of its own the build was 13% shorter on one large log
-  // but every request after it 25% slower (bench/README.md, stop 19).
+  // Compile health is read on the analysis workers before any analysis, while little else is resident:
+  // reading it faults in pages of most of a log (metadata and guard payloads are spread through it), which
+  // on top of every analysis was a large log's peak. On one large log the other worker starts the analyses
+  // meanwhile (alone, the read was a fifth of the build).
   HealthRead health;
-  if (!cancelled()) readHealth(health);
-  if (!cancelled()) buildLogCompiles();
+  if (!cancelled()) buildLogCompiles(healthReads(health));
   if (!cancelled()) {
     report(Step::ReadingFiles, 0, "reading debug directories and cache files");
     buildFileCompiles(inputs);

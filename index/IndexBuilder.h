@@ -344,7 +344,9 @@ private:
   }
 
   void openLogs(const std::vector<std::string> &paths);
-  void buildLogCompiles();
+  /// Analyses the logs' compiles on the workers. `first` are other reads of the logs (compile health, one per
+  /// log) run on the same workers before any analysis: on one large log they would otherwise run alone.
+  void buildLogCompiles(const std::vector<std::function<void()>> &first = {});
   void buildFileCompiles(const DiscoveredInputs &inputs);
   void linkKernelSources(const std::vector<std::string> &cacheSources);
   /// Fills Tables::firstCopy (Index::firstCopy).
@@ -354,8 +356,9 @@ private:
     GuardTrees trees;                                   ///< Holds the guard trees `recorded` points into.
     std::vector<std::vector<RecordedCompile>> recorded; ///< Per log.
   };
-  void readHealth(HealthRead &out);   // BuildHealth.cpp
-  void buildHealth(HealthRead &read); // BuildHealth.cpp
+  /// One task per log filling `out.recorded` (sized here), for buildLogCompiles' workers.
+  std::vector<std::function<void()>> healthReads(HealthRead &out); // BuildHealth.cpp
+  void buildHealth(HealthRead &read);                              // BuildHealth.cpp
   void buildRuntime(const DiscoveredInputs &inputs);
   void buildProfiles(const detail::RuntimeFiles &files, const ReadPolicy &policy, RuntimeData &data);
   void buildRunLogs(const detail::RuntimeFiles &files, const ReadPolicy &policy, RuntimeData &data);
