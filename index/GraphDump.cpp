@@ -1,6 +1,8 @@
 #include "index/GraphDump.h"
 
+#include <array>
 #include <charconv>
+#include <unordered_map>
 
 namespace inductor::index {
 namespace {
@@ -69,10 +71,44 @@ std::optional<FileCommentAt> findFileComment(std::string_view lineText) {
 
 namespace {
 
+// Collects the nodes of one analysis with their names and targets in one text (GraphDumpAnalysis::names);
+// the views are made once that text no longer grows.
+struct NodeBuilder {
+  GraphDumpAnalysis &out;
+  std::string text;
+  std::vector<std::array<uint32_t, 4>> spans; // Per node: name offset, length; target offset, length.
+  std::unordered_map<std::string_view, uint32_t> targets; // Views of the input lines -> offset in `text`.
+
+  void add(GraphNodeDef node, std::string_view name, std::string_view target) {
+    auto offset = static_cast<uint32_t>(text.size());
+    text += name;
+    uint32_t targetOffset = 0;
+    if (!target.empty()) {
+      auto [it, fresh] = targets.try_emplace(target, static_cast<uint32_t>(text.size()));
+      if (fresh) text += target;
+      targetOffset = it->second;
+    }
+    spans.push_back(
+        {offset, static_cast<uint32_t>(name.size()), targetOffset, static_cast<uint32_t>(target.size())});
+    out.nodes.push_back(node);
+  }
+
+  void finish() {
+    text.shrink_to_fit();
+    auto names = std::make_unique<const std::string>(std::move(text));
+    for (size_t i = 0; i < out.nodes.size(); ++i) {
+      const auto &[n, nl, t, tl] = spans[i];
+      out.nodes[i].name = std::string_view(*names).substr(n, nl);
+      out.nodes[i].target = std::string_view(*names).substr(t, tl);
+    }
+    out.names = std::move(names);
+  }
+};
+
 // Splits the parameter text of `def forward(...)` starting at `pos` of `line` and adds a node per parameter
 // (except `self`). Commas inside quotes or brackets (`"f32[64, 256]"`) do not split. Stops at the `)` closing
 // the list or at a `#` comment; returns true if the closing `)` was found.
-bool addParameters(std::string_view line, size_t pos, uint32_t lineNo, bool nested, GraphDumpAnalysis &out) {
+bool addParameters(std::string_view line, size_t pos, uint32_t lineNo, bool nested, NodeBuilder &out) {
   int depth = 0;
   bool expectName = true;
   CodeChars code(line, pos);
@@ -100,11 +136,10 @@ bool addParameters(std::string_view line, size_t pos, uint32_t lineNo, bool nest
       std::string_view name = line.substr(i, len);
       if (name != "self") {
         GraphNodeDef node;
-        node.name = std::string(name);
         node.line = lineNo;
         node.column = static_cast<uint32_t>(i);
         node.nested = nested;
-        out.nodes.push_back(std::move(node));
+        out.add(node, name, {});
       }
       code.seek(i + len);
     }
@@ -131,6 +166,7 @@ const SourceComment *GraphDumpAnalysis::originOf(const GraphNodeDef &node) const
 
 GraphDumpAnalysis analyzeGraphDump(const TextLines &lines) {
   GraphDumpAnalysis out;
+  NodeBuilder nodes{out, {}, {}, {}};
   // Indentation of the current `def` line, if we are inside a function body.
   std::optional<uint32_t> defIndent;
   bool nested = false;
@@ -148,7 +184,7 @@ GraphDumpAnalysis analyzeGraphDump(const TextLines &lines) {
         continue;
       }
       if (rest[0] == '#') continue;
-      if (addParameters(line, ind, i, nested, out)) inParameters = false;
+      if (addParameters(line, ind, i, nested, nodes)) inParameters = false;
       continue;
     }
     if (startsWith(rest, "class ")) {
@@ -162,7 +198,7 @@ GraphDumpAnalysis analyzeGraphDump(const TextLines &lines) {
       origin.reset();
       size_t open = rest.find('(');
       if (open != npos && startsWith(rest, "def forward("))
-        inParameters = !addParameters(line, ind + open + 1, i, nested, out);
+        inParameters = !addParameters(line, ind + open + 1, i, nested, nodes);
       continue;
     }
     if (!defIndent || ind <= *defIndent) continue;
@@ -201,25 +237,25 @@ GraphDumpAnalysis analyzeGraphDump(const TextLines &lines) {
     while (p < rest.size() && rest[p] == ' ')
       ++p;
     GraphNodeDef node;
+    std::string_view target;
     if (p < rest.size() && rest[p] == '=' && (p + 1 >= rest.size() || rest[p + 1] != '=')) {
       ++p;
       while (p < rest.size() && rest[p] == ' ')
         ++p;
       size_t callee = dottedLength(rest, p);
-      if (callee && p + callee < rest.size() && rest[p + callee] == '(')
-        node.target = std::string(rest.substr(p, callee));
+      if (callee && p + callee < rest.size() && rest[p + callee] == '(') target = rest.substr(p, callee);
       node.origin = origin;
     } else if (!annotated || (p < rest.size() && rest[p] != '#')) {
       // Neither `NAME = ...` nor `NAME: "T"  # comment`: a statement that defines no node (tuple unpacking,
       // an expression).
       continue;
     }
-    node.name = std::string(name);
     node.line = i;
     node.column = ind;
     node.nested = nested;
-    out.nodes.push_back(std::move(node));
+    nodes.add(node, name, target);
   }
+  nodes.finish();
   // Kept for the index's lifetime: without the slack of growth (a large graph's was up to a third).
   out.nodes.shrink_to_fit();
   out.origins.shrink_to_fit();

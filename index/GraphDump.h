@@ -17,13 +17,14 @@
 // after the top-level forward as indented classes with their own `forward`.
 //
 // Positions are 0-based lines and 0-based UTF-8 byte columns, except SourceComment::line, which is the
-// 1-based line printed in the comment. Results own their strings. Pure, thread-safe, never throws; malformed
-// input gives a partial analysis.
+// 1-based line printed in the comment. Results own their strings (GraphDumpAnalysis in its `names`). Pure,
+// thread-safe, never throws; malformed input gives a partial analysis.
 #pragma once
 
 #include "index/TextLines.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -46,11 +47,12 @@ struct SourceComment {
 /// joint graphs), or a parameter of `def forward(self, a: "...", b)` (single-line or one parameter per line).
 /// Tuple unpacking (`a, b, = fx_pytree.tree_flatten_spec(...)`) and `return` define no node.
 struct GraphNodeDef {
-  std::string name;
+  std::string_view name;         ///< A view of the analysis' GraphDumpAnalysis::names.
   uint32_t line = 0, column = 0; ///< Position of NAME.
   /// The callee when the value is a call: `torch.ops.aten.addmm.default`, `torch._C._nn.linear`; empty for
-  /// other values (`var_mean[0]`, `l_x_ + h_2`, `self.fc1.weight`) and for parameters.
-  std::string target;
+  /// other values (`var_mean[0]`, `l_x_ + h_2`, `self.fc1.weight`) and for parameters. A view of the
+  /// analysis' GraphDumpAnalysis::names.
+  std::string_view target;
   /// Index into GraphDumpAnalysis::origins of the `# File:` comment in effect; empty for parameters and for
   /// nodes without a stack trace.
   std::optional<uint32_t> origin;
@@ -62,6 +64,10 @@ struct GraphDumpAnalysis {
   /// In file order. Names may repeat across nested GraphModules.
   std::vector<GraphNodeDef> nodes;
   std::vector<SourceComment> origins;
+  /// The text the nodes' names and targets view: each name once, each distinct target once (a large graph
+  /// calls a few ops thousands of times). Its own allocation, so that moving the analysis keeps the views
+  /// valid; the analysis is move-only (a copy's views would point into the original).
+  std::unique_ptr<const std::string> names;
 
   /// The first node named `name` in a top-level forward, else the first in a nested one; nullptr if none.
   /// Linear search: build a map for repeated lookups. The pointer is valid while this analysis is alive and

@@ -95,7 +95,7 @@ TEST_CASE("GraphDump: readable graph, inline") {
 
   std::vector<std::string> names;
   for (const GraphNodeDef &n : a.nodes)
-    names.push_back(n.name);
+    names.emplace_back(n.name);
   CHECK(names == std::vector<std::string>{"primals_1", "primals_3", "x", "var_mean", "getitem", "fc1_weight",
                                           "mul", "arg0_1", "mul"});
   const GraphNodeDef *p3 = a.findNode("primals_3");
@@ -150,12 +150,42 @@ class GraphModule(torch.nn.Module):
   GraphDumpAnalysis a = analyzeGraphDump(lines);
   std::vector<std::string> names;
   for (const GraphNodeDef &n : a.nodes)
-    names.push_back(n.name + "@" + std::to_string(n.line) + ":" + std::to_string(n.column));
+    names.push_back(std::string(n.name) + "@" + std::to_string(n.line) + ":" + std::to_string(n.column));
   CHECK(names == std::vector<std::string>{"primals@3:8", "tangents@4:8", "primals_1@6:8", "tangents_1@7:8",
                                           "add@10:8", "primals_1@14:8", "primals_2@15:8", "conv@18:8"});
   CHECK(a.nodes[4].origin == 0u);
   CHECK(a.nodes[4].target == "torch.ops.aten.add.Tensor");
   CHECK_FALSE(a.nodes.back().origin);
+}
+
+TEST_CASE("GraphDump: names and targets outlive the input and moves; a target called again is held once") {
+  std::string text = "class GraphModule(torch.nn.Module):\n"
+                     "    def forward(self, primals_1: \"f32[8]\"):\n"
+                     "        mm: \"f32[8]\" = torch.ops.aten.mm.default(primals_1, primals_1)\n"
+                     "        mm_1: \"f32[8]\" = torch.ops.aten.mm.default(mm, mm)\n"
+                     "        getitem = mm_1[0]\n";
+  std::vector<GraphDumpAnalysis> kept;
+  {
+    std::string copy = text;
+    TextLines lines = splitLines(copy);
+    kept.push_back(analyzeGraphDump(lines));
+    copy.assign(copy.size(), 'x'); // The input is gone: nothing may view it.
+  }
+  for (int i = 0; i < 8; ++i) // Reallocations move the analysis.
+    kept.push_back(analyzeGraphDump({}));
+  const GraphDumpAnalysis &a = kept.front();
+  REQUIRE(a.nodes.size() == 4);
+  CHECK(a.nodes[0].name == "primals_1");
+  CHECK(a.nodes[0].target.empty());
+  CHECK(a.nodes[1].name == "mm");
+  CHECK(a.nodes[1].target == "torch.ops.aten.mm.default");
+  CHECK(a.nodes[2].name == "mm_1");
+  CHECK(a.nodes[2].target == "torch.ops.aten.mm.default");
+  CHECK(a.nodes[2].target.data() == a.nodes[1].target.data());
+  CHECK(a.nodes[3].name == "getitem");
+  CHECK(a.nodes[3].target.empty());
+  REQUIRE(a.names);
+  CHECK(*a.names == "primals_1mmtorch.ops.aten.mm.defaultmm_1getitem");
 }
 
 TEST_CASE("GraphDump: malformed input") {
