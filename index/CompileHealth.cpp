@@ -604,18 +604,25 @@ std::vector<RecordedCompile> readCompileHealth(const TraceLog &log, GuardTrees *
       std::sort(c.attempts.begin(), c.attempts.end());
     }
 
-    // The members `keys` of the kind's value object (the metadata's member named after the kind), as an
-    // object; null when the value is not an object. Only those members are parsed, and only the kind's value
-    // is walked (the scan found it, checking the whole line): metrics records carry large members nothing
-    // here reads (a bwd_compilation_metrics line of an 8-layer Llama is 7 MB), which a DOM of the whole line
-    // would copy and a walk of the whole line would read again.
-    auto value = [&](std::initializer_list<std::string_view> keys) -> json {
+    // The members `keys` (and `optional`) of the kind's value object (the metadata's member named after the
+    // kind), as an object; null when the value is not an object. Only those members are parsed, and only the
+    // kind's value is walked (the scan found it, checking the whole line), and only until every one of `keys`
+    // was seen: metrics records carry large members nothing here reads (CompilationMetrics' last member,
+    // `inductor_provenance`, makes a bwd_compilation_metrics line of an 8-layer Llama 7 MB), which a DOM of
+    // the whole line would copy and a walk of it would read again, mapping its pages.
+    auto value = [&](std::initializer_list<std::string_view> keys,
+                     std::initializer_list<std::string_view> optional = {}) -> json {
       std::string_view kindValue = log.kindValueText(r);
       if (kindValue.empty() || kindValue.front() != '{') return json();
       json out = json::object();
+      size_t missing = keys.size();
       bool wellFormed = json_scan::walkObject(kindValue, [&](std::string_view key, std::string_view raw) {
-        if (std::find(keys.begin(), keys.end(), key) != keys.end())
-          out[std::string(key)] = json::parse(raw, nullptr, /*allow_exceptions=*/false);
+        bool wanted = std::find(keys.begin(), keys.end(), key) != keys.end();
+        if (!wanted && std::find(optional.begin(), optional.end(), key) == optional.end()) return true;
+        auto [it, fresh] = out.emplace(std::string(key), json());
+        if (!fresh) return true; // The first of repeated keys, as the scan takes.
+        it.value() = json::parse(raw, nullptr, /*allow_exceptions=*/false);
+        return !(wanted && --missing == 0);
       });
       return wellFormed ? out : json();
     };
@@ -664,7 +671,9 @@ std::vector<RecordedCompile> readCompileHealth(const TraceLog &log, GuardTrees *
     }
     case TraceKind::BwdCompilationMetrics:
     case TraceKind::AotAutogradBackwardCompilationMetrics: {
-      json v = value({"inductor_compile_time_s", "elapsed_time", "duration_us", "fail_type", "fail_reason"});
+      // elapsed_time: older PyTorch; inductor_compile_time_s is taken before it.
+      json v =
+          value({"inductor_compile_time_s", "duration_us", "fail_type", "fail_reason"}, {"elapsed_time"});
       if (!v.is_object()) break;
       if (auto s = seconds(v, {"inductor_compile_time_s", "elapsed_time"}, {"duration_us"}))
         c.backwardSeconds = c.backwardSeconds.value_or(0) + *s;

@@ -17,6 +17,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 namespace inductor::index::json_scan {
 
@@ -102,7 +103,9 @@ inline bool isValue(std::string_view text) {
 
 /// Calls member(key, rawValue) for each member of the JSON object `text`, in order; keys undecoded and
 /// without quotes. Returns false when `text` is not exactly one well-formed object (members already reported
-/// stay reported: a caller that needs all-or-nothing checks first, or discards).
+/// stay reported: a caller that needs all-or-nothing checks first, or discards). A `member` that returns bool
+/// stops the walk by returning false: the rest of `text` is not read (nor checked), and the walk returns
+/// true.
 template <typename F> bool walkObject(std::string_view text, F &&member) {
   Cursor c{text.data(), text.data() + text.size()};
   c.blanks();
@@ -125,7 +128,11 @@ template <typename F> bool walkObject(std::string_view text, F &&member) {
     ++c.p;
     std::string_view raw;
     if (!c.value(raw)) return false;
-    member(key, raw);
+    if constexpr (std::is_same_v<std::invoke_result_t<F &, std::string_view, std::string_view>, bool>) {
+      if (!member(key, raw)) return true;
+    } else {
+      member(key, raw);
+    }
     c.blanks();
     if (c.p < c.end && *c.p == ',') {
       ++c.p;

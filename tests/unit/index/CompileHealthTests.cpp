@@ -305,6 +305,30 @@ TEST_CASE("readCompileHealth: a small log, attempts, restarts and a reset Dynamo
   CHECK(b.guards.empty());
 }
 
+TEST_CASE("CompileHealth: metrics are read up to their last wanted member, the first of repeated keys") {
+  auto record = [](const std::string &metadata) {
+    return "V1122 10:29:20.476000 1 torch/_logging/structured.py:28] {" + metadata + "}\n";
+  };
+  // CompilationMetrics ends with `inductor_provenance`, megabytes on a large model: once every wanted member
+  // was seen it is not walked. A repeated key after that point is not taken (nor, before it, the second).
+  std::string provenance = R"("inductor_provenance": [")" + std::string(1 << 16, 'p') + R"("])";
+  std::string text =
+      record(R"("dynamo_start": {"stack": []}, "frame_id": 0, "frame_compile_id": 0, "attempt": 0)") +
+      record(R"("bwd_compilation_metrics": {"inductor_compile_time_s": 2.5, "fail_type": null, )"
+             R"("inductor_compile_time_s": 7, "fail_reason": null, "duration_us": 4, )" +
+             provenance + R"(, "duration_us": 9}, "frame_id": 0, "frame_compile_id": 0, "attempt": 0)") +
+      record(R"("bwd_compilation_metrics": {"elapsed_time": 1.25, "fail_type": "E", "fail_reason": "r", )" +
+             provenance + R"(}, "frame_id": 0, "frame_compile_id": 0, "attempt": 0)");
+  TraceLog log = TraceLog::fromText(text);
+  std::vector<RecordedCompile> compiles = readCompileHealth(log);
+  REQUIRE(compiles.size() == 1);
+  // 2.5 from the first record (not 7, the repeated key; not 4e-6 + ...): then 1.25 from the second, which
+  // lacks inductor_compile_time_s and duration_us and so is walked whole.
+  CHECK(compiles[0].backwardSeconds == 2.5 + 1.25);
+  CHECK(compiles[0].backwardFailType == "E");
+  CHECK(compiles[0].backwardFailReason == "r");
+}
+
 TEST_CASE("Index compile health: health_lib, every kind of event on its model line") {
   IndexOptions options;
   options.inputs = {kTraces + "/health_lib/trace"};

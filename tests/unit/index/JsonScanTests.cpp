@@ -29,6 +29,26 @@ TEST_CASE("json_scan: members and elements in order, raw values, keys undecoded"
   CHECK(json_scan::walkObject("{}", [](std::string_view, std::string_view) { FAIL("no member"); }));
 }
 
+TEST_CASE("json_scan: a member callback returning false stops the walk; what follows is not read") {
+  std::vector<std::string> keys;
+  auto until = [&](std::string_view last) {
+    keys.clear();
+    return [&keys, last](std::string_view k, std::string_view) {
+      keys.emplace_back(k);
+      return k != last;
+    };
+  };
+  // Stopped at "b": the rest, malformed here, is neither read nor checked.
+  CHECK(json_scan::walkObject(R"({"a": 1, "b": 2, "c": [1, 2 ...)", until("b")));
+  CHECK(keys == std::vector<std::string>{"a", "b"});
+  // Never stopped: the whole object is read and checked.
+  CHECK(json_scan::walkObject(R"({"a": 1, "b": 2, "c": 3})", until("x")));
+  CHECK(keys == std::vector<std::string>{"a", "b", "c"});
+  CHECK_FALSE(json_scan::walkObject(R"({"a": 1, "b": 2, "c": [1, 2 ...)", until("x")));
+  // A member before the stop is still checked.
+  CHECK_FALSE(json_scan::walkObject(R"({"a": [1,, "b": 2})", until("b")));
+}
+
 TEST_CASE("json_scan: malformed text is refused") {
   const auto object = [](std::string_view text) {
     return json_scan::walkObject(text, [](std::string_view, std::string_view) {});
