@@ -53,6 +53,8 @@ void IndexBuilder::openLogs(const std::vector<std::string> &paths) {
       lineage[i] = previous->lineage;
     } else {
       TraceLogOptions options;
+      // The workers left over when there are fewer logs than workers split the large logs' scans.
+      options.jobs = std::max<unsigned>(1, options_.jobs / unsigned(paths.size()));
       options.progress = [&, i](uint64_t bytes) {
         scanned[i].store(bytes, std::memory_order_relaxed);
         reportBytes();

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <deque>
 #include <mutex>
+#include <thread>
 #include <unordered_set>
 
 #if defined(__SSE2__)
@@ -478,12 +479,89 @@ void TraceLog::rollback() {
 }
 
 void TraceLog::scan(bool final) {
+  // Two halves at once on a large log (one rank's log of a long job is often all there is). The second half
+  // starts at a record: the first line at or after the middle that does not continue a payload, which is
+  // where one pass would start a unit too. It is scanned by a TraceLog of its own over a second mapping of
+  // the file, sharing the interned strings, then appended.
+  const std::string_view text = file_.text();
+  const uint64_t from = checkpoint_.offset, size = text.size();
+  if (options_.jobs < 2 || from >= size || size - from < std::max<uint64_t>(options_.splitBytes, 2))
+    return scanRange(final, size);
+  const char *split = findNewline(text.data() + from + (size - from) / 2, text.data() + size);
+  while (split < text.data() + size && (split + 1 == text.data() + size ||
+                                        continuesPayload(split + 1, text.data() + size) || split[1] == '\r'))
+    split = findNewline(split + 1, text.data() + size);
+  if (split >= text.data() + size) return scanRange(final, size);
+  const uint64_t at = uint64_t(split + 1 - text.data());
+  // An in-memory log (tests) is copied.
+  auto file = file_.stamp() ? MappedFile::open(path()) : MappedFile::fromString(std::string(text), path());
+  // Not the same file any more (replaced under its path): one pass over this mapping.
+  if (!file || file->size() < size ||
+      (file_.stamp() && (!file->stamp() || file->stamp()->device != file_.stamp()->device ||
+                         file->stamp()->inode != file_.stamp()->inode)))
+    return scanRange(final, size);
+  TraceLogOptions options = options_;
+  options.progress = nullptr;
+  options.jobs = 1;
+  TraceLog part(std::move(*file), options);
+  part.strings_ = strings_;
+  part.checkpoint_.offset = at;
+  std::thread second([&] { part.scanRange(final, size); });
+  scanRange(/*final=*/true, at); // Its last record ends where the next begins.
+  second.join();
+  append(std::move(part));
+}
+
+void TraceLog::append(TraceLog &&part) {
+  const uint64_t lines = stats_.lines; // Lines before the part's first.
+  auto line = [&](uint64_t l) { return uint32_t(std::min<uint64_t>(l + lines, UINT32_MAX)); };
+  auto merged = [&](const TraceScanStats &p) {
+    TraceScanStats m = stats_;
+    m.bytes = p.bytes;
+    m.lines = lines + p.lines;
+    m.records += p.records;
+    m.keptRecords += p.keptRecords;
+    m.skippedRecords += p.skippedRecords;
+    m.corruptedRecords += p.corruptedRecords;
+    m.payloadsVerified += p.payloadsVerified;
+    m.payloadMismatches += p.payloadMismatches;
+    m.diagnostics += p.diagnostics;
+    return m;
+  };
+  const size_t records = records_.size(), diagnostics = diagnostics_.size();
+  records_.reserve(records + part.records_.size());
+  for (TraceRecord r : part.records_) {
+    r.line = line(r.line);
+    records_.push_back(r);
+  }
+  for (TraceDiagnostic &d : part.diagnostics_)
+    if (diagnostics_.size() < options_.maxDiagnostics)
+      diagnostics_.push_back({line(d.line), std::move(d.message)});
+  checkpoint_ = part.checkpoint_;
+  checkpoint_.line += lines;
+  checkpoint_.stats = merged(part.checkpoint_.stats);
+  checkpoint_.records += records;
+  checkpoint_.diagnostics = std::min(diagnostics + part.checkpoint_.diagnostics, diagnostics_.size());
+  stats_ = merged(part.stats_);
+  for (const auto &[kind, count] : part.skipped_)
+    skipped_[kind] += count;
+  for (const auto &[id, name] : part.strTable_)
+    strTable_[id] = name; // Later in the file.
+  if (!envelopeRank_) envelopeRank_ = part.envelopeRank_;
+  scannedBytes_ = part.scannedBytes_;
+  bytesRead_ += part.bytesRead_;
+  lastUnitCommitted_ = part.lastUnitCommitted_;
+  lastUnitSticky_ = part.lastUnitSticky_;
+  saveResumePoint();
+}
+
+void TraceLog::scanRange(bool final, uint64_t limit) {
   const std::string_view text = file_.text();
   const char *base = text.data();
   uint64_t pos = checkpoint_.offset, line = checkpoint_.line;
   const uint64_t stickyOffset = pos; // The start of the last unit, which may be sticky (see finalize()).
   const uint64_t start = pos;
-  uint64_t limit = text.size();
+  limit = std::min<uint64_t>(limit, text.size());
   if (!final && limit > pos) {
     // Only complete lines: an unterminated last line may still be being written.
     const void *lastNl = ::memrchr(base + pos, '\n', size_t(limit - pos));

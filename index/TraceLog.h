@@ -224,6 +224,11 @@ struct TraceLogOptions {
   bool verifyPayloads = false;
   /// How many diagnostics are stored; all are counted in TraceScanStats::diagnostics. Default 100.
   size_t maxDiagnostics = 100;
+  /// Threads one scan may use. With 2 or more, a scan of at least splitBytes (open() of a large log) reads
+  /// its two halves at once, split at a record; the result is the same as one pass. Default 1.
+  unsigned jobs = 1;
+  /// The least a scan reads for jobs > 1 to split it. Default 64 MB (tests use less).
+  uint64_t splitBytes = uint64_t{64} << 20;
   /// Called by open() while it scans, from the scanning thread, about every 8 MB with the bytes of the file
   /// scanned so far (for progress reports on large logs). Not kept: the TraceLog open() returns has none, so
   /// later scans (refresh(), resume()) never call it. Default: none.
@@ -360,6 +365,10 @@ private:
 
   TraceLog(MappedFile file, const TraceLogOptions &options);
   void scan(bool final);
+  /// scan() from the checkpoint up to `limit` (at most the file's size).
+  void scanRange(bool final, uint64_t limit);
+  /// Appends what `part` scanned from where this scan stopped (a record start) to this log's state.
+  void append(TraceLog &&part);
   void saveResumePoint();
   bool canResumeIn(const MappedFile &file) const;
   void rollback();

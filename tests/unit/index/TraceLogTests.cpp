@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -766,6 +767,72 @@ std::string describeScan(const TraceLog &log) {
 }
 
 } // namespace
+
+TEST_CASE("TraceLog: a scan split in two halves agrees with one pass, on every fixture log and random logs") {
+  TraceLogOptions split;
+  split.jobs = 2;
+  split.splitBytes = 2; // Every log is split, at the first record at or after its middle.
+  std::vector<std::string> paths;
+  for (const char *dir : {"/traces", "/tlparse-inputs"})
+    for (const auto &e : std::filesystem::recursive_directory_iterator(kFixtures + dir))
+      if (e.is_regular_file() && e.path().extension() == ".log") paths.push_back(e.path().string());
+  REQUIRE(paths.size() > 20);
+  for (const std::string &path : paths) {
+    CAPTURE(path);
+    for (bool follow : {false, true}) {
+      CAPTURE(follow);
+      TraceLogOptions one;
+      one.follow = follow;
+      split.follow = follow;
+      auto a = TraceLog::open(path, one);
+      auto b = TraceLog::open(path, split);
+      REQUIRE(a);
+      REQUIRE(b);
+      CHECK(describeScan(*a) == describeScan(*b));
+      CHECK(a->bytesRead() == b->bytesRead());
+      a->finalize();
+      b->finalize();
+      CHECK(describeScan(*a) == describeScan(*b));
+    }
+  }
+  split.follow = false;
+  // Random logs put the middle in payloads, blank lines, CRLF and garbage lines.
+  std::mt19937 rng(99);
+  auto pick = [&](int n) { return int(rng() % unsigned(n)); };
+  for (int round = 0; round < 500; ++round) {
+    std::string text;
+    for (int i = 0, parts = 1 + pick(30); i < parts; ++i) {
+      std::string eol = pick(6) == 0 ? "\r\n" : "\n";
+      switch (pick(7)) {
+      case 0:
+      case 1:
+        text +=
+            record(R"("str": ["/f)" + std::to_string(pick(4)) + R"(.py", )" + std::to_string(pick(3)) + "]");
+        break;
+      case 2:
+        text += record(R"("artifact": {"name": "n)" + std::to_string(i) + R"(", "encoding": "string"})",
+                       {std::string(size_t(pick(30)), 'p'), "q"});
+        break;
+      case 3:
+        text += "\t" + std::string(size_t(pick(20)), 'x') + eol;
+        break;
+      case 4:
+        text += pick(2) ? eol : "\t" + eol;
+        break;
+      case 5:
+        text += record(R"("chromium_event": {})", {"e"}, "[rank3]:" + std::string(kPrefix));
+        break;
+      default:
+        text += pick(2) ? "garbage" + eol : "\rx" + eol;
+        break;
+      }
+    }
+    if (pick(3) == 0 && !text.empty()) text.pop_back();
+    CAPTURE(round);
+    CAPTURE(text);
+    CHECK(describeScan(TraceLog::fromText(text)) == describeScan(TraceLog::fromText(text, "", split)));
+  }
+}
 
 TEST_CASE("TraceLog::resume: reads only from the previous log's last record; the previous log is untouched") {
   std::string one = record(R"("str": ["/a.py", 0])") + record(R"("artifact": {"name": "one"})", {"1", "x"});
