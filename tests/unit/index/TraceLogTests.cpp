@@ -796,6 +796,22 @@ TEST_CASE("TraceLog: a scan split in two halves agrees with one pass, on every f
     }
   }
   split.follow = false;
+  // A resumed log whose growth is split: the second scan starts at the first's checkpoint, after records.
+  const std::string full =
+      readFile(kFixtures + "/traces/mlp_train/trace/dedicated_log_torch_trace_9bvvd8es.log");
+  for (size_t cut : {full.size() / 5, full.size() / 2, full.size() - 1000}) {
+    CAPTURE(cut);
+    TempFile file(full.substr(0, cut));
+    auto first = TraceLog::open(file.path, split);
+    REQUIRE(first);
+    file.append(full.substr(cut));
+    auto resumed = TraceLog::resume(*first);
+    REQUIRE(resumed);
+    CHECK(resumed->resumed());
+    auto fresh = TraceLog::open(file.path);
+    REQUIRE(fresh);
+    CHECK(describeScan(*resumed) == describeScan(*fresh));
+  }
   // Random logs put the middle in payloads, blank lines, CRLF and garbage lines.
   std::mt19937 rng(99);
   auto pick = [&](int n) { return int(rng() % unsigned(n)); };
