@@ -491,7 +491,9 @@ void TraceLog::scan(bool final) {
   while (split < text.data() + size && (split + 1 == text.data() + size ||
                                         continuesPayload(split + 1, text.data() + size) || split[1] == '\r'))
     split = findNewline(split + 1, text.data() + size);
-  if (split >= text.data() + size) return scanRange(final, size);
+  // The line there is complete too: one still being written (follow mode) is not yet proof of a record.
+  if (split >= text.data() + size || findNewline(split + 1, text.data() + size) == text.data() + size)
+    return scanRange(final, size);
   const uint64_t at = uint64_t(split + 1 - text.data());
   // An in-memory log (tests) is copied.
   auto file = file_.stamp() ? MappedFile::open(path()) : MappedFile::fromString(std::string(text), path());

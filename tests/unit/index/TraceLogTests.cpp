@@ -846,7 +846,10 @@ TEST_CASE("TraceLog: a scan split in two halves agrees with one pass, on every f
     if (pick(3) == 0 && !text.empty()) text.pop_back();
     CAPTURE(round);
     CAPTURE(text);
-    CHECK(describeScan(TraceLog::fromText(text)) == describeScan(TraceLog::fromText(text, "", split)));
+    TraceLogOptions one;
+    one.follow = split.follow = round % 2 == 1; // Follow mode: an unterminated last line is not read yet.
+    CHECK(describeScan(TraceLog::fromText(text, "", one)) ==
+          describeScan(TraceLog::fromText(text, "", split)));
   }
 }
 
