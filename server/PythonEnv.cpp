@@ -11,7 +11,6 @@
 #include <filesystem>
 #include <fstream>
 #include <poll.h>
-#include <sched.h>
 #include <spawn.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -232,8 +231,15 @@ ImportRoots queryImportRoots(const std::string &interpreter, std::chrono::millis
   for (std::string &a : args)
     argv.push_back(a.data());
   argv.push_back(nullptr);
+  // A process group of its own: an interpreter is often a launcher (a pyenv shim: bash, then pyenv, then
+  // python), and what it starts is lowered, raised and killed with it.
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  posix_spawnattr_setpgroup(&attributes, 0);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
   pid_t pid = -1;
-  int rc = ::posix_spawn(&pid, interpreter.c_str(), &actions, nullptr, argv.data(), environ);
+  int rc = ::posix_spawn(&pid, interpreter.c_str(), &actions, &attributes, argv.data(), environ);
+  posix_spawnattr_destroy(&attributes);
   posix_spawn_file_actions_destroy(&actions);
   ::close(outPipe[1]);
   ::close(errPipe[1]);
@@ -244,12 +250,14 @@ ImportRoots queryImportRoots(const std::string &interpreter, std::chrono::millis
     return out;
   }
   // Asked beside the index build, which needs the answer only for some paths: the build goes first while the
-  // caller says so. Best effort (the child may have started; its children inherit the policy).
-  bool inBackground = background && background->load() && canRunInBackground();
-  if (inBackground) {
-    sched_param none{};
-    if (::sched_setscheduler(pid, SCHED_IDLE, &none) != 0) inBackground = false;
-  }
+  // caller says so. The whole group is lowered to nice 19 and raised back to this process's nice value: a
+  // launcher's python, started after the launcher was lowered, would otherwise stay low when the build
+  // needs the answer, and starve past the timeout on a busy machine.
+  errno = 0;
+  const int ownNice = ::getpriority(PRIO_PROCESS, 0);
+  bool inBackground = errno == 0 && background && background->load() && canRunInBackground();
+  if (inBackground && ::setpriority(PRIO_PGRP, static_cast<id_t>(pid), kBackgroundNice) != 0)
+    inBackground = false;
 
   std::string stdoutText, stderrText;
   auto deadline = std::chrono::steady_clock::now() + timeout;
@@ -266,8 +274,7 @@ ImportRoots queryImportRoots(const std::string &interpreter, std::chrono::millis
           std::chrono::steady_clock::now() + timeout; // The timeout runs from the end of the background.
       if (!background->load()) {
         inBackground = false;
-        sched_param none{};
-        ::sched_setscheduler(pid, SCHED_OTHER, &none);
+        ::setpriority(PRIO_PGRP, static_cast<id_t>(pid), ownNice);
       }
     }
     auto left =
@@ -294,7 +301,7 @@ ImportRoots queryImportRoots(const std::string &interpreter, std::chrono::millis
   }
   for (pollfd &f : fds)
     if (f.fd >= 0) ::close(f.fd);
-  if (timedOut || wasCancelled) ::kill(pid, SIGKILL); // Only the child this function started.
+  if (timedOut || wasCancelled) ::kill(-pid, SIGKILL); // The child this function started, and its group.
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }

@@ -52,16 +52,19 @@ struct ImportRoots {
       error; ///< Empty on success: "cannot run ...", "timed out after 5 s", "exited with status 1: ...".
 };
 
-/// Whether this process may put a child back from SCHED_IDLE (CAP_SYS_NICE, or an RLIMIT_NICE that allows
-/// its nice value; Linux treats SCHED_IDLE as nice 20). Most users may not (RLIMIT_NICE 0): queryImportRoots
-/// then runs the child as usual, since one stuck at SCHED_IDLE on a busy machine could starve past its
-/// timeout.
+/// The nice value of an interpreter asked in the background (and of what it starts).
+inline constexpr int kBackgroundNice = 19;
+
+/// Whether this process may put a child back from kBackgroundNice to its own nice value (CAP_SYS_NICE, or an
+/// RLIMIT_NICE that allows it). Most users may not (RLIMIT_NICE 0): queryImportRoots then runs the child as
+/// usual, since one stuck at nice 19 on a busy machine could starve past its timeout.
 bool canRunInBackground();
 
 /// Runs `interpreter -c <print sys.path as JSON>` (see the file comment). `cancelled`, if given, is polled
 /// and kills the child when set. While `background` is given and true (and canRunInBackground()), the child
-/// runs at SCHED_IDLE (only on CPUs nothing else wants: the index build beside it goes first) and the timeout
-/// does not run; once it is false the child runs as usual and has `timeout` from then.
+/// and what it starts (its own process group) run at kBackgroundNice (the index build beside it goes first)
+/// and the timeout does not run; once it is false they run as usual and have `timeout` from then. A timeout
+/// or cancellation kills the group.
 ImportRoots queryImportRoots(const std::string &interpreter,
                              std::chrono::milliseconds timeout = std::chrono::seconds(5),
                              const std::atomic<bool> *cancelled = nullptr,

@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -13,6 +14,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <sys/resource.h>
 #include <thread>
 #include <vector>
 
@@ -172,4 +174,50 @@ TEST_CASE("queryImportRoots: in the background the timeout waits; once the build
   build.join();
   CHECK(r.error == "");
   CHECK(r.paths == std::vector<std::string>{d.path});
+}
+
+TEST_CASE("queryImportRoots: a launcher's interpreter is lowered and raised with it, and killed with it") {
+  Dir d;
+  using namespace std::chrono_literals;
+  // A launcher (as a pyenv shim is) whose "python", started while in the background, answers later with its
+  // nice value.
+  std::string python =
+      d.make("bin/python", "#!/bin/sh\nsh -c 'echo $$ > " + d.path + "/pid; sleep 0.4; echo \"[\\\"" +
+                               d.path + "\\\"]\"; nice > " + d.path + "/nice'\n");
+  fs::permissions(python, fs::perms::owner_all);
+  if (inductor::server::canRunInBackground()) {
+    std::atomic<bool> background{true};
+    std::thread build([&] {
+      std::this_thread::sleep_for(150ms);
+      background = false;
+    });
+    inductor::server::ImportRoots r = inductor::server::queryImportRoots(python, 2s, nullptr, &background);
+    build.join();
+    CHECK(r.error == "");
+    CHECK(r.paths == std::vector<std::string>{d.path});
+    std::ifstream nice(d.path + "/nice");
+    int value = -100;
+    nice >> value;
+    errno = 0;
+    CHECK(value == ::getpriority(PRIO_PROCESS, 0)); // Not kBackgroundNice.
+  }
+  // Timed out: the launcher's child goes too (it would sleep for 5 s).
+  std::string slow = d.make("bin/slow", "#!/bin/sh\nsh -c 'echo $$ > " + d.path + "/pid; sleep 5'\n");
+  fs::permissions(slow, fs::perms::owner_all);
+  inductor::server::ImportRoots late = inductor::server::queryImportRoots(slow, 100ms);
+  CHECK(late.error.find("timed out") != std::string::npos);
+  std::ifstream pidFile(d.path + "/pid");
+  pid_t child = 0;
+  pidFile >> child;
+  REQUIRE(child > 0);
+  // Gone, or a zombie (killed; its parent, killed too, cannot reap it, and a container's init may not).
+  auto gone = [&] {
+    std::ifstream stat("/proc/" + std::to_string(child) + "/stat");
+    std::string pid, name, state;
+    return !(stat >> pid >> name >> state) || state == "Z";
+  };
+  bool dead = false;
+  for (int i = 0; i < 100 && !(dead = gone()); ++i)
+    std::this_thread::sleep_for(10ms);
+  CHECK(dead);
 }
