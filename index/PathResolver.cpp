@@ -69,16 +69,6 @@ size_t commonSuffixComponents(std::string_view a, std::string_view b) {
   return n;
 }
 
-/// The first import root holding `rest`, as a normalized path; empty when none does.
-std::string underImportRoots(const std::vector<std::string> &importRoots, std::string_view rest) {
-  if (rest.empty()) return {};
-  for (const std::string &root : importRoots) {
-    std::string candidate = normalizePath(root + "/" + std::string(rest));
-    if (existsFile(candidate)) return candidate;
-  }
-  return {};
-}
-
 } // namespace
 
 std::string packageRelativePath(std::string_view recordedPath) {
@@ -94,17 +84,13 @@ std::string packageRelativePath(std::string_view recordedPath) {
   return normalizePath(p.substr(best));
 }
 
-namespace {
-
-/// The absolute entries of sys.path, normalized: the others name nothing on this machine.
-std::vector<std::string> usableImportRoots(const std::vector<std::string> &importRoots) {
-  std::vector<std::string> out;
+std::vector<PathResolver::ImportRoot>
+PathResolver::usableImportRoots(const std::vector<std::string> &importRoots) {
+  std::vector<ImportRoot> out;
   for (const std::string &r : importRoots)
-    if (!r.empty() && r.front() == '/') out.push_back(normalizePath(r));
+    if (!r.empty() && r.front() == '/') out.emplace_back().path = normalizePath(r);
   return out;
 }
-
-} // namespace
 
 PathResolver::PathResolver(std::vector<PathMapping> mappings, std::vector<std::string> roots,
                            const std::vector<std::string> &importRoots, size_t maxFiles)
@@ -123,7 +109,7 @@ void PathResolver::setImportRootsLater(std::shared_future<std::vector<std::strin
   beforeWait_ = std::move(beforeWait);
 }
 
-const std::vector<std::string> &PathResolver::importRoots() const {
+const std::vector<PathResolver::ImportRoot> &PathResolver::importRoots() const {
   usedImportRoots_ = true;
   if (importRootsLater_.valid()) {
     if (beforeWait_) beforeWait_();
@@ -131,6 +117,26 @@ const std::vector<std::string> &PathResolver::importRoots() const {
     importRootsLater_ = {};
   }
   return importRoots_;
+}
+
+std::string PathResolver::underImportRoots(std::string_view rest) const {
+  if (rest.empty()) return {};
+  std::string_view first = rest.substr(0, rest.find('/'));
+  for (const ImportRoot &root : importRoots()) {
+    if (!root.listed) {
+      root.listed = true;
+      std::error_code ec;
+      fs::directory_iterator it(root.path, ec), end;
+      root.listable = !ec;
+      for (; !ec && it != end; it.increment(ec))
+        root.names.insert(it->path().filename().string());
+      if (ec) root.listable = false; // A listing cut short proves nothing about the names it missed.
+    }
+    if (root.listable && !root.names.count(std::string(first))) continue;
+    std::string candidate = normalizePath(root.path + "/" + std::string(rest));
+    if (existsFile(candidate)) return candidate;
+  }
+  return {};
 }
 
 bool PathResolver::usedImportRoots() const {
@@ -189,7 +195,7 @@ ResolvedPath PathResolver::resolve(std::string_view recordedPath) const {
   }
   if (!done) {
     if (std::string rest = packageRelativePath(recordedPath); !rest.empty())
-      if (std::string found = underImportRoots(importRoots(), rest); !found.empty()) {
+      if (std::string found = underImportRoots(rest); !found.empty()) {
         out = {std::move(found), true};
         done = true;
       }
@@ -225,8 +231,7 @@ ResolvedPath PathResolver::resolve(std::string_view recordedPath) const {
     for (size_t i = 0; i < norm.size(); ++i)
       if (norm[i] != '/' && (i == 0 || norm[i - 1] == '/')) starts.push_back(i);
     for (size_t k = 0; k + 2 <= starts.size() && !done; ++k)
-      if (std::string found = underImportRoots(importRoots(), std::string_view(norm).substr(starts[k]));
-          !found.empty()) {
+      if (std::string found = underImportRoots(std::string_view(norm).substr(starts[k])); !found.empty()) {
         out = {std::move(found), true};
         done = true;
       }

@@ -38,6 +38,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace inductor::index {
@@ -78,12 +79,25 @@ public:
 
 private:
   void buildSuffixIndex() const;
+  /// One usable import root and the names directly in it, listed on first use: a recorded path's rest is
+  /// looked for under a root only when its first component is one of them, so that a path of no package
+  /// (a kernel in a cluster's cache directory) costs no stat per suffix and root.
+  struct ImportRoot {
+    std::string path;
+    mutable bool listed = false;
+    mutable bool listable = false; ///< When not, every rest is looked for.
+    mutable std::unordered_set<std::string> names;
+  };
+  /// The absolute entries of sys.path, normalized: the others name nothing on this machine.
+  static std::vector<ImportRoot> usableImportRoots(const std::vector<std::string> &importRoots);
   /// The import roots, waited for on first use (under mutex_). Marks them used.
-  const std::vector<std::string> &importRoots() const;
+  const std::vector<ImportRoot> &importRoots() const;
+  /// The first import root holding `rest` (relative, normalized), as a normalized path; empty when none.
+  std::string underImportRoots(std::string_view rest) const;
 
   std::vector<PathMapping> mappings_;
   std::vector<std::string> roots_;
-  mutable std::vector<std::string> importRoots_;
+  mutable std::vector<ImportRoot> importRoots_;
   mutable std::shared_future<std::vector<std::string>> importRootsLater_; ///< Valid until waited for.
   std::function<void()> beforeWait_;
   mutable bool usedImportRoots_ = false;

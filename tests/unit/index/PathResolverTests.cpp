@@ -272,6 +272,17 @@ TEST_CASE("installed packages: site-packages/<rest> under the import roots, what
   CHECK(checkout.resolve("/cluster/home/u/mylib/mylib/sub/mod.py").path == env.path("src/mylib/sub/mod.py"));
   CHECK_FALSE(checkout.resolve("/cluster/home/u/elsewhere/mod.py").exists);
 
+  // A root's first components are listed once: a module file, a package reached through a link and a root
+  // that does not exist are all read right; a rest whose first component is not in a root is not in it.
+  TempTree more({"site/six.py", "site/nested/pkg/a.py", "linked/pkg2/b.py"});
+  fs::create_directory_symlink(more.path("linked/pkg2"), more.path("site/pkg2"));
+  PathResolver listed({}, {}, {more.path("missing-root"), more.path("site")});
+  CHECK(listed.resolve("/cluster/site-packages/six.py").path == more.path("site/six.py"));
+  CHECK(listed.resolve("/cluster/site-packages/pkg2/b.py").path == more.path("site/pkg2/b.py"));
+  CHECK(listed.resolve("/cluster/src/nested/pkg/a.py").path == more.path("site/nested/pkg/a.py"));
+  CHECK_FALSE(listed.resolve("/cluster/site-packages/pkg/a.py").exists);
+  CHECK_FALSE(listed.resolve("/tmp/torchinductor_u/ab/cabc.py").exists);
+
   CHECK(packageRelativePath("/a/lib/python3.12/site-packages/x/y.py") == "x/y.py");
   CHECK(packageRelativePath("/a/site-packages/b/site-packages/x/y.py") == "x/y.py");
   CHECK(packageRelativePath("/usr/lib/python3/dist-packages/x.py") == "x.py");
