@@ -157,9 +157,8 @@ void IndexBuilder::buildHealth(HealthRead &read) {
   // data-parallel job install the same trees (GuardTrees shares them; the compiles keep them, uncopied), and
   // where each guard's user line is depends only on how the log's recorded files expand the shortened file
   // names of the tree. Keyed by the tree's address: `recorded` holds the trees until this function returns.
-  using Tree = std::vector<GuardEntry>;
-  std::map<const Tree *, std::vector<std::string>> treeFiles;
-  std::map<std::pair<const Tree *, std::string>, SharedVector<std::optional<uint32_t>>> installedTrees;
+  std::map<const void *, std::vector<std::string>> treeFiles;
+  std::map<std::pair<const void *, std::string>, SharedVector<std::optional<uint32_t>>> installedTrees;
 
   for (uint32_t logIndex = 0; logIndex < recorded.size(); ++logIndex) {
     const std::vector<RecordedCompile> &rcs = recorded[logIndex];
@@ -172,24 +171,26 @@ void IndexBuilder::buildHealth(HealthRead &read) {
       for (const ShapeRecord &s : rc.shapes)
         known.add(s.userStack);
     }
-    auto placeShortened = [&](const std::optional<StackFrame> &at) -> std::optional<uint32_t> {
+    auto placeShortened = [&](const auto &at) -> std::optional<uint32_t> {
       if (!at) return std::nullopt;
-      auto file = known.expand(at->file);
+      auto file = known.expand(std::string(at->file));
       if (!file) return std::nullopt;
-      StackFrame f = *at;
+      StackFrame f;
       f.file = *file;
+      f.line = at->line;
+      f.function = std::string(at->function);
       return place(f);
     };
 
     // Where each guard of `tree` is (places), made once per tree and placement.
-    auto placeGuards = [&](const SharedVector<GuardEntry> &tree) {
+    auto placeGuards = [&](const GuardTree &tree) {
       if (tree.empty()) return SharedVector<std::optional<uint32_t>>();
-      const Tree *id = &tree.get();
+      const void *id = tree.identity();
       auto [files, newTree] = treeFiles.try_emplace(id);
       if (newTree) {
         std::set<std::string> distinct;
         for (const GuardEntry &g : tree)
-          if (g.at) distinct.insert(g.at->file);
+          if (g.at) distinct.insert(std::string(g.at->file));
         files->second.assign(distinct.begin(), distinct.end());
       }
       std::string placement;

@@ -345,7 +345,17 @@ std::vector<std::string> splitRecompileReasons(std::string_view payload) {
   return out;
 }
 
-std::string splitGuardComment(std::string_view text, std::string &userCode, std::optional<StackFrame> &at) {
+namespace {
+
+/// A guard's text split at its comment: "EXPR  # code  # file:line in fn (extra)". `code` are the trimmed
+/// parts between the expression and the site (a quoted line may itself hold "  # ").
+struct GuardComment {
+  std::string_view expression;
+  std::vector<std::string_view> code;
+  std::optional<StackFrame> at;
+};
+
+GuardComment readGuardComment(std::string_view text) {
   constexpr std::string_view sep = "  # ";
   std::vector<std::string_view> parts;
   size_t pos = 0;
@@ -358,20 +368,39 @@ std::string splitGuardComment(std::string_view text, std::string &userCode, std:
     parts.push_back(text.substr(pos, next - pos));
     pos = next + sep.size();
   }
-  std::string expression(trim(parts.front()));
-  if (parts.size() == 1) return expression;
+  GuardComment out;
+  out.expression = trim(parts.front());
+  if (parts.size() == 1) return out;
   size_t codeEnd = parts.size();
   if (auto f = parseFrameSummary(parts.back())) {
-    at = std::move(f);
+    out.at = std::move(f);
     codeEnd = parts.size() - 1;
   }
-  std::string code;
-  for (size_t i = 1; i < codeEnd; ++i) {
-    if (!code.empty()) code += "  # ";
-    code += std::string(trim(parts[i]));
+  for (size_t i = 1; i < codeEnd; ++i)
+    out.code.push_back(trim(parts[i]));
+  return out;
+}
+
+/// `code` joined as the comment printed it (empty parts add no separator).
+template <class Append> void joinGuardCode(const std::vector<std::string_view> &code, Append append) {
+  bool any = false;
+  for (std::string_view part : code) {
+    if (any) append(std::string_view("  # "));
+    append(part);
+    any = any || !part.empty();
   }
-  userCode = code;
-  return expression;
+}
+
+} // namespace
+
+std::string splitGuardComment(std::string_view text, std::string &userCode, std::optional<StackFrame> &at) {
+  GuardComment g = readGuardComment(text);
+  if (g.at) at = std::move(g.at);
+  if (!g.code.empty()) {
+    userCode.clear();
+    joinGuardCode(g.code, [&](std::string_view s) { userCode.append(s); });
+  }
+  return std::string(g.expression);
 }
 
 GuardFailure parseGuardFailure(std::string_view text) {
@@ -426,10 +455,29 @@ GuardFailure parseGuardFailure(std::string_view text) {
   return g;
 }
 
-std::vector<GuardEntry> parseGuardTree(const std::vector<std::string_view> &lines) {
-  std::vector<GuardEntry> out;
-  // Sources of the managers enclosing the current line, by depth.
-  std::vector<std::string> sources;
+GuardTree parseGuardTree(const std::vector<std::string_view> &lines) {
+  // The texts are appended to one string as (offset, length) spans, and made views once it is complete.
+  using Span = std::pair<size_t, size_t>;
+  std::string text;
+  std::unordered_map<std::string, Span> interned; // Kinds, sources, files and functions repeat.
+  auto add = [&](std::string_view s) {
+    Span span{text.size(), s.size()};
+    text.append(s);
+    return span;
+  };
+  auto intern = [&](std::string_view s) {
+    auto [it, inserted] = interned.try_emplace(std::string(s));
+    if (inserted) it->second = add(s);
+    return it->second;
+  };
+  struct Pending {
+    Span kind, source, expression, userCode, file, function;
+    uint32_t line = 0;
+    bool hasSite = false;
+  };
+  std::vector<Pending> pending;
+  // Sources of the managers enclosing the current line, by depth (views of `lines`).
+  std::vector<std::string_view> sources;
   for (std::string_view line : lines) {
     size_t plus = line.find("+- ");
     if (plus == std::string_view::npos) continue;
@@ -440,8 +488,10 @@ std::vector<GuardEntry> parseGuardTree(const std::vector<std::string_view> &line
     sources.resize(depth);
     auto manager = [&](std::string_view source) {
       sources.resize(depth + 1);
-      sources[depth] = std::string(source);
+      sources[depth] = source;
     };
+    std::string_view enclosing =
+        depth > 0 && depth - 1 < sources.size() ? sources[depth - 1] : std::string_view();
     if (size_t src = body.find("source=");
         src != std::string_view::npos && body.substr(0, src).find("GuardManager") != std::string_view::npos) {
       std::string_view s = body.substr(src + 7);
@@ -457,15 +507,42 @@ std::vector<GuardEntry> parseGuardTree(const std::vector<std::string_view> &line
         });
     if (!isKind) {
       // RootGuardManager, KeyValueManager pair ...: managers without a source.
-      manager(depth > 0 && depth - 1 < sources.size() ? sources[depth - 1] : std::string());
+      manager(enclosing);
       continue;
     }
-    GuardEntry g;
-    g.kind = std::string(kind);
-    g.source = depth > 0 && depth - 1 < sources.size() ? sources[depth - 1] : std::string();
-    g.expression = splitGuardComment(body.substr(colon + 2), g.userCode, g.at);
-    out.push_back(std::move(g));
+    GuardComment comment = readGuardComment(body.substr(colon + 2));
+    Pending g;
+    g.kind = intern(kind);
+    g.source = intern(enclosing);
+    g.expression = add(comment.expression);
+    g.userCode.first = text.size();
+    joinGuardCode(comment.code, [&](std::string_view s) { text.append(s); });
+    g.userCode.second = text.size() - g.userCode.first;
+    if (comment.at) {
+      g.hasSite = true;
+      g.file = intern(comment.at->file);
+      g.function = intern(comment.at->function);
+      g.line = comment.at->line;
+    }
+    pending.push_back(g);
   }
+  GuardTree out;
+  if (pending.empty()) return out;
+  auto data = std::make_shared<GuardTree::Data>();
+  data->text = std::move(text);
+  data->text.shrink_to_fit();
+  std::string_view all = data->text;
+  auto view = [&](Span s) { return all.substr(s.first, s.second); };
+  data->entries.reserve(pending.size());
+  for (const Pending &p : pending) {
+    GuardEntry &g = data->entries.emplace_back();
+    g.kind = view(p.kind);
+    g.source = view(p.source);
+    g.expression = view(p.expression);
+    g.userCode = view(p.userCode);
+    if (p.hasSite) g.at = GuardSite{view(p.file), p.line, view(p.function)};
+  }
+  out.data_ = std::move(data);
   return out;
 }
 
@@ -513,13 +590,13 @@ std::string FrameCompile::label() const {
 // ---------------------------------------------------------------------------------------------------------------
 // Records of one log.
 
-SharedVector<GuardEntry> GuardTrees::parse(const TraceLog &log, const TraceRecord &r) {
-  auto own = [&] { return SharedVector<GuardEntry>(parseGuardTree(log.payloadLines(r))); };
+GuardTree GuardTrees::parse(const TraceLog &log, const TraceRecord &r) {
+  auto own = [&] { return parseGuardTree(log.payloadLines(r)); };
   if (!r.payloadHash || r.payloadEnd > log.text().size() || r.payloadBegin > r.payloadEnd) return own();
   std::string_view payload = log.text().substr(r.payloadBegin, r.payloadEnd - r.payloadBegin);
   std::string key(reinterpret_cast<const char *>(r.payloadHash->bytes.data()), r.payloadHash->bytes.size());
   key += std::to_string(payload.size());
-  auto find = [&]() -> const SharedVector<GuardEntry> * {
+  auto find = [&]() -> const GuardTree * {
     auto it = byDigest_.find(key);
     if (it == byDigest_.end()) return nullptr;
     for (const Parsed &p : it->second)
@@ -528,11 +605,11 @@ SharedVector<GuardEntry> GuardTrees::parse(const TraceLog &log, const TraceRecor
   };
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (const SharedVector<GuardEntry> *tree = find()) return *tree;
+    if (const GuardTree *tree = find()) return *tree;
   }
-  SharedVector<GuardEntry> tree = own(); // Outside the lock: two logs may parse the same tree at once.
+  GuardTree tree = own(); // Outside the lock: two logs may parse the same tree at once.
   std::lock_guard<std::mutex> lock(mutex_);
-  if (const SharedVector<GuardEntry> *first = find()) return *first;
+  if (const GuardTree *first = find()) return *first;
   byDigest_[key].push_back({payload, tree});
   return tree;
 }
@@ -701,7 +778,7 @@ std::vector<RecordedCompile> readCompileHealth(const TraceLog &log, GuardTrees *
       break;
     }
     case TraceKind::DynamoCppGuardsStr:
-      c.guards = trees ? trees->parse(log, r) : SharedVector<GuardEntry>(parseGuardTree(log.payloadLines(r)));
+      c.guards = trees ? trees->parse(log, r) : parseGuardTree(log.payloadLines(r));
       break;
     case TraceKind::CreateSymbol:
     case TraceKind::CreateUnbackedSymbol:

@@ -37,6 +37,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -88,15 +89,51 @@ struct GuardFailure {
 };
 GuardFailure parseGuardFailure(std::string_view text);
 
-/// One leaf guard of a `dynamo_cpp_guards_str` tree.
-struct GuardEntry {
-  std::string kind;             ///< "TENSOR_MATCH", "TYPE_MATCH", "LAMBDA_GUARD", "GLOBAL_STATE", ...
-  std::string source;           ///< The enclosing manager's `source=` ("L['x']"), empty at the root.
-  std::string expression;       ///< The guard without its comment, e.g. "check_tensor(L['x'], ...)".
-  std::string userCode;         ///< The user code the comment quotes.
-  std::optional<StackFrame> at; ///< From the comment; `file` as printed (shortened).
+/// Where a guard's comment says its user code is: `PATH:LINE in FUNCTION`, the path as printed (often
+/// shortened). Views of the GuardTree that holds the guard.
+struct GuardSite {
+  std::string_view file;
+  uint32_t line = 0;
+  std::string_view function;
 };
-std::vector<GuardEntry> parseGuardTree(const std::vector<std::string_view> &lines);
+
+/// One leaf guard of a `dynamo_cpp_guards_str` tree (torch/_dynamo/guards.py prints the tree). Its texts are
+/// views of the GuardTree that holds it: valid while a copy of that tree is alive.
+struct GuardEntry {
+  std::string_view kind;       ///< "TENSOR_MATCH", "TYPE_MATCH", "LAMBDA_GUARD", "GLOBAL_STATE", ...
+  std::string_view source;     ///< The enclosing manager's `source=` ("L['x']"), empty at the root.
+  std::string_view expression; ///< The guard without its comment, e.g. "check_tensor(L['x'], ...)".
+  std::string_view userCode;   ///< The user code the comment quotes.
+  std::optional<GuardSite> at; ///< From the comment.
+};
+
+/// The leaf guards of one tree, in print order, and the one text their views share (each manager source,
+/// kind, file and function once). Copies share it; immutable once parsed. A tree of a few thousand guards
+/// holds about its payload's size (the strings of a guard each on its own were twice that).
+class GuardTree {
+public:
+  GuardTree() = default;
+  size_t size() const { return data_ ? data_->entries.size() : 0; }
+  bool empty() const { return size() == 0; }
+  const GuardEntry &operator[](size_t i) const { return data_->entries[i]; }
+  const GuardEntry *begin() const { return data_ ? data_->entries.data() : nullptr; }
+  const GuardEntry *end() const { return data_ ? data_->entries.data() + data_->entries.size() : nullptr; }
+  /// Whether both hold the same parsed tree (not only equal guards).
+  bool sharedWith(const GuardTree &other) const { return data_ && data_ == other.data_; }
+  /// The same for every copy of one parse; null for an empty tree.
+  const void *identity() const { return data_.get(); }
+
+private:
+  friend GuardTree parseGuardTree(const std::vector<std::string_view> &lines);
+  struct Data {
+    std::string text;
+    std::vector<GuardEntry> entries;
+  };
+  std::shared_ptr<const Data> data_;
+};
+/// Parses the lines of a `dynamo_cpp_guards_str` payload: a guard is a `+- KIND: EXPR  # code  # site` line,
+/// its source the nearest enclosing `GuardManager: source=...`. Lines of no guard are skipped.
+GuardTree parseGuardTree(const std::vector<std::string_view> &lines);
 
 /// Splits a guard's text at its comment: "EXPR  # code  # file:line in fn (extra)". Returns the expression;
 /// fills `userCode` and `at` when the comment has them.
@@ -209,7 +246,7 @@ struct FrameCompile {
   std::vector<uint32_t> events;              ///< Indices into CompileHealth::events.
   /// The guards Dynamo installed for it (dynamo_cpp_guards_str), as parsed: shared with the ranks and
   /// recompiles that installed the same tree (GuardTrees), not copied.
-  SharedVector<GuardEntry> guards;
+  GuardTree guards;
   /// Per guard, where the user code asked for it: an index into CompileHealth::places. Shared with the
   /// compiles whose tree and recorded files place it alike.
   SharedVector<std::optional<uint32_t>> guardPlaces;
@@ -320,7 +357,7 @@ struct RecordedCompile {
   std::vector<Break> graphBreaks;            ///< dynamo_graph_break_reason artifacts.
   std::vector<std::string> recompileReasons; ///< recompile_reasons artifact entries.
   std::vector<std::string> errors;           ///< dynamo_error tracebacks.
-  SharedVector<GuardEntry> guards;           ///< The last dynamo_cpp_guards_str tree (see GuardTrees).
+  GuardTree guards;                          ///< The last dynamo_cpp_guards_str tree (see GuardTrees).
   std::vector<ShapeRecord> shapes;
   CacheOutcome fxGraphCache = CacheOutcome::Unknown, aotAutogradCache = CacheOutcome::Unknown;
   std::vector<int> attempts; ///< Attempt numbers seen, sorted.
@@ -335,12 +372,12 @@ struct TraceRecord;
 class GuardTrees {
 public:
   /// The parsed tree of `record`'s payload (a record of `log`).
-  SharedVector<GuardEntry> parse(const TraceLog &log, const TraceRecord &record);
+  GuardTree parse(const TraceLog &log, const TraceRecord &record);
 
 private:
   struct Parsed {
     std::string_view payload;
-    SharedVector<GuardEntry> tree;
+    GuardTree tree;
   };
   std::mutex mutex_;
   std::unordered_map<std::string, std::vector<Parsed>> byDigest_;

@@ -318,7 +318,8 @@ std::string healthMarkdown(const index::Index &index, const std::string &path, u
     size_t shown = 0;
     for (const auto &[c, g] : at.guards) {
       const index::GuardEntry &guard = h.compiles[c].guards[g];
-      std::string line = "[" + h.compiles[c].id.str() + "] " + guard.kind + ": " + guard.expression;
+      std::string line = "[" + h.compiles[c].id.str() + "] ";
+      line.append(guard.kind).append(": ").append(guard.expression);
       if (!seen.insert(line).second) continue;
       if (++shown > 20) {
         s += "\n…";

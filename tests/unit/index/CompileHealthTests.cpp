@@ -7,6 +7,8 @@
 
 #include <doctest/doctest.h>
 
+#include <memory>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -211,7 +213,7 @@ TEST_CASE("parseGuardTree: leaf guards with their manager's source and the user 
       "",
       "Guard latency = 75.81 us",
   };
-  std::vector<GuardEntry> guards = parseGuardTree(lines);
+  GuardTree guards = parseGuardTree(lines);
   REQUIRE(guards.size() == 5);
   CHECK(guards[0].kind == "GLOBAL_STATE");
   CHECK(guards[0].source.empty());
@@ -232,6 +234,43 @@ TEST_CASE("parseGuardTree: leaf guards with their manager's source and the user 
   // A guard Inductor added has only torch's own frame.
   REQUIRE(guards[4].at);
   CHECK(guards[4].at->file == "_inductor/codegen/simd.py");
+}
+
+TEST_CASE("parseGuardTree: the guards' texts outlive the payload and the tree's first copy") {
+  GuardTree copy;
+  {
+    auto owned = std::make_unique<std::vector<std::string>>(std::vector<std::string>{
+        "+- RootGuardManager",
+        "| +- GuardManager: source=L['self'].w, accessed_by=GetAttrGuardAccessor(w)",
+        "| | +- TENSOR_MATCH: check_tensor(L['self'].w)  # y = x @ self.w  # note  # m/work/m.py:12 in fwd",
+        "| | +- ID_MATCH: ___check_obj_id(L['self'].w, 1)  # y = x @ self.w  # m/work/m.py:12 in fwd",
+        "| +- TYPE_MATCH: ___check_type_id(L['x'], 2)  #   # m/work/m.py:11 in fwd",
+    });
+    std::vector<std::string_view> lines(owned->begin(), owned->end());
+    GuardTree tree = parseGuardTree(lines);
+    owned.reset(); // The payload's text is gone: the tree holds its own.
+    copy = tree;
+    CHECK(copy.sharedWith(tree));
+  }
+  REQUIRE(copy.size() == 3);
+  CHECK(copy[0].kind == "TENSOR_MATCH");
+  CHECK(copy[0].source == "L['self'].w");
+  CHECK(copy[0].expression == "check_tensor(L['self'].w)");
+  CHECK(copy[0].userCode == "y = x @ self.w  # note"); // A quoted line's own "  # " is kept.
+  REQUIRE(copy[0].at);
+  CHECK(copy[0].at->file == "m/work/m.py");
+  CHECK(copy[0].at->line == 12);
+  CHECK(copy[0].at->function == "fwd");
+  CHECK(copy[1].source == "L['self'].w");
+  CHECK(copy[1].userCode == "y = x @ self.w");
+  CHECK(copy[2].source.empty());
+  CHECK(copy[2].userCode.empty());
+  REQUIRE(copy[2].at);
+  CHECK(copy[2].at->line == 11);
+  // Repeated texts are held once: the two guards of one manager view the same source.
+  CHECK(copy[0].source.data() == copy[1].source.data());
+  CHECK(copy[0].at->file.data() == copy[2].at->file.data());
+  CHECK(parseGuardTree({"no guards here"}).empty());
 }
 
 TEST_CASE("stackFromJsonText: interned and plain file names, object and array frames") {
