@@ -281,6 +281,16 @@ void IndexBuilder::buildLogCompiles(const std::vector<std::function<void()>> &fi
     if (copyOf[i] == i) analysed.push_back(i);
     releaseCompared(i);
   }
+  // A forward and its backward read the same pre-grad graph record: the first compile of the log reading a
+  // record keeps its analysis (merged first, it makes the graph's artifact); the others drop theirs once
+  // their launches are resolved.
+  std::vector<bool> preGradAnalysedEarlier(pending.size(), false);
+  {
+    std::set<std::pair<uint32_t, int>> seen;
+    for (size_t i = 0; i < pending.size(); ++i)
+      if (pending[i].preGrad >= 0 && !seen.emplace(pending[i].log, pending[i].preGrad).second)
+        preGradAnalysedEarlier[i] = true;
+  }
   std::atomic<size_t> done{0};
   // Payloads are read through the mapping, and fault-around maps the pages around every payload: over a whole
   // log that is most of it. Returning a log's pages every few compiles keeps the peak resident set near the
@@ -388,6 +398,10 @@ void IndexBuilder::buildLogCompiles(const std::vector<std::function<void()>> &fi
     // The node indexes served resolveLaunches only (graph artifacts use the nodes themselves).
     r.post.nodeIndex = {};
     r.pre.nodeIndex = {};
+    if (r.pre.present && preGradAnalysedEarlier[i]) {
+      r.pre.analysis = {};
+      r.pre.analysedEarlier = true;
+    }
     results[i] = std::move(analysis);
     uint64_t bytes = payloadBytes(p, log);
     uint64_t before = bytesPerLog[p.log].fetch_add(bytes);
@@ -481,8 +495,15 @@ void IndexBuilder::buildLogCompiles(const std::vector<std::function<void()>> &fi
       std::string title = label;
       title.append(" ").append(what).append(" (").append(name).append(")").append(nth);
       std::shared_ptr<const GraphData> owner(results[i], &g); // Kept alive by the analysis.
-      ArtifactId id = addGraphArtifact(CompileRef{}, std::move(title), name, role, std::move(owner), p.log,
-                                       static_cast<uint32_t>(rec), "", nullptr, &nodesOf[&g]);
+      if (g.analysedEarlier) {
+        // The compile that kept the analysis is not in this build (an analysis shared across logs, or kept
+        // by the cache from a log read differently): analysed again, here.
+        auto again = std::make_shared<GraphData>(analyzeGraphLines(log.payloadLines(tr)));
+        again->nodeIndex = {};
+        owner = std::move(again);
+      }
+      ArtifactId id = addGraphArtifact(CompileRef{}, std::move(title), name, role, owner, p.log,
+                                       static_cast<uint32_t>(rec), "", nullptr, &nodesOf[owner.get()]);
       index_->artifacts_[id.value].compile = ref;
       c.graphs.push_back(id);
       index_->artifacts_[id.value].virtualName =

@@ -145,6 +145,10 @@ struct GraphData {
 
   GraphDumpAnalysis analysis;
   bool present = false;
+  /// Present, but analysed for an earlier compile of the log that reads the same record (a backward reads its
+  /// forward's pre-grad graph): `analysis` was dropped once the launches were resolved, and the graph's
+  /// artifact is that compile's.
+  bool analysedEarlier = false;
   /// Node name (a view of the node's own) -> index into analysis.nodes (first occurrence). A log compile's
   /// analysis empties it once its launches are resolved (resolveLaunches is its only reader there).
   std::unordered_map<std::string_view, uint32_t> nodeIndex;
