@@ -132,7 +132,8 @@ struct Compile {
 struct Launch {
   KernelLaunch site; ///< Kernel name, debug handle, position in the artifact's text.
   KernelKind kind = KernelKind::Unknown;
-  std::vector<Origin> origins; ///< Deduplicated, in trace order.
+  /// Deduplicated, in trace order; launches with the same origins share one vector.
+  SharedVector<Origin> origins;
   OriginSource originSource = OriginSource::None;
   /// Every frame of every stack trace except PyTorch's, the standard library's and synthetic ones (outermost
   /// first), for the "full stack" part of hovers; frames of the user's libraryPaths have Origin::library.

@@ -381,6 +381,9 @@ private:
   /// The stack of a recorded trace (its frames outside PyTorch, the standard library and synthetic files, as
   /// origins), shared with every launch of this build whose trace has the same such frames. Thread-safe.
   SharedVector<Origin> sharedStack(const std::vector<StackFrame> &trace);
+  /// A launch's origins, shared with every launch of this build that has the same ones (a model line's
+  /// kernels in every layer, forward and backward, every recompile). Thread-safe.
+  SharedVector<Origin> sharedOrigins(std::vector<Origin> origins);
   /// The origin of a `# File:` comment when it names a model frame (ModelFrames.h), else null; one Origin
   /// shared by every node and launch of this build whose comment names the same place. Thread-safe.
   std::shared_ptr<const Origin> sharedModelOrigin(const SourceComment &c);
@@ -422,6 +425,8 @@ private:
   /// Hash of a comment's place -> the origins made of comments with that hash (sharedModelOrigin), library
   /// frames included (returned as null); under stacksMutex_.
   std::unordered_multimap<uint64_t, std::shared_ptr<const Origin>> origins_;
+  std::unordered_multimap<uint64_t, SharedVector<Origin>>
+      originLists_; ///< sharedOrigins(); under stacksMutex_.
   std::mutex stacksMutex_;
 };
 

@@ -106,6 +106,30 @@ SharedVector<Origin> IndexBuilder::sharedStack(const std::vector<StackFrame> &tr
       });
 }
 
+SharedVector<Origin> IndexBuilder::sharedOrigins(std::vector<Origin> origins) {
+  if (origins.empty()) return {};
+  uint64_t hash = 0;
+  for (const Origin &o : origins)
+    hash = placeHash(o.recordedPath, o.line, o.code, o.function, hash);
+  // Compared with `origins` until make() moves them into the shared vector, then with that vector.
+  const std::vector<Origin> *mine = &origins;
+  auto same = [&](const SharedVector<Origin> &list) {
+    if (list.size() != mine->size()) return false;
+    for (size_t i = 0; i < mine->size(); ++i) {
+      const Origin &a = list[i], &b = (*mine)[i];
+      if (!samePlace(a, b.recordedPath, b.line, b.code, b.function) || a.path != b.path ||
+          a.exists != b.exists || a.library != b.library)
+        return false;
+    }
+    return true;
+  };
+  return intern(originLists_, stacksMutex_, hash, same, [&] {
+    SharedVector<Origin> made(std::move(origins));
+    mine = &made.get(); // The vector the shared one holds: moving `made` keeps it in place.
+    return made;
+  });
+}
+
 namespace {
 
 /// The ATen op of a post-grad node's target as Inductor's comments print it: `torch.ops.aten.mm.default` ->
@@ -189,9 +213,9 @@ void IndexBuilder::resolveLaunches(Artifact &a, const CompileProvenance &prov, c
       L.preGradNodes.assign(pres.begin(), pres.end());
     }
 
+    std::vector<Origin> origins;
     auto addOrigin = [&](Origin o) {
-      if (std::find(L.origins.begin(), L.origins.end(), o) == L.origins.end())
-        L.origins.push_back(std::move(o));
+      if (std::find(origins.begin(), origins.end(), o) == origins.end()) origins.push_back(std::move(o));
     };
     // 1. Stack traces recorded for this kernel:debug_handle.
     const std::vector<SharedVector<StackFrame>> *traces = nullptr;
@@ -215,22 +239,23 @@ void IndexBuilder::resolveLaunches(Artifact &a, const CompileProvenance &prov, c
           }
         if (!stack.empty()) L.stacks.push_back(stack);
       }
-      if (!L.origins.empty()) L.originSource = OriginSource::StackTrace;
+      if (!origins.empty()) L.originSource = OriginSource::StackTrace;
     }
     // 2. Post-grad FX nodes in the post-grad graph's `# File:` comments.
-    if (L.origins.empty() && post.present) {
+    if (origins.empty() && post.present) {
       for (const std::string &n : L.postGradNodes)
         if (const SourceComment *c = post.originOf(n))
           if (auto o = sharedModelOrigin(*c)) addOrigin(*o);
-      if (!L.origins.empty()) L.originSource = OriginSource::PostGradGraph;
+      if (!origins.empty()) L.originSource = OriginSource::PostGradGraph;
     }
     // 3. Pre-grad FX nodes in the pre-grad graph's `# File:` comments.
-    if (L.origins.empty() && pre.present) {
+    if (origins.empty() && pre.present) {
       for (const std::string &n : L.preGradNodes)
         if (const SourceComment *c = pre.originOf(n))
           if (auto o = sharedModelOrigin(*c)) addOrigin(*o);
-      if (!L.origins.empty()) L.originSource = OriginSource::PreGradGraph;
+      if (!origins.empty()) L.originSource = OriginSource::PreGradGraph;
     }
+    L.origins = sharedOrigins(std::move(origins));
     L.site = std::move(site);
     launches.push_back(std::move(L));
   }

@@ -1201,8 +1201,8 @@ TEST_CASE("import roots given late (asked beside the log scan) make the same ind
   CHECK(withLate->readPolicy().allows(site + "/transformers/models/bert/modeling_bert.py"));
 }
 
-TEST_CASE("launches with the same recorded stack share it; nodes with the same `# File:` place share their "
-          "origin") {
+TEST_CASE("launches with the same recorded stack share it, and those with the same origins share them; nodes "
+          "with the same `# File:` place share their origin") {
   // hf_bert: forward and backward kernels of one model line, in a model whose layers repeat the same code.
   auto index = build({kTraces + "/hf_bert/trace"}, 2);
   REQUIRE(index);
@@ -1210,9 +1210,18 @@ TEST_CASE("launches with the same recorded stack share it; nodes with the same `
   auto place = [](const Origin &o) { return Place{o.recordedPath, o.line, o.code, o.function}; };
   std::map<std::vector<Place>, const void *> stacks;
   std::map<Place, const Origin *> nodeOrigins;
-  size_t stackCount = 0, nodeOriginCount = 0;
+  std::map<std::vector<Place>, const void *> originLists;
+  size_t stackCount = 0, nodeOriginCount = 0, originListCount = 0;
   for (const Artifact &a : index->artifacts()) {
-    for (const Launch &l : a.launches)
+    for (const Launch &l : a.launches) {
+      if (!l.origins.empty()) {
+        std::vector<Place> key;
+        for (const Origin &o : l.origins)
+          key.push_back(place(o));
+        ++originListCount;
+        auto [it, fresh] = originLists.try_emplace(key, l.origins.identity());
+        CHECK(it->second == l.origins.identity()); // Equal origins are one vector.
+      }
       for (const SharedVector<Origin> &stack : l.stacks) {
         std::vector<Place> key;
         for (const Origin &o : stack)
@@ -1221,6 +1230,7 @@ TEST_CASE("launches with the same recorded stack share it; nodes with the same `
         auto [it, fresh] = stacks.try_emplace(key, stack.identity());
         CHECK(it->second == stack.identity()); // Equal stacks are one vector.
       }
+    }
     for (const Artifact::GraphNode &n : a.graphNodes) {
       if (!n.origin) continue;
       ++nodeOriginCount;
@@ -1231,6 +1241,8 @@ TEST_CASE("launches with the same recorded stack share it; nodes with the same `
   }
   MESSAGE(stackCount << " stacks, " << stacks.size() << " distinct; " << nodeOriginCount << " node origins, "
                      << nodeOrigins.size() << " distinct");
+  MESSAGE(originListCount << " launches with origins, " << originLists.size() << " distinct origin lists");
   CHECK(stacks.size() * 2 < stackCount);
+  CHECK(originLists.size() * 2 < originListCount);
   CHECK(nodeOrigins.size() * 2 < nodeOriginCount);
 }
