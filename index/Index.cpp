@@ -314,10 +314,11 @@ std::vector<std::vector<LaunchRef>> Index::launchesForGraphNodes(ArtifactId grap
     const Artifact &a = artifacts_[other.outputCode.value];
     for (uint32_t i = 0; i < a.launches.size(); ++i) {
       const Launch &l = a.launches[i];
-      const auto &nodes = g.graphRole == Artifact::GraphRole::PreGrad ? l.preGradNodes : l.postGradNodes;
+      const std::vector<std::string> &nodes =
+          g.graphRole == Artifact::GraphRole::PreGrad ? l.preGradNodes : l.postGradNodes;
       // Without mappings, the launch's own `Source Nodes` comment is the best list of what it computes; in a
       // backward graph those names are the post-grad graph's own.
-      const auto &fallback = l.postGradNodes.empty() ? l.site.sourceNodes : nodes;
+      const std::vector<std::string> &fallback = l.postGradNodes.empty() ? l.site.sourceNodes : nodes;
       std::set<uint32_t> hit; // A name in both lists, or twice, counts once.
       for (const auto *list : {&nodes, &fallback})
         for (const std::string &name : *list)

@@ -140,7 +140,8 @@ struct Launch {
   /// Launches with the same recorded stack (a node's kernels, its forward and backward, every recompile of
   /// the same code at another shape) share one vector: stacks were most of a large trace's index memory.
   std::vector<SharedVector<Origin>> stacks;
-  std::vector<std::string> postGradNodes, preGradNodes, atenOps;
+  /// Shared with every launch of the build that has the same (recompiles name the same nodes).
+  SharedVector<std::string> postGradNodes, preGradNodes, atenOps;
   int definition = -1; ///< Index into the artifact's KernelDefinitions, -1 for extern kernels.
 };
 

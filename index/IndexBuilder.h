@@ -384,6 +384,8 @@ private:
   /// A launch's origins, shared with every launch of this build that has the same ones (a model line's
   /// kernels in every layer, forward and backward, every recompile). Thread-safe.
   SharedVector<Origin> sharedOrigins(std::vector<Origin> origins);
+  /// A launch's FX node names or ATen ops, shared like its origins (recompiles name the same nodes).
+  SharedVector<std::string> sharedStrings(std::vector<std::string> strings);
   /// The origin of a `# File:` comment when it names a model frame (ModelFrames.h), else null; one Origin
   /// shared by every node and launch of this build whose comment names the same place. Thread-safe.
   std::shared_ptr<const Origin> sharedModelOrigin(const SourceComment &c);
@@ -427,6 +429,7 @@ private:
   std::unordered_multimap<uint64_t, std::shared_ptr<const Origin>> origins_;
   std::unordered_multimap<uint64_t, SharedVector<Origin>>
       originLists_; ///< sharedOrigins(); under stacksMutex_.
+  std::unordered_multimap<uint64_t, SharedVector<std::string>> stringLists_; ///< sharedStrings(); the same.
   std::mutex stacksMutex_;
 };
 

@@ -130,6 +130,22 @@ SharedVector<Origin> IndexBuilder::sharedOrigins(std::vector<Origin> origins) {
   });
 }
 
+SharedVector<std::string> IndexBuilder::sharedStrings(std::vector<std::string> strings) {
+  if (strings.empty()) return {};
+  uint64_t hash = strings.size();
+  for (const std::string &s : strings)
+    hash = hash * 1099511628211ULL ^ std::hash<std::string>{}(s);
+  const std::vector<std::string> *mine = &strings; // As in sharedOrigins.
+  return intern(
+      stringLists_, stacksMutex_, hash,
+      [&](const SharedVector<std::string> &list) { return list.get() == *mine; },
+      [&] {
+        SharedVector<std::string> made(std::move(strings));
+        mine = &made.get();
+        return made;
+      });
+}
+
 namespace {
 
 /// The ATen op of a post-grad node's target as Inductor's comments print it: `torch.ops.aten.mm.default` ->
@@ -160,13 +176,14 @@ void IndexBuilder::resolveLaunches(Artifact &a, const CompileProvenance &prov, c
   // log's index memory.
   for (KernelLaunch &site : a.code.launches) {
     Launch L;
+    std::vector<std::string> postNodes, preNodes, atenOps;
     const KernelDefinition *def = a.code.findKernel(site.kernel);
     if (def) L.definition = static_cast<int>(def - a.code.kernels.data());
     L.kind = def ? def->kind : kindFromName(site.kernel);
     if (!site.atenOps.empty())
-      L.atenOps = std::move(site.atenOps);
+      atenOps = std::move(site.atenOps);
     else if (def)
-      L.atenOps = def->atenOps;
+      atenOps = def->atenOps;
     std::string key = site.key();
     // Without a debug handle a kernel launched twice cannot be told apart in the maps: use only what the
     // launch itself says (its comment) rather than the union, which would name lines of the other launches.
@@ -176,41 +193,41 @@ void IndexBuilder::resolveLaunches(Artifact &a, const CompileProvenance &prov, c
     const KernelInformation *info = nullptr;
     if (auto it = prov.kernelInformation.find(key); it != prov.kernelInformation.end()) info = &it->second;
     if (info) {
-      L.postGradNodes = info->postGradNodes;
-      L.preGradNodes = info->preGradNodes;
+      postNodes = info->postGradNodes;
+      preNodes = info->preGradNodes;
     }
-    if (L.postGradNodes.empty() && !ambiguous) {
+    if (postNodes.empty() && !ambiguous) {
       auto it = prov.mappings.kernelToPost.find(key);
       if (it == prov.mappings.kernelToPost.end() && site.debugHandle)
         it = prov.mappings.kernelToPost.find(site.kernel);
       if (it != prov.mappings.kernelToPost.end())
-        L.postGradNodes = it->second;
+        postNodes = it->second;
       else if (def && launchCount[site.kernel] == 1) // The definition's comment describes its first launch.
         for (const auto &[src, nodes] : def->sourceToAten)
-          L.postGradNodes.insert(L.postGradNodes.end(), nodes.begin(), nodes.end());
+          postNodes.insert(postNodes.end(), nodes.begin(), nodes.end());
     }
     // An extern kernel's `Original ATen` comment lists the ops of every node of its buffer's group (the
     // `aten.t, aten.addmm` of an addmm split into an extern mm and a fused Triton epilogue); the targets of
     // its own post-grad nodes say what it computes.
-    if (!def && post.present && !L.postGradNodes.empty()) {
+    if (!def && post.present && !postNodes.empty()) {
       std::vector<std::string> own;
-      for (const std::string &n : L.postGradNodes)
+      for (const std::string &n : postNodes)
         if (auto it = post.nodeIndex.find(n); it != post.nodeIndex.end())
           if (std::string op = opName(post.analysis.nodes[it->second].target);
               !op.empty() && std::find(own.begin(), own.end(), op) == own.end())
             own.push_back(std::move(op));
-      if (!own.empty()) L.atenOps = std::move(own);
+      if (!own.empty()) atenOps = std::move(own);
     }
-    if (L.preGradNodes.empty()) {
+    if (preNodes.empty()) {
       std::set<std::string> pres;
-      for (const std::string &n : L.postGradNodes)
+      for (const std::string &n : postNodes)
         if (auto it = prov.mappings.postToPre.find(n); it != prov.mappings.postToPre.end())
           pres.insert(it->second.begin(), it->second.end());
       if (pres.empty())
         for (const std::string &n :
              site.sourceNodes.empty() && def && !ambiguous ? def->sourceNodes : site.sourceNodes)
           if (!n.empty()) pres.insert(n);
-      L.preGradNodes.assign(pres.begin(), pres.end());
+      preNodes.assign(pres.begin(), pres.end());
     }
 
     std::vector<Origin> origins;
@@ -243,19 +260,22 @@ void IndexBuilder::resolveLaunches(Artifact &a, const CompileProvenance &prov, c
     }
     // 2. Post-grad FX nodes in the post-grad graph's `# File:` comments.
     if (origins.empty() && post.present) {
-      for (const std::string &n : L.postGradNodes)
+      for (const std::string &n : postNodes)
         if (const SourceComment *c = post.originOf(n))
           if (auto o = sharedModelOrigin(*c)) addOrigin(*o);
       if (!origins.empty()) L.originSource = OriginSource::PostGradGraph;
     }
     // 3. Pre-grad FX nodes in the pre-grad graph's `# File:` comments.
     if (origins.empty() && pre.present) {
-      for (const std::string &n : L.preGradNodes)
+      for (const std::string &n : preNodes)
         if (const SourceComment *c = pre.originOf(n))
           if (auto o = sharedModelOrigin(*c)) addOrigin(*o);
       if (!origins.empty()) L.originSource = OriginSource::PreGradGraph;
     }
     L.origins = sharedOrigins(std::move(origins));
+    L.postGradNodes = sharedStrings(std::move(postNodes));
+    L.preGradNodes = sharedStrings(std::move(preNodes));
+    L.atenOps = sharedStrings(std::move(atenOps));
     L.site = std::move(site);
     launches.push_back(std::move(L));
   }

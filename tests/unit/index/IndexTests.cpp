@@ -1128,10 +1128,10 @@ TEST_CASE("mlp_train: an extern kernel's ATen ops are those of its own FX nodes"
   REQUIRE(gelu);
   // `# Topologically Sorted Source Nodes: [h_5, ], Original ATen: [aten.t, aten.addmm]` is the comment of
   // the addmm that Inductor split into this mm and a fused Triton epilogue; the mm computes `mm_default`.
-  CHECK(mm->postGradNodes == std::vector<std::string>{"mm_default"});
-  CHECK(mm->atenOps == std::vector<std::string>{"aten.mm"});
+  CHECK(mm->postGradNodes.get() == std::vector<std::string>{"mm_default"});
+  CHECK(mm->atenOps.get() == std::vector<std::string>{"aten.mm"});
   // Triton kernels keep their comment's list.
-  CHECK(gelu->atenOps == std::vector<std::string>{"aten.gelu"});
+  CHECK(gelu->atenOps.get() == std::vector<std::string>{"aten.gelu"});
 }
 
 TEST_CASE("launches whose source files are not here are counted, and the first such path kept") {
@@ -1201,8 +1201,9 @@ TEST_CASE("import roots given late (asked beside the log scan) make the same ind
   CHECK(withLate->readPolicy().allows(site + "/transformers/models/bert/modeling_bert.py"));
 }
 
-TEST_CASE("launches with the same recorded stack share it, and those with the same origins share them; nodes "
-          "with the same `# File:` place share their origin") {
+TEST_CASE(
+    "launches with the same recorded stack share it, and those with the same origins, node names or ops "
+    "share them; nodes with the same `# File:` place share their origin") {
   // hf_bert: forward and backward kernels of one model line, in a model whose layers repeat the same code.
   auto index = build({kTraces + "/hf_bert/trace"}, 2);
   REQUIRE(index);
@@ -1211,7 +1212,8 @@ TEST_CASE("launches with the same recorded stack share it, and those with the sa
   std::map<std::vector<Place>, const void *> stacks;
   std::map<Place, const Origin *> nodeOrigins;
   std::map<std::vector<Place>, const void *> originLists;
-  size_t stackCount = 0, nodeOriginCount = 0, originListCount = 0;
+  std::map<std::vector<std::string>, const void *> nameLists;
+  size_t stackCount = 0, nodeOriginCount = 0, originListCount = 0, nameListCount = 0;
   for (const Artifact &a : index->artifacts()) {
     for (const Launch &l : a.launches) {
       if (!l.origins.empty()) {
@@ -1221,6 +1223,12 @@ TEST_CASE("launches with the same recorded stack share it, and those with the sa
         ++originListCount;
         auto [it, fresh] = originLists.try_emplace(key, l.origins.identity());
         CHECK(it->second == l.origins.identity()); // Equal origins are one vector.
+      }
+      for (const SharedVector<std::string> *names : {&l.postGradNodes, &l.preGradNodes, &l.atenOps}) {
+        if (names->empty()) continue;
+        ++nameListCount;
+        auto [it, fresh] = nameLists.try_emplace(names->get(), names->identity());
+        CHECK(it->second == names->identity()); // Equal node names or ops are one vector.
       }
       for (const SharedVector<Origin> &stack : l.stacks) {
         std::vector<Place> key;
@@ -1244,5 +1252,6 @@ TEST_CASE("launches with the same recorded stack share it, and those with the sa
   MESSAGE(originListCount << " launches with origins, " << originLists.size() << " distinct origin lists");
   CHECK(stacks.size() * 2 < stackCount);
   CHECK(originLists.size() * 2 < originListCount);
+  CHECK(nameLists.size() * 2 < nameListCount);
   CHECK(nodeOrigins.size() * 2 < nodeOriginCount);
 }
