@@ -517,6 +517,9 @@ void TraceLog::scan(bool final) {
 void TraceLog::append(TraceLog &&part) {
   const uint64_t lines = stats_.lines; // Lines before the part's first.
   auto line = [&](uint64_t l) { return uint32_t(std::min<uint64_t>(l + lines, UINT32_MAX)); };
+  // Counters add up; `bytes` is an offset in the file (the part's end), `lines` the part's shifted.
+  static_assert(sizeof(TraceScanStats) == 9 * sizeof(uint64_t),
+                "a new counter of TraceScanStats: merge it here");
   auto merged = [&](const TraceScanStats &p) {
     TraceScanStats m = stats_;
     m.bytes = p.bytes;
