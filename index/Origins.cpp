@@ -58,6 +58,25 @@ V intern(std::unordered_multimap<uint64_t, V> &pool, std::mutex &mutex, uint64_t
   return pool.emplace(hash, std::move(made))->second;
 }
 
+/// `items` as the vector in `pool` under `hash` whose elements `same` accepts one by one, else shared and
+/// stored there. Empty items share nothing.
+template <class T, class Same>
+SharedVector<T> internVector(std::unordered_multimap<uint64_t, SharedVector<T>> &pool, std::mutex &mutex,
+                             uint64_t hash, std::vector<T> items, const Same &same) {
+  if (items.empty()) return {};
+  // Compared with `items` until make() moves them into the shared vector, then with that vector (moving the
+  // SharedVector keeps it in place).
+  const std::vector<T> *mine = &items;
+  auto equal = [&](const SharedVector<T> &list) {
+    return std::equal(list.begin(), list.end(), mine->begin(), mine->end(), same);
+  };
+  return intern(pool, mutex, hash, equal, [&] {
+    SharedVector<T> made(std::move(items));
+    mine = &made.get();
+    return made;
+  });
+}
+
 } // namespace
 
 std::shared_ptr<const Origin> IndexBuilder::sharedModelOrigin(const SourceComment &c) {
@@ -107,43 +126,21 @@ SharedVector<Origin> IndexBuilder::sharedStack(const std::vector<StackFrame> &tr
 }
 
 SharedVector<Origin> IndexBuilder::sharedOrigins(std::vector<Origin> origins) {
-  if (origins.empty()) return {};
   uint64_t hash = 0;
   for (const Origin &o : origins)
     hash = placeHash(o.recordedPath, o.line, o.code, o.function, hash);
-  // Compared with `origins` until make() moves them into the shared vector, then with that vector.
-  const std::vector<Origin> *mine = &origins;
-  auto same = [&](const SharedVector<Origin> &list) {
-    if (list.size() != mine->size()) return false;
-    for (size_t i = 0; i < mine->size(); ++i) {
-      const Origin &a = list[i], &b = (*mine)[i];
-      if (!samePlace(a, b.recordedPath, b.line, b.code, b.function) || a.path != b.path ||
-          a.exists != b.exists || a.library != b.library)
-        return false;
-    }
-    return true;
-  };
-  return intern(originLists_, stacksMutex_, hash, same, [&] {
-    SharedVector<Origin> made(std::move(origins));
-    mine = &made.get(); // The vector the shared one holds: moving `made` keeps it in place.
-    return made;
-  });
+  return internVector(originLists_, stacksMutex_, hash, std::move(origins),
+                      [](const Origin &a, const Origin &b) {
+                        return samePlace(a, b.recordedPath, b.line, b.code, b.function) && a.path == b.path &&
+                               a.exists == b.exists && a.library == b.library;
+                      });
 }
 
 SharedVector<std::string> IndexBuilder::sharedStrings(std::vector<std::string> strings) {
-  if (strings.empty()) return {};
   uint64_t hash = strings.size();
   for (const std::string &s : strings)
     hash = hash * 1099511628211ULL ^ std::hash<std::string>{}(s);
-  const std::vector<std::string> *mine = &strings; // As in sharedOrigins.
-  return intern(
-      stringLists_, stacksMutex_, hash,
-      [&](const SharedVector<std::string> &list) { return list.get() == *mine; },
-      [&] {
-        SharedVector<std::string> made(std::move(strings));
-        mine = &made.get();
-        return made;
-      });
+  return internVector(stringLists_, stacksMutex_, hash, std::move(strings), std::equal_to<>());
 }
 
 namespace {
