@@ -127,10 +127,9 @@ std::string PathResolver::underImportRoots(std::string_view rest) const {
       root.listed = true;
       std::error_code ec;
       fs::directory_iterator it(root.path, ec), end;
-      root.listable = !ec;
       for (; !ec && it != end; it.increment(ec))
         root.names.insert(it->path().filename().string());
-      if (ec) root.listable = false; // A listing cut short proves nothing about the names it missed.
+      root.listable = !ec; // A listing refused or cut short proves nothing about the names it missed.
     }
     if (root.listable && !root.names.count(std::string(first))) continue;
     std::string candidate = normalizePath(root.path + "/" + std::string(rest));
