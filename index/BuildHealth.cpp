@@ -104,7 +104,8 @@ std::vector<std::function<void()>> IndexBuilder::healthReads(HealthRead &out) {
 
 void IndexBuilder::buildHealth(HealthRead &read) {
   const auto &logs = tables_->logs;
-  const std::vector<std::vector<RecordedCompile>> &recorded = read.recorded;
+  // Not const: each compile's shape records are moved into the model (nothing reads them after).
+  std::vector<std::vector<RecordedCompile>> &recorded = read.recorded;
   if (cancelled()) return;
 
   CompileHealth &h = index_->health_;
@@ -161,7 +162,7 @@ void IndexBuilder::buildHealth(HealthRead &read) {
   std::map<std::pair<const void *, std::string>, SharedVector<std::optional<uint32_t>>> installedTrees;
 
   for (uint32_t logIndex = 0; logIndex < recorded.size(); ++logIndex) {
-    const std::vector<RecordedCompile> &rcs = recorded[logIndex];
+    std::vector<RecordedCompile> &rcs = recorded[logIndex];
     KnownFiles known;
     for (const RecordedCompile &rc : rcs) {
       known.add(rc.file);
@@ -215,7 +216,7 @@ void IndexBuilder::buildHealth(HealthRead &read) {
     for (const RecordedCompile &rc : rcs)
       startsById[rc.id.str()].push_back(rc.firstLine);
 
-    for (const RecordedCompile &rc : rcs) {
+    for (RecordedCompile &rc : rcs) {
       auto frameKey =
           std::make_tuple(rc.id.compiledAutogradId.value_or(-1), *rc.id.frameId, rc.file, rc.function);
       auto [fit, newFrame] = frameIds.emplace(frameKey, uint32_t(h.frames.size()));
@@ -430,24 +431,29 @@ void IndexBuilder::buildHealth(HealthRead &read) {
       }
 
       // Dynamic shapes: specialisations become events; every record is kept for hovers.
-      for (const ShapeRecord &s : rc.shapes) {
+      for (ShapeRecord &s : rc.shapes) {
         DynamicShape d;
-        d.record = s;
         d.at = innermost(s.userStack);
-        c.shapes.push_back(d);
-        if (s.kind != ShapeRecord::Kind::Specialization) continue;
-        HealthEvent e;
-        e.kind = HealthEventKind::Specialization;
-        e.severity = HealthSeverity::Information;
-        e.symbolSource = s.source;
-        e.title = (s.source.empty() ? s.symbol : s.source) + " specialized to " + s.value +
-                  (s.reason.empty() ? "" : " (" + s.reason + ")");
-        e.text = e.title + (s.symbol.empty() ? ""
-                                             : "\nSymbol " + s.symbol + " was replaced by the constant " +
-                                                   s.value + ": code compiled for this size only.");
-        e.at = d.at ? d.at : fallback();
-        e.stack = placesOf(s.userStack);
-        addEvent(std::move(e));
+        if (s.kind == ShapeRecord::Kind::Specialization) {
+          HealthEvent e;
+          e.kind = HealthEventKind::Specialization;
+          e.severity = HealthSeverity::Information;
+          e.symbolSource = s.source;
+          e.title = (s.source.empty() ? s.symbol : s.source) + " specialized to " + s.value +
+                    (s.reason.empty() ? "" : " (" + s.reason + ")");
+          e.text = e.title + (s.symbol.empty() ? ""
+                                               : "\nSymbol " + s.symbol + " was replaced by the constant " +
+                                                     s.value + ": code compiled for this size only.");
+          e.at = d.at ? d.at : fallback();
+          e.stack = placesOf(s.userStack);
+          addEvent(std::move(e));
+        }
+        // Moved, without its stacks (placed above; a guard's is the whole Python stack, KBs): nothing reads
+        // the recorded compiles after this.
+        s.stack = {};
+        s.userStack = {};
+        d.record = std::move(s);
+        c.shapes.push_back(std::move(d));
       }
 
       c.guards = rc.guards;

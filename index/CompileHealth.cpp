@@ -138,35 +138,68 @@ void mergeOutcome(CacheOutcome &into, CacheOutcome o) {
   if (rank(o) > rank(into)) into = o;
 }
 
-std::vector<StackFrame> stackFromJson(const json &j, const std::function<std::string(int)> &filename) {
+// Walked, not parsed into a DOM: stacks are most of what compile health reads (a dynamo_start stack is the
+// whole Python stack, KBs of frames), and a DOM of each made the health read of a large trace a third of an
+// incremental rebuild.
+std::vector<StackFrame> readStack(std::string_view raw, const std::function<std::string(int)> &filename) {
   std::vector<StackFrame> out;
-  if (!j.is_array()) return out;
-  for (const json &f : j) {
+  std::string scratch;
+  auto text = [&](std::string_view v) -> std::optional<std::string> {
+    auto s = json_scan::string(v, scratch);
+    return s ? std::optional<std::string>(std::string(*s)) : std::nullopt;
+  };
+  // A line number as the trace records it: a positive integer (no fraction or exponent) that fits.
+  auto lineOf = [](std::string_view v) -> uint32_t {
+    int64_t n = 0;
+    auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+    if (ec != std::errc() || end != v.data() + v.size() || n <= 0 || n > int64_t{UINT32_MAX}) return 0;
+    return static_cast<uint32_t>(n);
+  };
+  auto fileOf = [&](std::string_view v) -> std::string {
+    if (auto id = json_scan::integer(v)) return filename(*id);
+    return text(v).value_or(std::string());
+  };
+  bool ok = json_scan::walkArray(raw, [&](std::string_view element) {
     StackFrame frame;
-    const json *file = nullptr, *line = nullptr, *name = nullptr;
-    if (f.is_object()) {
-      if (auto it = f.find("filename"); it != f.end()) file = &*it;
-      if (auto it = f.find("uninterned_filename"); it != f.end() && it->is_string()) file = &*it;
-      if (auto it = f.find("line"); it != f.end()) line = &*it;
-      if (auto it = f.find("name"); it != f.end()) name = &*it;
-      if (auto it = f.find("loc"); it != f.end() && it->is_string())
-        frame.code = std::string(trim(it->get_ref<const std::string &>()));
-    } else if (f.is_array() && f.size() >= 3) {
-      file = &f[0];
-      line = &f[1];
-      name = &f[2];
+    if (element.front() == '{') {
+      std::optional<std::string> uninterned;
+      // The first of repeated keys, as json_scan reads metadata.
+      bool seenFile = false, seenLine = false, seenName = false, seenLoc = false;
+      json_scan::walkObject(element, [&](std::string_view key, std::string_view v) {
+        if (key == "filename" && !seenFile) {
+          seenFile = true;
+          frame.file = fileOf(v);
+        } else if (key == "uninterned_filename" && !uninterned) {
+          uninterned = text(v);
+        } else if (key == "line" && !seenLine) {
+          seenLine = true;
+          frame.line = lineOf(v);
+        } else if (key == "name" && !seenName) {
+          seenName = true;
+          frame.function = text(v).value_or(std::string());
+        } else if (key == "loc" && !seenLoc) {
+          seenLoc = true;
+          if (auto loc = json_scan::string(v, scratch)) frame.code = std::string(trim(*loc));
+        }
+      });
+      if (uninterned) frame.file = std::move(*uninterned);
+    } else if (element.front() == '[') {
+      std::string_view parts[3];
+      size_t n = 0;
+      json_scan::walkArray(element, [&](std::string_view v) {
+        if (n < 3) parts[n] = v;
+        ++n;
+      });
+      if (n < 3) return;
+      frame.file = fileOf(parts[0]);
+      frame.line = lineOf(parts[1]);
+      frame.function = text(parts[2]).value_or(std::string());
     } else {
-      continue;
+      return;
     }
-    if (file && file->is_number_integer())
-      frame.file = filename(file->get<int>());
-    else if (file && file->is_string())
-      frame.file = file->get<std::string>();
-    if (line && line->is_number_integer() && line->get<int64_t>() > 0 && line->get<int64_t>() <= UINT32_MAX)
-      frame.line = static_cast<uint32_t>(line->get<int64_t>());
-    if (name && name->is_string()) frame.function = name->get<std::string>();
     out.push_back(std::move(frame));
-  }
+  });
+  if (!ok) out.clear(); // Not one well-formed array: no frames, as for any text that is not a stack.
   return out;
 }
 
@@ -548,7 +581,7 @@ GuardTree parseGuardTree(const std::vector<std::string_view> &lines) {
 
 std::vector<StackFrame> stackFromJsonText(std::string_view text,
                                           const std::function<std::string(int)> &filename) {
-  return stackFromJson(json::parse(text, nullptr, /*allow_exceptions=*/false), filename);
+  return readStack(text, filename);
 }
 
 std::string_view cacheOutcomeName(CacheOutcome c) {
@@ -687,8 +720,14 @@ std::vector<RecordedCompile> readCompileHealth(const TraceLog &log, GuardTrees *
     // was seen: metrics records carry large members nothing here reads (CompilationMetrics' last member,
     // `inductor_provenance`, makes a bwd_compilation_metrics line of an 8-layer Llama 7 MB), which a DOM of
     // the whole line would copy and a walk of it would read again, mapping its pages.
+    // Stacks (`stack`, `user_stack`) are not parsed into the object: their raw text goes to `stacks`, for
+    // readStack (a DOM of each was most of the health read).
+    struct Stacks {
+      std::string_view stack, userStack;
+    } stacks;
     auto value = [&](std::initializer_list<std::string_view> keys,
                      std::initializer_list<std::string_view> optional = {}) -> json {
+      stacks = {};
       std::string_view kindValue = log.kindValueText(r);
       if (kindValue.empty() || kindValue.front() != '{') return json();
       json out = json::object();
@@ -696,18 +735,30 @@ std::vector<RecordedCompile> readCompileHealth(const TraceLog &log, GuardTrees *
       bool wellFormed = json_scan::walkObject(kindValue, [&](std::string_view key, std::string_view raw) {
         bool wanted = std::find(keys.begin(), keys.end(), key) != keys.end();
         if (!wanted && std::find(optional.begin(), optional.end(), key) == optional.end()) return true;
-        auto [it, fresh] = out.emplace(std::string(key), json());
-        if (!fresh) return true; // The first of repeated keys, as the scan takes.
-        it.value() = json::parse(raw, nullptr, /*allow_exceptions=*/false);
+        std::string_view *stack = key == "stack"        ? &stacks.stack
+                                  : key == "user_stack" ? &stacks.userStack
+                                                        : nullptr;
+        if (stack) {
+          if (stack->data()) return true; // The first of repeated keys, as the scan takes.
+          *stack = raw;
+        } else {
+          auto [it, fresh] = out.emplace(std::string(key), json());
+          if (!fresh) return true;
+          it.value() = json::parse(raw, nullptr, /*allow_exceptions=*/false);
+        }
         return !(wanted && --missing == 0);
       });
-      return wellFormed ? out : json();
+      if (!wellFormed) {
+        stacks = {};
+        return json();
+      }
+      return out; // Moved: a conditional expression would copy it.
     };
     switch (r.kind) {
     case TraceKind::DynamoStart: {
       c.started = true;
       json v = value({"stack"});
-      if (v.is_object()) c.startStack = stackFromJson(v.value("stack", json()), filename);
+      if (v.is_object()) c.startStack = readStack(stacks.stack, filename);
       if (!c.startStack.empty() && c.function.empty()) {
         c.function = c.startStack.back().function;
         c.file = c.startStack.back().file;
@@ -803,8 +854,8 @@ std::vector<RecordedCompile> readCompileHealth(const TraceLog &log, GuardTrees *
       s.range = str(v, "vr");
       s.reason = str(v, "reason");
       s.expression = str(v, "expr");
-      s.stack = stackFromJson(v.value("stack", json()), filename);
-      s.userStack = stackFromJson(v.value("user_stack", json()), filename);
+      s.stack = readStack(stacks.stack, filename);
+      s.userStack = readStack(stacks.userStack, filename);
       if (s.userStack.empty()) s.userStack = s.stack;
       c.shapes.push_back(std::move(s));
       break;

@@ -221,7 +221,8 @@ struct HealthEvent {
 
 /// A dynamic-shape record of a compile, placed on its user line.
 struct DynamicShape {
-  ShapeRecord record;
+  ShapeRecord
+      record; ///< Without its stacks (`stack`, `userStack` empty): they are placed in `at` and events.
   std::optional<uint32_t> at;
 };
 

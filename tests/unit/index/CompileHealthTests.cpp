@@ -287,6 +287,37 @@ TEST_CASE("stackFromJsonText: interned and plain file names, object and array fr
   CHECK(stackFromJsonText("not json", names).empty());
 }
 
+TEST_CASE("stackFromJsonText: escapes, an uninterned name, line numbers that are not lines, malformed text") {
+  auto names = [](int id) { return id == 1 ? std::string("/w/model.py") : std::string(); };
+  auto frames = stackFromJsonText(
+      R"x([{"loc": "  s = \"a\\b\"\t ", "filename": 1, "uninterned_filename": "/w/\u00e9.py", "line": 9, "name": "f\n"},
+          {"line": 0, "name": 3, "filename": 2}, {"line": -4}, {"line": 7.0}, {"line": 1e3}, {"line": 4294967296},
+          {"line": 4294967295, "line": 5, "filename": "/a.py", "filename": "/b.py"}, [1, 2], ["/c.py", "8", null, 1]])x",
+      names);
+  REQUIRE(frames.size() == 8);
+  CHECK(frames[0].file ==
+        "/w/\xc3\xa9.py");                 // uninterned_filename wins over the interned one, wherever it is.
+  CHECK(frames[0].code == "s = \"a\\b\""); // Decoded, then trimmed.
+  CHECK(frames[0].function == "f\n");
+  CHECK(frames[0].line == 9);
+  CHECK(frames[1].line == 0); // Not a line: unknown.
+  CHECK(frames[1].function.empty());
+  CHECK(frames[1].file.empty()); // An id the str table does not have.
+  for (size_t i = 2; i < 6; ++i)
+    CHECK(frames[i].line == 0);
+  CHECK(frames[6].line == 4294967295u); // The first of repeated keys.
+  CHECK(frames[6].file == "/a.py");
+  // An array frame needs [file, line, name]; a short one is skipped, a longer one read.
+  CHECK(frames[7].file == "/c.py");
+  CHECK(frames[7].line == 0);
+  CHECK(frames[7].function.empty());
+  // Not exactly one well-formed array: no frames at all, not the frames before the fault.
+  CHECK(stackFromJsonText(R"([{"line": 3, "name": "g", "filename": "/x.py"}] trailing)", names).empty());
+  CHECK(stackFromJsonText(R"([{"line": 3, "name": "g", "filename": "/x.py"}, {"line": )", names).empty());
+  CHECK(stackFromJsonText(R"({"line": 3})", names).empty());
+  CHECK(stackFromJsonText("", names).empty());
+}
+
 TEST_CASE("readCompileHealth: a small log, attempts, restarts and a reset Dynamo") {
   auto record = [](const std::string &metadata, const std::vector<std::string> &payload = {}) {
     std::string s = "V1123 06:16:26.403000 485 torch/_dynamo/convert_frame.py:276] {" + metadata + "}\n";
