@@ -502,8 +502,13 @@ void IndexBuilder::buildLogCompiles(const std::vector<std::function<void()>> &fi
         again->nodeIndex = {};
         owner = std::move(again);
       }
+      SharedVector<Artifact::GraphNode> &nodes = nodesOf[owner.get()];
+      if (nodes.empty() && cache_ && !g.analysedEarlier)
+        if (auto it = cache_->state_->graphNodes.find(&g); it != cache_->state_->graphNodes.end())
+          nodes = it->second.nodes;
       ArtifactId id = addGraphArtifact(CompileRef{}, std::move(title), name, role, owner, p.log,
-                                       static_cast<uint32_t>(rec), "", nullptr, &nodesOf[owner.get()]);
+                                       static_cast<uint32_t>(rec), "", nullptr, &nodes);
+      if (cache_ && !g.analysedEarlier) next_.graphNodes.try_emplace(&g, CachedGraphNodes{owner, nodes});
       index_->artifacts_[id.value].compile = ref;
       c.graphs.push_back(id);
       index_->artifacts_[id.value].virtualName =

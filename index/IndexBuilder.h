@@ -223,6 +223,15 @@ struct CachedProfile {
   std::string problem;
 };
 
+/// The graph nodes made of a kept analysis's graph (IndexBuilder::addGraphArtifact), kept with it: placing
+/// every node's origin again was a sixth of an incremental rebuild of a large trace. Holds the graph, so its
+/// address (the key) is not reused while the entry lives. Made with the same resolver as the analysis's own
+/// launch origins, so as stale as they may be, and cleared with them.
+struct CachedGraphNodes {
+  std::shared_ptr<const GraphData> graph;
+  SharedVector<Artifact::GraphNode> nodes;
+};
+
 /// A file name for messages.
 std::string runtimeBaseName(const std::string &path);
 
@@ -243,6 +252,8 @@ struct IndexCache::State {
   std::unordered_map<std::string, std::shared_ptr<const detail::CompileAnalysis>>
       compiles; ///< By compileKey().
   std::unordered_map<std::string, std::shared_ptr<const detail::CachedProfile>> profiles; ///< By path.
+  /// By graph: those of this build's compiles (kept analyses only).
+  std::unordered_map<const detail::GraphData *, detail::CachedGraphNodes> graphNodes;
   uint64_t nextLineage = 1;
   bool stored = false;
   BuildStats last;

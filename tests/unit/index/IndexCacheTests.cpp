@@ -180,6 +180,24 @@ TEST_CASE("IndexCache: after every append, an incremental build is the fresh bui
   CHECK(again->stats().compilesAnalysed == 0);
   CHECK(cache.lastBuild().logsReused == 1);
   CHECK(describe(*again) == describe(*Index::build(options)));
+
+  // The graph nodes of kept analyses are kept with them: the same vectors, not made and placed again.
+  auto third = Index::build(options, {}, nullptr, &cache);
+  REQUIRE(third->artifacts().size() == again->artifacts().size());
+  size_t graphs = 0;
+  for (size_t i = 0; i < again->artifacts().size(); ++i) {
+    const Artifact &a = again->artifacts()[i];
+    if (a.kind != ArtifactKind::Graph || a.graphNodes.empty()) continue;
+    ++graphs;
+    CHECK(third->artifacts()[i].graphNodes.sharedWith(a.graphNodes));
+  }
+  CHECK(graphs >= 6);
+  // A cleared cache keeps none.
+  cache.clear();
+  auto fourth = Index::build(options, {}, nullptr, &cache);
+  for (size_t i = 0; i < fourth->artifacts().size(); ++i)
+    if (!fourth->artifacts()[i].graphNodes.empty())
+      CHECK_FALSE(fourth->artifacts()[i].graphNodes.sharedWith(again->artifacts()[i].graphNodes));
 }
 
 TEST_CASE("IndexCache: an earlier index keeps serving after later incremental builds") {
