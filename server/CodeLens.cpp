@@ -29,7 +29,9 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
+#include <unordered_map>
 
 namespace inductor::server {
 
@@ -173,8 +175,10 @@ void Server::onCodeLens(const protocol::CodeLensParams &params, Reply reply) {
     if (target.kind != Target::Kind::Artifact) return done();
     const index::Artifact &a = index.artifact(target.artifact);
     // Only origins found in their files now: a recorded line that is gone gets no lens (hover says why).
-    auto lensFor = [&](uint32_t line, uint32_t column, uint32_t endColumn,
-                       const std::vector<index::Origin> &origins) {
+    struct Body {
+      std::string title, locations; // locations: the JSON text of an array.
+    };
+    auto bodyFor = [&](const std::vector<index::Origin> &origins) -> std::optional<Body> {
       std::vector<PlacedOrigin> placed;
       protocol::JsonWriter locations;
       locations.beginArray();
@@ -183,10 +187,36 @@ void Server::onCodeLens(const protocol::CodeLensParams &params, Reply reply) {
         PlacedOrigin p = placeOrigin(texts, index, o);
         if (p.found() && unique.add(*p.location)) placed.push_back(std::move(p));
       }
-      if (placed.empty()) return;
+      if (placed.empty()) return std::nullopt;
       locations.endArray();
+      return Body{originTitle(placed), locations.take()};
+    };
+    auto lensFor = [&](uint32_t line, uint32_t column, uint32_t endColumn, const std::optional<Body> &body) {
+      if (!body) return;
       protocol::Range range{texts.position(uri, line, column), texts.position(uri, line, endColumn)};
-      writeLocationsLens(out, uri, range, originTitle(placed), locations.take());
+      writeLocationsLens(out, uri, range, body->title, body->locations);
+    };
+    // Launches with the same origins share one list (Launch::origins, interned per build: a model's layers
+    // run the same lines, and a forward's kernels come from the lines of its backward's): placed and written
+    // once per request. They were most of a large output code's lenses (perf, bench/README.md).
+    std::unordered_map<const void *, std::optional<Body>> launchBodies;
+    auto launchBody = [&](const index::SharedVector<index::Origin> &origins) -> const std::optional<Body> & {
+      auto [body, fresh] = launchBodies.try_emplace(origins.identity());
+      if (fresh) body->second = bodyFor(*origins);
+      return body->second;
+    };
+    // A kernel's origins are its launches': when they all share one list (its launches in each layer), that
+    // list's body.
+    auto definitionBody = [&](const index::SymbolAt &s) -> std::optional<Body> {
+      const index::SharedVector<index::Origin> *shared = nullptr;
+      for (index::LaunchRef r : index.launchesOfDefinition(s.artifact, s.index)) {
+        const auto &origins = index.launch(r).origins;
+        if (origins.empty()) continue;
+        if (shared && !shared->sharedWith(origins)) return bodyFor(index.originsOf(s));
+        shared = &origins;
+      }
+      if (!shared) return std::nullopt;
+      return launchBody(*shared);
     };
     // Positions in the document as it is now (it may be an edited copy of the indexed text).
     for (uint32_t i = 0; i < a.code.kernels.size(); ++i) {
@@ -197,18 +227,21 @@ void Server::onCodeLens(const protocol::CodeLensParams &params, Reply reply) {
       s.kind = index::SymbolAt::Kind::KernelDefinition;
       s.artifact = target.artifact;
       s.index = i;
-      lensFor(at->first, at->second, at->second + static_cast<uint32_t>(d.name.size()), index.originsOf(s));
+      lensFor(at->first, at->second, at->second + static_cast<uint32_t>(d.name.size()), definitionBody(s));
     }
-    for (uint32_t i = 0; i < a.launches.size(); ++i)
+    for (uint32_t i = 0; i < a.launches.size(); ++i) {
+      const auto &origins = a.launches[i].origins;
+      if (origins.empty()) continue;
       if (auto site = launchSiteNow(texts, index, {target.artifact, i}, uri))
-        lensFor(site->line, site->column, site->endColumn, a.launches[i].origins);
+        lensFor(site->line, site->column, site->endColumn, launchBody(origins));
+    }
     if (a.kernelSource) {
       index::SymbolAt s;
       s.kind = index::SymbolAt::Kind::KernelDefinition;
       s.artifact = target.artifact;
       lensFor(a.kernelSource->line, a.kernelSource->column,
               a.kernelSource->column + static_cast<uint32_t>(a.kernelSource->name.size()),
-              index.originsOf(s));
+              bodyFor(index.originsOf(s)));
     }
     if (!a.graphNodes.empty()) {
       // One pair of lenses per run of consecutive nodes from the same user line (a `# File:` block).

@@ -261,6 +261,31 @@ PackageCount checkPackageCase(const std::string &name, const std::string &caseDi
       CHECK_MESSAGE(!lineOf(f, l["range"]["start"]["line"].get<uint32_t>()).empty(), l.dump());
   }
   CHECK(lensLines > 0);
+
+  // Lenses in output code: each opens what definition at its range finds. They are made once per list of
+  // origins per request (launches in every layer share one), and a kernel's is its launches' origins.
+  size_t codeLenses = 0;
+  for (const ExpectedOutputCode &code : codes) {
+    INFO(code.label());
+    json lenses = s.client.request("textDocument/codeLens", {{"textDocument", {{"uri", code.uri}}}});
+    REQUIRE(lenses.is_array());
+    for (const json &l : lenses) {
+      if (l["command"]["command"] != "inductor.showLocations") continue;
+      const json &start = l["range"]["start"];
+      json defs = s.client.request(
+          "textDocument/definition",
+          textDocumentPosition(code.uri, start["line"].get<uint32_t>(), start["character"].get<uint32_t>()));
+      REQUIRE(defs.is_array());
+      std::set<std::string> want, got;
+      for (const json &d : defs)
+        want.insert(d.dump());
+      for (const json &d : l["command"]["arguments"][2])
+        got.insert(d.dump());
+      CHECK_MESSAGE(got == want, l.dump());
+      ++codeLenses;
+    }
+  }
+  CHECK(codeLenses > 0);
   recordLaunches(name + " (venv, no settings)", c.withFrames, c.reached);
   recordUserLinesWithLenses(name + " (venv, no settings)", lensLines);
   s.client.shutdown();

@@ -504,6 +504,34 @@ TEST_CASE("codeLens: user lines with kernel counts; launches in output code with
   CHECK(code.size() == 16);
 }
 
+TEST_CASE("codeLens: in output code, each lens opens what definition at its range finds") {
+  // Lenses of launches with the same origins, and of a kernel whose launches all share them, are made once
+  // per request: each must still be its own symbol's origins, as definition (another path) places them.
+  Client c;
+  c.initialize();
+  size_t checked = 0;
+  for (const std::string &path : {kForwardDebug, kBackwardDebug}) {
+    CAPTURE(path);
+    json lenses = c.request("textDocument/codeLens", doc(path));
+    REQUIRE(lenses.is_array());
+    for (const json &l : lenses) {
+      if (l["command"]["command"] != "inductor.showLocations") continue;
+      json start = l["range"]["start"];
+      CAPTURE(start.dump());
+      json defs = c.request("textDocument/definition", at(path, start["line"], start["character"]));
+      REQUIRE(defs.is_array());
+      std::set<std::string> want, got;
+      for (const json &d : defs)
+        want.insert(d.dump());
+      for (const json &d : l["command"]["arguments"][2])
+        got.insert(d.dump());
+      CHECK(got == want);
+      ++checked;
+    }
+  }
+  CHECK(checked >= 20);
+}
+
 TEST_CASE("references: from a user line, from a launch, from a kernel definition") {
   Client c;
   c.initialize();
