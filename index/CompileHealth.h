@@ -155,7 +155,8 @@ struct ShapeRecord {
 
 /// Frames of a record's `stack`/`user_stack` JSON array: objects {"line", "name", "filename" (str-table id or
 /// string), "loc"} or arrays [filename, line, name]; `filename(id)` looks up interned names (empty: unknown).
-/// Anything else in the array is skipped; text that is not an array gives no frames.
+/// Anything else in the array is skipped; text that is not exactly one well-formed array gives no frames.
+/// Of repeated keys in a frame, the first counts (as json_scan reads record metadata).
 std::vector<StackFrame> stackFromJsonText(std::string_view json,
                                           const std::function<std::string(int)> &filename);
 
@@ -221,8 +222,8 @@ struct HealthEvent {
 
 /// A dynamic-shape record of a compile, placed on its user line.
 struct DynamicShape {
-  ShapeRecord
-      record; ///< Without its stacks (`stack`, `userStack` empty): they are placed in `at` and events.
+  /// Without its stacks (`stack` and `userStack` are empty): they were placed, in `at` and the events.
+  ShapeRecord record;
   std::optional<uint32_t> at;
 };
 
