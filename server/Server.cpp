@@ -386,7 +386,7 @@ void Server::sendStatus(bool force) {
 
 bool Server::buildRunning() {
   std::lock_guard<std::mutex> lock(indexMutex_);
-  return indexing_;
+  return indexing_ || publishing_;
 }
 
 void Server::startIndexing(Rebuild kind) {
@@ -692,9 +692,17 @@ void Server::indexingDone(std::shared_ptr<const index::Index> index,
     index_ = index;
     sources_ = std::move(sources);
     indexing_ = false;
+    publishing_ = true;
     ++builds_;
     waiting.swap(waiting_);
   }
+  struct Published { // However this function ends.
+    Server &server;
+    ~Published() {
+      std::lock_guard<std::mutex> lock(server.indexMutex_);
+      server.publishing_ = false;
+    }
+  } published{*this};
   {
     std::lock_guard<std::mutex> lock(copyMutex_);
     copyMatches_.clear();

@@ -287,6 +287,10 @@ private:
   mutable std::mutex indexMutex_;
   std::shared_ptr<const index::Index> index_;
   bool indexing_ = false;
+  /// indexingDone() is telling the client about the build that ended (its status says `indexing: false`):
+  /// the watcher's rebuild waits for it (buildRunning), or the status would say the next build is running
+  /// and the client would never see this one served.
+  bool publishing_ = false;
   uint64_t generation_ = 0;
   /// Indexes served so far (inductor/status `builds`): tells a new index from a status update of the same
   /// one.
