@@ -44,12 +44,12 @@ struct ModelFrame {
   friend auto operator<=>(const ModelFrame &, const ModelFrame &) = default;
 };
 
-/// Output code envelope line -> `kernel:handle` -> the innermost model frame of each recorded traceback.
-using ModelOrigins = std::map<uint32_t, std::map<std::string, std::set<ModelFrame>>>;
+/// (log, output code envelope line) -> `kernel:handle` -> the innermost model frame of each recorded
+/// traceback.
+using ModelOrigins = std::map<std::pair<std::string, uint32_t>, std::map<std::string, std::set<ModelFrame>>>;
 
-ModelOrigins modelOrigins(const std::string &log) {
+void addModelOrigins(const std::string &log, ModelOrigins &out) {
   static const std::regex header(R"re(^\s*File "([^"]+)", line (\d+), in (.*)$)re");
-  ModelOrigins out;
   std::map<std::string, std::vector<uint32_t>> waiting; // Compile -> output codes without stack traces yet.
   for (const TraceRecord &r : readTraceLog(log)) {
     if (r.malformed) continue;
@@ -87,11 +87,21 @@ ModelOrigins modelOrigins(const std::string &log) {
           if (i + 1 < lines.size() && !std::regex_match(lines[i + 1], header)) f.code = trimmed(lines[i + 1]);
           innermost = f;
         }
-        if (innermost) out[code][it.key()].insert(*innermost);
+        if (innermost) out[{log, code}][it.key()].insert(*innermost);
       }
     }
   }
+}
+
+ModelOrigins modelOrigins(const std::vector<std::string> &logs) {
+  ModelOrigins out;
+  for (const std::string &log : logs)
+    addModelOrigins(log, out);
   return out;
+}
+
+ModelOrigins modelOrigins(const std::string &log) {
+  return modelOrigins(std::vector<std::string>{log});
 }
 
 /// `python3 -m venv --without-pip DIR`; returns its site-packages, whatever this machine's Python version.
@@ -164,7 +174,7 @@ PackageCount checkDefinitions(LSPClient &client, const std::vector<ExpectedOutpu
     // Output code found outside the workspace (the fixture's cache, not indexed here) is opened: a copy of
     // indexed generated code navigates like it.
     if (!code.path.empty()) client.didOpen(code.path);
-    auto perKey = origins.find(code.record.line);
+    auto perKey = origins.find({code.record.traceFile, code.record.line});
     for (const LaunchSite &launch : code.launches) {
       INFO("launch " << launch.key());
       ++count.launches;
@@ -202,16 +212,20 @@ PackageCount checkDefinitions(LSPClient &client, const std::vector<ExpectedOutpu
   return count;
 }
 
-/// A workspace holding a copy of a case's trace and a `.venv` with the case's package copies.
+/// A workspace holding a copy of a case's trace (every rank's log) and a `.venv` with the case's package
+/// copies.
 struct PackageWorkspace {
   TempDir dir{"model-code"};
-  std::string log, site;
+  std::vector<std::string> logs; ///< The copies, rank 0 first.
+  std::string log, site;         ///< `log`: the first.
   PackageWorkspace(const std::string &caseDirectory, bool venvInWorkspace, const std::string &venvDir = "") {
-    std::vector<std::string> logs = filesIn(caseDirectory + "/trace");
-    REQUIRE(logs.size() == 1);
-    log = dir.path() + "/trace/" + fs::path(logs[0]).filename().string();
     fs::create_directories(dir.path() + "/trace");
-    fs::copy_file(logs[0], log);
+    for (const std::string &recorded : filesIn(caseDirectory + "/trace")) {
+      logs.push_back(dir.path() + "/trace/" + fs::path(recorded).filename().string());
+      fs::copy_file(recorded, logs.back());
+    }
+    REQUIRE(!logs.empty());
+    log = logs.front();
     site = makeVenv(venvInWorkspace ? dir.path() + "/.venv" : venvDir);
     installCopies(caseDirectory + "/site-packages", site);
   }
@@ -227,7 +241,7 @@ PackageCount checkPackageCase(const std::string &name, const std::string &caseDi
   Session s(ws.dir.path()); // No settings at all.
   INFO(s.client.logTail());
   s.client.waitForIndexed();
-  std::vector<ExpectedOutputCode> codes = expectedOutputCodes({ws.log}, &s.client);
+  std::vector<ExpectedOutputCode> codes = expectedOutputCodes(ws.logs, &s.client);
   REQUIRE(!codes.empty());
   json status = s.client.request("inductor/status", json::object());
   INFO(status.dump());
@@ -236,7 +250,7 @@ PackageCount checkPackageCase(const std::string &name, const std::string &caseDi
   CHECK(status["python"]["error"] == "");
   std::vector<std::string> roots = status["python"]["importRoots"];
   CHECK(std::find(roots.begin(), roots.end(), ws.site) != roots.end());
-  ModelOrigins origins = modelOrigins(ws.log);
+  ModelOrigins origins = modelOrigins(ws.logs);
   PackageCount c = checkDefinitions(s.client, codes, origins, ws.site);
   MESSAGE(name << ": " << c.reached << " / " << c.withFrames << " launch sites with a model frame reach it ("
                << c.inPackage << " in the package), " << c.launches << " launch sites, " << c.wrong
@@ -299,8 +313,8 @@ TEST_CASE("model code in a package: hf_bert in a .venv made here, no settings") 
   CHECK(c.inPackage == c.reached);
 }
 
-TEST_CASE("model code in a package: the project's real traces (hf_llama, tv_resnet, gpt2_profiled)") {
-  for (const char *name : {"hf_llama", "tv_resnet", "gpt2_profiled"}) {
+TEST_CASE("model code in a package: the project's real traces, one rank or two") {
+  for (const char *name : {"hf_llama", "tv_resnet", "gpt2_profiled", "ddp_gpt2", "fsdp_llama"}) {
     CAPTURE(name);
     checkPackageCase(name, tracesDir() + "/" + name);
   }
@@ -491,7 +505,7 @@ size_t checkEditedDefinitions(LSPClient &client, const std::string &model) {
     if (!code.path.empty()) client.didOpen(code.path);
     for (const LaunchSite &launch : code.launches) {
       INFO(launch.key() << " " << code.uri << ":" << launch.line);
-      const std::set<ModelFrame> &frames = origins.at(code.record.line).at(launch.key());
+      const std::set<ModelFrame> &frames = origins.at({log, code.record.line}).at(launch.key());
       json defs = client.request("textDocument/definition",
                                  textDocumentPosition(code.uri, launch.line, launch.column));
       std::set<std::string> recorded, found;

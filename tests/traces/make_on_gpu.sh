@@ -1,25 +1,32 @@
 #!/usr/bin/env bash
 # Makes the real traces under tests/traces/ on a machine with a CUDA GPU, PyTorch >= 2.9 and transformers and
-# torchvision (made with PyTorch 2.11 on an H100). Each case runs in /tmp/work/<case>/ as on a cluster, then is
-# packed as <case>.tar.xz into $OUT_DIR: model.py, trace/, torch_compile_debug/, inductor_cache/ (text only),
-# run.log, profiles, and site-packages/: copies of the third-party files that the trace's frames name (what a
-# user's own environment would hold), with ORIGIN.txt naming the folder they came from.
+# torchvision (made with PyTorch 2.11 on H100s; the torchrun cases, ddp_gpt2 and fsdp_llama, need 2 GPUs).
+# Each case runs in /tmp/work/<case>/ as on a cluster, then is packed as <case>.tar.xz into $OUT_DIR:
+# model.py, trace/, torch_compile_debug/, inductor_cache/ (text only), run.log, profiles, and site-packages/:
+# copies of the third-party files that the trace's frames name (what a user's own environment would hold),
+# with ORIGIN.txt naming the folder they came from.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${OUT_DIR:-$here}
-cases=${CASES:-hf_llama tv_resnet gpt2_profiled cudagraph_profiled health_lib}
+cases=${CASES:-hf_llama tv_resnet gpt2_profiled cudagraph_profiled health_lib ddp_gpt2 fsdp_llama}
 one() {
   local c=$1 work=/tmp/work/$1
   rm -rf "$work" && mkdir -p "$work" && cp -r "$here/$c/." "$work/"
+  # A case with an `nproc` file runs under torchrun on that many GPUs (NCCL): one log per rank.
+  local launch=(python3)
+  if [[ -f "$work/nproc" ]]; then
+    launch=(torchrun --standalone --nproc_per_node="$(cat "$work/nproc")")
+    rm "$work/nproc"
+  fi
   (cd "$work" && TORCH_TRACE="$work/trace" INDUCTOR_PROVENANCE=1 TORCH_COMPILE_DEBUG=1 \
-     TORCHINDUCTOR_CACHE_DIR="$work/inductor_cache" timeout "${LIMIT:-500}" python3 model.py > run.log 2>&1)
+     TORCHINDUCTOR_CACHE_DIR="$work/inductor_cache" timeout "${LIMIT:-500}" "${launch[@]}" model.py > run.log 2>&1)
   echo "$c: exit $? $(tail -1 "$work/run.log")"
   rm -rf "$work/inductor_cache/triton"
   find "$work/inductor_cache" -type f ! \( -name '*.py' -o -name '*.cpp' -o -name '*.json' -o -name '*.best_config' \) -delete
   # Third-party files named by the trace (not torch/triton's own, not the case's own site-packages).
   local site
   site=$(python3 -c 'import site; print(site.getsitepackages()[0])')
-  grep -aoE "$site/[A-Za-z0-9_./-]+\.py" "$work"/trace/*.log | sort -u | while read -r f; do
+  grep -ahoE "$site/[A-Za-z0-9_./-]+\.py" "$work"/trace/*.log | sort -u | while read -r f; do
     rel=${f#"$site"/}
     case "$rel" in torch/*|triton/*|functorch/*|torchgen/*) continue ;; esac
     [[ -f "$f" ]] && mkdir -p "$work/site-packages/$(dirname "$rel")" && cp "$f" "$work/site-packages/$rel"
