@@ -388,7 +388,7 @@ std::vector<RefOrigin> mapOrigins(const std::vector<RefOrigin> &origins, const W
 
 /// An artifact's text as a unit holds it: paths rewritten for fixture-mix copies, as recorded otherwise.
 std::string unitText(const std::string &text, const Unit &u) {
-  return u.prefix.empty() ? text : replaceAll(text, "/tmp/work/", u.prefix);
+  return onDevice(u.prefix.empty() ? text : replaceAll(text, "/tmp/work/", u.prefix), u.device);
 }
 
 /// Problems collected while checking answers (the first few are kept as text).
@@ -455,9 +455,13 @@ bool checkLocationsInUnits(const json &response, const UserLineSample &s, const 
   return ok;
 }
 
-/// references on a model line: each launch site once, the ranks' byte-identical copies listed in one of them.
+/// references on a model line: each launch site once, the ranks' byte-identical copies listed in one of them
+/// (ranks on different devices wrote different code: one copy per device).
 bool checkReferences(const json &response, const UserLineSample &s, const Workload &w, Checker &c) {
-  return checkLocationsInUnits(response, s, w, s.launches, "references", c);
+  std::set<int> devices;
+  for (const Unit *u : s.units)
+    devices.insert(u->device);
+  return checkLocationsInUnits(response, s, w, s.launches * devices.size(), "references", c);
 }
 
 /// inductor/launchSites (a model line's lens clicked): the line's launch sites once, the ranks'

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -315,12 +316,19 @@ std::optional<WorkloadSpec> WorkloadSpec::parse(const std::string &s) {
   WorkloadSpec spec;
   spec.name = s;
   if (!s.empty() && !(s[0] >= '0' && s[0] <= '9')) {
-    // A real-shaped workload: "<source>" or "<source>-x<N>".
+    // A real-shaped workload: "<source>", "<source>-x<N>" or "<source>-x<N>d<G>".
     spec.source = s;
     spec.ranks = 0;
     if (size_t x = s.rfind("-x"); x != std::string::npos && x > 0) {
       char *end = nullptr;
       unsigned long n = std::strtoul(s.c_str() + x + 2, &end, 10);
+      if (*end == 'd') {
+        char *gEnd = nullptr;
+        unsigned long g = std::strtoul(end + 1, &gEnd, 10);
+        if (*gEnd != '\0' || g == 0 || g > 10) return std::nullopt;
+        spec.devicesPerHost = static_cast<unsigned>(g);
+        end = gEnd;
+      }
       if (*end != '\0' || n == 0 || n > 4096) return std::nullopt;
       spec.source = s.substr(0, x);
       spec.ranks = static_cast<unsigned>(n);
@@ -414,7 +422,22 @@ bool digestsVerify(const std::vector<std::string> &files, const std::string &wha
 
 } // namespace
 
-std::string renderReplica(const FixtureLog &log, int rank) {
+std::string onDevice(std::string text, int device) {
+  if (device == 0) return text;
+  const char d = static_cast<char>('0' + device);
+  for (std::string_view form : {"cuda:0", "index=0", "_DeviceGuard(0", "get_raw_stream(0", "stream0"}) {
+    for (size_t at = text.find(form); at != std::string::npos; at = text.find(form, at + form.size())) {
+      size_t digit = at + form.size() - 1;
+      bool more = digit + 1 < text.size() && std::isdigit(static_cast<unsigned char>(text[digit + 1]));
+      bool inName = form == "stream0" && at > 0 &&
+                    (std::isalnum(static_cast<unsigned char>(text[at - 1])) || text[at - 1] == '_');
+      if (!more && !inName) text[digit] = d;
+    }
+  }
+  return text;
+}
+
+std::string renderReplica(const FixtureLog &log, int rank, int device) {
   std::string out;
   out.reserve(log.text.size() + log.records.size() * 16);
   const std::string &t = log.text;
@@ -430,6 +453,7 @@ std::string renderReplica(const FixtureLog &log, int rank) {
       continue;
     }
     long pid = std::strtol(std::string(env.substr(s2 + 1, s3 - s2 - 1)).c_str(), nullptr, 10);
+    size_t envStart = out.size();
     out.append(env.substr(0, s2 + 1));
     out += std::to_string(pid + rank);
     // After the first key's value: `{"key": VALUE, "rank": r, ...}` (`str` records carry no rank).
@@ -449,7 +473,22 @@ std::string renderReplica(const FixtureLog &log, int rank) {
       out += ", \"rank\": " + std::to_string(rank);
       out.append(rest.substr(valueEnd));
     }
-    out.append(t, r.envelopeEnd, r.end - r.envelopeEnd); // '\n' and the payload, byte for byte.
+    if (device == 0 || r.end <= r.envelopeEnd + 1) {
+      out.append(t, r.envelopeEnd, r.end - r.envelopeEnd); // '\n' and the payload, byte for byte.
+      continue;
+    }
+    // The payload as this rank's device writes it, and its digest in the envelope just written (when the
+    // source's digest verified).
+    std::string_view payload(t.data() + r.envelopeEnd + 1, r.end - r.envelopeEnd - 1);
+    std::string moved = onDevice(std::string(payload), device);
+    if (moved != payload)
+      if (auto digest = hasPayload(env); digest && payloadDigest(payload) == *digest) {
+        static constexpr std::string_view kHas = "\"has_payload\": \"";
+        if (size_t k = out.find(kHas, envStart); k != std::string::npos)
+          out.replace(k + kHas.size(), 32, payloadDigest(moved));
+      }
+    out += '\n';
+    out += moved;
   }
   return out;
 }
@@ -571,14 +610,15 @@ std::optional<Workload> ensureRealWorkload(const WorkloadSpec &spec, const RealS
       rnd += static_cast<char>('a' + x % 26);
     return "dedicated_log_torch_trace_rank_" + std::to_string(r) + "_" + rnd + ".log";
   };
-  json signature = {kGeneratorVersion, source.name, log.text.size(), spec.ranks};
+  json signature = {kGeneratorVersion, source.name, log.text.size(), spec.ranks, spec.devicesPerHost};
   std::string text;
   bool cached = readFile(dir + "/manifest.json", text);
   json m = cached ? json::parse(text, nullptr, false) : json();
   cached = m.is_object() && m.value("signature", json()) == signature;
   for (unsigned r = 0; r < nfiles; ++r) {
     w.files.push_back(dir + "/trace/" + name(r));
-    std::string replica = spec.ranks == 0 ? std::string() : renderReplica(log, static_cast<int>(r));
+    int device = spec.devicesPerHost ? static_cast<int>(r % spec.devicesPerHost) : 0;
+    std::string replica = spec.ranks == 0 ? std::string() : renderReplica(log, static_cast<int>(r), device);
     uint64_t bytes = spec.ranks == 0 ? log.text.size() : replica.size();
     w.fileBytes.push_back(bytes);
     w.fileLines.push_back(log.lines);
@@ -589,6 +629,7 @@ std::optional<Workload> ensureRealWorkload(const WorkloadSpec &spec, const RealS
     u.file = r;
     u.lines = log.lines;
     u.bytes = bytes;
+    u.device = device;
     w.units.push_back(u);
     w.bytes += bytes;
     std::error_code ec;

@@ -75,17 +75,21 @@ struct Unit {
   uint32_t file = 0;    ///< Index into Workload::files.
   uint64_t firstLine = 0, lines = 0, offset = 0, bytes = 0;
   std::string prefix;
+  int device = 0; ///< The CUDA device its payloads name (real-shaped `-x<N>d<G>`: rank % G); see onDevice.
 };
 
 /// What to generate, from a spec:
 ///   - the fixture mix by size: "10M", "100M", "1G" (8 rank files) or "1G-single" (one file);
-///   - a real-shaped workload: "<source>" (one real log as it is) or "<source>-x<N>" (N ranks of it), where
-///     <source> is "llama" (bench/llama/llama8l.log.xz) or a fixture case ("hf_bert"). See RealSource.
+///   - a real-shaped workload: "<source>" (one real log as it is), "<source>-x<N>" (N ranks of it, every
+///     rank writing the same payloads) or "<source>-x<N>d<G>" (N ranks on hosts of G GPUs: rank r's payloads
+///     name its device, r % G, as ranks of a real multi-GPU job do), where <source> is "llama"
+///     (bench/llama/llama8l.log.xz) or a fixture case ("hf_bert"). See RealSource.
 struct WorkloadSpec {
   std::string name;
-  uint64_t targetBytes = 0; ///< Fixture mix only.
-  unsigned ranks = 8;       ///< 0: a single file without a rank in its name.
-  std::string source;       ///< Real-shaped workloads: the source log's name; empty for the fixture mix.
+  uint64_t targetBytes = 0;    ///< Fixture mix only.
+  unsigned ranks = 8;          ///< 0: a single file without a rank in its name.
+  unsigned devicesPerHost = 0; ///< Real-shaped ranks: 0, every rank on device 0; G, rank r on r % G.
+  std::string source;          ///< Real-shaped workloads: the source log's name; empty for the fixture mix.
   static std::optional<WorkloadSpec> parse(const std::string &spec);
 };
 
@@ -95,7 +99,11 @@ struct WorkloadSpec {
 /// the rank (`"rank": N` after the record's first key, as distributed runs write it; `str` records have
 /// none), the pid of the glog prefix (base pid + rank) and the file name
 /// (`dedicated_log_torch_trace_rank_<r>_<random>.log`). Payloads, digests, compile ids and recorded paths are
-/// the source's: all ranks write the same output code, graphs and provenance, as real ones do.
+/// the source's: all ranks write the same output code, graphs and provenance, as ranks on one device each of
+/// several hosts do. On one host, ranks run on different devices, and every payload that names the device
+/// differs (seen in a real 2-GPU DDP trace, tests/traces/ddp_gpt2: no output code, graph or kernel of rank 1
+/// is byte-identical to rank 0's): `-x<N>d<G>` puts rank r on device r % G (onDevice) and recomputes the
+/// digests of the payloads that changed.
 ///
 /// Recorded paths are not rewritten: the server is given `pathMappings` (Workload::mappings), as a user with
 /// a trace from a cluster would: `/tmp/work/` -> `<dir>/src/` (the case's model files) and the recorded
@@ -148,8 +156,13 @@ std::optional<Workload> ensureRealWorkload(const WorkloadSpec &spec, const RealS
                                            const std::string &sitePackages, const std::string &root,
                                            bool &generated, std::string &error);
 
-/// A replica of `log` as rank `rank` wrote it (see RealSource).
-std::string renderReplica(const FixtureLog &log, int rank);
+/// A replica of `log` as rank `rank` on CUDA device `device` wrote it (see RealSource).
+std::string renderReplica(const FixtureLog &log, int rank, int device = 0);
+
+/// `text` as PyTorch writes it for CUDA device `device` (0-9) instead of device 0: `cuda:0`, `index=0`,
+/// `_DeviceGuard(0)`, `get_raw_stream(0)` and the wrapper's `stream0` name the device (the forms a real
+/// 2-GPU trace differs in, besides the kernels' cache paths). Lengths are kept, so positions stay.
+std::string onDevice(std::string text, int device);
 
 /// Writes the library file of `recorded` (a path under the recorded site-packages prefix) at `local`, unless
 /// it exists: a copy of `<caseDir>/site-packages/<relative>` when the fixture has one, else a file with each
