@@ -9,9 +9,6 @@ namespace inductor::index {
 
 using namespace detail;
 
-/// Logs up to this size have every payload's md5 checked when first read (see openLogs).
-constexpr size_t kVerifyPayloadsUpTo = 64u << 20;
-
 void IndexBuilder::openLogs(const std::vector<std::string> &paths) {
   // How each log was obtained, for the cache's statistics.
   enum class How { Failed, Opened, Resumed, Reused };
@@ -22,13 +19,19 @@ void IndexBuilder::openLogs(const std::vector<std::string> &paths) {
   std::vector<uint64_t> mismatched(paths.size(), 0);
   // Progress by bytes: every log's size now, and how far each worker has scanned its log.
   std::vector<uint64_t> sizes(paths.size(), 0);
-  uint64_t totalBytes = 0;
+  uint64_t totalBytes = 0, newBytes = 0;
   for (size_t i = 0; i < paths.size(); ++i) {
     std::error_code ec;
     sizes[i] = std::filesystem::file_size(paths[i], ec);
     if (ec) sizes[i] = 0;
     totalBytes += sizes[i];
+    if (!cache_ || !cache_->state_->logs.contains(paths[i])) newBytes += sizes[i];
   }
+  // Every payload's md5 while the logs read whole are of moderate size together (IndexOptions::
+  // verifyPayloadsUpTo); otherwise the last record of each, which is where a log cut short (truncated, copied
+  // while being written) or still being written shows: its payload is incomplete, and the analyses would
+  // lose what is missing without a word.
+  const bool verifyAll = newBytes <= options_.verifyPayloadsUpTo;
   std::vector<std::atomic<uint64_t>> scanned(paths.size());
   // Payloads verified so far, by digest: the other ranks' copies (and recompiles' identical code) are checked
   // by comparing bytes instead of hashing them again. Views into logs[], which outlive it.
@@ -67,15 +70,7 @@ void IndexBuilder::openLogs(const std::vector<std::string> &paths) {
         how[i] = log->resumed() ? How::Resumed : How::Opened;
         if (log->resumed()) lineage[i] = previous->lineage;
         bytesRead[i] = log->bytesRead();
-        // A payload that lost a line still parses as lines; only its has_payload md5 tells. Verifying costs
-        // a second pass at ~0.5 GB/s for payloads not seen before (the copies other ranks wrote are compared
-        // byte for byte instead), so it is done for logs read whole and of moderate size only; of the
-        // others, the last record is checked, which is where a log cut short (truncated, copied while being
-        // written) or still being written shows: its payload is incomplete, and the analyses would lose what
-        // is missing without a word.
-        PayloadVerification v = !log->resumed() && log->text().size() <= kVerifyPayloadsUpTo
-                                    ? log->verifyAll(&verified)
-                                    : log->verifyLast();
+        PayloadVerification v = !log->resumed() && verifyAll ? log->verifyAll(&verified) : log->verifyLast();
         for (const TraceDiagnostic &d : v.diagnostics)
           diag(paths[i], d.line, d.message);
         mismatched[i] = v.mismatched; // verifyAll keeps a bounded number of diagnostics; all are counted.

@@ -302,6 +302,12 @@ struct IndexOptions {
   std::vector<std::string> libraryPaths;
   /// Worker threads for reading logs and analysing payloads; 0 or 1 runs everything on the calling thread.
   unsigned jobs = 0;
+  /// Bytes: every payload is checked against its has_payload md5 when the logs a build reads whole (not kept
+  /// or resumed from an IndexCache) come to this much at most, all together; beyond it only each log's last
+  /// record is (where a log cut short shows). A payload that lost a line still parses; only its md5 tells.
+  /// Hashing runs at ~0.5 GB/s per core, and ranks on different devices write different bytes (no copy to
+  /// compare instead), so a many-rank job would pay it on every byte. Default 64 MB.
+  uint64_t verifyPayloadsUpTo = uint64_t{64} << 20;
   /// torch.profiler Chrome traces (files or directories, plain or gzip) to join to the launches, in addition
   /// to those found under the inputs/roots and beside the traces (see Runtime.h). Default: none.
   std::vector<std::string> profiles;

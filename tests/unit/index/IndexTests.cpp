@@ -777,6 +777,42 @@ TEST_CASE("ranks with the same payloads share one analysis; different bytes unde
   CHECK(copies == 2); // The damaged one is not a copy: its lines are its own.
 }
 
+TEST_CASE("payload digests: all checked while the logs read whole are small together, else each log's last") {
+  // Three ranks, the third with a damaged output code in the middle of its log (one byte changed, the
+  // length and the digest kept): found by its md5 only when every payload is checked.
+  TempDir dir;
+  std::string text = readFile(kTlparse + "/simple.log");
+  std::string forged = text;
+  size_t at = forged.find("def ", forged.find("\n\t", forged.find("{\"inductor_output_code\"")));
+  REQUIRE(at != std::string::npos);
+  REQUIRE(at + 100000 < forged.size()); // Not in the last record.
+  forged[at] = 'D';
+  std::ofstream(dir.path + "/dedicated_log_torch_trace_rank_0_aaaa.log", std::ios::binary) << text;
+  std::ofstream(dir.path + "/dedicated_log_torch_trace_rank_1_bbbb.log", std::ios::binary) << text;
+  std::ofstream(dir.path + "/dedicated_log_torch_trace_rank_2_cccc.log", std::ios::binary) << forged;
+  const uint64_t total = 2 * text.size() + forged.size();
+  auto corrupted = [&](uint64_t upTo, unsigned jobs) {
+    IndexOptions options;
+    options.inputs = {dir.path};
+    options.jobs = jobs;
+    options.verifyPayloadsUpTo = upTo;
+    auto index = Index::build(options);
+    REQUIRE(index);
+    REQUIRE(index->compiles().size() == 3);
+    return index->stats().corruptedRecords;
+  };
+  for (unsigned jobs : {1u, 2u}) {
+    CAPTURE(jobs);
+    CHECK(corrupted(IndexOptions().verifyPayloadsUpTo, jobs) == 1);
+    CHECK(corrupted(total, jobs) == 1);
+    CHECK(corrupted(total - 1, jobs) == 0); // Only each log's last record: intact.
+  }
+  // A log cut short is still found past the limit: its last record does not verify.
+  std::ofstream(dir.path + "/dedicated_log_torch_trace_rank_2_cccc.log", std::ios::binary | std::ios::trunc)
+      << text.substr(0, text.size() - 200);
+  CHECK(corrupted(0, 2) == 1);
+}
+
 TEST_CASE("damaged logs: served as far as they go, the damage counted") {
   // simple_corrupted_json.log lost a line of a chromium_event payload, a kind the index never reads: its
   // compile is served exactly like simple.log's, and the damaged record is found by its has_payload md5.
