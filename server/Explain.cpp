@@ -36,11 +36,16 @@ std::string shortName(const std::string &path) {
 }
 
 /// The origin's text: as recorded, else the file's line (read through the SourceReader, like the server).
+/// The text of an origin's line: as the trace recorded it, else as the file here has it, else why there is
+/// none (never a bare line number that reads like an empty line).
 std::string sourceText(const index::Origin &o, const index::SourceReader &sources) {
   std::string code(index::trim(o.code));
-  if (!code.empty() || !o.exists) return code;
+  if (!code.empty()) return code;
+  if (!o.exists) return "(text not recorded; the file is not on this machine)";
   index::SourceRead r = sources.read(o.path);
-  if (!r.ok() || o.line < 1 || o.line > r.file->lines.size()) return "";
+  if (!r.ok()) return "(text not recorded; the file is " + r.reason() + ")";
+  if (o.line < 1 || o.line > r.file->lines.size())
+    return "(text not recorded; the file here has " + std::to_string(r.file->lines.size()) + " lines)";
   return std::string(index::trim(r.file->lines[o.line - 1]));
 }
 

@@ -712,6 +712,15 @@ TEST_CASE("compile health: explain prints a Compile health section; comp_failure
   CHECK(parsed["compileHealth"]["compiles"][0]["status"] == "failed");
   CHECK(parsed["compileHealth"]["events"][0]["kind"] == "failure");
   CHECK(parsed["compileHealth"]["events"][0]["at"]["line"] == e.events[0].at->line);
+
+  // A recompile placed at a frame's first line, whose text no record holds, in a library not installed
+  // here (ddp_gpt2's transformers `@wraps(func)` wrapper): the line says why it has no text.
+  std::string ddp = run("--no-python '" + kTraces + "/ddp_gpt2/trace'");
+  INFO(ddp);
+  CHECK(ddp.find("generic.py\n   933  (text not recorded; the file is not on this machine)\n          "
+                 "recompile [4/1] rank 0") != std::string::npos);
+  std::regex bare(R"(\n +[0-9]+ +\n)"); // A line number with no text after it.
+  CHECK_FALSE(std::regex_search(ddp, bare));
 }
 
 } // namespace inductor::e2e
