@@ -35,9 +35,9 @@ std::string shortName(const std::string &path) {
   return s == std::string::npos ? path : path.substr(s + 1);
 }
 
-/// The origin's text: as recorded, else the file's line (read through the SourceReader, like the server).
-/// The text of an origin's line: as the trace recorded it, else as the file here has it, else why there is
-/// none (never a bare line number that reads like an empty line).
+/// The text of an origin's line: as the trace recorded it, else the file's line here (read through the
+/// SourceReader, like the server), else why there is none (never a bare line number that reads like an empty
+/// line).
 std::string sourceText(const index::Origin &o, const index::SourceReader &sources) {
   std::string code(index::trim(o.code));
   if (!code.empty()) return code;
