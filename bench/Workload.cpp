@@ -82,6 +82,14 @@ std::string payloadDigest(std::string_view block) {
   return md5.hexdigest();
 }
 
+/// Sets the has_payload digest of the envelope that starts at `envelopeStart` in `out` to `payload`'s (a
+/// block as payloadDigest takes it); nothing when the envelope has none.
+void setDigest(std::string &out, size_t envelopeStart, std::string_view payload) {
+  static constexpr std::string_view key = "\"has_payload\": \"";
+  if (size_t k = out.find(key, envelopeStart); k != std::string::npos)
+    out.replace(k + key.size(), 32, payloadDigest(payload));
+}
+
 std::optional<std::string> hasPayload(std::string_view envelope) {
   static constexpr std::string_view key = "\"has_payload\": \"";
   size_t pos = envelope.find(key);
@@ -281,13 +289,8 @@ std::string renderUnit(const FixtureLog &log, const UnitRewrite &rw) {
     }
     std::string p(payload);
     replaceAll(p, kRecordedRoot, rw.prefix);
-    if (r.digestOk) {
-      // Patch the digest in the envelope already appended.
-      static constexpr std::string_view key = "\"has_payload\": \"";
-      size_t envStart = out.size() - env.size() - (r.envelopeEnd < r.end ? 1 : 0);
-      size_t k = out.find(key, envStart);
-      if (k != std::string::npos) out.replace(k + key.size(), 32, payloadDigest(p));
-    }
+    if (r.digestOk) // The envelope already appended.
+      setDigest(out, out.size() - env.size() - (r.envelopeEnd < r.end ? 1 : 0), p);
     out += p;
   }
   return out;
@@ -482,11 +485,8 @@ std::string renderReplica(const FixtureLog &log, int rank, int device) {
     std::string_view payload(t.data() + r.envelopeEnd + 1, r.end - r.envelopeEnd - 1);
     std::string moved = onDevice(std::string(payload), device);
     if (moved != payload)
-      if (auto digest = hasPayload(env); digest && payloadDigest(payload) == *digest) {
-        static constexpr std::string_view kHas = "\"has_payload\": \"";
-        if (size_t k = out.find(kHas, envStart); k != std::string::npos)
-          out.replace(k + kHas.size(), 32, payloadDigest(moved));
-      }
+      if (auto digest = hasPayload(env); digest && payloadDigest(payload) == *digest)
+        setDigest(out, envStart, moved);
     out += '\n';
     out += moved;
   }

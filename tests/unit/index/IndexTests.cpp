@@ -79,6 +79,17 @@ std::string describe(const Index &index) {
   return out.str();
 }
 
+/// Changes one byte of the first output code of a log's text (its first `def ` becomes `Def `), keeping the
+/// length and the has_payload md5: a damaged copy, or a forged digest. Returns the offset changed; npos when
+/// the log has no output code with a `def`.
+size_t damageFirstOutputCode(std::string &log) {
+  size_t record = log.find("{\"inductor_output_code\"");
+  size_t payload = record == std::string::npos ? record : log.find("\n\t", record);
+  size_t at = payload == std::string::npos ? payload : log.find("def ", payload);
+  if (at != std::string::npos) log[at] = 'D';
+  return at;
+}
+
 /// Builds `inputs` with jobs = 1 and jobs = 2, checks that both describe the same index, returns the
 /// parallel one.
 std::shared_ptr<const Index> buildBoth(const std::vector<std::string> &inputs) {
@@ -750,13 +761,7 @@ TEST_CASE("ranks with the same payloads share one analysis; different bytes unde
   // A third rank whose output code differs in one byte but keeps the length and the has_payload md5 (a
   // damaged copy, or a forged digest): analysed on its own, never given another rank's analysis.
   std::string forged = text;
-  size_t record = forged.find("{\"inductor_output_code\"");
-  REQUIRE(record != std::string::npos);
-  size_t at = forged.find("\n\t", record);
-  REQUIRE(at != std::string::npos);
-  at = forged.find("def ", at);
-  REQUIRE(at != std::string::npos);
-  forged[at] = 'D';
+  REQUIRE(damageFirstOutputCode(forged) != std::string::npos);
   std::ofstream(dir.path + "/dedicated_log_torch_trace_rank_2_cccc.log", std::ios::binary) << forged;
   auto three = buildBoth({dir.path});
   REQUIRE(three->compiles().size() == 3);
@@ -783,10 +788,9 @@ TEST_CASE("payload digests: all checked while the logs read whole are small toge
   TempDir dir;
   std::string text = readFile(kTlparse + "/simple.log");
   std::string forged = text;
-  size_t at = forged.find("def ", forged.find("\n\t", forged.find("{\"inductor_output_code\"")));
+  size_t at = damageFirstOutputCode(forged);
   REQUIRE(at != std::string::npos);
   REQUIRE(at + 100000 < forged.size()); // Not in the last record.
-  forged[at] = 'D';
   std::ofstream(dir.path + "/dedicated_log_torch_trace_rank_0_aaaa.log", std::ios::binary) << text;
   std::ofstream(dir.path + "/dedicated_log_torch_trace_rank_1_bbbb.log", std::ios::binary) << text;
   std::ofstream(dir.path + "/dedicated_log_torch_trace_rank_2_cccc.log", std::ios::binary) << forged;
