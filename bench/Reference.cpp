@@ -81,8 +81,15 @@ RefLog buildReference(const std::string &logPath) {
   for (const std::string &path : userFiles) {
     std::vector<index::UserLine> lines = idx->userLines(path);
     ref.lensesPerUserFile[path] = lines.size();
-    for (const index::UserLine &ul : lines)
-      ref.userLines.push_back({path, ul.line, idx->launchesForLine(path, ul.line).size()});
+    for (const index::UserLine &ul : lines) {
+      // References list the same code once (Index::firstEquivalent: a recompile that generated the same
+      // code).
+      std::vector<index::LaunchRef> launches = idx->launchesForLine(path, ul.line);
+      size_t listed = std::count_if(launches.begin(), launches.end(), [&](index::LaunchRef r) {
+        return idx->firstEquivalent(r.artifact) == r.artifact;
+      });
+      ref.userLines.push_back({path, ul.line, listed});
+    }
     auto &text = ref.recordedText[path];
     for (const index::RecordedLine &r : idx->recordedLines(path))
       text.emplace_back(r.line, std::string(r.code));

@@ -230,56 +230,45 @@ void IndexBuilder::buildLogCompiles(const std::vector<std::function<void()>> &fi
 
   // Compiles whose records did not change since the previous build come from the cache; the others are
   // analysed on the workers, each writing only its own slot.
-  std::vector<std::shared_ptr<const CompileAnalysis>> results(pending.size());
+  std::vector<CompileResult> results(pending.size());
   std::vector<std::string> keys(pending.size());
   std::vector<size_t> misses;
-  // A compile whose payloads are byte for byte those of another (every rank of a data-parallel job; a
-  // recompile that generated the same code) shares its analysis: analysed once, on the first of them.
-  // copyOf[i] is that first compile (i itself when analysed here); candidates are found by the payloads'
-  // has_payload digests and lengths, and confirmed by comparing their bytes, so different text is never
-  // shared even when a digest is wrong or forged.
+  // A compile whose payloads are another's shares its analysis, analysed once, on the first of them: byte for
+  // byte (every rank of a job with one GPU per host; a recompile that generated the same code: a Copy), or
+  // up to the device (the ranks on a host's other GPUs: a Variant, with a CopyPatch of its own). copyOf[i]
+  // is that first compile (i itself when analysed here). Candidates are found by the payloads' has_payload
+  // digests and lengths (payloadsKey), else by their lengths (payloadsShapeKey), and confirmed on the
+  // workers by comparing their bytes, so different text never shares an analysis even when a digest is wrong
+  // or forged: a compile that does not compare as its candidate is analysed itself.
+  enum class Role : uint8_t { Analysed, Copy, Variant };
   std::vector<size_t> copyOf(pending.size());
-  std::unordered_map<std::string, std::vector<size_t>> byContent;
-  std::vector<size_t> analysed; // Misses that are not copies: analysed on the workers.
-  // The comparisons read the copies' payloads through the mapping: they are not needed again. They are
-  // returned after a log's last compile (pending is in log order) or every 32 MB, not per payload: each
-  // madvise flushes the TLB of every CPU the process runs on, and a call per record was a tenth of a
-  // build's time on a many-rank trace.
-  uint64_t compared = 0; // Payload bytes of this log compared with another's since the last release.
-  auto releaseCompared = [&](size_t i) {
-    bool lastOfLog = i + 1 == pending.size() || pending[i + 1].log != pending[i].log;
-    if (compared > 0 && (lastOfLog || compared >= (uint64_t{32} << 20))) {
-      tables_->logs[pending[i].log]->releasePages();
-      compared = 0;
-    }
-  };
+  std::vector<Role> role(pending.size(), Role::Analysed);
+  std::vector<std::shared_ptr<const CopyPatch>> patches(pending.size());
+  std::unordered_map<std::string, size_t> byDigests, byShape;
   for (size_t i = 0; i < pending.size(); ++i) {
     copyOf[i] = i;
-    keys[i] = compileKey(pending[i], *tables_->logs[pending[i].log], lineages_[pending[i].log]);
+    const TraceLog &log = *tables_->logs[pending[i].log];
+    keys[i] = compileKey(pending[i], log, lineages_[pending[i].log]);
     if (cache_)
       if (auto it = cache_->state_->compiles.find(keys[i]); it != cache_->state_->compiles.end())
         results[i] = it->second;
-    if (results[i]) {
-      releaseCompared(i);
-      continue;
-    }
+    if (results[i].analysis) continue;
     misses.push_back(i);
-    std::string content = payloadsKey(pending[i], *tables_->logs[pending[i].log]);
-    if (!content.empty()) {
-      std::vector<size_t> &same = byContent[content];
-      const TraceLog &log = *tables_->logs[pending[i].log];
-      for (size_t first : same)
-        if (samePayloads(pending[i], log, pending[first], *tables_->logs[pending[first].log])) {
-          copyOf[i] = first;
-          break;
-        }
-      if (copyOf[i] == i)
-        same.push_back(i);
-      else
-        compared += payloadBytes(pending[i], log);
+    if (std::string digests = payloadsKey(pending[i], log); !digests.empty()) {
+      auto [it, fresh] = byDigests.try_emplace(std::move(digests), i);
+      if (!fresh) {
+        copyOf[i] = it->second;
+        role[i] = Role::Copy;
+        continue;
+      }
     }
-    if (copyOf[i] == i) analysed.push_back(i);
-    releaseCompared(i);
+    if (std::string shape = payloadsShapeKey(pending[i], log); !shape.empty()) {
+      auto [it, fresh] = byShape.try_emplace(std::move(shape), i);
+      if (!fresh) {
+        copyOf[i] = it->second;
+        role[i] = Role::Variant;
+      }
+    }
   }
   // A forward and its backward read the same pre-grad graph record: the first compile of the log reading a
   // record keeps its analysis (merged first, it makes the graph's artifact); the others drop theirs once
@@ -304,9 +293,16 @@ void IndexBuilder::buildLogCompiles(const std::vector<std::function<void()>> &fi
   constexpr uint64_t kReleaseBytes = uint64_t{2} << 20;
   constexpr uint64_t kReleaseLarge = uint64_t{1} << 20;
   constexpr uint64_t kReleaseBehind = uint64_t{1} << 20;
-  parallelFor(first.size() + analysed.size(), [&](size_t task) {
-    if (task < first.size()) return first[task]();
-    size_t i = analysed[task - first.size()];
+  // Payload bytes read for a log (analysed, or compared with another's): its pages are returned every
+  // kReleaseBytes, and every kReleaseEvery analyses.
+  auto account = [&](uint32_t l, uint64_t bytes, bool analysed) {
+    uint64_t before = bytesPerLog[l].fetch_add(bytes);
+    bool crossed = before / kReleaseBytes != (before + bytes) / kReleaseBytes;
+    if ((analysed && ++analysedPerLog[l] % kReleaseEvery == 0) || crossed) tables_->logs[l]->releasePages();
+  };
+  std::atomic<size_t> analysedCount{0};
+  auto analyse = [&](size_t i) {
+    ++analysedCount;
     const PendingCompile &p = pending[i];
     const TraceLog &log = *tables_->logs[p.log];
     const auto &records = log.records();
@@ -402,20 +398,69 @@ void IndexBuilder::buildLogCompiles(const std::vector<std::function<void()>> &fi
       r.pre.analysis = {};
       r.pre.analysedEarlier = true;
     }
-    results[i] = std::move(analysis);
-    uint64_t bytes = payloadBytes(p, log);
-    uint64_t before = bytesPerLog[p.log].fetch_add(bytes);
-    bool crossed = before / kReleaseBytes != (before + bytes) / kReleaseBytes;
-    if (++analysedPerLog[p.log] % kReleaseEvery == 0 || crossed) log.releasePages();
+    results[i].analysis = std::move(analysis);
+    account(p.log, payloadBytes(p, log), true);
+  };
+  // What a Variant names of its own (CopyPatch): read from its text, at the lines the shared analysis took.
+  auto patchOf = [&](size_t i) {
+    const PendingCompile &p = pending[i];
+    const TraceLog &log = *tables_->logs[p.log];
+    const TraceRecord &out = log.records()[p.output];
+    auto patch = std::make_shared<CopyPatch>();
+    if (out.payloadEnd - out.payloadBegin <= IndexLimits::kCodeBytes) {
+      auto lines = log.payloadLines(out);
+      patch->hash = identityHash(lines);
+      for (uint32_t l = 0; l < lines.size(); ++l)
+        if (auto path = kernelPathOfLine(lines[l])) patch->kernelPaths.emplace_back(l, std::string(*path));
+    } else {
+      patch->hash = std::hash<std::string>{}(log.path()) ^ out.envelopeOffset; // As its analysis would.
+    }
+    if (!out.filename.empty()) {
+      ResolvedPath local = resolver_->resolve(out.filename);
+      if (local.exists && mayRead(local.path)) patch->paths.push_back(local.path);
+    }
+    if (p.cacheInfo >= 0) patch->cacheKey = fxGraphCacheKey(log.payloadText(log.records()[p.cacheInfo]));
+    return patch;
+  };
+  parallelFor(first.size() + misses.size(), [&](size_t task) {
+    if (task < first.size()) return first[task]();
+    size_t i = misses[task - first.size()];
+    const PendingCompile &p = pending[i];
+    const TraceLog &log = *tables_->logs[p.log];
+    if (role[i] == Role::Analysed) {
+      analyse(i);
+    } else {
+      const PendingCompile &c = pending[copyOf[i]];
+      const TraceLog &clog = *tables_->logs[c.log];
+      PayloadMatch m = role[i] == Role::Copy
+                           ? (samePayloads(p, log, c, clog) ? PayloadMatch::Same : PayloadMatch::Different)
+                           : comparePayloads(c, clog, p, log);
+      uint64_t bytes = payloadBytes(p, log);
+      account(p.log, bytes, false);
+      account(c.log, bytes, false);
+      if (m == PayloadMatch::Same) {
+        role[i] = Role::Copy;
+      } else if (m == PayloadMatch::SameUpToDevice) {
+        patches[i] = patchOf(i);
+      } else {
+        role[i] = Role::Analysed;
+        copyOf[i] = i;
+        analyse(i);
+      }
+    }
     size_t n = ++done;
-    if (n == analysed.size() || n % 4 == 0)
-      report(Step::Analysing, double(n) / double(analysed.size()),
-             "analysing output code: " + std::to_string(n) + " of " + std::to_string(analysed.size()) +
-                 (analysed.size() == 1 ? " compile" : " compiles"));
+    if (n == misses.size() || n % 4 == 0)
+      report(Step::Analysing, double(n) / double(misses.size()),
+             "analysing output code: " + std::to_string(n) + " of " + std::to_string(misses.size()) +
+                 (misses.size() == 1 ? " compile" : " compiles"));
   });
   if (cancelled()) return;
+  // In order: a compile's candidate comes before it, and is resolved first.
   for (size_t i : misses)
-    if (copyOf[i] != i) results[i] = results[copyOf[i]];
+    if (role[i] == Role::Copy)
+      results[i] = results[copyOf[i]];
+    else if (role[i] == Role::Variant)
+      results[i] = {results[copyOf[i]].analysis, patches[i]};
   // A log cut while its payloads were analysed read zeros past the cut (MappedFile's guard): its compiles are
   // left out, and neither it nor their analyses are kept for the next build, which reads it again.
   std::vector<bool> cut(tables_->logs.size(), false);
@@ -427,8 +472,8 @@ void IndexBuilder::buildLogCompiles(const std::vector<std::function<void()>> &fi
     diag(path, 0,
          "the file was truncated while it was indexed: its compiles are left out until it is read again");
   }
-  index_->stats_.compilesAnalysed = analysed.size();
-  next_.last.compilesAnalysed = analysed.size();
+  index_->stats_.compilesAnalysed = analysedCount;
+  next_.last.compilesAnalysed = analysedCount;
   next_.last.compilesReused = pending.size() - misses.size();
   for (size_t i = 0; i < pending.size(); ++i)
     if (!cut[pending[i].log]) next_.compiles.emplace(keys[i], results[i]);
@@ -445,7 +490,8 @@ void IndexBuilder::buildLogCompiles(const std::vector<std::function<void()>> &fi
   auto sameTitleKey = [&](size_t i) {
     const PendingCompile &p = pending[i];
     return std::make_tuple(p.log, p.id.traceStr(),
-                           results[i] ? results[i]->compile.graphKind : GraphKind::Unknown, p.cpp);
+                           results[i].analysis ? results[i].analysis->compile.graphKind : GraphKind::Unknown,
+                           p.cpp);
   };
   std::map<decltype(sameTitleKey(0)), std::pair<uint32_t, uint32_t>> sameTitle; // Key -> (total, seen).
   for (size_t i = 0; i < results.size(); ++i)
@@ -454,7 +500,8 @@ void IndexBuilder::buildLogCompiles(const std::vector<std::function<void()>> &fi
     if (cancelled()) break;
     const PendingCompile &p = pending[i];
     if (cut[p.log]) continue;
-    const CompileAnalysis &r = *results[i];
+    const CompileAnalysis &r = *results[i].analysis;
+    const CopyPatch *patch = results[i].patch.get();
     const TraceLog &log = *tables_->logs[p.log];
     // A shared analysis (a copy's, or one kept by the cache) names the compile it was made for: what is this
     // compile's own comes from its records. Its diagnostics are about the text, reported once, for the first.
@@ -472,6 +519,19 @@ void IndexBuilder::buildLogCompiles(const std::vector<std::function<void()>> &fi
     std::string nth = total > 1 ? " (" + std::to_string(++seen) + " of " + std::to_string(total) + ")" : "";
     Artifact code = r.code;
     code.contentHash = r.hash;
+    if (patch) {
+      code.contentHash = patch->hash;
+      code.paths = patch->paths;
+      c.cacheKey = patch->cacheKey;
+      // Its own kernel files, at the lines the shared analysis took them from (the texts have the same
+      // lines).
+      for (KernelDefinition &k : code.code.kernels) {
+        if (k.kernelPath.empty()) continue;
+        auto it = std::lower_bound(patch->kernelPaths.begin(), patch->kernelPaths.end(),
+                                   std::pair<uint32_t, std::string>(k.kernelPathLine, ""));
+        k.kernelPath = it != patch->kernelPaths.end() && it->first == k.kernelPathLine ? it->second : "";
+      }
+    }
     code.traceFile = p.log;
     code.record = static_cast<uint32_t>(p.output);
     code.compile = ref;
@@ -479,8 +539,11 @@ void IndexBuilder::buildLogCompiles(const std::vector<std::function<void()>> &fi
     code.title.append(p.cpp ? " wrapper code" : " output code").append(nth);
     code.virtualName = basename(log.path()) + "/" + std::to_string(log.records()[p.output].line + 1) + "/" +
                        slug(label) + (p.cpp ? "-wrapper_code" : "-output_code") + ext;
+    uint64_t contentHash = code.contentHash;
     c.outputCode = addArtifact(std::move(code));
-    byContent_[r.hash].push_back(c.outputCode);
+    byContent_[contentHash].push_back(c.outputCode);
+    if (patchOf_.size() <= c.outputCode.value) patchOf_.resize(c.outputCode.value + 1);
+    patchOf_[c.outputCode.value] = results[i].patch;
     auto graphArtifact = [&](int rec, const GraphData &g, std::string_view what,
                              Artifact::GraphRole role) -> ArtifactId {
       if (rec < 0 || !g.present) return {};
@@ -494,7 +557,7 @@ void IndexBuilder::buildLogCompiles(const std::vector<std::function<void()>> &fi
       // The compile is pushed after this lambda runs, so attach the graph to it by hand.
       std::string title = label;
       title.append(" ").append(what).append(" (").append(name).append(")").append(nth);
-      std::shared_ptr<const GraphData> owner(results[i], &g); // Kept alive by the analysis.
+      std::shared_ptr<const GraphData> owner(results[i].analysis, &g); // Kept alive by the analysis.
       if (g.analysedEarlier) {
         // The compile that kept the analysis is not in this build (an analysis shared across logs, or kept
         // by the cache from a log read differently): analysed again, here.

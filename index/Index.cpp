@@ -101,6 +101,11 @@ ArtifactId Index::firstCopy(ArtifactId id) const {
   return ArtifactId{tables_->firstCopy[id.value]};
 }
 
+ArtifactId Index::firstEquivalent(ArtifactId id) const {
+  if (!id.valid() || id.value >= tables_->firstEquivalent.size()) return id;
+  return ArtifactId{tables_->firstEquivalent[id.value]};
+}
+
 std::string Index::text(ArtifactId id) const {
   Expected<std::string> text = readText(id);
   return text ? std::move(*text) : std::string();

@@ -219,6 +219,171 @@ bool samePayloads(const PendingCompile &a, const TraceLog &logA, const PendingCo
   return true;
 }
 
+namespace {
+
+bool isWordChar(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+bool isLowerAlnum(std::string_view s) {
+  return std::all_of(s.begin(), s.end(),
+                     [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); });
+}
+
+bool allDigits(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+/// A word no longer than this is looked at (a cache hash stem is 52 characters).
+constexpr size_t kMaxDeviceWord = 96;
+
+/// Compares `n` bytes of `a` and `b`, letting device words differ (isDeviceWord). `same` is cleared when a
+/// byte differs.
+bool equalUpToDevice(std::string_view a, std::string_view b, bool &same) {
+  size_t n = a.size();
+  size_t p = 0;
+  while (p < n) {
+    // Long equal runs are the rule: compared a block at a time, then the block that differs byte by byte.
+    constexpr size_t kBlock = 64;
+    while (p + kBlock <= n && std::memcmp(a.data() + p, b.data() + p, kBlock) == 0)
+      p += kBlock;
+    while (p < n && a[p] == b[p])
+      ++p;
+    if (p >= n) return true;
+    same = false;
+    if (!isWordChar(a[p]) || !isWordChar(b[p])) return false;
+    // The word around p: the same start in both (the bytes before p are equal), and it must end at the same
+    // place in both (same length). A longer word than any device word is not one.
+    size_t begin = p;
+    while (begin > 0 && isWordChar(a[begin - 1]))
+      if (p - --begin > kMaxDeviceWord) return false;
+    size_t endA = p, endB = p;
+    while (endA < n && isWordChar(a[endA]))
+      if (++endA - begin > kMaxDeviceWord) return false;
+    while (endB < n && isWordChar(b[endB]))
+      if (++endB - begin > kMaxDeviceWord) return false;
+    if (endA != endB || !isDeviceWord(a, begin, endA) || !isDeviceWord(b, begin, endB)) return false;
+    p = endA;
+  }
+  return true;
+}
+
+} // namespace
+
+bool isDeviceWord(std::string_view text, size_t begin, size_t end) {
+  if (end <= begin || end > text.size()) return false;
+  std::string_view word = text.substr(begin, end - begin);
+  std::string_view before = text.substr(0, begin);
+  auto after = [&](std::string_view marker) {
+    return before.size() >= marker.size() && before.substr(before.size() - marker.size()) == marker;
+  };
+  // A device index: `cuda:1` in types and devices, `device(type='cuda', index=1)`, the wrapper's
+  // `get_raw_stream(1)`, `torch.cuda._DeviceGuard(1)`, `torch.cuda.set_device(1)`; and the address of the
+  // process's graph object in a graph dump's `# graph id: 1398...` (torch/fx/graph_module.py).
+  if (allDigits(word))
+    for (std::string_view marker :
+         {"cuda:", "index=", "get_raw_stream(", "_DeviceGuard(", "set_device(", "# graph id: "})
+      if (after(marker)) return true;
+  // The wrapper's stream variable: `stream1 = get_raw_stream(1)`, `stream=stream1`.
+  if (word.size() > 6 && word.substr(0, 6) == "stream" && allDigits(word.substr(6))) return true;
+  // A cache file: `/xx/c<hash>` (torch/_inductor/codecache.py), whose hash covers the device.
+  if (!after("/")) return false;
+  if (word.size() == 2 && isLowerAlnum(word)) return text.substr(end, 2) == "/c";
+  return word.size() >= 20 && word[0] == 'c' && isLowerAlnum(word) &&
+         after(std::string(word.substr(1, 2)) + "/");
+}
+
+namespace {
+
+/// A hash of payload[from, to) that is the same for texts that differ only in device words (isDeviceWord):
+/// those are hashed as their length. Words cut by the window's ends are left out (the window's ends are at
+/// the same offsets in texts of the same length).
+uint64_t deviceBlindHash(std::string_view payload, size_t from, size_t to) {
+  to = std::min(to, payload.size());
+  while (from > 0 && from < to && isWordChar(payload[from - 1]) && isWordChar(payload[from]))
+    ++from;
+  while (to < payload.size() && to > from && isWordChar(payload[to]) && isWordChar(payload[to - 1]))
+    --to;
+  ContentHash h;
+  size_t run = from; // Start of the bytes not hashed yet.
+  for (size_t i = from; i < to;) {
+    if (!isWordChar(payload[i])) {
+      ++i;
+      continue;
+    }
+    size_t end = i;
+    while (end < to && isWordChar(payload[end]))
+      ++end;
+    if (isDeviceWord(payload, i, end)) {
+      h.update(payload.substr(run, i - run));
+      h.update(std::to_string(end - i));
+      run = end;
+    }
+    i = end;
+  }
+  h.update(payload.substr(run, to - run));
+  return h.h;
+}
+
+} // namespace
+
+std::string payloadsShapeKey(const PendingCompile &p, const TraceLog &log) {
+  if (p.output < 0) return {};
+  std::string key;
+  key += p.cpp ? 'c' : 'p';
+  key += static_cast<char>('0' + static_cast<int>(p.kindHint));
+  std::array<int, 8> records = analysedRecords(p);
+  records.back() = -1; // The FX graph cache info: its key hashes the device.
+  for (int rec : records) {
+    key += '|';
+    if (rec < 0) continue;
+    const TraceRecord &r = log.records()[static_cast<size_t>(rec)];
+    key += std::to_string(r.payloadEnd - r.payloadBegin);
+  }
+  // Compiles of one log can have payloads of the same lengths (`# AOT ID: ['3_forward']` and
+  // `['4_forward']`): the output code's first and last few KB, the device aside, tell most apart.
+  const TraceRecord &out = log.records()[static_cast<size_t>(p.output)];
+  if (out.payloadEnd <= log.text().size()) {
+    constexpr size_t kWindow = 4096;
+    std::string_view code = log.text().substr(out.payloadBegin, out.payloadEnd - out.payloadBegin);
+    key += '|' + std::to_string(deviceBlindHash(code, 0, kWindow));
+    if (code.size() > kWindow)
+      key += '|' + std::to_string(deviceBlindHash(
+                       code, code.size() - std::min(code.size() - kWindow, kWindow), code.size()));
+  }
+  return key;
+}
+
+PayloadMatch comparePayloads(const PendingCompile &a, const TraceLog &logA, const PendingCompile &b,
+                             const TraceLog &logB) {
+  std::array<int, 8> ra = analysedRecords(a), rb = analysedRecords(b);
+  bool same = true;
+  for (size_t k = 0; k < ra.size(); ++k) {
+    if ((ra[k] < 0) != (rb[k] < 0)) return PayloadMatch::Different;
+    if (ra[k] < 0) continue;
+    const TraceRecord &x = logA.records()[static_cast<size_t>(ra[k])];
+    const TraceRecord &y = logB.records()[static_cast<size_t>(rb[k])];
+    uint64_t n = x.payloadEnd - x.payloadBegin;
+    bool cacheInfo = k + 1 == ra.size();
+    if (n != y.payloadEnd - y.payloadBegin) {
+      if (!cacheInfo) return PayloadMatch::Different;
+      same = false;
+      continue;
+    }
+    if (x.payloadEnd > logA.text().size() || y.payloadEnd > logB.text().size())
+      return PayloadMatch::Different;
+    std::string_view pa = logA.text().substr(x.payloadBegin, n), pb = logB.text().substr(y.payloadBegin, n);
+    if (cacheInfo) {
+      same = same && pa == pb;
+      continue;
+    }
+    if (!equalUpToDevice(pa, pb, same)) return PayloadMatch::Different;
+  }
+  const TraceRecord &outA = logA.records()[static_cast<size_t>(a.output)];
+  const TraceRecord &outB = logB.records()[static_cast<size_t>(b.output)];
+  return same && outA.filename == outB.filename ? PayloadMatch::Same : PayloadMatch::SameUpToDevice;
+}
+
 } // namespace detail
 
 using namespace detail;
@@ -269,26 +434,41 @@ int copyRank(std::string_view path) {
 
 void IndexBuilder::linkCopies() {
   std::vector<uint32_t> &first = tables_->firstCopy;
+  std::vector<uint32_t> &equivalent = tables_->firstEquivalent;
   first.clear();
-  // Launches are shared only by the compiles of one analysis, which byte-identical payloads get
-  // (buildLogCompiles compares them); the kind, the log record and the payload length are checked too.
+  equivalent.clear();
+  // Launches are shared only by the compiles of one analysis, which payloads that are the same byte for byte
+  // or up to the device get (buildLogCompiles compares them); the kind, the log record and the payload
+  // length are checked too. Of those, the ones with the same patch (none: the analysed text) have the same
+  // text.
   std::unordered_map<const void *, uint32_t> byLaunches;
+  std::map<std::pair<const void *, const void *>, uint32_t> byText;
+  auto set = [&](std::vector<uint32_t> &table, uint32_t i, uint32_t to) {
+    if (table.empty()) {
+      table.resize(index_->artifacts_.size());
+      std::iota(table.begin(), table.end(), uint32_t{0}); // Each its own, until found a copy.
+    }
+    table[i] = to;
+  };
   for (uint32_t i = 0; i < index_->artifacts_.size(); ++i) {
     const Artifact &a = index_->artifacts_[i];
     if (a.launches.empty() || a.traceFile >= tables_->logs.size()) continue;
     const TraceLog &log = *tables_->logs[a.traceFile];
     if (a.record >= log.records().size()) continue;
     auto [it, fresh] = byLaunches.try_emplace(a.launches.identity(), i);
-    if (fresh) continue;
+    if (fresh) {
+      byText.emplace(std::make_pair(a.launches.identity(), i < patchOf_.size() ? patchOf_[i].get() : nullptr),
+                     i);
+      continue;
+    }
     const Artifact &f = index_->artifacts_[it->second];
     const TraceRecord &r = log.records()[a.record];
     const TraceRecord &fr = tables_->logs[f.traceFile]->records()[f.record];
     if (f.kind != a.kind || r.payloadEnd - r.payloadBegin != fr.payloadEnd - fr.payloadBegin) continue;
-    if (first.empty()) {
-      first.resize(index_->artifacts_.size());
-      std::iota(first.begin(), first.end(), uint32_t{0}); // Each its own, until found a copy.
-    }
-    first[i] = it->second;
+    set(equivalent, i, it->second);
+    auto [text, freshText] = byText.try_emplace(
+        std::make_pair(a.launches.identity(), i < patchOf_.size() ? patchOf_[i].get() : nullptr), i);
+    if (!freshText) set(first, i, text->second);
   }
 }
 

@@ -68,6 +68,9 @@ struct Index::Tables {
   /// Per artifact, the first one that is a copy of the same log payload (see Index::firstCopy); empty when no
   /// artifact has one.
   std::vector<uint32_t> firstCopy;
+  /// Per artifact, the first one that is the same code up to its device (see Index::firstEquivalent); empty
+  /// when no artifact has one.
+  std::vector<uint32_t> firstEquivalent;
   /// The resolver the build used for origins, kept for Index::resolvePath.
   std::shared_ptr<const PathResolver> resolver;
 };
@@ -175,6 +178,24 @@ struct CompileAnalysis {
   std::vector<IndexDiagnostic> diagnostics;
 };
 
+/// What a compile whose payloads are another's up to the device (PayloadMatch::SameUpToDevice) has of its own
+/// on top of that compile's analysis, which it shares: what its text names that the shared analysis would
+/// give wrong. Positions, names and counts are the shared analysis's (the texts differ at the same lengths).
+struct CopyPatch {
+  uint64_t hash = 0;              ///< identityHash of its own output code (Artifact::contentHash).
+  std::vector<std::string> paths; ///< Its output code's local copy (from its recorded file name), if any.
+  std::string cacheKey;           ///< Its FX graph cache key (Compile::cacheKey): the key hashes the device.
+  /// Its `# kernel path:` comments by line (KernelDefinition::kernelPathLine): its own kernel files.
+  std::vector<std::pair<uint32_t, std::string>> kernelPaths;
+};
+
+/// A compile's analysis as a build uses it and IndexCache keeps it: shared with every compile whose payloads
+/// are the same, byte for byte or up to the device (then with a patch of its own).
+struct CompileResult {
+  std::shared_ptr<const CompileAnalysis> analysis;
+  std::shared_ptr<const CopyPatch> patch; ///< Null when the text is the analysed one, byte for byte.
+};
+
 /// A log kept for the next build, and its lineage: a number that changes when the log is read from scratch,
 /// so that record indices of an older version of the file never match.
 struct CachedLog {
@@ -197,6 +218,32 @@ uint64_t payloadBytes(const PendingCompile &p, const TraceLog &log);
 /// reads zeros through MappedFile's guard and compares unequal).
 bool samePayloads(const PendingCompile &a, const TraceLog &logA, const PendingCompile &b,
                   const TraceLog &logB);
+
+/// Identity of what the analysis of a compile reads up to the device: the output code's kind and graph-kind
+/// hint, per record it reads (but the FX graph cache info) whether it has one and the payload's length, and
+/// a hash of the output code's first and last 4 KB that ignores device words (isDeviceWord). Candidates for
+/// comparePayloads; empty when the compile has no output code record.
+std::string payloadsShapeKey(const PendingCompile &p, const TraceLog &log);
+
+/// How the payloads of two compiles compare (comparePayloads).
+enum class PayloadMatch {
+  Different,
+  Same, ///< Byte for byte, and the same recorded output code file name.
+  /// Different only in what names the device or a cache file, each at the same length: the device index of
+  /// `cuda:N`, `index=N`, `get_raw_stream(N)`, `_DeviceGuard(N)`, `set_device(N)`, the stream `streamN`,
+  /// the cache's `/xx/c<hash>` of kernel paths (their names hash the device); and the FX graph cache info
+  /// and output code's file name. Every rank of a data-parallel job on a host of several GPUs writes
+  /// this: one analysis serves all, positions and names included (the lengths are the same); what names
+  /// files is each compile's own (CopyPatch).
+  SameUpToDevice,
+};
+/// Compares the payloads `a` and `b` read (their records, as samePayloads; a file cut meanwhile compares
+/// Different). Cost: one pass over both payloads, plus a look at the word around each differing byte.
+PayloadMatch comparePayloads(const PendingCompile &a, const TraceLog &logA, const PendingCompile &b,
+                             const TraceLog &logB);
+/// Whether [begin, end) of `text` is a word (of [A-Za-z0-9_]) that comparePayloads lets differ: see
+/// PayloadMatch::SameUpToDevice. `text` is what the word is read in (what precedes it is looked at).
+bool isDeviceWord(std::string_view text, size_t begin, size_t end);
 
 /// A graph dump's analysis with its node index.
 GraphData analyzeGraphLines(const std::vector<std::string_view> &lines);
@@ -248,9 +295,8 @@ struct IndexCache::State {
   /// because it is under one); then they are `importRoots`, and other roots make the analyses stale.
   bool importRootsUsed = false;
   std::vector<std::string> importRoots;
-  std::unordered_map<std::string, detail::CachedLog> logs; ///< By path.
-  std::unordered_map<std::string, std::shared_ptr<const detail::CompileAnalysis>>
-      compiles; ///< By compileKey().
+  std::unordered_map<std::string, detail::CachedLog> logs;         ///< By path.
+  std::unordered_map<std::string, detail::CompileResult> compiles; ///< By compileKey().
   std::unordered_map<std::string, std::shared_ptr<const detail::CachedProfile>> profiles; ///< By path.
   /// By graph: those of this build's compiles (kept analyses only).
   std::unordered_map<const detail::GraphData *, detail::CachedGraphNodes> graphNodes;
@@ -262,6 +308,8 @@ struct IndexCache::State {
 using detail::CachedLog;
 using detail::CompileAnalysis;
 using detail::CompileProvenance;
+using detail::CompileResult;
+using detail::CopyPatch;
 using detail::GraphData;
 
 class IndexBuilder {
@@ -364,7 +412,7 @@ private:
   void buildLogCompiles(const std::vector<std::function<void()>> &first = {});
   void buildFileCompiles(const DiscoveredInputs &inputs);
   void linkKernelSources(const std::vector<std::string> &cacheSources);
-  /// Fills Tables::firstCopy (Index::firstCopy).
+  /// Fills Tables::firstCopy and Tables::firstEquivalent (Index::firstCopy, Index::firstEquivalent).
   void linkCopies();
   /// What buildHealth() reads from the logs (it needs nothing else).
   struct HealthRead {
@@ -430,6 +478,9 @@ private:
   /// Content hash -> output-code artifacts with that text (one per rank or compile that wrote it), to merge
   /// copies of the same text.
   std::unordered_map<uint64_t, std::vector<ArtifactId>> byContent_;
+  /// Per output-code artifact of a log compile (by id): its CopyPatch, null when its text is its analysis's.
+  /// Copies sharing an analysis and a patch (or none) have the same text (linkCopies).
+  std::vector<std::shared_ptr<const CopyPatch>> patchOf_;
   /// (compile, file name, content hash) -> graph artifact from a file, to merge copies of a graph dump.
   std::map<std::tuple<uint32_t, std::string, uint64_t>, ArtifactId> fileGraphs_;
   /// Hash of a trace's kept frames -> the stacks made of traces with that hash (sharedStack); under

@@ -180,8 +180,9 @@ void parseDefinitionComments(const TextLines &lines, uint32_t first, uint32_t la
     std::string_view rest = lines[i].substr(indentOf(lines[i]));
     auto body = commentBody(rest, false);
     if (!body) continue;
-    if (startsWith(*body, "kernel path:")) {
-      k.kernelPath = std::string(trim(body->substr(12)));
+    if (auto path = kernelPathOfLine(rest)) {
+      k.kernelPath = std::string(*path);
+      k.kernelPathLine = i;
       inMapping = false;
     } else if (startsWith(*body, kTopoPrefix)) {
       parseTopoComment(*body, k.sourceNodes, k.atenOps);
@@ -463,6 +464,12 @@ const KernelDefinition *OutputCodeAnalysis::findKernel(std::string_view name) co
   for (const KernelDefinition &k : kernels)
     if (k.name == name) return &k;
   return nullptr;
+}
+
+std::optional<std::string_view> kernelPathOfLine(std::string_view line) {
+  auto body = commentBody(line.substr(indentOf(line)), false);
+  if (!body || !startsWith(*body, "kernel path:")) return std::nullopt;
+  return trim(body->substr(12));
 }
 
 OutputCodeAnalysis analyzePythonWrapper(const TextLines &lines) {

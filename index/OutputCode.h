@@ -84,6 +84,9 @@ struct KernelDefinition {
   KernelKind kind = KernelKind::Unknown;
   /// From `# kernel path: /.../inductor_cache/e5/ce5l....py`: the cache file holding the kernel alone.
   std::string kernelPath;
+  /// The line of that comment (meaningful when kernelPath is not empty): another rank's copy of this output
+  /// code names its own kernel file there (see kernelPathOfLine).
+  uint32_t kernelPathLine = 0;
   /// `# Topologically Sorted Source Nodes: [h, x]`: pre-grad FX node names (an entry may be empty, as
   /// printed).
   std::vector<std::string> sourceNodes;
@@ -158,6 +161,10 @@ struct OutputCodeAnalysis {
   /// pointer is valid while this analysis is alive and unmodified.
   const KernelDefinition *findKernel(std::string_view name) const;
 };
+
+/// The path of a `# kernel path: PATH` comment line of Python output code (leading spaces allowed), as
+/// KernelDefinition::kernelPath takes it; nullopt when the line is not one.
+std::optional<std::string_view> kernelPathOfLine(std::string_view line);
 
 /// Analyzes Python wrapper code (see the file comment). Module-level strings that are no kernel's source are
 /// skipped (the `Compile-time auto-tuning block` docstring of max-autotune output code holds `.run(` lines

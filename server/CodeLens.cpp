@@ -290,7 +290,8 @@ void Server::onLaunchSites(const protocol::TextDocumentPositionParams &params, R
     auto it = now.find(line);
     if (it == now.end()) return reply(json::array());
     // One per site in each compile, not one per rank (a 32-rank trace would send 32 copies of each). The
-    // ranks' byte-identical copies add no site: left out before summarizing (8 ranks: 8× fewer to look at).
+    // ranks' copies (the same code, up to the device) add no site: left out before summarizing (8 ranks: 8×
+    // fewer to look at).
     reply.text(
         launchLocations(texts, index, summarizeLaunches(index, withoutCopies(index, it->second)).sites()));
   });

@@ -623,7 +623,8 @@ KernelSummary summarizeLaunches(const index::Index &index, const std::vector<ind
 
 std::vector<index::LaunchRef> withoutCopies(const index::Index &index,
                                             std::vector<index::LaunchRef> launches) {
-  std::erase_if(launches, [&](index::LaunchRef r) { return index.firstCopy(r.artifact) != r.artifact; });
+  std::erase_if(launches,
+                [&](index::LaunchRef r) { return index.firstEquivalent(r.artifact) != r.artifact; });
   return launches;
 }
 

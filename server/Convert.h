@@ -265,9 +265,9 @@ struct KernelSummary {
 };
 KernelSummary summarizeLaunches(const index::Index &index, const std::vector<index::LaunchRef> &launches);
 
-/// `launches` without those in a later copy of an output code (Index::firstCopy: the byte-identical output
-/// code every rank of a data-parallel job writes), in their order: a copy's launches are the first copy's,
-/// at the same places.
+/// `launches` without those in a later copy of an output code, byte for byte or up to the device
+/// (Index::firstEquivalent: the output code every rank of a data-parallel job writes), in their order: a
+/// copy's launches are the first copy's, at the same places.
 std::vector<index::LaunchRef> withoutCopies(const index::Index &index,
                                             std::vector<index::LaunchRef> launches);
 

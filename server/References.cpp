@@ -1,9 +1,10 @@
 // server/References.cpp: textDocument/references.
 //  - On a user source line: every launch site, in every compile (forward, backward, recompiles, every rank),
-//    of every kernel generated from that line. Ranks that wrote byte-identical output code (every rank of a
-//    data-parallel job, as a rule) are listed once, in the first such copy (Index::firstCopy), as clangd
-//    lists a header's references once however many translation units include it: an 8-rank trace would
-//    otherwise answer with 8 identical lists. A rank whose code differs is listed on its own.
+//    of every kernel generated from that line. Ranks that wrote the same output code (every rank of a
+//    data-parallel job, as a rule: byte for byte, or up to the GPU of the host it ran on) are listed once, in
+//    the first such copy (Index::firstEquivalent), as clangd lists a header's references once however many
+//    translation units include it: an 8-rank trace would otherwise answer with 8 lists of the same places.
+//    A rank whose code differs otherwise is listed on its own.
 //  - On a kernel in generated code: the launches of that kernel (and its definition if asked).
 //  - On an FX node in a graph dump: the launches of the kernels that compute it.
 #include "server/Convert.h"
