@@ -264,6 +264,7 @@ int runExplain(const std::vector<std::string> &args) {
     out["stats"] = {{"traceFiles", stats.traceFiles},
                     {"traceBytes", stats.traceBytes},
                     {"compiles", stats.compiles},
+                    {"compilesAnalysed", stats.compilesAnalysed},
                     {"kernels", stats.kernels},
                     {"frameCompiles", stats.frameCompiles},
                     {"graphBreaks", stats.graphBreaks},
