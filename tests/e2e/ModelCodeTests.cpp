@@ -212,6 +212,71 @@ PackageCount checkDefinitions(LSPClient &client, const std::vector<ExpectedOutpu
   return count;
 }
 
+/// Output code as the same code on any GPU: the device index in its forms (`cuda:1`, `index=1`,
+/// `get_raw_stream(1)`, `_DeviceGuard(1)`, `set_device(1)`, `stream1`), `# graph id:` addresses and cache
+/// paths (`/xx/c<hash>`) blanked. Independent of the server's comparison (index/IndexBuilder.cpp).
+std::string deviceBlind(const std::string &text) {
+  static const std::regex device(
+      R"re((cuda:|index=|get_raw_stream\(|_DeviceGuard\(|set_device\(|\bstream|# graph id: )\d+|/[a-z0-9]{2}/c[a-z0-9]{20,})re");
+  return std::regex_replace(text, device, "$1#");
+}
+
+/// References on every model line with kernels: each location one of that line's launches, none twice, and
+/// one per launch site of distinct code: ranks whose output code is the same up to the GPU they ran on are
+/// listed once. Returns the lines asked.
+size_t checkModelLineReferences(LSPClient &client, const std::vector<ExpectedOutputCode> &codes,
+                                const ModelOrigins &origins, const std::string &site) {
+  std::map<const ExpectedOutputCode *, std::string> blind, uri;
+  for (const ExpectedOutputCode &code : codes) {
+    blind.emplace(&code, deviceBlind(code.text));
+    // Found outside the workspace (the fixture's cache): the server answers with its log copy.
+    uri[&code] = code.uri.rfind("file:", 0) == 0
+                     ? findVirtualOutputCode(client, code.record.payload, code.record.traceFile)
+                     : code.uri;
+  }
+  // Local (file, 0-based line) -> its launches' locations, and their sites up to the device.
+  std::map<std::pair<std::string, uint32_t>, std::map<Loc, std::tuple<std::string, uint32_t, uint32_t>>>
+      lines;
+  for (const ExpectedOutputCode &code : codes) {
+    auto perKey = origins.find({code.record.traceFile, code.record.line});
+    if (perKey == origins.end()) continue;
+    for (const LaunchSite &launch : code.launches) {
+      auto it = perKey->second.find(launch.key());
+      if (it == perKey->second.end()) continue;
+      for (const ModelFrame &f : it->second) {
+        std::string local = expectedLocal(f.path, site);
+        if (!fs::exists(local) || f.line == 0 || statement(lineOf(local, f.line - 1)) != statement(f.code))
+          continue;
+        lines[{local, f.line - 1}][launchLoc(uri[&code], code.text, launch)] = {blind[&code], launch.line,
+                                                                                launch.column};
+      }
+    }
+  }
+  for (const auto &[where, launches] : lines) {
+    const auto &[file, line] = where;
+    INFO(file << ":" << line + 1);
+    std::string text = readFile(file);
+    uint32_t indent = static_cast<uint32_t>(splitLines(text)[line].find_first_not_of(' '));
+    json result =
+        client.request("textDocument/references", {{"textDocument", {{"uri", fileURI(file)}}},
+                                                   {"position", {{"line", line}, {"character", indent}}},
+                                                   {"context", {{"includeDeclaration", false}}}});
+    REQUIRE(result.is_array());
+    std::vector<Loc> got = toLocs(result);
+    std::set<std::tuple<std::string, uint32_t, uint32_t>> sites, gotSites;
+    for (const auto &[loc, siteKey] : launches)
+      sites.insert(siteKey);
+    for (const Loc &l : got) {
+      auto it = launches.find(l);
+      CHECK_MESSAGE(it != launches.end(), "not a launch of this line: " << show(l));
+      if (it != launches.end())
+        CHECK_MESSAGE(gotSites.insert(it->second).second, "listed twice: " << show(l));
+    }
+    CHECK(gotSites == sites);
+  }
+  return lines.size();
+}
+
 /// A workspace holding a copy of a case's trace (every rank's log) and a `.venv` with the case's package
 /// copies.
 struct PackageWorkspace {
@@ -275,6 +340,7 @@ PackageCount checkPackageCase(const std::string &name, const std::string &caseDi
       CHECK_MESSAGE(!lineOf(f, l["range"]["start"]["line"].get<uint32_t>()).empty(), l.dump());
   }
   CHECK(lensLines > 0);
+  CHECK(checkModelLineReferences(s.client, codes, origins, ws.site) > 0);
 
   // Lenses in output code: each opens what definition at its range finds. They are made once per list of
   // origins per request (launches in every layer share one), and a kernel's is its launches' origins.
