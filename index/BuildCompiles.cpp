@@ -245,7 +245,18 @@ void IndexBuilder::buildLogCompiles(const std::vector<std::function<void()>> &fi
   std::vector<Role> role(pending.size(), Role::Analysed);
   std::vector<std::shared_ptr<const CopyPatch>> patches(pending.size());
   std::unordered_map<std::string, size_t> byDigests, byShape;
+  // payloadsShapeKey reads the ends of the output code through the mapping, and a fault maps up to 2 MB
+  // around what it reads: a log's pages are returned after its last compile (pending is in log order), not
+  // per compile (each madvise flushes the TLB of every CPU the process runs on).
+  bool shapesRead = false; // Pages of the log of pending[i - 1] read by payloadsShapeKey.
+  auto releaseShapesRead = [&](size_t i) {
+    if (shapesRead && i > 0 && (i == pending.size() || pending[i].log != pending[i - 1].log)) {
+      tables_->logs[pending[i - 1].log]->releasePages();
+      shapesRead = false;
+    }
+  };
   for (size_t i = 0; i < pending.size(); ++i) {
+    releaseShapesRead(i);
     copyOf[i] = i;
     const TraceLog &log = *tables_->logs[pending[i].log];
     keys[i] = compileKey(pending[i], log, lineages_[pending[i].log]);
@@ -268,8 +279,10 @@ void IndexBuilder::buildLogCompiles(const std::vector<std::function<void()>> &fi
         copyOf[i] = it->second;
         role[i] = Role::Variant;
       }
+      shapesRead = true;
     }
   }
+  releaseShapesRead(pending.size());
   // A forward and its backward read the same pre-grad graph record: the first compile of the log reading a
   // record keeps its analysis (merged first, it makes the graph's artifact); the others drop theirs once
   // their launches are resolved.

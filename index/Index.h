@@ -242,7 +242,8 @@ struct IndexStats {
   size_t launchesWithOrigin = 0, userLines = 0, corruptedRecords = 0, errors = 0;
   size_t traceBytesRead = 0; ///< Bytes of logs scanned by this build.
   /// Log compiles analysed by this build: the others came from the cache, or share the analysis of a compile
-  /// with byte-identical payloads (another rank's, or a recompile that generated the same code).
+  /// with the same payloads, byte for byte or up to the device (another rank's, or a recompile that
+  /// generated the same code; see Index::firstEquivalent).
   size_t compilesAnalysed = 0;
   size_t profiles = 0, runLogs = 0; ///< Profiler traces and printer run logs read (see Runtime.h).
   /// Compile health (CompileHealth.h): Dynamo compiles (frame_id/frame_compile_id, with or without output
