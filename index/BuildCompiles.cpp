@@ -237,7 +237,8 @@ void IndexBuilder::buildLogCompiles(const std::vector<std::function<void()>> &fi
   // byte (every rank of a job with one GPU per host; a recompile that generated the same code: a Copy), or
   // up to the device (the ranks on a host's other GPUs: a Variant, with a CopyPatch of its own). copyOf[i]
   // is that first compile (i itself when analysed here). Candidates are found by the payloads' has_payload
-  // digests and lengths (payloadsKey), else by their lengths (payloadsShapeKey), and confirmed on the
+  // digests and lengths (payloadsKey), else by their lengths and the device-blind ends of the output code
+  // (payloadsLengthsKey, outputCodeEndsKey), and confirmed on the
   // workers by comparing their bytes, so different text never shares an analysis even when a digest is wrong
   // or forged: a compile that does not compare as its candidate is analysed itself.
   enum class Role : uint8_t { Analysed, Copy, Variant };
@@ -245,18 +246,25 @@ void IndexBuilder::buildLogCompiles(const std::vector<std::function<void()>> &fi
   std::vector<Role> role(pending.size(), Role::Analysed);
   std::vector<std::shared_ptr<const CopyPatch>> patches(pending.size());
   std::unordered_map<std::string, size_t> byDigests, byShape;
-  // payloadsShapeKey reads the ends of the output code through the mapping, and a fault maps up to 2 MB
-  // around what it reads: a log's pages are returned after its last compile (pending is in log order), not
-  // per compile (each madvise flushes the TLB of every CPU the process runs on).
-  bool shapesRead = false; // Pages of the log of pending[i - 1] read by payloadsShapeKey.
-  auto releaseShapesRead = [&](size_t i) {
-    if (shapesRead && i > 0 && (i == pending.size() || pending[i].log != pending[i - 1].log)) {
-      tables_->logs[pending[i - 1].log]->releasePages();
-      shapesRead = false;
-    }
+  // Candidates up to the device: by their payloads' lengths, then by the ends of their output code, read
+  // only when the lengths of two compiles are the same (ranks on a host's other GPUs), not for every
+  // compile. `unread`: the first of its lengths, its ends not read yet.
+  struct LengthsGroup {
+    std::optional<size_t> unread;
+  };
+  std::unordered_map<std::string, LengthsGroup> byLengths;
+  // The ends are read through the mapping, and a fault maps the page-cache folio around what it reads (up to
+  // 2 MB): returned right away, that far around each end. Nothing else reads the logs yet.
+  auto shapeKey = [&](size_t j, const std::string &lengths) {
+    const TraceLog &log = *tables_->logs[pending[j].log];
+    std::string key = lengths + '|' + outputCodeEndsKey(pending[j], log);
+    const TraceRecord &out = log.records()[static_cast<size_t>(pending[j].output)];
+    constexpr uint64_t kAround = uint64_t{2} << 20;
+    for (uint64_t end : {out.payloadBegin, out.payloadEnd})
+      log.releasePages(end > kAround ? end - kAround : 0, 2 * kAround);
+    return key;
   };
   for (size_t i = 0; i < pending.size(); ++i) {
-    releaseShapesRead(i);
     copyOf[i] = i;
     const TraceLog &log = *tables_->logs[pending[i].log];
     keys[i] = compileKey(pending[i], log, lineages_[pending[i].log]);
@@ -273,16 +281,23 @@ void IndexBuilder::buildLogCompiles(const std::vector<std::function<void()>> &fi
         continue;
       }
     }
-    if (std::string shape = payloadsShapeKey(pending[i], log); !shape.empty()) {
-      auto [it, fresh] = byShape.try_emplace(std::move(shape), i);
-      if (!fresh) {
-        copyOf[i] = it->second;
-        role[i] = Role::Variant;
-      }
-      shapesRead = true;
+    std::string lengths = payloadsLengthsKey(pending[i], log);
+    if (lengths.empty()) continue;
+    auto [group, fresh] = byLengths.try_emplace(lengths);
+    if (fresh) {
+      group->second.unread = i;
+      continue;
+    }
+    if (group->second.unread) {
+      byShape.try_emplace(shapeKey(*group->second.unread, lengths), *group->second.unread);
+      group->second.unread.reset();
+    }
+    auto [it, freshShape] = byShape.try_emplace(shapeKey(i, lengths), i);
+    if (!freshShape) {
+      copyOf[i] = it->second;
+      role[i] = Role::Variant;
     }
   }
-  releaseShapesRead(pending.size());
   // A forward and its backward read the same pre-grad graph record: the first compile of the log reading a
   // record keeps its analysis (merged first, it makes the graph's artifact); the others drop theirs once
   // their launches are resolved.
@@ -306,13 +321,6 @@ void IndexBuilder::buildLogCompiles(const std::vector<std::function<void()>> &fi
   constexpr uint64_t kReleaseBytes = uint64_t{2} << 20;
   constexpr uint64_t kReleaseLarge = uint64_t{1} << 20;
   constexpr uint64_t kReleaseBehind = uint64_t{1} << 20;
-  // Payload bytes read for a log (analysed, or compared with another's): its pages are returned every
-  // kReleaseBytes, and every kReleaseEvery analyses.
-  auto account = [&](uint32_t l, uint64_t bytes, bool analysed) {
-    uint64_t before = bytesPerLog[l].fetch_add(bytes);
-    bool crossed = before / kReleaseBytes != (before + bytes) / kReleaseBytes;
-    if ((analysed && ++analysedPerLog[l] % kReleaseEvery == 0) || crossed) tables_->logs[l]->releasePages();
-  };
   std::atomic<size_t> analysedCount{0};
   auto analyse = [&](size_t i) {
     ++analysedCount;
@@ -412,7 +420,10 @@ void IndexBuilder::buildLogCompiles(const std::vector<std::function<void()>> &fi
       r.pre.analysedEarlier = true;
     }
     results[i].analysis = std::move(analysis);
-    account(p.log, payloadBytes(p, log), true);
+    uint64_t bytes = payloadBytes(p, log);
+    uint64_t before = bytesPerLog[p.log].fetch_add(bytes);
+    bool crossed = before / kReleaseBytes != (before + bytes) / kReleaseBytes;
+    if (++analysedPerLog[p.log] % kReleaseEvery == 0 || crossed) log.releasePages();
   };
   // What a Variant names of its own (CopyPatch): read from its text, at the lines the shared analysis took.
   auto patchOf = [&](size_t i) {
@@ -448,9 +459,6 @@ void IndexBuilder::buildLogCompiles(const std::vector<std::function<void()>> &fi
       PayloadMatch m = role[i] == Role::Copy
                            ? (samePayloads(p, log, c, clog) ? PayloadMatch::Same : PayloadMatch::Different)
                            : comparePayloads(c, clog, p, log);
-      uint64_t bytes = payloadBytes(p, log);
-      account(p.log, bytes, false);
-      account(c.log, bytes, false);
       if (m == PayloadMatch::Same) {
         role[i] = Role::Copy;
       } else if (m == PayloadMatch::SameUpToDevice) {
@@ -460,6 +468,11 @@ void IndexBuilder::buildLogCompiles(const std::vector<std::function<void()>> &fi
         copyOf[i] = i;
         analyse(i);
       }
+      // Both logs' pages, read whole by the comparison, are returned after it: one madvise each per compile
+      // compared, and the compared payloads are not read again (a 100 MB mix of small logs held 5 MB more
+      // at its peak when they were returned with the analyses', every 2 MB read).
+      log.releasePages();
+      clog.releasePages();
     }
     size_t n = ++done;
     if (n == misses.size() || n % 4 == 0)

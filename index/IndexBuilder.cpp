@@ -327,7 +327,7 @@ uint64_t deviceBlindHash(std::string_view payload, size_t from, size_t to) {
 
 } // namespace
 
-std::string payloadsShapeKey(const PendingCompile &p, const TraceLog &log) {
+std::string payloadsLengthsKey(const PendingCompile &p, const TraceLog &log) {
   if (p.output < 0) return {};
   std::string key;
   key += p.cpp ? 'c' : 'p';
@@ -340,17 +340,19 @@ std::string payloadsShapeKey(const PendingCompile &p, const TraceLog &log) {
     const TraceRecord &r = log.records()[static_cast<size_t>(rec)];
     key += std::to_string(r.payloadEnd - r.payloadBegin);
   }
-  // Compiles of one log can have payloads of the same lengths (`# AOT ID: ['3_forward']` and
-  // `['4_forward']`): the output code's first and last few KB, the device aside, tell most apart.
+  return key;
+}
+
+std::string outputCodeEndsKey(const PendingCompile &p, const TraceLog &log) {
+  if (p.output < 0) return {};
   const TraceRecord &out = log.records()[static_cast<size_t>(p.output)];
-  if (out.payloadEnd <= log.text().size()) {
-    constexpr size_t kWindow = 4096;
-    std::string_view code = log.text().substr(out.payloadBegin, out.payloadEnd - out.payloadBegin);
-    key += '|' + std::to_string(deviceBlindHash(code, 0, kWindow));
-    if (code.size() > kWindow)
-      key += '|' + std::to_string(deviceBlindHash(
-                       code, code.size() - std::min(code.size() - kWindow, kWindow), code.size()));
-  }
+  if (out.payloadEnd > log.text().size()) return {};
+  constexpr size_t kWindow = 4096;
+  std::string_view code = log.text().substr(out.payloadBegin, out.payloadEnd - out.payloadBegin);
+  std::string key = std::to_string(deviceBlindHash(code, 0, kWindow));
+  if (code.size() > kWindow)
+    key += '|' + std::to_string(deviceBlindHash(code, code.size() - std::min(code.size() - kWindow, kWindow),
+                                                code.size()));
   return key;
 }
 

@@ -219,11 +219,15 @@ uint64_t payloadBytes(const PendingCompile &p, const TraceLog &log);
 bool samePayloads(const PendingCompile &a, const TraceLog &logA, const PendingCompile &b,
                   const TraceLog &logB);
 
-/// Identity of what the analysis of a compile reads up to the device: the output code's kind and graph-kind
-/// hint, per record it reads (but the FX graph cache info) whether it has one and the payload's length, and
-/// a hash of the output code's first and last 4 KB that ignores device words (isDeviceWord). Candidates for
-/// comparePayloads; empty when the compile has no output code record.
-std::string payloadsShapeKey(const PendingCompile &p, const TraceLog &log);
+/// Identity of what the analysis of a compile reads up to the device, from its records' metadata: the output
+/// code's kind and graph-kind hint, and per record it reads (but the FX graph cache info, whose key hashes
+/// the device) whether it has one and the payload's length. Candidates for comparePayloads; empty when the
+/// compile has no output code record.
+std::string payloadsLengthsKey(const PendingCompile &p, const TraceLog &log);
+/// Tells apart compiles of the same payloadsLengthsKey (a log's `# AOT ID: ['3_forward']` and
+/// `['4_forward']`): a hash of the output code's first and last 4 KB that ignores device words
+/// (isDeviceWord). Reads those bytes through the mapping; empty when the record is past the file's end.
+std::string outputCodeEndsKey(const PendingCompile &p, const TraceLog &log);
 
 /// How the payloads of two compiles compare (comparePayloads).
 enum class PayloadMatch {
