@@ -253,7 +253,8 @@ size_t checkModelLineReferences(LSPClient &client, const std::vector<ExpectedOut
     }
   }
   for (const auto &[where, launches] : lines) {
-    const auto &[file, line] = where;
+    const std::string &file = where.first; // Not a structured binding: INFO captures it in a lambda.
+    const uint32_t line = where.second;
     INFO(file << ":" << line + 1);
     std::string text = readFile(file);
     uint32_t indent = static_cast<uint32_t>(splitLines(text)[line].find_first_not_of(' '));
@@ -624,7 +625,7 @@ TEST_CASE("edited sources: lines inserted above and inside functions, the answer
   for (uint32_t l : lensLines) {
     std::string t = trimmed(lines.at(l - 1));
     CHECK_MESSAGE(t != "h = h * 1.0  # inside Block.forward", l);
-    CHECK_MESSAGE(t.rfind("#", 0) != 0, l);
+    CHECK_MESSAGE(t.rfind('#', 0) != 0, l);
   }
   CHECK(lensLines.count(19) == 1); // `h = F.gelu(self.fc1(h))`: 16 in the trace, +2 above, +1 inside.
   // Hover on the user line, and references, where it is now.
