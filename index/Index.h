@@ -421,12 +421,13 @@ public:
   /// same code). `id` itself when there is none. Its text and positions are this one's: answers may read the
   /// first copy's lines (textLinesInLog) for all of them.
   ArtifactId firstCopy(ArtifactId id) const;
-  /// The first artifact (in index order) that is the same code as this one up to the device: a log payload
-  /// of the same length that differs from it at most in the device it names (`cuda:1`, `index=1`,
-  /// `get_raw_stream(1)`, `stream1`) and in its kernels' cache paths, each at the same length (the ranks of
-  /// a host of several GPUs), or a copy (firstCopy). Its kernels and launches are this one's, at the same
-  /// positions, but its text is not: read it from `id`. `id` itself when there is none. For listing each
-  /// launch once for all ranks (references, launch sites).
+  /// The first artifact (in index order) of the same compile (Compile::label without the rank) that is the
+  /// same code as this one up to the device: a log payload of the same length that differs from it at most
+  /// in the device it names (`cuda:1`, `index=1`, `get_raw_stream(1)`, `stream1`) and in its kernels' cache
+  /// paths, each at the same length (the ranks of a host of several GPUs), or a copy (firstCopy). Its
+  /// kernels and launches are this one's, at the same positions, but its text is not: read it from `id`.
+  /// `id` itself when there is none, and for a recompile that generated the same code (another compile).
+  /// For listing each launch once for all ranks (references, launch sites).
   ArtifactId firstEquivalent(ArtifactId id) const;
   /// The indexed generated code that `text` is a copy of, for documents that are not indexed files (an
   /// output_code.py opened from a folder that was not indexed, a copied or edited file): first a copy of

@@ -442,9 +442,16 @@ void IndexBuilder::linkCopies() {
   // Launches are shared only by the compiles of one analysis, which payloads that are the same byte for byte
   // or up to the device get (buildLogCompiles compares them); the kind, the log record and the payload
   // length are checked too. Of those, the ones with the same patch (none: the analysed text) have the same
-  // text.
+  // text; and those of the same compile (its label without the rank: the ranks' copies of one compile) are
+  // listed once. A recompile that generated the same code is still a compile of its own in a listing.
   std::unordered_map<const void *, uint32_t> byLaunches;
   std::map<std::pair<const void *, const void *>, uint32_t> byText;
+  std::map<std::pair<const void *, std::string>, uint32_t> byCompile;
+  auto compileLabel = [&](const Artifact &a) {
+    return a.compile.valid() && a.compile.value < index_->compiles_.size()
+               ? index_->compiles_[a.compile.value].label(/*withRank=*/false)
+               : std::string();
+  };
   auto set = [&](std::vector<uint32_t> &table, uint32_t i, uint32_t to) {
     if (table.empty()) {
       table.resize(index_->artifacts_.size());
@@ -461,13 +468,16 @@ void IndexBuilder::linkCopies() {
     if (fresh) {
       byText.emplace(std::make_pair(a.launches.identity(), i < patchOf_.size() ? patchOf_[i].get() : nullptr),
                      i);
+      byCompile.emplace(std::make_pair(a.launches.identity(), compileLabel(a)), i);
       continue;
     }
     const Artifact &f = index_->artifacts_[it->second];
     const TraceRecord &r = log.records()[a.record];
     const TraceRecord &fr = tables_->logs[f.traceFile]->records()[f.record];
     if (f.kind != a.kind || r.payloadEnd - r.payloadBegin != fr.payloadEnd - fr.payloadBegin) continue;
-    set(equivalent, i, it->second);
+    auto [same, freshCompile] =
+        byCompile.try_emplace(std::make_pair(a.launches.identity(), compileLabel(a)), i);
+    if (!freshCompile) set(equivalent, i, same->second);
     auto [text, freshText] = byText.try_emplace(
         std::make_pair(a.launches.identity(), i < patchOf_.size() ? patchOf_[i].get() : nullptr), i);
     if (!freshText) set(first, i, text->second);

@@ -150,9 +150,11 @@ std::set<Frame> ExpectedOutputCode::originsOf(const LaunchSite &s) const {
   return it == record.origins.end() ? std::set<Frame>{} : it->second;
 }
 
-std::string findVirtualOutputCode(LSPClient &client, const std::string &payload,
-                                  const std::string &traceFile) {
+std::string findVirtualOutputCode(LSPClient &client, const std::string &payload, const std::string &traceFile,
+                                  std::optional<uint32_t> recordLine) {
   std::string logName = traceFile.empty() ? "" : "/" + fs::path(traceFile).filename().string() + "/";
+  // The server names log-only code `<log>/<1-based envelope line>/<title>`.
+  if (!logName.empty() && recordLine) logName += std::to_string(*recordLine + 1) + "/";
   json list = client.request("inductor/listArtifacts", json::object());
   if (!list.is_array()) return "";
   for (const json &a : list) {
@@ -249,7 +251,7 @@ std::vector<ExpectedOutputCode> expectedOutputCodes(const std::vector<std::strin
         e.uri = fileURI(e.path);
         e.text = readFile(e.path);
       } else if (client) {
-        e.uri = findVirtualOutputCode(*client, r.payload, r.traceFile);
+        e.uri = findVirtualOutputCode(*client, r.payload, r.traceFile, r.line);
         e.text = r.payload;
       } else {
         continue;

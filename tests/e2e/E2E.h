@@ -91,9 +91,12 @@ std::map<Frame, std::vector<LaunchRef>> launchesByUserLine(const std::vector<Exp
 std::string kernelKindOf(const std::string &kernel);
 
 /// The inductor-trace: URI of the log-only output code whose text equals `payload` (via listArtifacts and
-/// artifactContent); empty if none. With `traceFile`, only artifacts of that log (its name is in the URI).
+/// artifactContent); empty if none. With `traceFile`, only artifacts of that log (its name is in the URI),
+/// and with `recordLine` (0-based envelope line), only the one of that record (a recompile can log the same
+/// text again).
 std::string findVirtualOutputCode(LSPClient &client, const std::string &payload,
-                                  const std::string &traceFile = "");
+                                  const std::string &traceFile = "",
+                                  std::optional<uint32_t> recordLine = std::nullopt);
 
 /// A fresh directory under /tmp (outside the repository), removed with everything in it on destruction.
 class TempDir {

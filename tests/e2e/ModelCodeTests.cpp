@@ -222,21 +222,23 @@ std::string deviceBlind(const std::string &text) {
 }
 
 /// References on every model line with kernels: each location one of that line's launches, none twice, and
-/// one per launch site of distinct code: ranks whose output code is the same up to the GPU they ran on are
-/// listed once. Returns the lines asked.
+/// one per launch site of each compile's distinct code: ranks whose output code is the same up to the GPU
+/// they ran on are listed once; a recompile is listed on its own. Returns the lines asked.
 size_t checkModelLineReferences(LSPClient &client, const std::vector<ExpectedOutputCode> &codes,
                                 const ModelOrigins &origins, const std::string &site) {
   std::map<const ExpectedOutputCode *, std::string> blind, uri;
   for (const ExpectedOutputCode &code : codes) {
     blind.emplace(&code, deviceBlind(code.text));
     // Found outside the workspace (the fixture's cache): the server answers with its log copy.
-    uri[&code] = code.uri.rfind("file:", 0) == 0
-                     ? findVirtualOutputCode(client, code.record.payload, code.record.traceFile)
-                     : code.uri;
+    uri[&code] =
+        code.uri.rfind("file:", 0) == 0
+            ? findVirtualOutputCode(client, code.record.payload, code.record.traceFile, code.record.line)
+            : code.uri;
   }
-  // Local (file, 0-based line) -> its launches' locations, and their sites up to the device.
-  std::map<std::pair<std::string, uint32_t>, std::map<Loc, std::tuple<std::string, uint32_t, uint32_t>>>
-      lines;
+  // Local (file, 0-based line) -> its launches' locations, and their sites up to the device: compile id,
+  // device-blind text, line, column.
+  using Site = std::tuple<std::string, std::string, uint32_t, uint32_t>;
+  std::map<std::pair<std::string, uint32_t>, std::map<Loc, Site>> lines;
   for (const ExpectedOutputCode &code : codes) {
     auto perKey = origins.find({code.record.traceFile, code.record.line});
     if (perKey == origins.end()) continue;
@@ -247,8 +249,8 @@ size_t checkModelLineReferences(LSPClient &client, const std::vector<ExpectedOut
         std::string local = expectedLocal(f.path, site);
         if (!fs::exists(local) || f.line == 0 || statement(lineOf(local, f.line - 1)) != statement(f.code))
           continue;
-        lines[{local, f.line - 1}][launchLoc(uri[&code], code.text, launch)] = {blind[&code], launch.line,
-                                                                                launch.column};
+        lines[{local, f.line - 1}][launchLoc(uri[&code], code.text, launch)] = {
+            code.record.compileId, blind[&code], launch.line, launch.column};
       }
     }
   }
@@ -264,7 +266,7 @@ size_t checkModelLineReferences(LSPClient &client, const std::vector<ExpectedOut
                                                    {"context", {{"includeDeclaration", false}}}});
     REQUIRE(result.is_array());
     std::vector<Loc> got = toLocs(result);
-    std::set<std::tuple<std::string, uint32_t, uint32_t>> sites, gotSites;
+    std::set<Site> sites, gotSites;
     for (const auto &[loc, siteKey] : launches)
       sites.insert(siteKey);
     for (const Loc &l : got) {
