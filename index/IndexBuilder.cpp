@@ -286,9 +286,10 @@ bool isDeviceWord(std::string_view text, size_t begin, size_t end) {
       if (after(marker)) return true;
   // The wrapper's stream variable: `stream1 = get_raw_stream(1)`, `stream=stream1`.
   if (word.size() > 6 && word.substr(0, 6) == "stream" && allDigits(word.substr(6))) return true;
-  // A cache file: `/xx/c<hash>` (torch/_inductor/codecache.py), whose hash covers the device.
+  // A cache file: `/xx/c<hash>` (torch/_inductor/codecache.py: `xx` is the hash's first two characters),
+  // whose hash covers the device.
   if (!after("/")) return false;
-  if (word.size() == 2 && isLowerAlnum(word)) return text.substr(end, 2) == "/c";
+  if (word.size() == 2 && isLowerAlnum(word)) return text.substr(end, 4) == "/c" + std::string(word);
   return word.size() >= 20 && word[0] == 'c' && isLowerAlnum(word) &&
          after(std::string(word.substr(1, 2)) + "/");
 }
