@@ -320,9 +320,9 @@ PackageCount checkPackageCase(const std::string &name, const std::string &caseDi
   CHECK(std::find(roots.begin(), roots.end(), ws.site) != roots.end());
   ModelOrigins origins = modelOrigins(ws.logs);
   PackageCount c = checkDefinitions(s.client, codes, origins, ws.site);
-  MESSAGE(name << ": " << c.reached << " / " << c.withFrames << " launch sites with a model frame reach it ("
-               << c.inPackage << " in the package), " << c.launches << " launch sites, " << c.wrong
-               << " wrong");
+  // Counted in the table at the end (recordLaunches), not in a MESSAGE: one here carries the server's log.
+  INFO(name << ": " << c.reached << " / " << c.withFrames << " launch sites with a model frame reach it ("
+            << c.inPackage << " in the package), " << c.launches << " launch sites, " << c.wrong << " wrong");
   CHECK(c.wrong == 0);
   CHECK(c.withFrames > 0);
   CHECK(c.reached * 100 >= c.withFrames * 98);
@@ -819,15 +819,16 @@ TEST_CASE("paths settled without the import roots: answers come before the inter
   TempDir ws("python-late");
   std::string hanging = ws.write("bin/slow-python", "#!/bin/sh\nexec sleep 60\n");
   fs::permissions(hanging, fs::perms::owner_all);
-  auto started = std::chrono::steady_clock::now();
   Session s(ws.path(),
             json{{"pythonPath", hanging},
                  {"traceDirs", {caseDir("mlp_train") + "/trace"}},
                  {"pathMappings", {{{"from", "/tmp/work/mlp_train"}, {"to", caseDir("mlp_train")}}}}});
   INFO(s.client.logTail());
   checkMlpTrainDefinition(s);
-  // Well before the interpreter's 5 s timeout, which starts when the build ends.
-  CHECK(std::chrono::steady_clock::now() - started < std::chrono::seconds(4));
+  // Answered before the interpreter's 5 s timeout ended: its message, which comes at the timeout, has not
+  // (an order, not a duration: a slow machine runs both later).
+  for (const json &m : s.client.notifications("window/showMessage"))
+    CHECK_MESSAGE(m["message"].get<std::string>().find("timed out") == std::string::npos, m.dump());
   json status = s.client.request("inductor/status", json::object());
   CHECK(status["ready"] == true);
   CHECK(status["python"]["importRoots"].empty());

@@ -46,6 +46,27 @@ json waitForBuild(LSPClient &client, size_t after, std::chrono::milliseconds tim
   return nullptr;
 }
 
+/// Waits until no build has started or ended for `quiet` (the events of a burst of writes are over, however
+/// slowly the machine runs them), `limit` at most; the builds so far.
+size_t waitForQuiet(LSPClient &client, std::chrono::milliseconds quiet = std::chrono::milliseconds(1500),
+                    std::chrono::milliseconds limit = 30s) {
+  auto deadline = std::chrono::steady_clock::now() + limit;
+  size_t seen = client.notifications("inductor/status").size();
+  auto since = std::chrono::steady_clock::now();
+  while (std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    std::vector<json> statuses = client.notifications("inductor/status");
+    bool indexing = !statuses.empty() && statuses.back().value("indexing", false);
+    if (statuses.size() != seen || indexing) {
+      seen = statuses.size();
+      since = std::chrono::steady_clock::now();
+    } else if (std::chrono::steady_clock::now() - since >= quiet) {
+      break;
+    }
+  }
+  return indexedCount(client);
+}
+
 TEST_CASE("watch: a TORCH_TRACE directory made later, anywhere under the workspace, is indexed by itself") {
   TempDir workspace("watch");
   fs::create_directories(workspace.path() + "/.venv/lib"); // Never watched.
@@ -70,7 +91,7 @@ TEST_CASE("watch: a TORCH_TRACE directory made later, anywhere under the workspa
   json artifacts = client.request("inductor/listArtifacts", json::object());
   CHECK(artifacts.size() >= 2);
   // Files in skipped directories do not count: a log in .venv changes nothing.
-  size_t builds = indexedCount(client);
+  size_t builds = waitForQuiet(client);
   copyTrace(workspace.path() + "/.venv/lib/trace");
   std::this_thread::sleep_for(std::chrono::milliseconds(2500));
   CHECK(indexedCount(client) == builds);
@@ -101,10 +122,9 @@ TEST_CASE("watch: with a client that watches files, the server registers for tra
   json indexed = waitForBuild(client, builds);
   REQUIRE(indexed.is_object());
   CHECK(indexed["compiles"] == 2);
-  std::this_thread::sleep_for(std::chrono::milliseconds(1500)); // The burst is over.
   // The client's events are followed too, whatever inotify saw: an event for the trace reindexes, one for
   // another file does not.
-  builds = indexedCount(client);
+  builds = waitForQuiet(client);
   client.notify(
       "workspace/didChangeWatchedFiles",
       {{"changes", json::array({{{"uri", fileURI(workspace.path() + "/notes.txt")}, {"type", 1}}})}});
