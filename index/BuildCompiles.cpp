@@ -248,11 +248,8 @@ void IndexBuilder::buildLogCompiles(const std::vector<std::function<void()>> &fi
   std::unordered_map<std::string, size_t> byDigests, byShape;
   // Candidates up to the device: by their payloads' lengths, then by the ends of their output code, read
   // only when the lengths of two compiles are the same (ranks on a host's other GPUs), not for every
-  // compile. `unread`: the first of its lengths, its ends not read yet.
-  struct LengthsGroup {
-    std::optional<size_t> unread;
-  };
-  std::unordered_map<std::string, LengthsGroup> byLengths;
+  // compile. Per lengths: the first compile of them while its ends are not read yet.
+  std::unordered_map<std::string, std::optional<size_t>> byLengths;
   // The ends are read through the mapping, and a fault maps the page-cache folio around what it reads (up to
   // 2 MB): returned right away, that far around each end. Nothing else reads the logs yet.
   auto shapeKey = [&](size_t j, const std::string &lengths) {
@@ -283,14 +280,11 @@ void IndexBuilder::buildLogCompiles(const std::vector<std::function<void()>> &fi
     }
     std::string lengths = payloadsLengthsKey(pending[i], log);
     if (lengths.empty()) continue;
-    auto [group, fresh] = byLengths.try_emplace(lengths);
-    if (fresh) {
-      group->second.unread = i;
-      continue;
-    }
-    if (group->second.unread) {
-      byShape.try_emplace(shapeKey(*group->second.unread, lengths), *group->second.unread);
-      group->second.unread.reset();
+    auto [group, fresh] = byLengths.try_emplace(lengths, i);
+    if (fresh) continue;
+    if (std::optional<size_t> &unread = group->second) {
+      byShape.try_emplace(shapeKey(*unread, lengths), *unread);
+      unread.reset();
     }
     auto [it, freshShape] = byShape.try_emplace(shapeKey(i, lengths), i);
     if (!freshShape) {
