@@ -2,6 +2,7 @@
 // statistics as printed), level 3 markers, blocks mixed with other output; the k-th-occurrence mapping of
 // blocks to launches across calls and compiles; where NaN first shows up.
 #include "index/DebugPrinter.h"
+#include "unit/TestFiles.h"
 
 #include <doctest/doctest.h>
 
@@ -11,14 +12,9 @@
 
 using namespace inductor::index;
 
-namespace {
+using inductor::test::readFile;
 
-std::string readFile(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+namespace {
 
 const std::string kJit = std::string(INDUCTOR_FIXTURES_DIR) + "/traces/jit_printer/run.log";
 const std::string kCpp = std::string(INDUCTOR_FIXTURES_DIR) + "/traces/cppwrap_printer/run.log";

@@ -1,4 +1,5 @@
 #include "index/GraphDump.h"
+#include "unit/TestFiles.h"
 
 #include <doctest/doctest.h>
 
@@ -8,38 +9,11 @@
 
 using namespace inductor::index;
 namespace fs = std::filesystem;
+using inductor::test::fixtures;
+using inductor::test::readFile;
+using inductor::test::tracePayloads;
 
 namespace {
-
-std::string readFile(const fs::path &p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-fs::path fixtures() {
-  return fs::path(INDUCTOR_FIXTURES_DIR);
-}
-
-// The payloads of the TORCH_TRACE records whose one-line envelope mentions `"name"` (an artifact name or a
-// record kind), without their leading tabs. Test-only; the real reader is TraceLog.
-std::vector<std::string> payloads(const fs::path &log, std::string_view name) {
-  std::vector<std::string> out;
-  std::ifstream in(log, std::ios::binary);
-  std::string line;
-  std::string quoted = "\"" + std::string(name) + "\"";
-  bool collecting = false;
-  while (std::getline(in, line)) {
-    if (!line.empty() && line[0] == '\t') {
-      if (collecting) out.back().append(line, 1).push_back('\n');
-      continue;
-    }
-    collecting = line.find(quoted) != std::string::npos && line.find("\"has_payload\"") != std::string::npos;
-    if (collecting) out.emplace_back();
-  }
-  return out;
-}
 
 // Checks identifierAt on a line marked with `^` at the cursor; `expected` is the identifier or "" for none.
 void checkIdentifier(std::string_view marked, std::string_view expected, bool dotted = false) {
@@ -292,7 +266,7 @@ TEST_CASE("GraphDump: every graph payload of every log") {
   for (const auto &e : fs::recursive_directory_iterator(fixtures())) {
     if (!e.is_regular_file() || (e.path().extension() != ".log" && e.path().extension() != ".txt")) continue;
     for (std::string_view kind : kGraphs)
-      for (const std::string &payload : payloads(e.path(), kind)) {
+      for (const std::string &payload : tracePayloads(e.path(), kind)) {
         CAPTURE(e.path().string());
         CAPTURE(kind);
         TextLines lines = splitLines(payload);

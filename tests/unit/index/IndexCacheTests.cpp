@@ -4,6 +4,7 @@
 // describe exactly the index a fresh build of the same bytes describes, while reading only what was appended
 // and analysing only new or changed compiles.
 #include "index/Index.h"
+#include "unit/TestFiles.h"
 
 #include <doctest/doctest.h>
 
@@ -20,19 +21,13 @@
 
 using namespace inductor::index;
 namespace fs = std::filesystem;
+using inductor::test::readFile;
 
 namespace {
 
 const std::string kFixtures = normalizePath(INDUCTOR_FIXTURES_DIR);
 const std::string kGraphBreakLog =
     kFixtures + "/traces/graph_break_dynamic/trace/dedicated_log_torch_trace_f78lg2bd.log";
-
-std::string readFile(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 /// A temporary directory holding one growing trace log, removed at the end.
 struct GrowingLog {

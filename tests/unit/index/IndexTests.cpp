@@ -4,6 +4,7 @@
 // worker threads (jobs = 2), and both builds must describe the same index.
 #include "index/Index.h"
 #include "index/TextLines.h"
+#include "unit/TestFiles.h"
 
 #include <doctest/doctest.h>
 
@@ -22,6 +23,8 @@
 
 using namespace inductor::index;
 namespace fs = std::filesystem;
+using inductor::test::readFile;
+using inductor::test::TempDir;
 
 namespace {
 
@@ -164,27 +167,6 @@ uint32_t graphNode(const Artifact &graph, std::string_view name) {
     if (graph.graphNodes[i].name == name) return i;
   FAIL("no node " << name << " in " << graph.title);
   return 0;
-}
-
-/// A temporary directory, removed at the end.
-struct TempDir {
-  std::string path;
-  TempDir() {
-    std::string name = (fs::temp_directory_path() / "inductor-index-XXXXXX").string();
-    REQUIRE(::mkdtemp(name.data()) != nullptr);
-    path = name;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-};
-
-std::string readFile(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 #include "index/OutputCode.h"
 
 #include "index/Provenance.h"
+#include "unit/TestFiles.h"
 
 #include <doctest/doctest.h>
 
@@ -11,19 +12,11 @@
 
 using namespace inductor::index;
 namespace fs = std::filesystem;
+using inductor::test::fixtures;
+using inductor::test::readFile;
+using inductor::test::tracePayloads;
 
 namespace {
-
-std::string readFile(const fs::path &p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-fs::path fixtures() {
-  return fs::path(INDUCTOR_FIXTURES_DIR);
-}
 
 // The only file under `dir` (recursively) whose name is `name`; empty if there is none.
 fs::path findUnder(const fs::path &dir, std::string_view name) {
@@ -36,25 +29,6 @@ fs::path findDir(const fs::path &dir, std::string_view name) {
   for (const auto &e : fs::recursive_directory_iterator(dir))
     if (e.is_directory() && e.path().filename() == name) return e.path();
   return {};
-}
-
-// The payloads of the TORCH_TRACE records whose one-line envelope mentions `"name"` (an artifact name or a
-// record kind), without their leading tabs. Test-only; the real reader is TraceLog.
-std::vector<std::string> payloads(const fs::path &log, std::string_view name) {
-  std::vector<std::string> out;
-  std::ifstream in(log, std::ios::binary);
-  std::string line;
-  std::string quoted = "\"" + std::string(name) + "\"";
-  bool collecting = false;
-  while (std::getline(in, line)) {
-    if (!line.empty() && line[0] == '\t') {
-      if (collecting) out.back().append(line, 1).push_back('\n');
-      continue;
-    }
-    collecting = line.find(quoted) != std::string::npos && line.find("\"has_payload\"") != std::string::npos;
-    if (collecting) out.emplace_back();
-  }
-  return out;
 }
 
 std::vector<int> handles(const OutputCodeAnalysis &a) {
@@ -665,14 +639,14 @@ extern "C"  void kernel(float* in_out_ptr0) {
   // AOTInductor on CPU (PyTorch 2.8): the kernels are in the `inductor_aot_kernel_code` payload and only
   // declared in the wrapper.
   fs::path log = fixtures() / "tlparse-inputs/inductor_provenance_aot_log.txt";
-  auto kernelCode = payloads(log, "inductor_aot_kernel_code");
+  auto kernelCode = tracePayloads(log, "inductor_aot_kernel_code");
   REQUIRE(kernelCode.size() == 1);
   TextLines kl = splitLines(kernelCode[0]);
   auto k = analyzeCppKernelSource(kl);
   REQUIRE(k.size() == 2);
   CHECK(k[0].name == "cpp_fused_mul_relu_sigmoid_0");
   CHECK(k[1].name == "cpp_fused_gelu_1");
-  auto wrapper = payloads(log, "inductor_aot_wrapper_code");
+  auto wrapper = tracePayloads(log, "inductor_aot_wrapper_code");
   REQUIRE(wrapper.size() == 1);
   TextLines wl = splitLines(wrapper[0]);
   CHECK(analyzeCppKernelSource(wl).empty());
@@ -689,9 +663,9 @@ TEST_CASE("OutputCode: output code in every log agrees with its provenance") {
   for (const auto &e : fs::recursive_directory_iterator(fixtures())) {
     if (!e.is_regular_file() || (e.path().extension() != ".log" && e.path().extension() != ".txt")) continue;
     CAPTURE(e.path().string());
-    auto python = payloads(e.path(), "inductor_output_code");
-    auto cpp = payloads(e.path(), "inductor_aot_wrapper_code");
-    auto mappings = payloads(e.path(), "inductor_provenance_tracking_node_mappings");
+    auto python = tracePayloads(e.path(), "inductor_output_code");
+    auto cpp = tracePayloads(e.path(), "inductor_aot_wrapper_code");
+    auto mappings = tracePayloads(e.path(), "inductor_provenance_tracking_node_mappings");
     std::vector<OutputCodeAnalysis> analyses;
     for (const std::string &p : python) {
       TextLines lines = splitLines(p);

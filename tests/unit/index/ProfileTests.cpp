@@ -2,6 +2,7 @@
 // TensorBoard handler, CUDA graph replays), checked against nlohmann's DOM reading of the same files; cut and
 // corrupt inputs; the op names of launches; the join on small traces written here, one rule each.
 #include "index/Profile.h"
+#include "unit/TestFiles.h"
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
@@ -15,19 +16,13 @@
 
 using namespace inductor::index;
 namespace fs = std::filesystem;
+using inductor::test::readFile;
 using json = nlohmann::json;
 
 namespace {
 
 const std::string kProfiledMlp = std::string(INDUCTOR_FIXTURES_DIR) + "/traces/profiled_mlp/profile.json";
 const std::string kCudaGraph = std::string(INDUCTOR_TRACES_DIR) + "/cudagraph_profiled/profile.json";
-
-std::string readFile(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 std::string gunzip(const std::string &path) {
   gzFile f = gzopen(path.c_str(), "rb");

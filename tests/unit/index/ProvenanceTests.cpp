@@ -1,6 +1,7 @@
 #include "index/Provenance.h"
 
 #include "index/ModelFrames.h"
+#include "unit/TestFiles.h"
 
 #include <doctest/doctest.h>
 
@@ -11,44 +12,16 @@
 
 using namespace inductor::index;
 namespace fs = std::filesystem;
+using inductor::test::fixtures;
+using inductor::test::readFile;
+using inductor::test::tracePayloads;
 
 namespace {
-
-std::string readFile(const fs::path &p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-fs::path fixtures() {
-  return fs::path(INDUCTOR_FIXTURES_DIR);
-}
 
 fs::path logOf(const fs::path &caseDir) {
   for (const auto &e : fs::directory_iterator(caseDir / "trace"))
     if (e.path().extension() == ".log") return e.path();
   return {};
-}
-
-// The payloads of the TORCH_TRACE records whose one-line envelope mentions `"name"` (an artifact name or a
-// record kind): the lines after the envelope that start with a tab, without the tab. Test-only; the real
-// reader is TraceLog.
-std::vector<std::string> payloads(const fs::path &log, std::string_view name) {
-  std::vector<std::string> out;
-  std::ifstream in(log, std::ios::binary);
-  std::string line;
-  std::string quoted = "\"" + std::string(name) + "\"";
-  bool collecting = false;
-  while (std::getline(in, line)) {
-    if (!line.empty() && line[0] == '\t') {
-      if (collecting) out.back().append(line, 1).push_back('\n');
-      continue;
-    }
-    collecting = line.find(quoted) != std::string::npos && line.find("\"has_payload\"") != std::string::npos;
-    if (collecting) out.emplace_back();
-  }
-  return out;
 }
 
 template <typename T> bool contains(const std::vector<T> &v, const T &x) {
@@ -201,7 +174,7 @@ TEST_CASE("Provenance: stack traces and kernel information, inline") {
 TEST_CASE("Provenance: mlp_train trace") {
   fs::path log = logOf(fixtures() / "traces/mlp_train");
   REQUIRE(!log.empty());
-  auto mappings = payloads(log, "inductor_provenance_tracking_node_mappings");
+  auto mappings = tracePayloads(log, "inductor_provenance_tracking_node_mappings");
   REQUIRE(mappings.size() == 2);
   auto fwd = parseNodeMappings(mappings[0]);
   REQUIRE(fwd);
@@ -217,7 +190,7 @@ TEST_CASE("Provenance: mlp_train trace") {
   REQUIRE(bwd);
   CHECK(bwd->empty());
 
-  auto traces = payloads(log, "inductor_provenance_tracking_kernel_stack_traces");
+  auto traces = tracePayloads(log, "inductor_provenance_tracking_kernel_stack_traces");
   REQUIRE(traces.size() == 2);
   auto fwdTraces = parseKernelStackTraces(traces[0]);
   REQUIRE(fwdTraces);
@@ -262,7 +235,7 @@ TEST_CASE("Provenance: legacy tlparse inputs") {
   fs::path dir = fixtures() / "tlparse-inputs";
   // PyTorch 2.8 JIT on CPU: no debug handles, legacy artifacts present.
   fs::path jit = dir / "inductor_provenance_jit_log.txt";
-  auto mappings = payloads(jit, "inductor_provenance_tracking_node_mappings");
+  auto mappings = tracePayloads(jit, "inductor_provenance_tracking_node_mappings");
   REQUIRE(mappings.size() == 1);
   auto m = parseNodeMappings(mappings[0]);
   REQUIRE(m);
@@ -271,8 +244,8 @@ TEST_CASE("Provenance: legacy tlparse inputs") {
         std::vector<std::string>{"sigmoid", "relu", "mul"});
   CHECK(m->kernelToPost.count("extern_kernels.addmm") == 1);
 
-  auto k2p = payloads(jit, "inductor_triton_kernel_to_post_grad_nodes");
-  auto p2p = payloads(jit, "inductor_post_to_pre_grad_nodes");
+  auto k2p = tracePayloads(jit, "inductor_triton_kernel_to_post_grad_nodes");
+  auto p2p = tracePayloads(jit, "inductor_post_to_pre_grad_nodes");
   REQUIRE(k2p.size() == 1);
   REQUIRE(p2p.size() == 1);
   auto kernelToPost = parseKernelToPostGradNodes(k2p[0]);
@@ -286,8 +259,8 @@ TEST_CASE("Provenance: legacy tlparse inputs") {
   CHECK(contains(legacy.preToPost.at("x"), std::string("addmm")));
 
   // With debug handles (PyTorch 2.9).
-  auto handles = payloads(dir / "inductor_provenance_jit_debug_handle_log.txt",
-                          "inductor_provenance_tracking_node_mappings");
+  auto handles = tracePayloads(dir / "inductor_provenance_jit_debug_handle_log.txt",
+                               "inductor_provenance_tracking_node_mappings");
   REQUIRE(handles.size() == 1);
   auto h = parseNodeMappings(handles[0]);
   REQUIRE(h);
@@ -302,11 +275,11 @@ TEST_CASE("Provenance: every fixture artifact parses") {
       logs.push_back(e.path());
   for (const fs::path &log : logs) {
     CAPTURE(log.string());
-    for (const std::string &p : payloads(log, "inductor_provenance_tracking_node_mappings")) {
+    for (const std::string &p : tracePayloads(log, "inductor_provenance_tracking_node_mappings")) {
       CHECK(parseNodeMappings(p));
       ++parsed;
     }
-    for (const std::string &p : payloads(log, "inductor_provenance_tracking_kernel_stack_traces")) {
+    for (const std::string &p : tracePayloads(log, "inductor_provenance_tracking_kernel_stack_traces")) {
       auto st = parseKernelStackTraces(p);
       REQUIRE(st);
       for (const auto &[key, traces] : *st)
@@ -314,11 +287,11 @@ TEST_CASE("Provenance: every fixture artifact parses") {
           CHECK(!frames.empty());
       ++parsed;
     }
-    for (const std::string &p : payloads(log, "inductor_triton_kernel_to_post_grad_nodes")) {
+    for (const std::string &p : tracePayloads(log, "inductor_triton_kernel_to_post_grad_nodes")) {
       CHECK(parseKernelToPostGradNodes(p));
       ++parsed;
     }
-    for (const std::string &p : payloads(log, "inductor_post_to_pre_grad_nodes")) {
+    for (const std::string &p : tracePayloads(log, "inductor_post_to_pre_grad_nodes")) {
       CHECK(parsePostToPreGradNodes(p));
       ++parsed;
     }

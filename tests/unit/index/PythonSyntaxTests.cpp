@@ -1,4 +1,5 @@
 #include "index/PythonSyntax.h"
+#include "unit/TestFiles.h"
 
 #include <doctest/doctest.h>
 
@@ -8,19 +9,10 @@
 
 using namespace inductor::index;
 namespace fs = std::filesystem;
+using inductor::test::fixtures;
+using inductor::test::readFile;
 
 namespace {
-
-std::string readFile(const fs::path &p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-fs::path fixtures() {
-  return fs::path(INDUCTOR_FIXTURES_DIR);
-}
 
 using Range = PythonSyntax::LineRange;
 using Kind = PythonSyntax::Definition::Kind;

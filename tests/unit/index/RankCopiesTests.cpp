@@ -6,6 +6,7 @@
 // what analysing a rank on its own gives.
 #include "index/Index.h"
 #include "index/Md5.h"
+#include "unit/TestFiles.h"
 
 #include <doctest/doctest.h>
 
@@ -18,30 +19,12 @@
 
 using namespace inductor::index;
 namespace fs = std::filesystem;
+using inductor::test::readFile;
+using inductor::test::TempDir;
 
 namespace {
 
 const std::string kDdp = normalizePath(INDUCTOR_TRACES_DIR) + "/ddp_gpt2";
-
-std::string readAll(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-struct TempDir {
-  std::string path;
-  TempDir() {
-    std::string name = (fs::temp_directory_path() / "inductor-ranks-XXXXXX").string();
-    REQUIRE(::mkdtemp(name.data()) != nullptr);
-    path = name;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-};
 
 /// The ddp_gpt2 logs, rank 0 first.
 std::vector<std::string> ddpLogs() {
@@ -183,7 +166,7 @@ TEST_CASE("the same code up to the device: what else differs is never shared") {
   // Rank 1 made from rank 0's log by rewriting its payloads (digests recomputed): the device alone is
   // shared; a kernel renamed at the same length, or a device index of another length, is not.
   std::vector<std::string> logs = ddpLogs();
-  std::string rank0 = readAll(logs[0]);
+  std::string rank0 = readFile(logs[0]);
   REQUIRE(rank0.find("triton_poi_fused_cat_split_transpose_view_1") != std::string::npos);
   struct Case {
     std::string what, from, to;

@@ -1,5 +1,6 @@
 // Tests for index/ReadPolicy.h: roots, symlinks out of them, component-wise containment, missing files.
 #include "index/ReadPolicy.h"
+#include "unit/TestFiles.h"
 
 #include <doctest/doctest.h>
 
@@ -9,21 +10,7 @@
 
 using namespace inductor::index;
 namespace fs = std::filesystem;
-
-namespace {
-struct TempDir {
-  std::string path;
-  TempDir() {
-    std::string name = (fs::temp_directory_path() / "inductor-policy-XXXXXX").string();
-    REQUIRE(::mkdtemp(name.data()) != nullptr);
-    path = canonicalPath(name);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-};
-} // namespace
+using inductor::test::TempDir;
 
 TEST_CASE("isWithin is component-wise") {
   CHECK(isWithin("/work/a/b.py", "/work/a"));

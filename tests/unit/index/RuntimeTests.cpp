@@ -4,6 +4,7 @@
 // across incremental builds.
 #include "index/Index.h"
 #include "index/Runtime.h"
+#include "unit/TestFiles.h"
 
 #include <doctest/doctest.h>
 
@@ -13,6 +14,7 @@
 
 using namespace inductor::index;
 namespace fs = std::filesystem;
+using inductor::test::TempDir;
 
 namespace {
 
@@ -37,16 +39,6 @@ size_t timedLaunches(const Index &index) {
       n += launchTiming(index, {c.outputCode, l}) != nullptr;
   return n;
 }
-
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    path = fs::temp_directory_path() / ("inductor-runtime-" + std::to_string(::getpid()) + "-" +
-                                        std::to_string(reinterpret_cast<uintptr_t>(this)));
-    fs::create_directories(path);
-  }
-  ~TempDir() { fs::remove_all(path); }
-};
 
 } // namespace
 
@@ -108,11 +100,11 @@ TEST_CASE("Runtime: beside the traces, named by the options, refused outside the
   }
   SUBCASE("named but missing, or not a profile: said so") {
     TempDir t;
-    std::ofstream(t.path / "notes.json") << R"({"hello": 1})";
+    std::ofstream(fs::path(t.path) / "notes.json") << R"({"hello": 1})";
     IndexOptions o;
     o.inputs = {kMlp + "/trace"};
-    o.profiles = {(t.path / "missing.json").string(), (t.path / "notes.json").string()};
-    o.runLogs = {(t.path / "notes.json").string()};
+    o.profiles = {(fs::path(t.path) / "missing.json").string(), (fs::path(t.path) / "notes.json").string()};
+    o.runLogs = {(fs::path(t.path) / "notes.json").string()};
     auto index = build(o);
     CHECK(index->runtime().times.profiles.empty());
     CHECK(hasDiagnostic(*index, "profile not found"));
@@ -121,21 +113,22 @@ TEST_CASE("Runtime: beside the traces, named by the options, refused outside the
   }
   SUBCASE("a CPU-only profile: no GPU time shown, and said so") {
     TempDir t;
-    std::ofstream(t.path / "cpu.json") << R"({"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "aten::mm",
+    std::ofstream(fs::path(t.path) / "cpu.json")
+        << R"({"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "aten::mm",
         "pid": 1, "tid": 1, "ts": 1.0, "dur": 5.0, "args": {"External id": 1}}]})";
     IndexOptions o;
     o.inputs = {kMlp + "/trace"};
-    o.profiles = {(t.path / "cpu.json").string()};
+    o.profiles = {(fs::path(t.path) / "cpu.json").string()};
     auto index = build(o);
     CHECK(!index->runtime().times.present());
     CHECK(hasDiagnostic(*index, "profile has no GPU activity"));
   }
   SUBCASE("a folder named by `profiles`: every JSON profile in it, whatever its name") {
     TempDir t;
-    fs::copy_file(kMlp + "/profile.json", t.path / "run7.json");
+    fs::copy_file(kMlp + "/profile.json", fs::path(t.path) / "run7.json");
     IndexOptions o;
     o.inputs = {kMlp + "/trace"};
-    o.profiles = {t.path.string()};
+    o.profiles = {t.path};
     CHECK(build(o)->runtime().times.profiles.size() == 1);
   }
 }
@@ -149,10 +142,10 @@ TEST_CASE("Runtime: a damaged profile gives what it holds and says so") {
   // Cut inside the event after the last kernel (Kineto writes the device activities last).
   size_t cut = text.find("\n  {", text.rfind("\"cat\": \"kernel\"")) + 20;
   REQUIRE(cut < text.size());
-  std::ofstream(t.path / "profile.json", std::ios::binary) << text.substr(0, cut);
+  std::ofstream(fs::path(t.path) / "profile.json", std::ios::binary) << text.substr(0, cut);
   IndexOptions o;
   o.inputs = {kMlp + "/trace"};
-  o.profiles = {(t.path / "profile.json").string()};
+  o.profiles = {(fs::path(t.path) / "profile.json").string()};
   auto index = build(o);
   const RuntimeTimes &times = index->runtime().times;
   REQUIRE(times.profiles.size() == 1);

@@ -1,6 +1,7 @@
 // Tests for index/SourceReader.h: the policy and the size cap are applied and said, each version of a file
 // is read once, the cache is bounded.
 #include "index/SourceReader.h"
+#include "unit/TestFiles.h"
 
 #include <doctest/doctest.h>
 
@@ -12,60 +13,38 @@
 
 using namespace inductor::index;
 namespace fs = std::filesystem;
-
-namespace {
-
-struct TempDir {
-  std::string root;
-  TempDir() {
-    std::string name = (fs::temp_directory_path() / "inductor-reader-XXXXXX").string();
-    REQUIRE(::mkdtemp(name.data()) != nullptr);
-    root = name;
-  }
-  std::string write(const std::string &rel, const std::string &text) const {
-    std::string p = root + "/" + rel;
-    fs::create_directories(fs::path(p).parent_path());
-    std::ofstream(p, std::ios::binary) << text;
-    return p;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(root, ec);
-  }
-};
-
-} // namespace
+using inductor::test::TempDir;
 
 TEST_CASE("SourceReader: reads inside the roots once per version, and says why it did not read") {
   TempDir ws, outside;
   std::string model = ws.write("model.py", "import torch\n\nx = 1\n");
   std::string secret = outside.write("secret.py", "password = 1\n");
   std::string big = ws.write("big.py", std::string(2048, 'x'));
-  fs::create_symlink(secret, ws.root + "/link.py");
-  fs::create_directories(ws.root + "/dir.py");
-  ::mkfifo((ws.root + "/fifo.py").c_str(), 0600);
+  fs::create_symlink(secret, ws.path + "/link.py");
+  fs::create_directories(ws.path + "/dir.py");
+  ::mkfifo((ws.path + "/fifo.py").c_str(), 0600);
 
   SourceReaderOptions options;
   options.maxFileBytes = 1024;
-  SourceReader reader(ReadPolicy({ws.root}), options);
+  SourceReader reader(ReadPolicy({ws.path}), options);
   SourceRead r = reader.read(model);
   REQUIRE(r.ok());
   CHECK(r.reason().empty());
   CHECK(r.file->lines.size() == 3);
   CHECK(r.file->lines[2] == "x = 1");
-  CHECK(reader.read(ws.root + "/./model.py").file == r.file); // Cached, by normalized path.
+  CHECK(reader.read(ws.path + "/./model.py").file == r.file); // Cached, by normalized path.
   CHECK(reader.filesRead() == 1);
 
   CHECK(reader.read(secret).status == SourceStatus::Refused);
   CHECK(reader.read(secret).reason() == "outside the workspace");
-  CHECK(reader.read(ws.root + "/link.py").status == SourceStatus::Refused); // Judged by its target.
+  CHECK(reader.read(ws.path + "/link.py").status == SourceStatus::Refused); // Judged by its target.
   CHECK(reader.read(big).status == SourceStatus::TooLarge);
   CHECK(reader.read(big).reason() == "larger than 1 KB");
-  CHECK(SourceReader(ReadPolicy({ws.root}), {size_t{16} << 20}).read(big).ok());
-  CHECK(reader.read(ws.root + "/missing.py").status == SourceStatus::Missing);
-  CHECK(reader.read(ws.root + "/missing.py").reason() == "not found here");
-  CHECK(reader.read(ws.root + "/dir.py").status == SourceStatus::NotAFile);
-  CHECK(reader.read(ws.root + "/fifo.py").status == SourceStatus::NotAFile); // Without blocking.
+  CHECK(SourceReader(ReadPolicy({ws.path}), {size_t{16} << 20}).read(big).ok());
+  CHECK(reader.read(ws.path + "/missing.py").status == SourceStatus::Missing);
+  CHECK(reader.read(ws.path + "/missing.py").reason() == "not found here");
+  CHECK(reader.read(ws.path + "/dir.py").status == SourceStatus::NotAFile);
+  CHECK(reader.read(ws.path + "/fifo.py").status == SourceStatus::NotAFile); // Without blocking.
   CHECK(reader.read("").status == SourceStatus::Missing);
   CHECK(reader.filesRead() == 1);
 
@@ -84,11 +63,12 @@ TEST_CASE("SourceReader: reads inside the roots once per version, and says why i
 TEST_CASE("SourceReader: the cache is bounded, least recently used out; concurrent readers agree") {
   TempDir ws;
   std::vector<std::string> files;
+  files.reserve(8);
   for (int i = 0; i < 8; ++i)
     files.push_back(ws.write("f" + std::to_string(i) + ".py", std::string(100, 'a' + i) + "\n"));
   SourceReaderOptions options;
   options.maxCacheBytes = 350; // Three files.
-  SourceReader reader(ReadPolicy({ws.root}), options);
+  SourceReader reader(ReadPolicy({ws.path}), options);
   for (const std::string &f : files)
     REQUIRE(reader.read(f).ok());
   CHECK(reader.filesRead() == 8);
@@ -97,8 +77,9 @@ TEST_CASE("SourceReader: the cache is bounded, least recently used out; concurre
   CHECK(reader.read(files[0]).ok());
   CHECK(reader.filesRead() == 9); // Evicted, read again.
 
-  SourceReader shared(ReadPolicy({ws.root}));
+  SourceReader shared(ReadPolicy({ws.path}));
   std::vector<std::thread> threads;
+  threads.reserve(4);
   std::atomic<int> ok{0};
   for (int t = 0; t < 4; ++t)
     threads.emplace_back([&] {

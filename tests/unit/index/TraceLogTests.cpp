@@ -1,6 +1,7 @@
 // Tests for index/TraceLog.h: envelope variants, kept and skipped kinds, payload access and md5, compile ids,
 // corrupted input, ranks, growth (refresh/finalize), and every fixture log.
 #include "index/TraceLog.h"
+#include "unit/TestFiles.h"
 
 #include <doctest/doctest.h>
 
@@ -17,6 +18,8 @@
 #include <unistd.h>
 
 using namespace inductor::index;
+
+using inductor::test::readFile;
 
 namespace {
 
@@ -37,13 +40,6 @@ std::string record(std::string_view metadataBody, std::vector<std::string> paylo
   for (const std::string &line : payload)
     out += "\t" + line + "\n";
   return out;
-}
-
-std::string readFile(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 std::vector<std::string_view> kinds(const TraceLog &log) {

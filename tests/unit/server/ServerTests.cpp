@@ -8,6 +8,7 @@
 
 #include "index/PathResolver.h"
 #include "protocol/URI.h"
+#include "unit/TestFiles.h"
 
 #include <doctest/doctest.h>
 
@@ -28,6 +29,7 @@
 using namespace inductor;
 using protocol::json;
 namespace fs = std::filesystem;
+using inductor::test::readFile;
 
 namespace {
 
@@ -58,13 +60,6 @@ bool isIndexedStatus(const json &m) {
 /// was served.
 std::function<bool(const json &)> builtStatus(uint64_t n) {
   return [n](const json &m) { return isIndexedStatus(m) && m["params"].value("builds", uint64_t{0}) == n; };
-}
-
-std::string readFile(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
 }
 
 /// A Transport fed by the test. readMessage() blocks until a message is pushed or the input is closed;

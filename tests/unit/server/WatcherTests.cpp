@@ -5,6 +5,7 @@
 #include "server/Server.h"
 
 #include "index/PathResolver.h"
+#include "unit/TestFiles.h"
 
 #include <doctest/doctest.h>
 
@@ -23,18 +24,13 @@
 using namespace inductor;
 using protocol::json;
 namespace fs = std::filesystem;
+using inductor::test::readFile;
+using inductor::test::TempDir;
 
 namespace {
 
 const std::string kGraphBreakLog = index::normalizePath(INDUCTOR_FIXTURES_DIR) +
                                    "/traces/graph_break_dynamic/trace/dedicated_log_torch_trace_f78lg2bd.log";
-
-std::string readFile(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 /// A Transport fed by the test: readMessage() blocks until a message is pushed or the input is closed; send()
 /// records the message and wakes waiters.
@@ -99,13 +95,6 @@ std::function<bool(const json &)> builtStatus(uint64_t n) {
            m["params"].value("indexing", true) == false && m["params"].value("builds", uint64_t{0}) == n;
   };
 }
-
-/// A fresh temporary directory, removed with what it holds.
-struct TempDir {
-  std::string path = (fs::temp_directory_path() / "inductor-watcher-XXXXXX").string();
-  TempDir() { REQUIRE(::mkdtemp(path.data()) != nullptr); }
-  ~TempDir() { fs::remove_all(path); }
-};
 
 /// A temporary directory holding, as `name`, the graph_break_dynamic log cut after its first three compiles
 /// (the fourth starts at the fourth dynamo_start); `full` and `cut` say what may be appended.

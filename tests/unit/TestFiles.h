@@ -1,0 +1,83 @@
+// Files and directories for the unit tests: one copy of what every test file needed (read a file whole, a
+// temporary directory that is removed with what it holds).
+#pragma once
+
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace inductor::test {
+
+/// The bytes of `path`, whole (empty when it cannot be read: the test's checks then say what is missing).
+inline std::string readFile(const std::filesystem::path &path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+/// The shared fixtures (`../shared/fixtures`, INDUCTOR_FIXTURES_DIR of the test targets).
+inline std::filesystem::path fixtures() {
+  return std::filesystem::path(INDUCTOR_FIXTURES_DIR);
+}
+
+/// The payloads of the TORCH_TRACE records whose one-line envelope mentions `"name"` (an artifact name or a
+/// record kind): the lines after the envelope that start with a tab, without the tab, in log order. A reader
+/// of the tests' own, independent of the one under test (index/TraceLog); empty when the log cannot be read.
+inline std::vector<std::string> tracePayloads(const std::filesystem::path &log, std::string_view name) {
+  std::vector<std::string> out;
+  std::ifstream in(log, std::ios::binary);
+  std::string line;
+  std::string quoted = "\"" + std::string(name) + "\"";
+  bool collecting = false;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line[0] == '\t') {
+      if (collecting) out.back().append(line, 1).push_back('\n');
+      continue;
+    }
+    collecting = line.find(quoted) != std::string::npos && line.find("\"has_payload\"") != std::string::npos;
+    if (collecting) out.emplace_back();
+  }
+  return out;
+}
+
+/// A new directory under the system's temporary directory, `<prefix>-XXXXXX` (mkdtemp), removed with what it
+/// holds when this goes out of scope. `path` is canonical (no symbolic link in it), as the index makes the
+/// paths it compares. Failing to make it fails the test.
+class TempDir {
+public:
+  explicit TempDir(std::string_view prefix = "inductor-test") : path(make(prefix)) {}
+  TempDir(const TempDir &) = delete;
+  TempDir &operator=(const TempDir &) = delete;
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+
+  /// Writes `text` to `path/rel`, making its directories; the file's full path.
+  std::string write(const std::string &rel, std::string_view text) const {
+    std::filesystem::path p = std::filesystem::path(path) / rel;
+    std::filesystem::create_directories(p.parent_path());
+    std::ofstream(p, std::ios::binary) << text;
+    return p.string();
+  }
+
+  const std::string path;
+
+private:
+  static std::string make(std::string_view prefix) {
+    std::string name = (std::filesystem::temp_directory_path() / (std::string(prefix) + "-XXXXXX")).string();
+    REQUIRE(::mkdtemp(name.data()) != nullptr);
+    std::error_code ec;
+    std::filesystem::path canonical = std::filesystem::canonical(name, ec);
+    return ec ? name : canonical.string();
+  }
+};
+
+} // namespace inductor::test
