@@ -1,5 +1,6 @@
 // Files and directories for the unit tests: one copy of what every test file needed (read a file whole, a
-// temporary directory that is removed with what it holds).
+// temporary directory that is removed with what it holds, find a file among the fixtures, read a trace's
+// payloads without the reader under test).
 #pragma once
 
 #include <doctest/doctest.h>
@@ -22,9 +23,26 @@ inline std::string readFile(const std::filesystem::path &path) {
   return ss.str();
 }
 
-/// The shared fixtures (`../shared/fixtures`, INDUCTOR_FIXTURES_DIR of the test targets).
-inline std::filesystem::path fixtures() {
+/// The shared fixtures directory (`../shared/fixtures`, INDUCTOR_FIXTURES_DIR of the test targets), as
+/// configured: it may hold `..`.
+inline std::filesystem::path fixturesDir() {
   return std::filesystem::path(INDUCTOR_FIXTURES_DIR);
+}
+
+/// The first regular file under `dir` (recursively, in directory order) named `name`; empty if there is none.
+/// Throws std::filesystem::filesystem_error when `dir` cannot be listed, which fails the test.
+inline std::filesystem::path findUnder(const std::filesystem::path &dir, std::string_view name) {
+  for (const auto &e : std::filesystem::recursive_directory_iterator(dir))
+    if (e.is_regular_file() && e.path().filename() == name) return e.path();
+  return {};
+}
+
+/// The first directory under `dir` (recursively, in directory order) named `name`; empty if there is none.
+/// Throws as findUnder does.
+inline std::filesystem::path findDir(const std::filesystem::path &dir, std::string_view name) {
+  for (const auto &e : std::filesystem::recursive_directory_iterator(dir))
+    if (e.is_directory() && e.path().filename() == name) return e.path();
+  return {};
 }
 
 /// The payloads of the TORCH_TRACE records whose one-line envelope mentions `"name"` (an artifact name or a

@@ -7,12 +7,10 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
-#include <fstream>
 #include <sstream>
 
 using namespace inductor::index;
-
-using inductor::test::readFile;
+using namespace inductor::test;
 
 namespace {
 

@@ -4,14 +4,10 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 using namespace inductor::index;
+using namespace inductor::test;
 namespace fs = std::filesystem;
-using inductor::test::fixtures;
-using inductor::test::readFile;
-using inductor::test::tracePayloads;
 
 namespace {
 
@@ -201,9 +197,7 @@ TEST_CASE("GraphDump: identifierAt") {
 }
 
 TEST_CASE("GraphDump: mlp_train forward graphs") {
-  fs::path dir;
-  for (const auto &e : fs::recursive_directory_iterator(fixtures() / "traces/mlp_train/torch_compile_debug"))
-    if (e.is_directory() && e.path().filename() == "model__0_forward_1.0") dir = e.path();
+  fs::path dir = findDir(fixturesDir() / "traces/mlp_train/torch_compile_debug", "model__0_forward_1.0");
   REQUIRE(!dir.empty());
   std::string text = readFile(dir / "fx_graph_readable.py");
   TextLines lines = splitLines(text);
@@ -231,7 +225,7 @@ TEST_CASE("GraphDump: mlp_train forward graphs") {
 
 TEST_CASE("GraphDump: every fixture graph") {
   size_t files = 0, nodes = 0, origins = 0;
-  for (const auto &e : fs::recursive_directory_iterator(fixtures() / "traces")) {
+  for (const auto &e : fs::recursive_directory_iterator(fixturesDir() / "traces")) {
     std::string name = e.path().filename().string();
     if (!e.is_regular_file() || !(name == "fx_graph_readable.py" || name == "fx_graph_transformed.py"))
       continue;
@@ -263,7 +257,7 @@ TEST_CASE("GraphDump: every graph payload of every log") {
       "aot_forward_graph",      "aot_backward_graph",    "aot_inference_graph",     "aot_joint_graph",
       "before_post_grad_graph", "after_post_grad_graph", "inductor_post_grad_graph"};
   size_t graphs = 0;
-  for (const auto &e : fs::recursive_directory_iterator(fixtures())) {
+  for (const auto &e : fs::recursive_directory_iterator(fixturesDir())) {
     if (!e.is_regular_file() || (e.path().extension() != ".log" && e.path().extension() != ".txt")) continue;
     for (std::string_view kind : kGraphs)
       for (const std::string &payload : tracePayloads(e.path(), kind)) {

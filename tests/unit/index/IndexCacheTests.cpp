@@ -20,8 +20,8 @@
 #include <thread>
 
 using namespace inductor::index;
+using namespace inductor::test;
 namespace fs = std::filesystem;
-using inductor::test::readFile;
 
 namespace {
 

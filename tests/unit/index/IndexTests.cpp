@@ -18,13 +18,11 @@
 #include <mutex>
 #include <set>
 #include <sstream>
-#include <stdlib.h>
 #include <thread>
 
 using namespace inductor::index;
+using namespace inductor::test;
 namespace fs = std::filesystem;
-using inductor::test::readFile;
-using inductor::test::TempDir;
 
 namespace {
 

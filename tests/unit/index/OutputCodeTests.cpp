@@ -6,30 +6,13 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
-#include <fstream>
 #include <set>
-#include <sstream>
 
 using namespace inductor::index;
+using namespace inductor::test;
 namespace fs = std::filesystem;
-using inductor::test::fixtures;
-using inductor::test::readFile;
-using inductor::test::tracePayloads;
 
 namespace {
-
-// The only file under `dir` (recursively) whose name is `name`; empty if there is none.
-fs::path findUnder(const fs::path &dir, std::string_view name) {
-  for (const auto &e : fs::recursive_directory_iterator(dir))
-    if (e.is_regular_file() && e.path().filename() == name) return e.path();
-  return {};
-}
-
-fs::path findDir(const fs::path &dir, std::string_view name) {
-  for (const auto &e : fs::recursive_directory_iterator(dir))
-    if (e.is_directory() && e.path().filename() == name) return e.path();
-  return {};
-}
 
 std::vector<int> handles(const OutputCodeAnalysis &a) {
   std::vector<int> out;
@@ -373,7 +356,7 @@ def triton_per_fused_0(in_ptr0, xnumel):
 }
 
 TEST_CASE("OutputCode: mlp_train forward output code") {
-  fs::path dir = findDir(fixtures() / "traces/mlp_train/torch_compile_debug", "model__0_forward_1.0");
+  fs::path dir = findDir(fixturesDir() / "traces/mlp_train/torch_compile_debug", "model__0_forward_1.0");
   REQUIRE(!dir.empty());
   std::string text = readFile(dir / "output_code.py");
   TextLines lines = splitLines(text);
@@ -425,7 +408,7 @@ TEST_CASE("OutputCode: mlp_train forward output code") {
 }
 
 TEST_CASE("OutputCode: cpu_inductor output code (C++ kernels)") {
-  fs::path p = findUnder(fixtures() / "traces/cpu_inductor/torch_compile_debug", "output_code.py");
+  fs::path p = findUnder(fixturesDir() / "traces/cpu_inductor/torch_compile_debug", "output_code.py");
   REQUIRE(!p.empty());
   std::string text = readFile(p);
   TextLines lines = splitLines(text);
@@ -443,7 +426,7 @@ TEST_CASE("OutputCode: cpu_inductor output code (C++ kernels)") {
 
 TEST_CASE("OutputCode: aoti_conv C++ wrapper") {
   fs::path p;
-  for (const auto &e : fs::recursive_directory_iterator(fixtures() / "traces/aoti_conv/inductor_cache"))
+  for (const auto &e : fs::recursive_directory_iterator(fixturesDir() / "traces/aoti_conv/inductor_cache"))
     if (e.path().string().ends_with(".wrapper.cpp")) p = e.path();
   REQUIRE(!p.empty());
   std::string text = readFile(p);
@@ -489,7 +472,7 @@ TEST_CASE("OutputCode: aoti_conv C++ wrapper") {
     described.insert(key);
   CHECK(launched == described);
   // The debug dump's output_code.cpp is the same wrapper.
-  fs::path dump = findUnder(fixtures() / "traces/aoti_conv/torch_compile_debug", "output_code.cpp");
+  fs::path dump = findUnder(fixturesDir() / "traces/aoti_conv/torch_compile_debug", "output_code.cpp");
   REQUIRE(!dump.empty());
   std::string dumpText = readFile(dump);
   TextLines dumpLines = splitLines(dumpText);
@@ -498,7 +481,7 @@ TEST_CASE("OutputCode: aoti_conv C++ wrapper") {
 
 TEST_CASE("OutputCode: every fixture file") {
   size_t wrappers = 0, kernelFiles = 0, cppWrappers = 0, launches = 0;
-  for (const auto &e : fs::recursive_directory_iterator(fixtures() / "traces")) {
+  for (const auto &e : fs::recursive_directory_iterator(fixturesDir() / "traces")) {
     if (!e.is_regular_file()) continue;
     std::string name = e.path().filename().string();
     bool cachePy = name.size() > 3 && name[0] == 'c' && name.ends_with(".py") &&
@@ -564,9 +547,7 @@ TEST_CASE("OutputCode: the intermediate value debug printer, and cpp_wrapper JIT
                                           "triton_per_fused__softmax_exp_prepare_softmax_online_sub_1:4"};
   for (const char *c : {"jit_printer", "cppwrap_printer"}) {
     CAPTURE(c);
-    fs::path output;
-    for (const auto &e : fs::recursive_directory_iterator(fixtures() / "traces" / c / "torch_compile_debug"))
-      if (e.path().filename() == "output_code.py") output = e.path();
+    fs::path output = findUnder(fixturesDir() / "traces" / c / "torch_compile_debug", "output_code.py");
     REQUIRE(!output.empty());
     std::string text = readFile(output);
     TextLines lines = splitLines(text);
@@ -625,7 +606,7 @@ extern "C"  void kernel(float* in_out_ptr0) {
   CHECK(kernels[1].line == 6);
 
   size_t mains = 0;
-  for (const auto &e : fs::recursive_directory_iterator(fixtures() / "traces/cpu_inductor/inductor_cache"))
+  for (const auto &e : fs::recursive_directory_iterator(fixturesDir() / "traces/cpu_inductor/inductor_cache"))
     if (e.path().string().ends_with(".main.cpp")) {
       std::string t = readFile(e.path());
       TextLines l = splitLines(t);
@@ -638,7 +619,7 @@ extern "C"  void kernel(float* in_out_ptr0) {
   CHECK(mains == 2);
   // AOTInductor on CPU (PyTorch 2.8): the kernels are in the `inductor_aot_kernel_code` payload and only
   // declared in the wrapper.
-  fs::path log = fixtures() / "tlparse-inputs/inductor_provenance_aot_log.txt";
+  fs::path log = fixturesDir() / "tlparse-inputs/inductor_provenance_aot_log.txt";
   auto kernelCode = tracePayloads(log, "inductor_aot_kernel_code");
   REQUIRE(kernelCode.size() == 1);
   TextLines kl = splitLines(kernelCode[0]);
@@ -660,7 +641,7 @@ extern "C"  void kernel(float* in_out_ptr0) {
 
 TEST_CASE("OutputCode: output code in every log agrees with its provenance") {
   size_t checked = 0;
-  for (const auto &e : fs::recursive_directory_iterator(fixtures())) {
+  for (const auto &e : fs::recursive_directory_iterator(fixturesDir())) {
     if (!e.is_regular_file() || (e.path().extension() != ".log" && e.path().extension() != ".txt")) continue;
     CAPTURE(e.path().string());
     auto python = tracePayloads(e.path(), "inductor_output_code");

@@ -12,11 +12,10 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <sstream>
 
 using namespace inductor::index;
+using namespace inductor::test;
 namespace fs = std::filesystem;
-using inductor::test::readFile;
 using json = nlohmann::json;
 
 namespace {

@@ -7,14 +7,10 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 using namespace inductor::index;
+using namespace inductor::test;
 namespace fs = std::filesystem;
-using inductor::test::fixtures;
-using inductor::test::readFile;
-using inductor::test::tracePayloads;
 
 namespace {
 
@@ -172,7 +168,7 @@ TEST_CASE("Provenance: stack traces and kernel information, inline") {
 }
 
 TEST_CASE("Provenance: mlp_train trace") {
-  fs::path log = logOf(fixtures() / "traces/mlp_train");
+  fs::path log = logOf(fixturesDir() / "traces/mlp_train");
   REQUIRE(!log.empty());
   auto mappings = tracePayloads(log, "inductor_provenance_tracking_node_mappings");
   REQUIRE(mappings.size() == 2);
@@ -212,9 +208,7 @@ TEST_CASE("Provenance: mlp_train trace") {
 }
 
 TEST_CASE("Provenance: AOTI kernel_information.json") {
-  fs::path p;
-  for (const auto &e : fs::recursive_directory_iterator(fixtures() / "traces/aoti_conv/inductor_cache"))
-    if (e.path().filename() == "kernel_information.json") p = e.path();
+  fs::path p = findUnder(fixturesDir() / "traces/aoti_conv/inductor_cache", "kernel_information.json");
   REQUIRE(!p.empty());
   auto info = parseKernelInformation(readFile(p));
   REQUIRE(info);
@@ -232,7 +226,7 @@ TEST_CASE("Provenance: AOTI kernel_information.json") {
 }
 
 TEST_CASE("Provenance: legacy tlparse inputs") {
-  fs::path dir = fixtures() / "tlparse-inputs";
+  fs::path dir = fixturesDir() / "tlparse-inputs";
   // PyTorch 2.8 JIT on CPU: no debug handles, legacy artifacts present.
   fs::path jit = dir / "inductor_provenance_jit_log.txt";
   auto mappings = tracePayloads(jit, "inductor_provenance_tracking_node_mappings");
@@ -270,7 +264,7 @@ TEST_CASE("Provenance: legacy tlparse inputs") {
 TEST_CASE("Provenance: every fixture artifact parses") {
   size_t parsed = 0;
   std::vector<fs::path> logs;
-  for (const auto &e : fs::recursive_directory_iterator(fixtures()))
+  for (const auto &e : fs::recursive_directory_iterator(fixturesDir()))
     if (e.is_regular_file() && (e.path().extension() == ".log" || e.path().extension() == ".txt"))
       logs.push_back(e.path());
   for (const fs::path &log : logs) {
@@ -299,7 +293,7 @@ TEST_CASE("Provenance: every fixture artifact parses") {
   CHECK(parsed >= 30);
   // The debug directories' JSON files: some are empty (0 bytes) in these traces, which is an error, not a
   // crash.
-  for (const auto &e : fs::recursive_directory_iterator(fixtures() / "traces")) {
+  for (const auto &e : fs::recursive_directory_iterator(fixturesDir() / "traces")) {
     if (e.path().filename() != "inductor_provenance_tracking_node_mappings.json") continue;
     std::string text = readFile(e.path());
     auto m = parseNodeMappings(text);

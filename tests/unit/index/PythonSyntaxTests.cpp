@@ -4,13 +4,10 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 using namespace inductor::index;
+using namespace inductor::test;
 namespace fs = std::filesystem;
-using inductor::test::fixtures;
-using inductor::test::readFile;
 
 namespace {
 
@@ -145,12 +142,9 @@ TEST_CASE("PythonSyntax: broken text and moves") {
 }
 
 TEST_CASE("PythonSyntax: mlp_train forward output code") {
-  fs::path p;
-  for (const auto &e : fs::recursive_directory_iterator(fixtures() / "traces/mlp_train/torch_compile_debug"))
-    if (e.path().filename() == "output_code.py" &&
-        e.path().parent_path().filename() == "model__0_forward_1.0")
-      p = e.path();
-  REQUIRE(!p.empty());
+  fs::path dir = findDir(fixturesDir() / "traces/mlp_train/torch_compile_debug", "model__0_forward_1.0");
+  REQUIRE(!dir.empty());
+  fs::path p = dir / "output_code.py";
   auto syntax = PythonSyntax::parse(readFile(p));
   REQUIRE(syntax);
   // grep -n: the gelu kernel is defined on lines 133-166 (1-based), launched on line 424.
@@ -178,7 +172,7 @@ TEST_CASE("PythonSyntax: mlp_train forward output code") {
 
 TEST_CASE("PythonSyntax: every fixture Python file parses") {
   size_t files = 0;
-  for (const auto &e : fs::recursive_directory_iterator(fixtures() / "traces")) {
+  for (const auto &e : fs::recursive_directory_iterator(fixturesDir() / "traces")) {
     if (!e.is_regular_file() || e.path().extension() != ".py") continue;
     CAPTURE(e.path().string());
     auto syntax = PythonSyntax::parse(readFile(e.path()));

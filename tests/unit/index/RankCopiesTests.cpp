@@ -15,12 +15,10 @@
 #include <fstream>
 #include <set>
 #include <sstream>
-#include <stdlib.h>
 
 using namespace inductor::index;
+using namespace inductor::test;
 namespace fs = std::filesystem;
-using inductor::test::readFile;
-using inductor::test::TempDir;
 
 namespace {
 

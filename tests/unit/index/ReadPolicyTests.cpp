@@ -6,11 +6,10 @@
 
 #include <filesystem>
 #include <fstream>
-#include <stdlib.h>
 
 using namespace inductor::index;
+using namespace inductor::test;
 namespace fs = std::filesystem;
-using inductor::test::TempDir;
 
 TEST_CASE("isWithin is component-wise") {
   CHECK(isWithin("/work/a/b.py", "/work/a"));

@@ -9,12 +9,10 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 using namespace inductor::index;
+using namespace inductor::test;
 namespace fs = std::filesystem;
-using inductor::test::TempDir;
 
 namespace {
 
@@ -100,11 +98,11 @@ TEST_CASE("Runtime: beside the traces, named by the options, refused outside the
   }
   SUBCASE("named but missing, or not a profile: said so") {
     TempDir t;
-    std::ofstream(fs::path(t.path) / "notes.json") << R"({"hello": 1})";
+    std::string notes = t.write("notes.json", R"({"hello": 1})");
     IndexOptions o;
     o.inputs = {kMlp + "/trace"};
-    o.profiles = {(fs::path(t.path) / "missing.json").string(), (fs::path(t.path) / "notes.json").string()};
-    o.runLogs = {(fs::path(t.path) / "notes.json").string()};
+    o.profiles = {t.path + "/missing.json", notes};
+    o.runLogs = {notes};
     auto index = build(o);
     CHECK(index->runtime().times.profiles.empty());
     CHECK(hasDiagnostic(*index, "profile not found"));
@@ -113,19 +111,18 @@ TEST_CASE("Runtime: beside the traces, named by the options, refused outside the
   }
   SUBCASE("a CPU-only profile: no GPU time shown, and said so") {
     TempDir t;
-    std::ofstream(fs::path(t.path) / "cpu.json")
-        << R"({"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "aten::mm",
-        "pid": 1, "tid": 1, "ts": 1.0, "dur": 5.0, "args": {"External id": 1}}]})";
+    std::string cpu = t.write("cpu.json", R"({"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "aten::mm",
+        "pid": 1, "tid": 1, "ts": 1.0, "dur": 5.0, "args": {"External id": 1}}]})");
     IndexOptions o;
     o.inputs = {kMlp + "/trace"};
-    o.profiles = {(fs::path(t.path) / "cpu.json").string()};
+    o.profiles = {cpu};
     auto index = build(o);
     CHECK(!index->runtime().times.present());
     CHECK(hasDiagnostic(*index, "profile has no GPU activity"));
   }
   SUBCASE("a folder named by `profiles`: every JSON profile in it, whatever its name") {
     TempDir t;
-    fs::copy_file(kMlp + "/profile.json", fs::path(t.path) / "run7.json");
+    fs::copy_file(kMlp + "/profile.json", t.path + "/run7.json");
     IndexOptions o;
     o.inputs = {kMlp + "/trace"};
     o.profiles = {t.path};
@@ -135,17 +132,14 @@ TEST_CASE("Runtime: beside the traces, named by the options, refused outside the
 
 TEST_CASE("Runtime: a damaged profile gives what it holds and says so") {
   TempDir t;
-  std::ifstream in(kMlp + "/profile.json", std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  std::string text = ss.str();
+  std::string text = readFile(kMlp + "/profile.json");
   // Cut inside the event after the last kernel (Kineto writes the device activities last).
   size_t cut = text.find("\n  {", text.rfind("\"cat\": \"kernel\"")) + 20;
   REQUIRE(cut < text.size());
-  std::ofstream(fs::path(t.path) / "profile.json", std::ios::binary) << text.substr(0, cut);
+  std::string profile = t.write("profile.json", text.substr(0, cut));
   IndexOptions o;
   o.inputs = {kMlp + "/trace"};
-  o.profiles = {(fs::path(t.path) / "profile.json").string()};
+  o.profiles = {profile};
   auto index = build(o);
   const RuntimeTimes &times = index->runtime().times;
   REQUIRE(times.profiles.size() == 1);

@@ -6,14 +6,12 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
-#include <fstream>
-#include <stdlib.h>
 #include <sys/stat.h>
 #include <thread>
 
 using namespace inductor::index;
+using namespace inductor::test;
 namespace fs = std::filesystem;
-using inductor::test::TempDir;
 
 TEST_CASE("SourceReader: reads inside the roots once per version, and says why it did not read") {
   TempDir ws, outside;

@@ -18,8 +18,7 @@
 #include <unistd.h>
 
 using namespace inductor::index;
-
-using inductor::test::readFile;
+using namespace inductor::test;
 
 namespace {
 

@@ -9,27 +9,19 @@
 #include "index/PathResolver.h"
 #include "protocol/URI.h"
 #include "unit/TestFiles.h"
+#include "unit/server/FakeTransport.h"
 
 #include <doctest/doctest.h>
 
 #include <algorithm>
-#include <chrono>
-#include <condition_variable>
-#include <deque>
-#include <filesystem>
-#include <fstream>
 #include <functional>
 #include <map>
-#include <mutex>
 #include <set>
-#include <sstream>
-#include <stdlib.h>
 #include <thread>
 
 using namespace inductor;
+using namespace inductor::test;
 using protocol::json;
-namespace fs = std::filesystem;
-using inductor::test::readFile;
 
 namespace {
 
@@ -61,65 +53,6 @@ bool isIndexedStatus(const json &m) {
 std::function<bool(const json &)> builtStatus(uint64_t n) {
   return [n](const json &m) { return isIndexedStatus(m) && m["params"].value("builds", uint64_t{0}) == n; };
 }
-
-/// A Transport fed by the test. readMessage() blocks until a message is pushed or the input is closed;
-/// send() records the message and wakes anyone waiting for it.
-class FakeTransport final : public protocol::Transport {
-public:
-  protocol::ReadResult readMessage() override {
-    std::unique_lock<std::mutex> lock(mutex_);
-    cv_.wait(lock, [&] { return !incoming_.empty() || closed_; });
-    protocol::ReadResult r;
-    if (incoming_.empty()) {
-      r.kind = protocol::ReadResult::Kind::EndOfFile;
-      return r;
-    }
-    r.kind = protocol::ReadResult::Kind::Message;
-    r.body = std::move(incoming_.front());
-    incoming_.pop_front();
-    return r;
-  }
-  void send(const json &message) override {
-    std::lock_guard<std::mutex> lock(mutex_);
-    sent_.push_back(message);
-    cv_.notify_all();
-  }
-  void push(std::string body) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    incoming_.push_back(std::move(body));
-    cv_.notify_all();
-  }
-  void close() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    closed_ = true;
-    cv_.notify_all();
-  }
-  /// The first sent message (from index `from` on) matching `match`; null after 120 s without one.
-  json waitFor(const std::function<bool(const json &)> &match, size_t from = 0) {
-    std::unique_lock<std::mutex> lock(mutex_);
-    json found;
-    bool ok = cv_.wait_for(lock, std::chrono::seconds(120), [&] {
-      for (size_t i = from; i < sent_.size(); ++i)
-        if (match(sent_[i])) {
-          found = sent_[i];
-          return true;
-        }
-      return false;
-    });
-    return ok ? found : json();
-  }
-  std::vector<json> sent() const {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return sent_;
-  }
-
-private:
-  mutable std::mutex mutex_;
-  std::condition_variable cv_;
-  std::deque<std::string> incoming_;
-  bool closed_ = false;
-  std::vector<json> sent_;
-};
 
 bool isResponseTo(const json &m, const json &id) {
   return m.is_object() && m.contains("id") && m["id"] == id && !m.contains("method");
@@ -630,18 +563,16 @@ TEST_CASE("a document the index does not know: empty results, not errors") {
 }
 
 TEST_CASE("an empty index answers empty results") {
-  std::string dir = (fs::temp_directory_path() / "inductor-server-XXXXXX").string();
-  REQUIRE(::mkdtemp(dir.data()) != nullptr);
+  TempDir dir("inductor-server");
   {
     Client c;
-    c.initialize(json::object(), json::array({dir}));
+    c.initialize(json::object(), json::array({dir.path}));
     CHECK(c.request("textDocument/definition", at(kForward, kGeluLine, kGeluColumn)) == json::array());
     CHECK(c.request("textDocument/hover", at(kModel, 15, 0)).is_null());
     CHECK(c.request("textDocument/codeLens", doc(kModel)) == json::array());
     CHECK(c.request("workspace/symbol", {{"query", "gelu"}}) == json::array());
     CHECK(c.request("inductor/status", nullptr)["compiles"] == 0);
   }
-  fs::remove_all(dir);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -874,8 +805,7 @@ TEST_CASE(
 }
 
 TEST_CASE("didChangeConfiguration with new traceDirs reindexes") {
-  std::string dir = (fs::temp_directory_path() / "inductor-server-XXXXXX").string();
-  REQUIRE(::mkdtemp(dir.data()) != nullptr);
+  TempDir dir("inductor-server");
   {
     Client c;
     c.initialize({{"workspace", {{"codeLens", {{"refreshSupport", true}}}}}});
@@ -885,7 +815,8 @@ TEST_CASE("didChangeConfiguration with new traceDirs reindexes") {
     REQUIRE(first.is_object());
     CHECK(first["params"]["compiles"] == 2);
     size_t before = c.transport().sent().size();
-    c.notify("workspace/didChangeConfiguration", {{"settings", {{"inductorLs", {{"traceDirs", {dir}}}}}}});
+    c.notify("workspace/didChangeConfiguration",
+             {{"settings", {{"inductorLs", {{"traceDirs", {dir.path}}}}}}});
     json status = c.transport().waitFor(builtStatus(2), before);
     REQUIRE(status.is_object());
     CHECK(status["params"]["compiles"] == 0);
@@ -900,7 +831,6 @@ TEST_CASE("didChangeConfiguration with new traceDirs reindexes") {
     CHECK(after["indexing"] == false);
     CHECK(after["compiles"] == 0);
   }
-  fs::remove_all(dir);
 }
 
 TEST_CASE("UniqueLocations: one entry per location, declarations given as JSON count as seen") {

@@ -6,86 +6,26 @@
 
 #include "index/PathResolver.h"
 #include "unit/TestFiles.h"
+#include "unit/server/FakeTransport.h"
 
 #include <doctest/doctest.h>
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
-#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <functional>
-#include <mutex>
-#include <sstream>
-#include <stdlib.h>
 #include <thread>
 
 using namespace inductor;
+using namespace inductor::test;
 using protocol::json;
 namespace fs = std::filesystem;
-using inductor::test::readFile;
-using inductor::test::TempDir;
 
 namespace {
 
 const std::string kGraphBreakLog = index::normalizePath(INDUCTOR_FIXTURES_DIR) +
                                    "/traces/graph_break_dynamic/trace/dedicated_log_torch_trace_f78lg2bd.log";
-
-/// A Transport fed by the test: readMessage() blocks until a message is pushed or the input is closed; send()
-/// records the message and wakes waiters.
-class FakeTransport final : public protocol::Transport {
-public:
-  protocol::ReadResult readMessage() override {
-    std::unique_lock<std::mutex> lock(mutex_);
-    cv_.wait(lock, [&] { return !incoming_.empty() || closed_; });
-    protocol::ReadResult r;
-    if (incoming_.empty()) {
-      r.kind = protocol::ReadResult::Kind::EndOfFile;
-      return r;
-    }
-    r.kind = protocol::ReadResult::Kind::Message;
-    r.body = std::move(incoming_.front());
-    incoming_.pop_front();
-    return r;
-  }
-  void send(const json &message) override {
-    std::lock_guard<std::mutex> lock(mutex_);
-    sent_.push_back(message);
-    cv_.notify_all();
-  }
-  void push(std::string body) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    incoming_.push_back(std::move(body));
-    cv_.notify_all();
-  }
-  void close() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    closed_ = true;
-    cv_.notify_all();
-  }
-  /// The first message sent from index `from` on that matches, and its index; null after 60 s without one.
-  std::pair<json, size_t> waitFor(const std::function<bool(const json &)> &match, size_t from = 0) {
-    std::unique_lock<std::mutex> lock(mutex_);
-    std::pair<json, size_t> found;
-    cv_.wait_for(lock, std::chrono::seconds(60), [&] {
-      for (size_t i = from; i < sent_.size(); ++i)
-        if (match(sent_[i])) {
-          found = {sent_[i], i};
-          return true;
-        }
-      return false;
-    });
-    return found;
-  }
-
-private:
-  std::mutex mutex_;
-  std::condition_variable cv_;
-  std::deque<std::string> incoming_;
-  bool closed_ = false;
-  std::vector<json> sent_;
-};
 
 /// The status notification that ends the `n`th build (others come while it runs, and the same index is
 /// reported again when the interpreter answers after it was served).
@@ -131,9 +71,7 @@ public:
     int id = nextId_++;
     transport.push(
         json{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", std::move(params)}}.dump());
-    // Not a structured binding: clang 14 cannot capture one in doctest's REQUIRE_MESSAGE lambda.
-    json r =
-        transport.waitFor([&](const json &m) { return m.is_object() && m.value("id", json()) == id; }).first;
+    json r = transport.waitFor([&](const json &m) { return m.is_object() && m.value("id", json()) == id; });
     REQUIRE_MESSAGE(r.contains("result"), r.dump());
     return r["result"];
   }
@@ -153,14 +91,14 @@ TEST_CASE("Watcher: compiles appended to a log are served after an incremental r
   const size_t cut = trace.cut;
   WatchingServer s;
   s.initialize({{"traceDirs", {trace.dir.path}}});
-  auto [first, firstAt] = s.transport.waitFor(builtStatus(1));
+  auto [first, firstAt] = s.transport.waitForAt(builtStatus(1));
   REQUIRE(first.is_object());
   CHECK(first["params"]["compiles"] == 3);
   CHECK(first["params"]["traceBytesRead"] == cut);
 
   auto appended = std::chrono::steady_clock::now();
   std::ofstream(log, std::ios::binary | std::ios::app) << std::string_view(full).substr(cut);
-  auto [next, nextAt] = s.transport.waitFor(builtStatus(2), firstAt + 1);
+  auto [next, nextAt] = s.transport.waitForAt(builtStatus(2), firstAt + 1);
   auto elapsed = std::chrono::steady_clock::now() - appended;
   REQUIRE(next.is_object());
   CHECK(next["params"]["compiles"] == 6);
@@ -194,12 +132,12 @@ TEST_CASE("Watcher: a directory discovery listed is watched once the index is se
   fs::create_directories(dir.path + "/rank1/empty");
   WatchingServer s;
   s.initialize({{"traceDirs", {dir.path}}});
-  auto [first, firstAt] = s.transport.waitFor(builtStatus(1));
+  auto [first, firstAt] = s.transport.waitForAt(builtStatus(1));
   REQUIRE(first.is_object());
   CHECK(first["params"]["traces"] == 1);
   std::ofstream(dir.path + "/rank1/empty/dedicated_log_torch_trace_rank_1_b.log", std::ios::binary)
       << trace.full;
-  auto [next, nextAt] = s.transport.waitFor(builtStatus(2), firstAt + 1);
+  auto [next, nextAt] = s.transport.waitForAt(builtStatus(2), firstAt + 1);
   REQUIRE(next.is_object());
   CHECK(next["params"]["traces"] == 2);
   CHECK(next["params"]["compiles"] == 9);
@@ -229,7 +167,7 @@ TEST_CASE("Watcher: a job that writes all the time does not keep the first index
     }
     stopped = true;
   });
-  auto [first, firstAt] = s.transport.waitFor(builtStatus(1));
+  auto [first, firstAt] = s.transport.waitForAt(builtStatus(1));
   bool whileWriting = !stopped;
   served = true;
   job.join();
