@@ -660,10 +660,15 @@ TEST_CASE("OutputCode: output code in every log agrees with its provenance") {
     }
     for (const OutputCodeAnalysis &a : analyses)
       CHECK(!a.launches.empty());
-    // When each output code has its own mappings, in the same order, the launches and the kernel keys of the
-    // mappings agree (as spelled: `name:handle` in version 2, `name` in version 1).
+    // When each output code has its own mappings, in the same order, every launch is mapped (as spelled:
+    // `name:handle` in version 2, `name` in version 1). A backward's mappings may also hold its forward's
+    // kernels (PyTorch 2.11 keeps one provenance state over a training compile: runs_gpt), so a key mapped
+    // but not launched by this output code must have been launched by an earlier one of the log.
     if (mappings.size() != analyses.size()) continue;
+    std::set<std::string> launchedSoFar;
     for (size_t i = 0; i < analyses.size(); ++i) {
+      for (const KernelLaunch &l : analyses[i].launches)
+        launchedSoFar.insert(l.key());
       auto m = parseNodeMappings(mappings[i]);
       REQUIRE(m);
       if (m->empty()) continue;
@@ -673,7 +678,10 @@ TEST_CASE("OutputCode: output code in every log agrees with its provenance") {
       for (const auto &[key, nodes] : m->kernelToPost)
         mapped.insert(key);
       if (m->version >= 2) {
-        CHECK(launched == mapped);
+        for (const std::string &key : launched)
+          CHECK_MESSAGE(mapped.count(key) == 1, key);
+        for (const std::string &key : mapped)
+          CHECK_MESSAGE(launchedSoFar.count(key) == 1, key);
       } else {
         // Version 1 maps only some kernels (PyTorch 2.7 left out extern calls of AOTI's C++ wrapper).
         for (const std::string &key : mapped)
