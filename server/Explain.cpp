@@ -177,7 +177,8 @@ void usage() {
          "  under a --root (or a PATH argument when there is no --root), $VIRTUAL_ENV, $CONDA_PREFIX (their\n"
          "  site-packages and the directories their .pth files name). Run, to ask for sys.path: --python,\n"
          "  else python3 on $PATH, skipping relative entries and any inside a --root or PATH argument.\n"
-         "  Nothing found in a trace or workspace folder is ever run. --no-python: no interpreter is run.\n"
+         "  Nothing found in a trace or workspace folder is ever run. --no-python: none (nothing read or "
+         "run).\n"
          "  --library-path: frames of files matching GLOB are library code (the libraryPaths setting).\n"
          "  --profile: a torch.profiler Chrome trace (.json or .json.gz) to join to the launches; "
          "--run-log:\n"
@@ -232,7 +233,7 @@ int runExplain(const std::vector<std::string> &args) {
   }
   options.jobs = std::max(1u, std::thread::hardware_concurrency());
   std::string pythonNote;
-  {
+  if (!noPython) {
     // Read, never run: venvs under the roots (the directories given when there is no --root) and the
     // activated environment. Run: only --python or python3 on PATH outside every root (server/PythonEnv.h).
     std::vector<std::string> venvRoots = options.roots, excluded = options.roots;
@@ -248,7 +249,7 @@ int runExplain(const std::vector<std::string> &args) {
       pythonNote += std::string(pythonNote.empty() ? "Python: " : "; ") + e.prefix + " (" + e.source +
                     ", read), " + std::to_string(e.importRoots.size()) + " import roots";
     std::vector<std::string> asked;
-    if (auto interpreter = noPython ? std::nullopt : findPythonInterpreter(pythonPath, excluded)) {
+    if (auto interpreter = findPythonInterpreter(pythonPath, excluded)) {
       if (interpreter->source == "pythonPath setting") interpreter->source = "--python";
       ImportRoots r = queryImportRoots(interpreter->path);
       asked = r.paths;
