@@ -84,7 +84,7 @@ void readPth(const std::string &file, const std::string &site, RootSet &out) {
         line.rfind("import\t", 0) == 0)
       continue;
     if (line.find('\0') != std::string::npos) continue;
-    out.add(line.front() == '/' ? line : site + "/" + line);
+    out.add(line.front() == '/' ? line : std::string(site).append("/").append(line));
   }
 }
 
@@ -315,7 +315,9 @@ std::optional<PythonInterpreter> findPythonInterpreter(const std::string &settin
     while (start <= path->size()) {
       size_t colon = path->find(':', start);
       std::string dir = path->substr(start, colon == std::string::npos ? std::string::npos : colon - start);
-      if (usablePathEntry(dir, excluded) && isExecutableFile(dir + "/" + name)) return dir + "/" + name;
+      std::string candidate = dir;
+      candidate.append("/").append(name);
+      if (usablePathEntry(dir, excluded) && isExecutableFile(candidate)) return candidate;
       if (colon == std::string::npos) break;
       start = colon + 1;
     }

@@ -44,8 +44,14 @@ struct ScopedEnv {
   ScopedEnv &operator=(const ScopedEnv &) = delete;
 };
 
-/// Runs `inductor-ls explain ARGS` from `cwd`; its stdout and stderr, and its exit status.
-std::pair<std::string, int> explain(const std::string &cwd, const std::string &args) {
+/// What `inductor-ls explain` printed (stdout and stderr) and its exit status.
+struct Explained {
+  std::string out;
+  int status = -1;
+};
+
+/// Runs `inductor-ls explain ARGS` from `cwd`.
+Explained explain(const std::string &cwd, const std::string &args) {
   std::string cmd = "cd '" + cwd + "' && '" + std::string(INDUCTOR_LS_BINARY) + "' explain " + args + " 2>&1";
   std::string out;
   FILE *pipe = ::popen(cmd.c_str(), "r");
@@ -68,10 +74,10 @@ TEST_CASE("execution: explain of a trace folder holding env/bin/python runs noth
   fs::create_directories(t.path() + "/trace");
   fs::copy_file(caseDir("mlp_train") + "/trace/" + kMlpLog, t.path() + "/trace/" + kMlpLog);
   plant(t, "env/bin/python", marker);
-  auto [out, status] = explain(outside.path(), "'" + t.path() + "'");
-  INFO(out);
-  CHECK(status == 0);
-  CHECK(out.find("Indexed 1 trace file") != std::string::npos);
+  Explained first = explain(outside.path(), "'" + t.path() + "'");
+  INFO(first.out);
+  CHECK(first.status == 0);
+  CHECK(first.out.find("Indexed 1 trace file") != std::string::npos);
   CHECK_FALSE(fs::exists(marker));
 
   // Every other planted place: venvs marked by pyvenv.cfg (read, never run), a python3 on a PATH entry inside
@@ -87,11 +93,11 @@ TEST_CASE("execution: explain of a trace folder holding env/bin/python runs noth
   plant(t, "python3", marker);
   auto check = [&](const std::string &args) {
     CAPTURE(args);
-    auto [o, s] = explain(t.path(), args);
-    INFO(o);
-    CHECK(s == 0);
+    Explained e = explain(t.path(), args);
+    INFO(e.out);
+    CHECK(e.status == 0);
     CHECK_FALSE(fs::exists(marker));
-    return o;
+    return e.out;
   };
   {
     // PATH entries inside the folder given, and relative ones.
@@ -108,9 +114,9 @@ TEST_CASE("execution: explain of a trace folder holding env/bin/python runs noth
     check("--json trace/" + kMlpLog);
   }
   // --python is what the user named: it is run, whatever folder it is in.
-  auto [named, s] = explain(outside.path(), "--python '" + t.path() + "/env/bin/python' '" + t.path() + "'");
-  INFO(named);
-  CHECK(s == 0);
+  Explained named = explain(outside.path(), "--python '" + t.path() + "/env/bin/python' '" + t.path() + "'");
+  INFO(named.out);
+  CHECK(named.status == 0);
   CHECK(fs::exists(marker));
 }
 
@@ -149,8 +155,9 @@ TEST_CASE("execution: the server runs no interpreter planted in a workspace or t
   // A reindex asks the environment again.
   s.client.request("workspace/executeCommand", {{"command", "inductor.reindex"}});
   json status;
-  for (int i = 0; i < 300 && !(status.is_object() && status["builds"].get<int>() >= 2 &&
-                               status["indexing"] == false && status["python"]["interpreter"] != "");
+  for (int i = 0;
+       i < 300 && !(status.is_object() && status["builds"].get<int>() >= 2 && status["indexing"] == false &&
+                    !status["python"]["interpreter"].get<std::string>().empty());
        ++i) {
     std::this_thread::sleep_for(100ms);
     status = s.client.request("inductor/status", json::object());
