@@ -173,8 +173,12 @@ void usage() {
          "  PATH: trace directories, TORCH_COMPILE_DEBUG or Inductor cache directories, single logs.\n"
          "  Recorded paths are resolved by --path-mapping, then (files of installed packages) under the\n"
          "  import roots of the Python environment, then by suffix match under --root and PATH.\n"
-         "  The environment, as the server finds it: --python, else a .venv/venv/env under a --root (or\n"
-         "  PATH when there is none), $VIRTUAL_ENV, $CONDA_PREFIX, python3 on PATH; --no-python: none.\n"
+         "  The environment, as the server finds it. Read, never run: a .venv/venv/env holding pyvenv.cfg\n"
+         "  under a --root (or a PATH argument when there is no --root), $VIRTUAL_ENV, $CONDA_PREFIX (their\n"
+         "  site-packages and the directories their .pth files name). Run, to ask for sys.path: --python,\n"
+         "  else python3 on $PATH, skipping relative entries and any inside a --root or PATH argument.\n"
+         "  Nothing found in a trace or workspace folder is ever run. --no-python: none (nothing read or "
+         "run).\n"
          "  --library-path: frames of files matching GLOB are library code (the libraryPaths setting).\n"
          "  --profile: a torch.profiler Chrome trace (.json or .json.gz) to join to the launches; "
          "--run-log:\n"
@@ -230,18 +234,32 @@ int runExplain(const std::vector<std::string> &args) {
   options.jobs = std::max(1u, std::thread::hardware_concurrency());
   std::string pythonNote;
   if (!noPython) {
-    std::vector<std::string> venvRoots = options.roots;
+    // Read, never run: venvs under the roots (the directories given when there is no --root) and the
+    // activated environment. Run: only --python or python3 on PATH outside every root (server/PythonEnv.h).
+    std::vector<std::string> venvRoots = options.roots, excluded = options.roots;
     if (venvRoots.empty())
       for (const std::string &in : options.inputs)
         if (std::error_code ec; fs::is_directory(in, ec)) venvRoots.push_back(in);
-    if (auto interpreter = findPythonInterpreter(pythonPath, venvRoots)) {
+    for (const auto *inputs : {&options.inputs, &options.profiles, &options.runLogs})
+      excluded.insert(excluded.end(), inputs->begin(), inputs->end());
+    for (const auto &m : options.pathMappings)
+      excluded.push_back(m.to);
+    std::vector<StaticEnvironment> environments = findStaticEnvironments(venvRoots);
+    for (const StaticEnvironment &e : environments)
+      pythonNote += std::string(pythonNote.empty() ? "Python: " : "; ") + e.prefix + " (" + e.source +
+                    ", read), " + std::to_string(e.importRoots.size()) + " import roots";
+    std::vector<std::string> asked;
+    if (auto interpreter = findPythonInterpreter(pythonPath, excluded)) {
+      if (interpreter->source == "pythonPath setting") interpreter->source = "--python";
       ImportRoots r = queryImportRoots(interpreter->path);
-      options.pythonPaths = r.paths;
-      pythonNote =
-          "Python: " + interpreter->path + " (" + interpreter->source + "), " +
+      asked = r.paths;
+      std::string note =
+          interpreter->path + " (" + interpreter->source + "), " +
           (r.error.empty() ? std::to_string(r.paths.size()) + " import roots" : "failed: " + r.error);
-      if (!r.error.empty()) std::cerr << "explain: " << pythonNote << "\n";
+      pythonNote += (pythonNote.empty() ? "Python: " : "; ") + note;
+      if (!r.error.empty()) std::cerr << "explain: Python: " << note << "\n";
     }
+    options.pythonPaths = combineImportRoots(environments, asked, !pythonPath.empty());
   }
   index::SourceReader sources{index::ReadPolicy(index::readRoots(options))};
   auto started = std::chrono::steady_clock::now();

@@ -118,6 +118,17 @@ void Server::onInitialize(const protocol::InitializeParams &params, Reply reply)
   if (roots.empty() && params.rootPath) roots.push_back(*params.rootPath);
   indexOptions_.roots = roots;
   readOptions(params.initializationOptions, indexOptions_, pythonPathSetting_);
+  // `trusted: false` (VS Code's restricted mode): no interpreter is run, not even one a setting names. Read
+  // here only: a later configuration change cannot grant trust; the client restarts the server for that.
+  if (params.initializationOptions.is_object())
+    if (auto it = params.initializationOptions.find("trusted"); it != params.initializationOptions.end()) {
+      trusted_ = it->is_boolean() && it->get<bool>();
+      if (!it->is_boolean())
+        logWarn(
+            "trusted is not a boolean (" +
+            std::string(protocol::utf8Prefix(it->dump(-1, ' ', false, json::error_handler_t::replace), 200)) +
+            "): taken as false");
+    }
   initialized_ = true;
 
   protocol::InitializeResult result;
@@ -128,7 +139,8 @@ void Server::onInitialize(const protocol::InitializeParams &params, Reply reply)
           std::to_string(indexOptions_.inputs.size()) + " trace inputs, " +
           std::to_string(indexOptions_.pathMappings.size()) + " path mappings, " +
           std::to_string(indexOptions_.libraryPaths.size()) + " library paths, pythonPath " +
-          (pythonPathSetting_.empty() ? std::string("unset") : pythonPathSetting_) + ", encoding " +
+          (pythonPathSetting_.empty() ? std::string("unset") : pythonPathSetting_) +
+          (trusted_ ? "" : ", untrusted (no interpreter is run)") + ", encoding " +
           std::string(protocol::encodingName(encoding_)));
   reply(json(result));
   if (options_.watch) startWatcher(); // First: the build's discovery adds the watches.

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <poll.h>
+#include <set>
 #include <spawn.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -30,13 +31,77 @@ bool isExecutableFile(const std::string &p) {
   return fs::is_regular_file(p, ec) && ::access(p.c_str(), X_OK) == 0;
 }
 
-/// `bin/python`, `bin/python3` or `Scripts/python.exe` under an environment's prefix.
-std::optional<std::string> interpreterUnder(const std::string &prefix) {
-  for (const char *rel : {"bin/python", "bin/python3", "Scripts/python.exe"}) {
-    std::string p = prefix + "/" + rel;
-    if (isExecutableFile(p)) return p;
+/// `path` lexically normalized, without a trailing separator.
+std::string normal(const std::string &path) {
+  std::string s = fs::path(path).lexically_normal().string();
+  while (s.size() > 1 && s.back() == '/')
+    s.pop_back();
+  return s;
+}
+
+/// Whether normalized `path` is `dir` or lies under it.
+bool isUnder(const std::string &path, const std::string &dir) {
+  if (dir.empty()) return false;
+  if (dir == "/") return true;
+  return path == dir ||
+         (path.size() > dir.size() && path.compare(0, dir.size(), dir) == 0 && path[dir.size()] == '/');
+}
+
+/// Import roots being gathered: each directory once (by device and inode: `lib64` is often a link to `lib`),
+/// and, when `within` is set, only directories lying inside it, links resolved.
+struct RootSet {
+  std::vector<std::string> paths;
+  std::set<std::pair<dev_t, ino_t>> seen;
+  std::string within; ///< Canonical, or empty: anywhere.
+  /// Appends `dir` when it is an existing directory not there yet.
+  void add(const std::string &dir) {
+    struct stat st {};
+    if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return;
+    if (!within.empty()) {
+      std::error_code ec;
+      fs::path real = fs::canonical(dir, ec);
+      if (ec || !isUnder(real.string(), within)) return;
+    }
+    if (seen.insert({st.st_dev, st.st_ino}).second) paths.push_back(normal(dir));
   }
-  return std::nullopt;
+};
+
+/// The directories one `.pth` file names (see the file comment), appended to `out` up to kMaxPthRoots.
+void readPth(const std::string &file, const std::string &site, RootSet &out) {
+  std::ifstream in(file, std::ios::binary);
+  std::string text(kMaxPthBytes, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<size_t>(in.gcount()));
+  size_t start = 0;
+  while (start < text.size() && out.paths.size() < kMaxPthRoots) {
+    size_t end = text.find('\n', start);
+    std::string line = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    start = end == std::string::npos ? text.size() : end + 1;
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t'))
+      line.pop_back();
+    // As site.py: comments and blank lines are skipped; `import` lines are code, which is never run here.
+    if (line.empty() || line.front() == '#' || line.rfind("import ", 0) == 0 ||
+        line.rfind("import\t", 0) == 0)
+      continue;
+    if (line.find('\0') != std::string::npos) continue;
+    out.add(line.front() == '/' ? line : std::string(site).append("/").append(line));
+  }
+}
+
+/// The site-packages directories under an environment's prefix, added to `out`.
+void addSiteDirectories(const std::string &prefix, RootSet &out) {
+  for (const char *lib : {"lib", "lib64"}) {
+    std::vector<std::string> versions;
+    std::error_code ec;
+    for (fs::directory_iterator it(prefix + "/" + lib, ec), end; !ec && it != end; it.increment(ec)) {
+      std::string name = it->path().filename().string();
+      if (name.rfind("python3", 0) == 0) versions.push_back(it->path().string() + "/site-packages");
+    }
+    std::sort(versions.begin(), versions.end());
+    for (const std::string &v : versions)
+      out.add(v);
+  }
+  out.add(prefix + "/Lib/site-packages");
 }
 
 // Prints sys.path as one JSON line; nothing else is imported.
@@ -159,29 +224,111 @@ void ImportRootsCache::store(const std::string &interpreter, const std::vector<s
   if (!ok || ::rename(tmp.c_str(), file_.c_str()) != 0) ::unlink(tmp.c_str());
 }
 
+std::vector<std::string> staticImportRoots(const std::string &prefix, const std::string &within) {
+  RootSet roots;
+  if (!within.empty()) {
+    std::error_code ec;
+    fs::path real = fs::canonical(within, ec);
+    if (ec) return {};
+    roots.within = normal(real.string());
+  }
+  addSiteDirectories(prefix, roots);
+  std::vector<std::string> sites = roots.paths;
+  size_t pthFiles = 0;
+  for (const std::string &site : sites) {
+    std::vector<std::string> pths;
+    std::error_code ec;
+    for (fs::directory_iterator it(site, ec), end; !ec && it != end; it.increment(ec))
+      if (it->path().extension() == ".pth" && it->is_regular_file(ec)) pths.push_back(it->path().string());
+    std::sort(pths.begin(), pths.end()); // site.py's order.
+    for (const std::string &pth : pths)
+      if (pthFiles++ < kMaxPthFiles && roots.paths.size() < kMaxPthRoots) readPth(pth, site, roots);
+  }
+  return roots.paths;
+}
+
+std::vector<StaticEnvironment> findStaticEnvironments(const std::vector<std::string> &folders,
+                                                      const GetEnv &getenvFn) {
+  GetEnv env = getenvFn ? getenvFn : processEnv();
+  std::vector<StaticEnvironment> out;
+  auto add = [&](const std::string &prefix, const std::string &source, const std::string &within) {
+    std::string n = normal(prefix);
+    for (const StaticEnvironment &e : out)
+      if (e.prefix == n) return;
+    std::vector<std::string> roots = staticImportRoots(n, within);
+    if (!roots.empty()) out.push_back({n, source, std::move(roots)});
+  };
+  for (const std::string &folder : folders)
+    for (const char *dir : {".venv", "venv", "env"}) {
+      std::string prefix = folder + "/" + dir;
+      std::error_code ec;
+      if (fs::is_regular_file(prefix + "/pyvenv.cfg", ec))
+        add(prefix, "virtual environment in the workspace", folder);
+    }
+  for (const char *var : {"VIRTUAL_ENV", "CONDA_PREFIX"})
+    if (auto prefix = env(var); prefix && prefix->front() == '/') add(*prefix, std::string("$") + var, "");
+  return out;
+}
+
+std::vector<std::string> combineImportRoots(const std::vector<StaticEnvironment> &environments,
+                                            const std::vector<std::string> &asked, bool namedFirst) {
+  std::vector<std::string> out;
+  auto append = [&out](const std::vector<std::string> &roots) {
+    for (const std::string &r : roots)
+      if (std::find(out.begin(), out.end(), r) == out.end()) out.push_back(r);
+  };
+  if (namedFirst) append(asked);
+  for (const StaticEnvironment &e : environments)
+    append(e.importRoots);
+  if (!namedFirst) append(asked);
+  return out;
+}
+
+bool usablePathEntry(const std::string &dir, const std::vector<std::string> &excluded) {
+  if (dir.empty() || dir.front() != '/') return false; // `.`, an empty entry, `bin`: the current directory's.
+  std::error_code ec;
+  std::string asWritten = normal(dir);
+  fs::path real = fs::weakly_canonical(dir, ec);
+  std::string resolved = ec ? asWritten : normal(real.string());
+  for (const std::string &e : excluded) {
+    if (e.empty()) continue;
+    std::string root = e;
+    std::error_code ec2;
+    if (fs::exists(root, ec2) && !fs::is_directory(root, ec2)) root = fs::path(root).parent_path().string();
+    std::string rootWritten = normal(root);
+    fs::path rootReal = fs::weakly_canonical(root, ec2);
+    std::string rootResolved = ec2 ? rootWritten : normal(rootReal.string());
+    for (const std::string &r : {rootWritten, rootResolved})
+      if (isUnder(asWritten, r) || isUnder(resolved, r)) return false;
+  }
+  return true;
+}
+
 std::optional<PythonInterpreter> findPythonInterpreter(const std::string &setting,
-                                                       const std::vector<std::string> &workspaceFolders,
+                                                       const std::vector<std::string> &excluded,
                                                        const GetEnv &getenvFn) {
   GetEnv env = getenvFn ? getenvFn : processEnv();
-  if (!setting.empty()) return PythonInterpreter{setting, "pythonPath setting"};
-  for (const std::string &folder : workspaceFolders)
-    for (const char *dir : {".venv", "venv", "env"})
-      if (auto p = interpreterUnder(folder + "/" + dir))
-        return PythonInterpreter{*p, "virtual environment in the workspace"};
-  for (const char *var : {"VIRTUAL_ENV", "CONDA_PREFIX"})
-    if (auto prefix = env(var))
-      if (auto p = interpreterUnder(*prefix)) return PythonInterpreter{*p, std::string("$") + var};
-  if (auto path = env("PATH")) {
+  auto onPath = [&](const std::string &name) -> std::optional<std::string> {
+    auto path = env("PATH");
+    if (!path) return std::nullopt;
     size_t start = 0;
     while (start <= path->size()) {
       size_t colon = path->find(':', start);
       std::string dir = path->substr(start, colon == std::string::npos ? std::string::npos : colon - start);
-      if (!dir.empty() && isExecutableFile(dir + "/python3"))
-        return PythonInterpreter{dir + "/python3", "python3 on PATH"};
+      std::string candidate = dir;
+      candidate.append("/").append(name);
+      if (usablePathEntry(dir, excluded) && isExecutableFile(candidate)) return candidate;
       if (colon == std::string::npos) break;
       start = colon + 1;
     }
+    return std::nullopt;
+  };
+  if (!setting.empty()) {
+    if (setting.find('/') == std::string::npos)
+      if (auto found = onPath(setting)) return PythonInterpreter{*found, "pythonPath setting"};
+    return PythonInterpreter{setting, "pythonPath setting"};
   }
+  if (auto found = onPath("python3")) return PythonInterpreter{*found, "python3 on PATH"};
   return std::nullopt;
 }
 
@@ -203,6 +350,11 @@ bool canRunInBackground() {
 ImportRoots queryImportRoots(const std::string &interpreter, std::chrono::milliseconds timeout,
                              const std::atomic<bool> *cancelled, const std::atomic<bool> *background) {
   ImportRoots out;
+  if (interpreter.empty() || interpreter.front() != '/') {
+    // posix_spawn would take it from the current directory (maybe a workspace folder).
+    out.error = "cannot run " + interpreter + ": not an absolute path";
+    return out;
+  }
   if (!isExecutableFile(interpreter)) {
     out.error = "cannot run " + interpreter + ": " +
                 (fs::exists(interpreter) ? "not an executable file" : "no such file");

@@ -5,15 +5,31 @@
 // environment has the same packages somewhere else; its interpreter says where (sys.path), and those import
 // roots resolve recorded package paths (index/PathResolver.h) and may be read (index/ReadPolicy.h).
 //
-// The interpreter, first found wins:
-//   1. the `pythonPath` setting (the VS Code extension passes the Python extension's selected interpreter);
-//   2. a virtual environment in a workspace folder: `.venv`, `venv`, `env`, with `bin/python` (`bin/python3`)
-//      or, on Windows, `Scripts/python.exe`;
-//   3. `$VIRTUAL_ENV`, then `$CONDA_PREFIX` (`bin/python` under them);
-//   4. `python3` on `$PATH`.
-// It is asked once for sys.path by a subprocess: argv only (no shell), stdin from /dev/null, run from `/` (so
-// that nothing in the workspace shadows the standard library), with a timeout, killed when it runs past it or
-// the caller cancels. A failure is an error string for the log and the status, never fatal.
+// Nothing found in a workspace folder, a trace folder or any other input is ever run: a trace copied from
+// elsewhere, or a cloned repository, can hold an `env/bin/python` that is a script. The environment is known
+// in two ways, and both are combined:
+//   - Read, never run (findStaticEnvironments): a virtual environment in a workspace folder (`.venv`, `venv`,
+//     `env` holding `pyvenv.cfg`, what marks a venv), and the user's activated environment (`$VIRTUAL_ENV`,
+//     then `$CONDA_PREFIX`: set by the user's own shell, not by a workspace; read statically too, since its
+//     interpreter, when activated, is normally first on PATH anyway and asked below). Their import roots are
+//     `lib/python3.*/site-packages`, `lib64/python3.*/site-packages` and, on Windows, `Lib/site-packages`,
+//     plus the directories named by the `.pth` files in them (staticImportRoots; a workspace venv's only
+//     inside its workspace folder): plain path lines,
+//     relative to the site directory as Python's site.py takes them; a line starting with `import` is code
+//     and is ignored, never run; at most kMaxPthFiles files of kMaxPthBytes each and kMaxPthRoots
+//     directories per environment are read.
+//   - Asked, by running one interpreter (findPythonInterpreter), first found wins:
+//       1. the one the user named: the `pythonPath` setting (the VS Code extension passes the Python
+//          extension's selected interpreter, and passes none in an untrusted workspace) or explain's
+//          `--python`; a bare name (`python3.11`) is looked up on PATH as below;
+//       2. `python3` on `$PATH`, skipping relative entries (`.`, an empty entry) and entries inside the
+//          workspace folders or trace inputs (`excluded`): a workspace cannot plant a `python3` for us. A
+//          venv activated from inside the workspace is then skipped too; it is read statically instead.
+//     The server's `initializationOptions` `"trusted": false` runs none at all (server/Lifecycle.cpp).
+// The interpreter is asked once for sys.path by a subprocess: argv only (no shell), an absolute path only,
+// stdin from /dev/null, run from `/` (so that nothing in the workspace shadows the standard library), in a
+// process group of its own, with a timeout; the group is killed when it runs past it or the caller cancels.
+// A failure is an error string for the log and the status, never fatal.
 //
 // Thread-safety: free functions without shared state. queryImportRoots blocks the calling thread (the
 // server's index builder thread, never the reader thread) for at most the timeout.
@@ -31,19 +47,55 @@ namespace inductor::server {
 /// An interpreter and where it was found.
 struct PythonInterpreter {
   std::string path;
-  /// "pythonPath setting", "virtual environment in the workspace", "$VIRTUAL_ENV", "$CONDA_PREFIX",
-  /// "python3 on PATH".
+  /// "pythonPath setting" (explain: "--python") or "python3 on PATH".
   std::string source;
 };
 
 /// Reads an environment variable; defaults to ::getenv. Replaced in tests.
 using GetEnv = std::function<std::optional<std::string>(const char *name)>;
 
-/// The interpreter of the user's environment (see the file comment), or nullopt when there is none. An
-/// explicit `setting` is returned as is, even when it does not exist, so that the failure is reported.
+/// The interpreter to ask (see the file comment), or nullopt when there is none. An explicit `setting` is
+/// returned as is (a bare name: the first on PATH, when found), even when it does not exist, so that the
+/// failure is reported. `excluded`: directories (or files: their directory) whose PATH entries are never
+/// used, the workspace folders and trace inputs. Nothing is run.
 std::optional<PythonInterpreter> findPythonInterpreter(const std::string &setting,
-                                                       const std::vector<std::string> &workspaceFolders,
+                                                       const std::vector<std::string> &excluded,
                                                        const GetEnv &getenv = {});
+
+/// Whether PATH entry `dir` may hold the interpreter: absolute, and not inside any of `excluded` (compared
+/// as written and with links resolved).
+bool usablePathEntry(const std::string &dir, const std::vector<std::string> &excluded);
+
+/// Bounds on reading `.pth` files (per environment): what a hostile site-packages can make the server read.
+inline constexpr size_t kMaxPthFiles = 64;
+inline constexpr size_t kMaxPthBytes = size_t{64} << 10;
+inline constexpr size_t kMaxPthRoots = 256;
+
+/// The import roots of the environment at `prefix`, read from its files and never by running it (see the
+/// file comment): its site-packages directories, then the existing directories its `.pth` files name, in
+/// order, each directory once. `within` non-empty: only directories inside it, links resolved (a workspace
+/// venv's roots stay in its workspace folder: a hostile `.pth` naming `/` or `~/.ssh` does not widen what
+/// the server reads). Empty when there is none.
+std::vector<std::string> staticImportRoots(const std::string &prefix, const std::string &within = {});
+
+/// A Python environment found on disk, whose import roots were read without running it.
+struct StaticEnvironment {
+  std::string prefix; ///< The environment's directory.
+  /// "virtual environment in the workspace", "$VIRTUAL_ENV" or "$CONDA_PREFIX".
+  std::string source;
+  std::vector<std::string> importRoots; ///< staticImportRoots(prefix).
+};
+
+/// The environments read statically: `.venv`, `venv`, `env` holding `pyvenv.cfg` in each of `folders` (roots
+/// only inside that folder), then `$VIRTUAL_ENV` and `$CONDA_PREFIX` (the user's own: roots anywhere); each
+/// once, and only those with import roots.
+std::vector<StaticEnvironment> findStaticEnvironments(const std::vector<std::string> &folders,
+                                                      const GetEnv &getenv = {});
+
+/// The import roots to use: `named`'s answer first when the user named the interpreter (`namedFirst`), then
+/// the static environments' roots in order, then the asked interpreter's (python3 on PATH); each once.
+std::vector<std::string> combineImportRoots(const std::vector<StaticEnvironment> &environments,
+                                            const std::vector<std::string> &asked, bool namedFirst);
 
 /// The import roots of an interpreter: its sys.path entries that are absolute directories, in order.
 struct ImportRoots {
@@ -60,7 +112,8 @@ inline constexpr int kBackgroundNice = 19;
 /// usual, since one stuck at nice 19 on a busy machine could starve past its timeout.
 bool canRunInBackground();
 
-/// Runs `interpreter -c <print sys.path as JSON>` (see the file comment). `cancelled`, if given, is polled
+/// Runs `interpreter -c <print sys.path as JSON>` (see the file comment); an interpreter that is not an
+/// absolute path is refused, never looked up. `cancelled`, if given, is polled
 /// and kills the child when set. While `background` is given and true (and canRunInBackground()), the child
 /// and what it starts (its own process group) run at kBackgroundNice (the index build beside it goes first)
 /// and the timeout does not run; once it is false they run as usual and have `timeout` from then. A timeout

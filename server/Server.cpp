@@ -336,8 +336,13 @@ json Server::statusJson() const {
             {"launches", 0},         {"errors", 0}, {"userLines", 0}};
   {
     std::lock_guard<std::mutex> py(pythonMutex_);
+    json environments = json::array();
+    for (const StaticEnvironment &e : python_.environments)
+      environments.push_back({{"prefix", e.prefix}, {"source", e.source}, {"importRoots", e.importRoots}});
     j["python"] = {{"interpreter", python_.interpreter},
                    {"source", python_.source},
+                   {"environments", environments},
+                   {"trusted", trusted_},
                    {"importRoots", python_.importRoots},
                    {"error", python_.error},
                    {"kept", python_.kept}};
@@ -422,8 +427,8 @@ void Server::startIndexing(Rebuild kind) {
   if (options_.watch) options.directoryListed = watchWhatDiscoveryLists(options);
   std::string token = progressToken_;
   bool progress = capabilities_.workDoneProgress;
-  std::string pythonSetting = pythonPathSetting_;
-  builder_ = std::thread([this, options, generation, token, progress, incremental, pythonSetting]() mutable {
+  PythonQuery pythonQuery = this->pythonQuery();
+  builder_ = std::thread([this, options, generation, token, progress, incremental, pythonQuery]() mutable {
     auto started = std::chrono::steady_clock::now();
     // The Python environment (a subprocess, once per setting): its import roots resolve package paths and may
     // be read. Asked beside the log scan, which does not need them (the build waits for them after it).
@@ -436,19 +441,19 @@ void Server::startIndexing(Rebuild kind) {
     // An earlier session's answer for the same interpreter is used at once and checked after the index is
     // served: a start does not wait for the interpreter.
     bool checkKept = false;
-    if (auto known = knownPythonEnvironment(options.roots, pythonSetting)) {
+    if (auto known = knownPythonEnvironment(pythonQuery)) {
       python = std::move(*known);
       options.pythonPaths = python.importRoots;
-    } else if (auto kept = keptPythonEnvironment(options.roots, pythonSetting)) {
+    } else if (auto kept = keptPythonEnvironment(pythonQuery)) {
       python = std::move(*kept);
       options.pythonPaths = python.importRoots;
       checkKept = true;
     } else {
       options.pythonPathsLater = importRoots.get_future().share();
       options.pythonPathsNeeded = [background] { *background = false; };
-      asker = std::thread([&python, &importRoots, background, roots = options.roots, pythonSetting, this] {
+      asker = std::thread([&python, &importRoots, background, pythonQuery, this] {
         try {
-          python = pythonEnvironment(roots, pythonSetting, background.get());
+          python = pythonEnvironment(pythonQuery, background.get());
         } catch (const std::exception &e) { // Never fatal: the build goes on without import roots.
           logWarn(std::string("python: ") + e.what());
         }
@@ -537,12 +542,13 @@ void Server::startIndexing(Rebuild kind) {
       // Ask the interpreter now that answers are served: what stamps cannot see (`pyenv global` behind a
       // shim) changes the answer, and then the index is built again with it.
       forgetPythonEnvironment();
-      PythonEnvironment asked = pythonEnvironment(options.roots, pythonSetting);
+      PythonEnvironment asked = pythonEnvironment(pythonQuery);
       if (cancelBuild_) return;
       if (!asked.error.empty()) {
         // The interpreter failed now; its kept answer still stands (the error is in the status).
         std::lock_guard<std::mutex> lock(pythonMutex_);
         python_.importRoots = python.importRoots;
+        python_.asked = python.asked;
         python_.kept = true;
         return;
       }
@@ -560,62 +566,94 @@ void Server::startIndexing(Rebuild kind) {
   });
 }
 
+std::string PythonQuery::key() const {
+  std::string key = setting + (run ? "\1run" : "\1none");
+  for (const std::string &f : folders)
+    key += '\0' + f;
+  key += '\1';
+  for (const std::string &e : excluded)
+    key += '\0' + e;
+  return key;
+}
+
+PythonQuery Server::pythonQuery() const {
+  PythonQuery q;
+  q.folders = indexOptions_.roots;
+  q.excluded = indexOptions_.roots;
+  for (const auto *inputs : {&indexOptions_.inputs, &indexOptions_.profiles, &indexOptions_.runLogs})
+    q.excluded.insert(q.excluded.end(), inputs->begin(), inputs->end());
+  q.setting = pythonPathSetting_;
+  q.run = trusted_;
+  return q;
+}
+
 namespace {
 
-std::string pythonKey(const std::vector<std::string> &roots, const std::string &setting) {
-  std::string key = setting;
-  for (const std::string &r : roots)
-    key += '\0' + r;
-  return key;
+std::string describeEnvironments(const std::vector<StaticEnvironment> &environments) {
+  std::string out;
+  for (const StaticEnvironment &e : environments)
+    out += (out.empty() ? "" : ", ") + e.prefix + " (" + e.source + ", " +
+           std::to_string(e.importRoots.size()) + " import roots)";
+  return out;
 }
 
 } // namespace
 
-std::optional<PythonEnvironment> Server::knownPythonEnvironment(const std::vector<std::string> &roots,
-                                                                const std::string &setting) {
+std::optional<PythonEnvironment> Server::knownPythonEnvironment(const PythonQuery &query) {
   std::lock_guard<std::mutex> lock(pythonMutex_);
-  if (pythonKnown_ && pythonKey(roots, setting) == pythonKey_) return python_;
+  if (pythonKnown_ && query.key() == pythonKey_) return python_;
   return std::nullopt;
 }
 
-PythonEnvironment Server::pythonEnvironment(const std::vector<std::string> &roots, const std::string &setting,
-                                            const std::atomic<bool> *background) {
-  std::string key = pythonKey(roots, setting);
+PythonEnvironment Server::pythonEnvironment(const PythonQuery &query, const std::atomic<bool> *background) {
+  std::string key = query.key();
   {
     std::lock_guard<std::mutex> lock(pythonMutex_);
     if (pythonKnown_ && key == pythonKey_) return python_;
   }
   PythonEnvironment env;
+  // Read, never run: a venv in a workspace folder and the activated environment (server/PythonEnv.h).
+  env.environments = findStaticEnvironments(query.folders);
+  if (!env.environments.empty())
+    logInfo("python: read without running: " + describeEnvironments(env.environments));
   std::optional<protocol::LogMessageParams> warning;
-  if (auto interpreter = findPythonInterpreter(setting, roots)) {
+  std::optional<PythonInterpreter> interpreter;
+  if (query.run) interpreter = findPythonInterpreter(query.setting, query.excluded);
+  if (interpreter) {
     env.interpreter = interpreter->path;
     env.source = interpreter->source;
     auto started = std::chrono::steady_clock::now();
     ImportRoots r = queryImportRoots(interpreter->path, options_.pythonTimeout, &cancelBuild_, background);
     if (r.error == "cancelled") return env; // Asked again by the next build.
-    env.importRoots = std::move(r.paths);
+    env.asked = std::move(r.paths);
     env.error = std::move(r.error);
     auto ms =
         std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started)
             .count();
     if (env.error.empty()) {
-      importRootsCache_.store(env.interpreter, env.importRoots);
-      logInfo("python: " + env.interpreter + " (" + env.source + "): " +
-              std::to_string(env.importRoots.size()) + " import roots in " + std::to_string(ms) + " ms");
+      importRootsCache_.store(env.interpreter, env.asked);
+      logInfo("python: " + env.interpreter + " (" + env.source + "): " + std::to_string(env.asked.size()) +
+              " import roots in " + std::to_string(ms) + " ms");
     } else {
-      // Reported, never fatal: installed-package paths then resolve by suffix under the workspace only.
+      // Reported, never fatal: installed-package paths then resolve under the environments read and the
+      // workspace only.
       std::string message = "inductor-ls: cannot ask " + env.interpreter + " (" + env.source +
                             ") for its import paths: " + env.error +
-                            ". Paths into installed packages resolve only under the workspace folders.";
+                            ". Paths into installed packages resolve only under the workspace folders" +
+                            (env.environments.empty() ? "." : " and the virtual environments read there.");
       logWarn(message);
       warning.emplace();
       warning->type = protocol::MessageType::Warning;
       warning->message = message;
     }
+  } else if (!query.run) {
+    logInfo("python: untrusted workspace (initializationOptions trusted: false): no interpreter is run" +
+            std::string(query.setting.empty() ? "" : ", pythonPath " + query.setting + " ignored"));
   } else {
-    logInfo("python: no interpreter found (pythonPath setting, a virtual environment in the workspace, "
-            "$VIRTUAL_ENV, $CONDA_PREFIX, python3 on PATH)");
+    logInfo("python: no interpreter to ask (pythonPath setting, python3 on PATH outside the workspace and "
+            "trace folders)");
   }
+  env.importRoots = combineImportRoots(env.environments, env.asked, !query.setting.empty());
   {
     std::lock_guard<std::mutex> lock(pythonMutex_);
     pythonKey_ = key;
@@ -623,27 +661,29 @@ PythonEnvironment Server::pythonEnvironment(const std::vector<std::string> &root
     python_ = env;
   }
   // After python_ is set: a client that reads inductor/status on this message sees the same failure.
-  if (warning) sendNotification(setting.empty() ? "window/logMessage" : "window/showMessage", json(*warning));
+  if (warning)
+    sendNotification(query.setting.empty() ? "window/logMessage" : "window/showMessage", json(*warning));
   return env;
 }
 
-std::optional<PythonEnvironment> Server::keptPythonEnvironment(const std::vector<std::string> &roots,
-                                                               const std::string &setting) {
-  if (importRootsCache_.file().empty()) return std::nullopt;
-  std::optional<PythonInterpreter> interpreter = findPythonInterpreter(setting, roots);
+std::optional<PythonEnvironment> Server::keptPythonEnvironment(const PythonQuery &query) {
+  if (importRootsCache_.file().empty() || !query.run) return std::nullopt;
+  std::optional<PythonInterpreter> interpreter = findPythonInterpreter(query.setting, query.excluded);
   if (!interpreter) return std::nullopt;
   std::optional<std::vector<std::string>> kept = importRootsCache_.lookup(interpreter->path);
   if (!kept) return std::nullopt;
   PythonEnvironment env;
   env.interpreter = interpreter->path;
   env.source = interpreter->source;
-  env.importRoots = std::move(*kept);
+  env.environments = findStaticEnvironments(query.folders);
+  env.asked = std::move(*kept);
+  env.importRoots = combineImportRoots(env.environments, env.asked, !query.setting.empty());
   env.kept = true;
-  logInfo("python: " + env.interpreter + " (" + env.source + "): " + std::to_string(env.importRoots.size()) +
+  logInfo("python: " + env.interpreter + " (" + env.source + "): " + std::to_string(env.asked.size()) +
           " import roots kept from an earlier session (" + importRootsCache_.file() +
           "), asked again once the index is served");
   std::lock_guard<std::mutex> lock(pythonMutex_);
-  pythonKey_ = pythonKey(roots, setting);
+  pythonKey_ = query.key();
   pythonKnown_ = true;
   python_ = env;
   return env;

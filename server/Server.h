@@ -104,11 +104,25 @@ struct ServerOptions {
   std::string cacheDir = {};
 };
 
+/// What the server's Python environment depends on (server/PythonEnv.h).
+struct PythonQuery {
+  std::vector<std::string> folders; ///< The workspace folders, where virtual environments are read.
+  /// The workspace folders and trace inputs: no interpreter is taken from a PATH entry inside them.
+  std::vector<std::string> excluded;
+  std::string setting; ///< The `pythonPath` setting.
+  bool run = true;     ///< False (`"trusted": false`): no interpreter is run at all.
+  std::string key() const;
+};
+
 /// The user's Python environment as the server found it (server/PythonEnv.h), for the status and logs.
 struct PythonEnvironment {
-  std::string interpreter; ///< Empty when none was found.
-  std::string source;      ///< Where it was found ("pythonPath setting", "python3 on PATH", ...).
+  std::string interpreter; ///< Empty when none was found (or none may run).
+  std::string source;      ///< Where it was found ("pythonPath setting", "python3 on PATH").
+  /// The environments read without running them (workspace venvs, the activated one).
+  std::vector<StaticEnvironment> environments;
+  /// combineImportRoots of `environments` and the interpreter's answer.
   std::vector<std::string> importRoots;
+  std::vector<std::string> asked; ///< The interpreter's answer alone (what ImportRootsCache keeps).
   std::string error; ///< Why the import roots are unknown; empty on success or when there is no interpreter.
   /// The roots are an earlier session's answer (ImportRootsCache), not asked again yet.
   bool kept = false;
@@ -200,19 +214,18 @@ private:
   void indexingDone(std::shared_ptr<const index::Index> index,
                     std::shared_ptr<const index::SourceReader> sources, uint64_t generation,
                     const index::IndexOptions &options, bool endProgress = true);
-  /// The Python environment for `roots` and the pythonPath setting: the last answer when they did not change
-  /// since (and no reindex asked again), else a new query of the interpreter (the builder thread, or the
-  /// thread asking beside the build it starts).
-  /// `background`: see queryImportRoots.
-  PythonEnvironment pythonEnvironment(const std::vector<std::string> &roots, const std::string &setting,
+  /// The Python environment for `query`: the last answer when it did not change since (and no reindex asked
+  /// again), else the environments read again and a new query of the interpreter (the builder thread, or the
+  /// thread asking beside the build it starts). `background`: see queryImportRoots.
+  PythonEnvironment pythonEnvironment(const PythonQuery &query,
                                       const std::atomic<bool> *background = nullptr);
-  /// The environment pythonEnvironment() found for the same roots and setting, when it is known.
-  std::optional<PythonEnvironment> knownPythonEnvironment(const std::vector<std::string> &roots,
-                                                          const std::string &setting);
+  /// The environment pythonEnvironment() found for the same query, when it is known.
+  std::optional<PythonEnvironment> knownPythonEnvironment(const PythonQuery &query);
   /// The environment an earlier session found for the same interpreter, when nothing it depends on changed
   /// since (ImportRootsCache); it becomes the known one, marked `kept`, until asked again.
-  std::optional<PythonEnvironment> keptPythonEnvironment(const std::vector<std::string> &roots,
-                                                         const std::string &setting);
+  std::optional<PythonEnvironment> keptPythonEnvironment(const PythonQuery &query);
+  /// The query for the current settings (reader thread).
+  PythonQuery pythonQuery() const;
   /// The next build asks the interpreter again.
   void forgetPythonEnvironment();
   /// After a build: pushes the diagnostics (compile health and runtime findings) of every user file with
@@ -263,10 +276,12 @@ private:
   protocol::ClientCapabilities capabilities_;
   index::IndexOptions indexOptions_;
   std::string pythonPathSetting_; ///< The `pythonPath` setting (reader thread).
+  /// initializationOptions `trusted` (default true): false runs no interpreter (an untrusted workspace).
+  bool trusted_ = true;
   bool initialized_ = false, shutdown_ = false, exit_ = false;
 
   mutable std::mutex pythonMutex_;
-  std::string pythonKey_;    ///< Roots and setting of python_.
+  std::string pythonKey_;    ///< PythonQuery::key() of python_.
   bool pythonKnown_ = false; ///< False: ask the interpreter (again).
   PythonEnvironment python_;
   ImportRootsCache importRootsCache_;

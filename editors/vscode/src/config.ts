@@ -25,6 +25,24 @@ export interface InitializationOptions {
   runLogs?: string[];
   pythonPath?: string;
   libraryPaths?: string[];
+  // false in an untrusted workspace (Restricted Mode): the server runs no
+  // interpreter at all. Absent means trusted.
+  trusted?: boolean;
+}
+
+// Whether the workspace is trusted. In Restricted Mode the extension never
+// takes a program to run from the workspace: not the server (serverPath), not
+// an interpreter (pythonPath, the Python extension's selection, which may be
+// the workspace's own .venv), and the server is told to run none.
+export function workspaceTrusted(): boolean {
+  return vscode.workspace.isTrusted;
+}
+
+// A setting's value from the user's settings only (or its default): what an
+// untrusted workspace's `.vscode/settings.json` says is not used.
+export function userSetting<T>(key: string, fallback: T): T {
+  const inspected = vscode.workspace.getConfiguration(section).inspect<T>(key);
+  return inspected?.globalValue ?? inspected?.defaultValue ?? fallback;
 }
 
 // Expands `~` and `${workspaceFolder}` and makes relative paths absolute against
@@ -44,7 +62,12 @@ function absolute(p: string): string {
 
 // `pythonFromExtension`: the interpreter the Python extension has selected
 // (pythonExtensionInterpreter), used when `inductorLs.pythonPath` is empty.
-export function initializationOptions(pythonFromExtension?: string): InitializationOptions {
+// `trusted`: false in Restricted Mode, where no interpreter is passed and the
+// server is told to run none.
+export function initializationOptions(
+  pythonFromExtension?: string,
+  trusted: boolean = workspaceTrusted(),
+): InitializationOptions {
   const cfg = vscode.workspace.getConfiguration(section);
   const options: InitializationOptions = {};
   const traceDirs = cfg.get<string[]>('traceDirs', []).filter((d) => d.trim() !== '');
@@ -58,9 +81,13 @@ export function initializationOptions(pythonFromExtension?: string): Initializat
     const paths = cfg.get<string[]>(key, []).filter((d) => typeof d === 'string' && d.trim() !== '');
     if (paths.length > 0) options[key] = paths.map((d) => absolute(substitute(d)));
   }
-  const python = cfg.get<string>('pythonPath', '').trim();
-  if (python !== '') options.pythonPath = absolute(substitute(python));
-  else if (pythonFromExtension) options.pythonPath = pythonFromExtension;
+  if (trusted) {
+    const python = cfg.get<string>('pythonPath', '').trim();
+    if (python !== '') options.pythonPath = absolute(substitute(python));
+    else if (pythonFromExtension) options.pythonPath = pythonFromExtension;
+  } else {
+    options.trusted = false;
+  }
   const library = cfg.get<string[]>('libraryPaths', []).filter((g) => typeof g === 'string' && g.trim() !== '');
   if (library.length > 0) options.libraryPaths = library;
   return options;
@@ -117,9 +144,21 @@ function isExecutable(file: string): boolean {
   }
 }
 
-function onPath(name: string): string | undefined {
+// Whether `file` lies in a workspace folder.
+export function insideWorkspace(file: string): boolean {
+  const resolved = path.resolve(file);
+  return (vscode.workspace.workspaceFolders ?? []).some((f) => {
+    const rel = path.relative(f.uri.fsPath, resolved);
+    return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+  });
+}
+
+// The first executable `name` in an absolute PATH entry (a relative one, `.`
+// or empty, means whatever the current directory is); `trusted` false also
+// skips entries inside the workspace folders.
+function onPath(name: string, trusted: boolean = true): string | undefined {
   for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-    if (dir === '') continue;
+    if (dir === '' || !path.isAbsolute(dir) || (!trusted && insideWorkspace(dir))) continue;
     const candidate = path.join(dir, name);
     if (isExecutable(candidate)) return candidate;
   }
@@ -143,17 +182,29 @@ export type ServerLocation =
 // in the extension (`server/inductor-ls`, same version as the extension);
 // else `inductor-ls` on PATH. Returns what to tell the user instead when none
 // is usable.
-export function serverPath(extensionPath: string): ServerLocation {
-  const configured = vscode.workspace.getConfiguration(section).get<string>('serverPath', '').trim();
+// In Restricted Mode only the user's settings count: a workspace cannot name
+// the program to start.
+export function serverPath(extensionPath: string, trusted: boolean = workspaceTrusted()): ServerLocation {
+  const configured = (
+    trusted
+      ? vscode.workspace.getConfiguration(section).get<string>('serverPath', '')
+      : userSetting<string>('serverPath', '')
+  ).trim();
   if (configured !== '') {
     const resolved = substitute(configured);
     if (resolved.includes(path.sep)) {
       const file = absolute(resolved);
+      if (!trusted && insideWorkspace(file))
+        return {
+          error:
+            `inductorLs.serverPath is "${configured}", inside the workspace, which is not trusted: ` +
+            'trust the workspace to start that server.',
+        };
       return isExecutable(file)
         ? { path: file, source: 'setting' }
         : { error: `inductorLs.serverPath is "${configured}", but ${file} is not an executable file.` };
     }
-    const found = onPath(resolved);
+    const found = onPath(resolved, trusted);
     return found
       ? { path: found, source: 'setting' }
       : { error: `inductorLs.serverPath is "${configured}", which is not on PATH.` };
@@ -170,7 +221,7 @@ export function serverPath(extensionPath: string): ServerLocation {
     }
     if (isExecutable(shipped)) return { path: shipped, source: 'bundled' };
   }
-  const found = onPath(process.platform === 'win32' ? 'inductor-ls.exe' : 'inductor-ls');
+  const found = onPath(process.platform === 'win32' ? 'inductor-ls.exe' : 'inductor-ls', trusted);
   if (found) return { path: found, source: 'PATH' };
   const platform = `${process.platform}-${process.arch}`;
   return {

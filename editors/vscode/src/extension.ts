@@ -103,10 +103,15 @@ async function start(extension: vscode.ExtensionContext, output: vscode.LogOutpu
   // The Python extension's selected interpreter, when it is installed and active: installed packages are
   // found there. Starting never waits for it: when it activates later, the client restarts (see
   // watchPythonExtension).
-  const python = config.activePythonExtension();
-  const interpreter = config.pythonExtensionInterpreter(python);
+  // In Restricted Mode none is passed (it may be the workspace's own .venv) and the server runs none; trust
+  // granted later restarts the server with it (activate).
+  const trusted = config.workspaceTrusted();
+  const python = trusted ? config.activePythonExtension() : undefined;
+  const interpreter = trusted ? config.pythonExtensionInterpreter(python) : undefined;
   if (interpreter) output.info(`Python environment from the Python extension: ${interpreter}`);
-  watchPythonExtension(python, extension, output);
+  if (!trusted)
+    output.info('Restricted Mode: no Python interpreter is run, and the workspace cannot choose the server binary');
+  else watchPythonExtension(python, extension, output);
   const languageClient = client.create(resolved.path, output, interpreter);
   const ctx = new InductorContext(extension, languageClient);
   current = ctx;
@@ -165,6 +170,13 @@ export async function activate(extension: vscode.ExtensionContext): Promise<Indu
     }),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration(config.section) && current) void restart(extension, output);
+    }),
+    // Trust granted: start again with everything Restricted Mode left out (the workspace's serverPath, the
+    // interpreter). Trust is never taken back without a window reload.
+    vscode.workspace.onDidGrantWorkspaceTrust(() => {
+      if (!current && state !== 'failed') return;
+      output.info('The workspace is trusted now: restarting the server with its settings and interpreter');
+      void restart(extension, output);
     }),
   );
   commands.activate(extension, ensureClient);

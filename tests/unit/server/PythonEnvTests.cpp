@@ -221,3 +221,180 @@ TEST_CASE("queryImportRoots: a launcher's interpreter is lowered and raised with
     std::this_thread::sleep_for(10ms);
   CHECK(dead);
 }
+
+// Issue 33, finding 1: nothing found in a workspace or trace folder is ever run. An "interpreter" planted
+// there is a script that would leave a marker file if it ran, and answer like a Python.
+namespace {
+
+/// An executable script at `d/rel` that touches `marker` and prints an empty sys.path.
+std::string planted(const Dir &d, const std::string &rel, const std::string &marker) {
+  std::string p = d.make(rel, "#!/bin/sh\ntouch '" + marker + "'\necho '[]'\n");
+  fs::permissions(p, fs::perms::owner_all);
+  return p;
+}
+
+/// Runs `body` with the current directory set to `dir` (a relative PATH entry means the current directory's).
+template <class F> void inDirectory(const std::string &dir, F body) {
+  fs::path before = fs::current_path();
+  fs::current_path(dir);
+  try {
+    body();
+  } catch (...) {
+    fs::current_path(before);
+    throw;
+  }
+  fs::current_path(before);
+}
+
+} // namespace
+
+TEST_CASE("findPythonInterpreter: never a venv's python in a workspace folder, nor python3 on a planted PATH "
+          "entry") {
+  Dir d;
+  std::string ws = d.path + "/ws", marker = d.path + "/ran";
+  for (const char *venv : {".venv", "venv", "env"}) {
+    d.make(std::string("ws/") + venv + "/pyvenv.cfg", "home = /usr/bin\n");
+    planted(d, std::string("ws/") + venv + "/bin/python", marker);
+    planted(d, std::string("ws/") + venv + "/bin/python3", marker);
+  }
+  planted(d, "ws/bin/python3", marker);
+  planted(d, "ws/python3", marker);
+  planted(d, "trace/env/bin/python", marker);
+  planted(d, "trace/bin/python3", marker);
+  d.make("trace/run.log", "x");
+  // A trace input given as a file: its folder's PATH entries are not used either.
+  std::vector<std::string> excluded{ws, d.path + "/trace/run.log"};
+  // The user's own python3, outside every root.
+  std::string own = d.make("home/bin/python3", "#!/bin/sh\necho '[\"" + d.path + "/home\"]'\n");
+  fs::permissions(own, fs::perms::owner_all);
+
+  inDirectory(ws, [&] {
+    // Relative entries (`bin`, `.`, an empty one) and entries inside the workspace or a trace folder are
+    // skipped; the user's python3 after them is found.
+    std::string path =
+        "bin:.::" + ws + "/bin:" + ws + "/.venv/bin:" + d.path + "/trace/bin:" + d.path + "/home/bin";
+    auto found = inductor::server::findPythonInterpreter("", excluded, envOf({{"PATH", path}}));
+    REQUIRE(found);
+    CHECK(found->path == own);
+    CHECK(found->source == "python3 on PATH");
+    inductor::server::ImportRoots r = inductor::server::queryImportRoots(found->path);
+    CHECK(r.error == "");
+    CHECK(r.paths == std::vector<std::string>{d.path + "/home"});
+    // Only planted ones on PATH: none. `$VIRTUAL_ENV` naming the workspace venv is read, never run.
+    CHECK_FALSE(inductor::server::findPythonInterpreter(
+        "", excluded,
+        envOf({{"PATH", "bin:.:" + ws + "/bin:" + ws + "/.venv/bin"}, {"VIRTUAL_ENV", ws + "/.venv"}})));
+    // A workspace folder reached through a link is the same folder.
+    fs::create_symlink(ws, d.path + "/link");
+    CHECK_FALSE(
+        inductor::server::findPythonInterpreter("", excluded, envOf({{"PATH", d.path + "/link/bin"}})));
+    // A relative interpreter is never looked up from the current directory.
+    CHECK(inductor::server::queryImportRoots("python3").error.find("not an absolute path") !=
+          std::string::npos);
+    CHECK(inductor::server::queryImportRoots("bin/python3").error.find("not an absolute path") !=
+          std::string::npos);
+  });
+  CHECK_FALSE(fs::exists(marker));
+
+  // What the user named is run, as named; a bare name is looked up on the same filtered PATH.
+  auto named = inductor::server::findPythonInterpreter(ws + "/.venv/bin/python", excluded, envOf({}));
+  REQUIRE(named);
+  CHECK(named->path == ws + "/.venv/bin/python");
+  CHECK(named->source == "pythonPath setting");
+  auto bare = inductor::server::findPythonInterpreter("python3", excluded,
+                                                      envOf({{"PATH", ws + "/bin:" + d.path + "/home/bin"}}));
+  REQUIRE(bare);
+  CHECK(bare->path == own);
+}
+
+TEST_CASE("staticImportRoots: site-packages and the directories .pth files name, read without running") {
+  Dir d;
+  std::string marker = d.path + "/ran";
+  std::string prefix = d.path + "/ws/.venv";
+  d.make("ws/.venv/pyvenv.cfg", "home = /usr/bin\ninclude-system-site-packages = false\n");
+  planted(d, "ws/.venv/bin/python", marker);
+  std::string site = fs::path(d.make("ws/.venv/lib/python3.11/site-packages/pkg/__init__.py"))
+                         .parent_path()
+                         .parent_path()
+                         .string();
+  std::string site64 =
+      fs::path(d.make("ws/.venv/lib64/python3.11/site-packages/x.py")).parent_path().string();
+  std::string src = fs::path(d.make("ws/src/mypkg/__init__.py")).parent_path().parent_path().string();
+  std::string abs = fs::path(d.make("elsewhere/lib/y.py")).parent_path().string();
+  std::string rel = fs::path(d.make("ws/.venv/lib/python3.11/site-packages/sub/z.py")).parent_path().string();
+  d.make("ws/.venv/lib/python3.11/site-packages/a-editable.pth", "# a comment\n\n" + src + "\n" + abs +
+                                                                     "\r\nsub\n/no/such/dir\n/\n"
+                                                                     "import os; os.system('touch " +
+                                                                     marker +
+                                                                     "')\n"
+                                                                     "import\tsys\n");
+  // A modern editable install: only an import line, which is code: nothing.
+  d.make("ws/.venv/lib/python3.11/site-packages/__editable__.b.pth", "import __editable___b_finder; x()\n");
+  std::vector<std::string> roots = inductor::server::staticImportRoots(prefix);
+  CHECK(roots == std::vector<std::string>{site, site64, src, abs, rel, "/"});
+  // Within the workspace folder only (as for a workspace venv): `/` and `elsewhere` are not import roots.
+  std::vector<std::string> inside{site, site64, src, rel};
+  CHECK(inductor::server::staticImportRoots(prefix, d.path + "/ws") == inside);
+  CHECK_FALSE(fs::exists(marker));
+
+  SUBCASE("findStaticEnvironments: a folder's .venv/venv/env holding pyvenv.cfg, then $VIRTUAL_ENV, "
+          "$CONDA_PREFIX") {
+    d.make("ws/env/lib/python3.11/site-packages/"); // No pyvenv.cfg: a folder named env, not a venv.
+    std::string conda = fs::path(d.make("conda/lib/python3.10/site-packages/q.py")).parent_path().string();
+    std::string active = fs::path(d.make("active/Lib/site-packages/w.py")).parent_path().string();
+    auto envs = inductor::server::findStaticEnvironments(
+        {d.path + "/ws"}, envOf({{"VIRTUAL_ENV", d.path + "/active"}, {"CONDA_PREFIX", d.path + "/conda"}}));
+    REQUIRE(envs.size() == 3);
+    CHECK(envs[0].prefix == prefix);
+    CHECK(envs[0].source == "virtual environment in the workspace");
+    CHECK(envs[0].importRoots == inside);
+    CHECK(envs[1].source == "$VIRTUAL_ENV");
+    CHECK(envs[1].importRoots == std::vector<std::string>{active});
+    CHECK(envs[2].source == "$CONDA_PREFIX");
+    CHECK(envs[2].importRoots == std::vector<std::string>{conda});
+    // The workspace venv's roots come first, then python3's answer; a named interpreter's answer first.
+    CHECK(inductor::server::combineImportRoots({envs[0]}, {"/usr/lib/python3", site}, false) ==
+          std::vector<std::string>{site, site64, src, rel, "/usr/lib/python3"});
+    CHECK(inductor::server::combineImportRoots({envs[0]}, {"/n"}, true).front() == "/n");
+    // The same environment named twice ($VIRTUAL_ENV is the workspace venv) is read once.
+    CHECK(
+        inductor::server::findStaticEnvironments({d.path + "/ws"}, envOf({{"VIRTUAL_ENV", prefix}})).size() ==
+        1);
+  }
+  CHECK_FALSE(fs::exists(marker));
+}
+
+TEST_CASE("staticImportRoots: .pth files are read within kMaxPthFiles, kMaxPthBytes and kMaxPthRoots") {
+  Dir d;
+  std::string site = d.path + "/venv/lib/python3.12/site-packages";
+  d.make("venv/pyvenv.cfg", "");
+  d.make("venv/lib/python3.12/site-packages/");
+  for (size_t i = 0; i < inductor::server::kMaxPthFiles + 10; ++i) {
+    char name[32];
+    std::snprintf(name, sizeof name, "%03zu", i);
+    d.make("dirs/" + std::string(name) + "/");
+    d.make("venv/lib/python3.12/site-packages/" + std::string(name) + ".pth",
+           d.path + "/dirs/" + name + "\n");
+  }
+  // `lib64`, a link to `lib` as `python3 -m venv` makes it: the same directory, once.
+  fs::create_directory_symlink("lib", d.path + "/venv/lib64");
+  std::vector<std::string> roots = inductor::server::staticImportRoots(d.path + "/venv");
+  CHECK(roots.front() == site);
+  CHECK(roots.size() == 1 + inductor::server::kMaxPthFiles);
+  CHECK(roots.back() == d.path + "/dirs/063");
+
+  // One file: a directory after kMaxPthBytes is not read; at most kMaxPthRoots roots in all.
+  Dir e;
+  e.make("venv/lib/python3.12/site-packages/");
+  e.make("late/");
+  std::string text = std::string(inductor::server::kMaxPthBytes, '#') + "\n" + e.path + "/late\n";
+  e.make("venv/lib/python3.12/site-packages/big.pth", text);
+  CHECK(inductor::server::staticImportRoots(e.path + "/venv").size() == 1);
+  std::string many;
+  for (size_t i = 0; i < inductor::server::kMaxPthRoots + 20; ++i) {
+    e.make("many/" + std::to_string(i) + "/");
+    many += e.path + "/many/" + std::to_string(i) + "\n";
+  }
+  e.make("venv/lib/python3.12/site-packages/many.pth", many);
+  CHECK(inductor::server::staticImportRoots(e.path + "/venv").size() == inductor::server::kMaxPthRoots);
+}
