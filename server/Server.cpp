@@ -321,6 +321,11 @@ std::optional<std::string> Server::openCopy(const std::vector<std::string> &path
 }
 
 void Server::sendNotification(std::string_view method, json params) {
+  // Messages for the user carry paths from outside (file names in trace folders); clients print them raw in
+  // an output panel, where a newline would forge a line: escaped as in the log file.
+  if (method == "window/logMessage" || method == "window/showMessage")
+    if (auto m = params.find("message"); m != params.end() && m->is_string())
+      *m = escapeForLog(m->get_ref<const std::string &>());
   transport_.send(protocol::makeNotification(method, std::move(params)));
 }
 
