@@ -17,6 +17,13 @@
 //    builder thread, and by startIndexing() after it has joined the previous builder.
 // All writes to stdout go through the Transport, which serialises them.
 //
+// Requests that wait (for the first index, or for a worker) are bounded: at most
+// ServerOptions::maxPendingRequests (1,000) accepted and not yet answered; past that a request is answered at
+// once with ServerCancelled (-32802) "server busy: N requests pending", so a client that sends faster than it
+// is answered cannot grow the queues without end. Notifications are never refused: document sync and
+// configuration are applied at once on the reader thread and queue nowhere. Accepted requests keep their
+// order.
+//
 // Every request is answered exactly once (Reply). `$/cancelRequest` marks a request cancelled; a request that
 // has not started yet is then answered with RequestCancelled. Late results are fine (cancellation is racy).
 #pragma once
@@ -99,6 +106,9 @@ struct ServerOptions {
   bool watch = true;
   /// How long the Python interpreter may take to print its sys.path (server/PythonEnv.h).
   std::chrono::milliseconds pythonTimeout{5000};
+  /// Requests accepted and not answered yet, at most (waiting for the first index, queued for a worker or
+  /// running); past it a request is answered at once with ServerCancelled. Tests lower it.
+  size_t maxPendingRequests = 1000;
   /// Where the server keeps what outlives a session (ImportRootsCache in server/PythonEnv.h); empty keeps
   /// nothing. main.cpp passes ImportRootsCache::defaultDir() unless `--cache-dir` says otherwise.
   std::string cacheDir = {};
@@ -295,6 +305,10 @@ private:
   /// Indexes served so far (inductor/status `builds`): tells a new index from a status update of the same
   /// one.
   uint64_t builds_ = 0;
+  /// Requests accepted by withIndex and not answered yet (waiting_, the pool's queue, running); bounded by
+  /// ServerOptions::maxPendingRequests. Declared before what holds the requests, which outlive it otherwise.
+  std::atomic<size_t> pendingRequests_{0};
+  std::atomic<bool> busyLogged_{false};        ///< "server busy" was logged (once per episode).
   std::vector<std::function<void()>> waiting_; ///< Requests queued until the first index is ready.
   /// The running build's progress, for inductor/status: percentage and what it is doing.
   uint32_t progressPercent_ = 0;
