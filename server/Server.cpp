@@ -454,7 +454,10 @@ void Server::startIndexing(Rebuild kind) {
   sendStatus(/*force=*/true);
   index::IndexOptions options = indexOptions_;
   options.jobs = std::max(1u, options_.jobs);
-  if (options_.watch) options.directoryListed = watchWhatDiscoveryLists(options);
+  if (options_.watch) {
+    setWatchedInputs(options.inputs);
+    options.directoryListed = watchWhatDiscoveryLists(options);
+  }
   std::string token = progressToken_;
   bool progress = capabilities_.workDoneProgress;
   std::string pythonSetting = pythonPathSetting_;

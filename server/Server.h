@@ -254,6 +254,13 @@ private:
   bool addWatch(const std::string &dir, bool recursive);
   /// Watches `root` and every directory below it that is not skipped; true if it holds a trace input.
   bool watchTree(const std::string &root);
+  /// Makes the configured trace inputs (traceDirs, folders or files) those watched for their own deletion
+  /// and creation (called by startIndexing; a no-op when they did not change).
+  void setWatchedInputs(const std::vector<std::string> &inputs);
+  /// Watches, for each configured input, the nearest existing directory above it (its parent once it
+  /// exists), non-recursively and for the one name that leads to the input: an input deleted and made again
+  /// (or made after the server started) is seen. `lookInside`: watch the tree of each input that exists now.
+  void watchInputParents(bool lookInside);
   /// IndexOptions::directoryListed for a build with these options: watches each directory discovery lists,
   /// before it lists it, except those the watcher skips and what lies below them (called from one thread).
   index::DirectoryListed watchWhatDiscoveryLists(const index::IndexOptions &options);
@@ -340,10 +347,15 @@ private:
   struct WatchedDirectory {
     std::string path;
     bool recursive = false;
+    /// Names in this directory on the way to a configured input (watchInputParents).
+    std::set<std::string> anchors;
+    /// Watched only for `anchors` (the parent of an input): events for other names are ignored.
+    bool anchorOnly = false;
   };
   std::mutex watchMutex_; ///< Guards everything below (watcher, reader and builder threads).
   std::unordered_map<int, WatchedDirectory> watches_; ///< By inotify watch descriptor.
   std::unordered_map<std::string, int> watchedPaths_;
+  std::vector<std::string> watchedInputs_; ///< The configured inputs, absolute and normalised.
   bool watchLimitLogged_ = false;
   size_t watchesLogged_ = 0; ///< The number of watches last logged.
   /// Client file events since the watcher thread last looked, and whether all were appends to logs.
