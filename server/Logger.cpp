@@ -64,11 +64,8 @@ std::string escapeForLog(std::string_view text) {
     } else if (c == '\n' || c == '\r' || c == '\t') {
       out += c == '\n' ? "\\n" : c == '\r' ? "\\r" : "\\t";
       ++i;
-    } else if (c < 0x80) { // Other C0 controls, ESC, DEL.
-      hex("\\x", c);
-      ++i;
-    } else if (size_t n = utf8Length(text, i); n == 0) {
-      hex("\\x", c);
+    } else if (size_t n = c < 0x80 ? 0 : utf8Length(text, i); n == 0) {
+      hex("\\x", c); // Other C0 controls, ESC, DEL, and bytes that are not UTF-8.
       ++i;
     } else if (c == 0xC2 && static_cast<unsigned char>(text[i + 1]) < 0xA0) { // C1 control (CSI is U+009B).
       hex("\\u00", static_cast<unsigned char>(text[i + 1]));
