@@ -216,5 +216,28 @@ TEST_CASE("watch: a configured trace folder that does not exist yet is indexed o
   client.shutdown();
 }
 
+TEST_CASE("watch: a configured log file whose folder is deleted and made again is indexed again") {
+  TempDir dir("watch-file");
+  std::string trace = dir.path() + "/trace";
+  std::string log = copyTrace(trace);
+  LSPClient client(watching());
+  INFO(client.logTail());
+  client.initialize(caseDir("mlp_train"), json{{"traceDirs", {log}}});
+  json first = client.waitForIndexed();
+  REQUIRE(first.is_object());
+  CHECK(first["traces"] == 1);
+  size_t builds = waitForQuiet(client);
+  fs::remove_all(trace);
+  REQUIRE_MESSAGE(waitForBuild(client, builds).is_object(), "no rebuild after the log's folder was deleted");
+  builds = waitForQuiet(client);
+  CHECK(lastIndexed(client)["traces"] == 0);
+  CHECK(copyTrace(trace) == log);
+  REQUIRE_MESSAGE(waitForBuild(client, builds).is_object(), "no rebuild after the log was written again");
+  waitForQuiet(client);
+  CHECK(lastIndexed(client)["traces"] == 1);
+  CHECK(lastIndexed(client)["compiles"] == 2);
+  client.shutdown();
+}
+
 } // namespace
 } // namespace inductor::e2e
