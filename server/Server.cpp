@@ -189,13 +189,43 @@ void Server::handleNotification(protocol::Message &message) {
 }
 
 void Server::withIndex(Reply reply, std::function<void(const index::Index &, const Reply &)> task) {
+  // The bound on what waits (Server.h): a client that sends faster than it is answered (or before the first
+  // index is ready) is told at once, instead of growing the queues without end.
+  size_t limit = options_.maxPendingRequests;
+  size_t pending = pendingRequests_.fetch_add(1) + 1;
+  if (pending > limit) {
+    pendingRequests_.fetch_sub(1);
+    if (!busyLogged_.exchange(true))
+      logWarn("server busy: " + std::to_string(limit) +
+              " requests pending; new requests are answered ServerCancelled until some are answered");
+    return reply.error(ErrorCode::ServerCancelled,
+                       "server busy: " + std::to_string(limit) + " requests pending");
+  }
+  if (pending <= limit / 2) busyLogged_ = false; // The next busy episode is logged again.
+  // Counted until the job has answered, or is dropped unrun (with the pool, or waiting at exit).
+  struct Counted {
+    explicit Counted(std::atomic<size_t> &c) : count(c) {}
+    Counted(const Counted &) = delete;
+    Counted &operator=(const Counted &) = delete;
+    ~Counted() { release(); }
+    void release() {
+      if (!released.exchange(true)) count.fetch_sub(1);
+    }
+    std::atomic<size_t> &count;
+    std::atomic<bool> released{false};
+  };
+  auto counted = std::make_shared<Counted>(pendingRequests_);
   auto flag = std::make_shared<std::atomic<bool>>(false);
   std::string key = reply.id().dump();
   {
     std::lock_guard<std::mutex> lock(cancelMutex_);
     cancelled_[key] = flag;
   }
-  auto job = [this, reply, task = std::move(task), flag, key] {
+  auto job = [this, reply, task = std::move(task), flag, key, counted] {
+    struct Done { // However the job ends.
+      Counted &counted;
+      ~Done() { counted.release(); }
+    } done{*counted};
     std::shared_ptr<const index::Index> snapshot;
     {
       std::lock_guard<std::mutex> lock(indexMutex_);
@@ -214,7 +244,7 @@ void Server::withIndex(Reply reply, std::function<void(const index::Index &, con
       reply.error(ErrorCode::InternalError, "internal error");
     }
   };
-  bool pending = false;
+  bool waits = false;
   std::function<void()> run = [this, job = std::move(job)]() mutable {
     if (pool_)
       boost::asio::post(*pool_, std::move(job));
@@ -225,7 +255,7 @@ void Server::withIndex(Reply reply, std::function<void(const index::Index &, con
   {
     std::lock_guard<std::mutex> lock(indexMutex_);
     if (!index_) {
-      pending = true;
+      waits = true;
       waiting_.push_back(std::move(run));
       firstWaiting = waiting_.size() == 1;
       logDebug("request " + reply.method() + " waits for the index (" + std::to_string(waiting_.size()) +
@@ -234,8 +264,8 @@ void Server::withIndex(Reply reply, std::function<void(const index::Index &, con
   }
   // The status says at once that a request waits (a fast build may end before its next report).
   if (firstWaiting) sendStatus(/*force=*/true);
-  if (!pending) {
-    run(); // NOLINT(bugprone-use-after-move): moved into waiting_ only when pending.
+  if (!waits) {
+    run(); // NOLINT(bugprone-use-after-move): moved into waiting_ only when it waits.
     return;
   }
   // Clients show that requests are waiting (and why) from the status.
@@ -321,6 +351,11 @@ std::optional<std::string> Server::openCopy(const std::vector<std::string> &path
 }
 
 void Server::sendNotification(std::string_view method, json params) {
+  // Messages for the user carry paths from outside (file names in trace folders); clients print them raw in
+  // an output panel, where a newline would forge a line: escaped as in the log file.
+  if (method == "window/logMessage" || method == "window/showMessage")
+    if (auto m = params.find("message"); m != params.end() && m->is_string())
+      *m = escapeForLog(m->get_ref<const std::string &>());
   transport_.send(protocol::makeNotification(method, std::move(params)));
 }
 
@@ -424,7 +459,10 @@ void Server::startIndexing(Rebuild kind) {
   sendStatus(/*force=*/true);
   index::IndexOptions options = indexOptions_;
   options.jobs = std::max(1u, options_.jobs);
-  if (options_.watch) options.directoryListed = watchWhatDiscoveryLists(options);
+  if (options_.watch) {
+    setWatchedInputs(options.inputs);
+    options.directoryListed = watchWhatDiscoveryLists(options);
+  }
   std::string token = progressToken_;
   bool progress = capabilities_.workDoneProgress;
   PythonQuery pythonQuery = this->pythonQuery();

@@ -17,6 +17,13 @@
 //    builder thread, and by startIndexing() after it has joined the previous builder.
 // All writes to stdout go through the Transport, which serialises them.
 //
+// Requests that wait (for the first index, or for a worker) are bounded: at most
+// ServerOptions::maxPendingRequests (1,000) accepted and not yet answered; past that a request is answered at
+// once with ServerCancelled (-32802) "server busy: N requests pending", so a client that sends faster than it
+// is answered cannot grow the queues without end. Notifications are never refused: document sync and
+// configuration are applied at once on the reader thread and queue nowhere. Accepted requests keep their
+// order.
+//
 // Every request is answered exactly once (Reply). `$/cancelRequest` marks a request cancelled; a request that
 // has not started yet is then answered with RequestCancelled. Late results are fine (cancellation is racy).
 #pragma once
@@ -99,6 +106,9 @@ struct ServerOptions {
   bool watch = true;
   /// How long the Python interpreter may take to print its sys.path (server/PythonEnv.h).
   std::chrono::milliseconds pythonTimeout{5000};
+  /// Requests accepted and not answered yet, at most (waiting for the first index, queued for a worker or
+  /// running); past it a request is answered at once with ServerCancelled. Tests lower it.
+  size_t maxPendingRequests = 1000;
   /// Where the server keeps what outlives a session (ImportRootsCache in server/PythonEnv.h); empty keeps
   /// nothing. main.cpp passes ImportRootsCache::defaultDir() unless `--cache-dir` says otherwise.
   std::string cacheDir = {};
@@ -257,6 +267,13 @@ private:
   bool addWatch(const std::string &dir, bool recursive);
   /// Watches `root` and every directory below it that is not skipped; true if it holds a trace input.
   bool watchTree(const std::string &root);
+  /// Makes the configured trace inputs (traceDirs, folders or files) those watched for their own deletion
+  /// and creation (called by startIndexing; a no-op when they did not change).
+  void setWatchedInputs(const std::vector<std::string> &inputs);
+  /// Watches, for each configured input, the nearest existing directory above it (its parent once it
+  /// exists), non-recursively and for the one name that leads to the input: an input deleted and made again
+  /// (or made after the server started) is seen. `lookInside`: watch the tree of each input that exists now.
+  void watchInputParents(bool lookInside);
   /// IndexOptions::directoryListed for a build with these options: watches each directory discovery lists,
   /// before it lists it, except those the watcher skips and what lies below them (called from one thread).
   index::DirectoryListed watchWhatDiscoveryLists(const index::IndexOptions &options);
@@ -310,6 +327,10 @@ private:
   /// Indexes served so far (inductor/status `builds`): tells a new index from a status update of the same
   /// one.
   uint64_t builds_ = 0;
+  /// Requests accepted by withIndex and not answered yet (waiting_, the pool's queue, running); bounded by
+  /// ServerOptions::maxPendingRequests. Declared before what holds the requests, which outlive it otherwise.
+  std::atomic<size_t> pendingRequests_{0};
+  std::atomic<bool> busyLogged_{false};        ///< "server busy" was logged (once per episode).
   std::vector<std::function<void()>> waiting_; ///< Requests queued until the first index is ready.
   /// The running build's progress, for inductor/status: percentage and what it is doing.
   uint32_t progressPercent_ = 0;
@@ -341,10 +362,15 @@ private:
   struct WatchedDirectory {
     std::string path;
     bool recursive = false;
+    /// Names in this directory on the way to a configured input (watchInputParents).
+    std::set<std::string> anchors;
+    /// Watched only for `anchors` (the parent of an input): events for other names are ignored.
+    bool anchorOnly = false;
   };
   std::mutex watchMutex_; ///< Guards everything below (watcher, reader and builder threads).
   std::unordered_map<int, WatchedDirectory> watches_; ///< By inotify watch descriptor.
   std::unordered_map<std::string, int> watchedPaths_;
+  std::vector<std::string> watchedInputs_; ///< The configured inputs, absolute and normalised.
   bool watchLimitLogged_ = false;
   size_t watchesLogged_ = 0; ///< The number of watches last logged.
   /// Client file events since the watcher thread last looked, and whether all were appends to logs.

@@ -8,7 +8,12 @@
 //    appears and what it already holds is looked at (a TORCH_TRACE directory is made and its log opened at
 //    once, and editors' watchers miss files in directories created in a burst); the traceDirs inputs
 //    (recursively), which may lie outside the workspace; and the directory of every indexed log, so that a
-//    growing log is followed closely.
+//    growing log is followed closely. The parent of each configured input (or, while the input does not exist
+//    yet, the nearest existing directory above it) is watched too, non-recursively and for the one name on
+//    the way to the input: a trace folder deleted and made again (`rm -rf trace; mkdir trace`), or made by
+//    the first run after the server started, is watched again and what it holds is indexed; a deleted one
+//    leaves the index at the next rebuild. A configured log file deleted and written again is followed the
+//    same way.
 //  - The client's file watcher (workspace/didChangeWatchedFiles), when it offers dynamic registration (VS
 //    Code does; Neovim 0.7 does not): the server registers glob patterns of trace inputs after `initialized`
 //    and acts on the events, for what inotify cannot see (remote or network file systems, the watch limit).
@@ -79,6 +84,9 @@ constexpr auto kBuildPoll = std::chrono::milliseconds(20);
 /// Directories watched with inotify at most (the per-user default limit is 8192 on older kernels and is
 /// shared with other programs).
 constexpr size_t kMaxWatches = 4096;
+/// Watches kept beyond kMaxWatches for the parents of configured inputs (a few per input): a workspace that
+/// fills the limit must not cost the watching of what the user named.
+constexpr size_t kAnchorReserve = 64;
 constexpr uint32_t kWatchMask =
     IN_CLOSE_WRITE | IN_MODIFY | IN_CREATE | IN_MOVED_TO | IN_DELETE | IN_MOVED_FROM;
 
@@ -88,7 +96,9 @@ bool Server::addWatch(const std::string &dir, bool recursive) {
   if (watcherFd_ < 0) return false;
   std::lock_guard<std::mutex> lock(watchMutex_);
   if (auto it = watchedPaths_.find(dir); it != watchedPaths_.end()) {
-    if (recursive) watches_[it->second].recursive = true;
+    WatchedDirectory &w = watches_[it->second];
+    if (recursive) w.recursive = true;
+    w.anchorOnly = false; // Watched for itself now: every event in it counts.
     return false;
   }
   if (watches_.size() >= kMaxWatches) {
@@ -102,9 +112,76 @@ bool Server::addWatch(const std::string &dir, bool recursive) {
   if (wd < 0) return false;
   if (auto old = watches_.find(wd); old != watches_.end())
     watchedPaths_.erase(old->second.path); // Same inode.
-  watches_[wd] = {dir, recursive};
+  WatchedDirectory &w = watches_[wd];      // Keeps the anchors of the same inode under another path.
+  w.path = dir;
+  w.recursive = w.recursive || recursive;
+  w.anchorOnly = false;
   watchedPaths_[dir] = wd;
   return true;
+}
+
+void Server::setWatchedInputs(const std::vector<std::string> &inputs) {
+  std::vector<std::string> normalized;
+  for (const std::string &in : inputs) {
+    std::error_code ec;
+    normalized.push_back(index::normalizePath(fs::absolute(in, ec).string()));
+  }
+  {
+    std::lock_guard<std::mutex> lock(watchMutex_);
+    if (normalized == watchedInputs_) return;
+    watchedInputs_ = std::move(normalized);
+    // Other inputs now: the old parents are no longer watched for them (IN_IGNORED forgets the watch).
+    for (auto &[wd, w] : watches_) {
+      w.anchors.clear();
+      if (w.anchorOnly && watcherFd_ >= 0) inotify_rm_watch(watcherFd_, wd);
+    }
+  }
+  watchInputParents(/*lookInside=*/false); // Discovery watches the inputs themselves as it lists them.
+}
+
+void Server::watchInputParents(bool lookInside) {
+  if (watcherFd_ < 0) return;
+  std::vector<std::string> inputs;
+  {
+    std::lock_guard<std::mutex> lock(watchMutex_);
+    inputs = watchedInputs_;
+  }
+  for (const std::string &input : inputs) {
+    fs::path target(input);
+    // From the nearest existing directory above the input down: a directory made between the look and the
+    // watch would be missed, so each step looks again after watching (a `mkdir -p` runs beside us).
+    for (size_t depth = 0; depth < 256; ++depth) {
+      fs::path child = target, dir = target.parent_path();
+      std::error_code ec;
+      while (!fs::is_directory(dir, ec) && dir.has_parent_path() && dir.parent_path() != dir) {
+        child = dir;
+        dir = dir.parent_path();
+      }
+      std::string name = child.filename().string();
+      if (name.empty()) break; // The input is `/`.
+      {
+        std::lock_guard<std::mutex> lock(watchMutex_);
+        auto known = watchedPaths_.find(dir.string());
+        if (known != watchedPaths_.end()) {
+          watches_[known->second].anchors.insert(name);
+        } else if (watches_.size() < kMaxWatches + kAnchorReserve) {
+          int wd = inotify_add_watch(watcherFd_, dir.c_str(), kWatchMask);
+          if (wd >= 0) {
+            WatchedDirectory &w = watches_[wd];
+            if (w.path.empty()) w.anchorOnly = true; // A new watch (not the same inode under another path).
+            if (!w.path.empty()) watchedPaths_.erase(w.path);
+            w.path = dir.string();
+            w.anchors.insert(name);
+            watchedPaths_[w.path] = wd;
+          }
+        }
+      }
+      if (child == target) break;              // The parent of the input is watched.
+      if (!fs::is_directory(child, ec)) break; // Not made yet (its creation is an event), or not a folder.
+    }
+    std::error_code ec;
+    if (lookInside && fs::is_directory(target, ec)) watchTree(input);
+  }
 }
 
 bool Server::watchTree(const std::string &root) {
@@ -202,15 +279,61 @@ void Server::startWatcher() {
                 continue;
               }
               if (ev->mask & IN_IGNORED) {
-                std::lock_guard<std::mutex> lock(watchMutex_);
-                if (auto it = watches_.find(ev->wd); it != watches_.end()) {
-                  watchedPaths_.erase(it->second.path);
-                  watches_.erase(it);
+                bool anchored = false;
+                {
+                  std::lock_guard<std::mutex> lock(watchMutex_);
+                  if (auto it = watches_.find(ev->wd); it != watches_.end()) {
+                    anchored = !it->second.anchors.empty();
+                    watchedPaths_.erase(it->second.path);
+                    watches_.erase(it);
+                  }
+                }
+                // The parent of an input went (`rm -rf` of a folder above it): watch further up.
+                if (anchored) {
+                  watchInputParents(/*lookInside=*/false);
+                  event(false);
                 }
                 continue;
               }
               if (!ev->len) continue;
               std::string name = ev->name;
+              bool anchored = false, anchorOnly = false;
+              std::string anchorDir;
+              {
+                std::lock_guard<std::mutex> lock(watchMutex_);
+                if (auto it = watches_.find(ev->wd); it != watches_.end()) {
+                  anchored = it->second.anchors.count(name) > 0;
+                  anchorOnly = it->second.anchorOnly;
+                  anchorDir = it->second.path;
+                }
+              }
+              if (anchored) {
+                // A configured input, or a directory on the way to it, was made, moved or deleted (or a
+                // configured log written): watch it again and look at what it holds; the rebuild drops what
+                // went.
+                bool written = !(ev->mask & (IN_CREATE | IN_MOVED_TO | IN_DELETE | IN_MOVED_FROM));
+                if (ev->mask & (IN_DELETE | IN_MOVED_FROM)) {
+                  // The watches of what went are forgotten now rather than at its IN_IGNORED (late while a
+                  // process still holds the folder open): the folder made again under the same path gets its
+                  // own.
+                  std::string gone = (fs::path(anchorDir) / name).string();
+                  std::lock_guard<std::mutex> lock(watchMutex_);
+                  for (auto it = watches_.begin(); it != watches_.end();) {
+                    const std::string &p = it->second.path;
+                    if (p == gone || (p.size() > gone.size() && p.compare(0, gone.size(), gone) == 0 &&
+                                      p[gone.size()] == '/')) {
+                      inotify_rm_watch(watcherFd_, it->first);
+                      watchedPaths_.erase(p);
+                      it = watches_.erase(it);
+                    } else {
+                      ++it;
+                    }
+                  }
+                }
+                if (ev->mask & (IN_CREATE | IN_MOVED_TO)) watchInputParents(/*lookInside=*/true);
+                event(written && !(ev->mask & IN_ISDIR));
+              }
+              if (anchorOnly) continue; // Another name in the parent of an input: not ours.
               if ((ev->mask & IN_ISDIR) && (ev->mask & (IN_CREATE | IN_MOVED_TO))) {
                 // A new directory under a recursively watched one (a TORCH_TRACE or debug directory being
                 // made): watch it too, and look at what it already holds (created before the watch).

@@ -26,6 +26,14 @@ std::string copyTrace(const std::string &dir) {
   return dst;
 }
 
+/// The status of the last build that ended (null if none).
+json lastIndexed(const LSPClient &client) {
+  json last;
+  for (const json &m : client.notifications("inductor/status"))
+    if (m.value("indexing", true) == false) last = m;
+  return last;
+}
+
 /// The indexed status notifications received so far.
 /// Indexes served so far (a status is sent again for the same index, e.g. when the interpreter answers).
 size_t indexedCount(const LSPClient &client) {
@@ -135,6 +143,99 @@ TEST_CASE("watch: with a client that watches files, the server registers for tra
   json next = waitForBuild(client, builds);
   REQUIRE_MESSAGE(next.is_object(), "no rebuild after workspace/didChangeWatchedFiles");
   CHECK(next["compiles"] == 2);
+  client.shutdown();
+}
+
+TEST_CASE("watch: a configured trace folder deleted and made again is watched again, without a reindex") {
+  // traceDirs names a folder outside the workspace (the model's case folder, where its sources are).
+  TempDir dir("watch-recreate");
+  std::string trace = dir.path() + "/trace";
+  std::string src = filesIn(caseDir("mlp_train") + "/trace").at(0);
+  copyTrace(trace);
+  LSPClient client(watching());
+  INFO(client.logTail());
+  client.initialize(caseDir("mlp_train"), json{{"traceDirs", {trace}}});
+  json first = client.waitForIndexed();
+  REQUIRE(first.is_object());
+  CHECK(first["traces"] == 1);
+  CHECK(first["compiles"] == 2);
+  size_t builds = waitForQuiet(client);
+  // The folder goes: a rebuild drops its log.
+  fs::remove_all(trace);
+  REQUIRE_MESSAGE(waitForBuild(client, builds).is_object(), "no rebuild after the trace folder was deleted");
+  builds = waitForQuiet(client);
+  CHECK(lastIndexed(client)["traces"] == 0);
+  CHECK(lastIndexed(client)["compiles"] == 0);
+  // It is made again and a run writes a log in it: indexed by itself.
+  fs::create_directory(trace);
+  copyTrace(trace);
+  REQUIRE_MESSAGE(waitForBuild(client, builds).is_object(),
+                  "no rebuild after the trace folder was made again");
+  waitForQuiet(client);
+  json back = lastIndexed(client);
+  CHECK(back["traces"] == 1);
+  CHECK(back["compiles"] == 2);
+  // And it answers: every launch of its output code navigates to its user line.
+  std::vector<ExpectedOutputCode> codes = expectedOutputCodes({src}, nullptr, std::vector<std::string>{});
+  size_t launches = 0;
+  for (const ExpectedOutputCode &code : codes)
+    for (const LaunchSite &site : code.launches) {
+      CHECK(toLocSet(client.request("textDocument/definition",
+                                    textDocumentPosition(code.uri, site.line, site.column))) ==
+            originLocs(code.originsOf(site)));
+      ++launches;
+    }
+  CHECK(launches > 0);
+  // Deleted and made again once more (the watch of its parent outlives each folder).
+  builds = indexedCount(client);
+  fs::remove_all(trace);
+  copyTrace(trace);
+  REQUIRE(waitForBuild(client, builds).is_object());
+  waitForQuiet(client);
+  CHECK(lastIndexed(client)["traces"] == 1);
+  client.shutdown();
+}
+
+TEST_CASE("watch: a configured trace folder that does not exist yet is indexed once a run makes it") {
+  TempDir dir("watch-later");
+  // Two folders down that do not exist: the nearest existing one above is watched, then each made below.
+  std::string trace = dir.path() + "/runs/first/trace";
+  LSPClient client(watching());
+  INFO(client.logTail());
+  client.initialize(caseDir("mlp_train"), json{{"traceDirs", {trace}}});
+  json first = client.waitForIndexed();
+  REQUIRE(first.is_object());
+  CHECK(first["traces"] == 0);
+  size_t builds = waitForQuiet(client);
+  copyTrace(trace); // create_directories, then the log.
+  REQUIRE_MESSAGE(waitForBuild(client, builds).is_object(), "no rebuild after the trace folder was made");
+  waitForQuiet(client);
+  json next = lastIndexed(client);
+  CHECK(next["traces"] == 1);
+  CHECK(next["compiles"] == 2);
+  client.shutdown();
+}
+
+TEST_CASE("watch: a configured log file whose folder is deleted and made again is indexed again") {
+  TempDir dir("watch-file");
+  std::string trace = dir.path() + "/trace";
+  std::string log = copyTrace(trace);
+  LSPClient client(watching());
+  INFO(client.logTail());
+  client.initialize(caseDir("mlp_train"), json{{"traceDirs", {log}}});
+  json first = client.waitForIndexed();
+  REQUIRE(first.is_object());
+  CHECK(first["traces"] == 1);
+  size_t builds = waitForQuiet(client);
+  fs::remove_all(trace);
+  REQUIRE_MESSAGE(waitForBuild(client, builds).is_object(), "no rebuild after the log's folder was deleted");
+  builds = waitForQuiet(client);
+  CHECK(lastIndexed(client)["traces"] == 0);
+  CHECK(copyTrace(trace) == log);
+  REQUIRE_MESSAGE(waitForBuild(client, builds).is_object(), "no rebuild after the log was written again");
+  waitForQuiet(client);
+  CHECK(lastIndexed(client)["traces"] == 1);
+  CHECK(lastIndexed(client)["compiles"] == 2);
   client.shutdown();
 }
 

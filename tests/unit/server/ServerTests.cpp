@@ -761,6 +761,54 @@ TEST_CASE("a worker pool answers pipelined requests, each exactly once") {
     CHECK(n == 1);
 }
 
+TEST_CASE("requests past maxPendingRequests are answered ServerCancelled at once, each exactly once") {
+  // As in the $/cancelRequest test: every message is queued before the reader starts, so the hovers all
+  // arrive while the index (mlp_train) is being built and wait for it. The first `bound` wait; the rest are
+  // refused at once. Notifications are never refused: the document opened after the flood is served.
+  constexpr size_t bound = 3;
+  Client c({.jobs = 0, .watch = false, .maxPendingRequests = bound}, /*start=*/false);
+  int init = c.send("initialize", {{"processId", nullptr},
+                                   {"capabilities", json::object()},
+                                   {"initializationOptions", {{"traceDirs", {kMlp}}}}});
+  std::vector<int> hovers;
+  for (int i = 0; i < 8; ++i)
+    hovers.push_back(c.send("textDocument/hover", at(kModel, 15, 0)));
+  c.notify(
+      "textDocument/didOpen",
+      {{"textDocument",
+        {{"uri", protocol::fileURI(kModel)}, {"languageId", "python"}, {"version", 1}, {"text", "x\n"}}}});
+  c.start();
+  CHECK(c.response(init).contains("result"));
+  size_t answered = 0, refused = 0;
+  for (size_t i = 0; i < hovers.size(); ++i) {
+    json r = c.response(hovers[i]);
+    INFO(r.dump());
+    if (i < bound) {
+      CHECK(r.contains("result"));
+      ++answered;
+    } else {
+      REQUIRE(r.contains("error"));
+      CHECK(r["error"]["code"] == -32802);
+      CHECK(r["error"]["message"] == "server busy: 3 requests pending");
+      ++refused;
+    }
+  }
+  CHECK(answered == bound);
+  CHECK(refused == hovers.size() - bound);
+  // Once answered, the queue is free again: the server answers, and the didOpen was applied (its text).
+  c.request("textDocument/documentSymbol", doc(kModel));
+  CHECK(c.server().openDocument(protocol::fileURI(kModel)) != nullptr);
+  c.request("shutdown", nullptr);
+  c.notify("exit", nullptr);
+  CHECK(c.exitCode() == 0);
+  std::map<json, int> answers;
+  for (const json &m : c.transport().sent())
+    if (m.contains("id") && !m.contains("method")) ++answers[m["id"]];
+  CHECK(answers.size() == hovers.size() + 3);
+  for (const auto &[id, n] : answers)
+    CHECK(n == 1);
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Log-only artifacts and configuration.
 
