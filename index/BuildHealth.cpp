@@ -259,8 +259,14 @@ void IndexBuilder::buildHealth(HealthRead &read) {
       c.aotAutogradCache = rc.aotAutogradCache;
       c.restartReasons = rc.restartReasons;
       c.recompileReasons = rc.recompileReasons;
+      size_t reasonsCut = rc.recompileReasonsCut;
       if (c.recompileReasons.empty() && !rc.recompileReasonMetric.empty())
-        c.recompileReasons = splitRecompileReasons(rc.recompileReasonMetric);
+        c.recompileReasons = splitRecompileReasons(rc.recompileReasonMetric, &reasonsCut);
+      if (reasonsCut) // Bounded (hostile input); said where the reasons are shown.
+        c.recompileReasons.push_back("(" + std::to_string(reasonsCut) +
+                                     " recompile reasons not kept whole: at most " +
+                                     std::to_string(kMaxRecompileReasons) + " are kept, each at most " +
+                                     std::to_string(kMaxRecompileReasonBytes >> 10) + " KiB)");
       c.recompile = rc.id.frameCompileId.value_or(0) > 0 || !c.recompileReasons.empty();
       c.stack = placesOf(rc.startStack);
       for (const ShapeRecord &s : rc.shapes) {
