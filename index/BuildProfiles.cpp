@@ -184,10 +184,13 @@ void IndexBuilder::buildProfiles(const RuntimeFiles &files, const ReadPolicy &po
     if (r.cutStrings || r.cutWhitespace) {
       // Hostile or damaged input (ProfileReadOptions): the rest of the profile is served.
       const ProfileReadOptions limits;
+      auto size = [](size_t bytes) {
+        return bytes % (1u << 20) == 0 ? std::to_string(bytes >> 20) + " MiB"
+                                       : std::to_string(bytes >> 10) + " KiB";
+      };
       std::string what = std::to_string(r.cutStrings) + " strings or numbers over " +
-                         std::to_string(limits.maxTokenBytes >> 10) + " KiB not kept, " +
-                         std::to_string(r.cutWhitespace) + " whitespace runs over " +
-                         std::to_string(limits.maxWhitespaceRun >> 10) + " KiB shortened, " +
+                         size(limits.maxTokenBytes) + " not kept, " + std::to_string(r.cutWhitespace) +
+                         " whitespace runs over " + size(limits.maxWhitespaceRun) + " shortened, " +
                          std::to_string(r.skippedEvents) + " events skipped";
       diag(files.profiles[i], 0, "profile read with cuts: " + what);
       times.caveats.push_back(runtimeBaseName(info.path) + " was read with cuts (" + what + ").");
