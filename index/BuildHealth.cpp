@@ -165,6 +165,10 @@ void IndexBuilder::buildHealth(HealthRead &read) {
     std::vector<RecordedCompile> &rcs = recorded[logIndex];
     KnownFiles known;
     for (const RecordedCompile &rc : rcs) {
+      if (rc.valuesCut) // Bounded (hostile input): said, the rest of the compile read.
+        diag(logs[logIndex]->path(), rc.firstLine,
+             std::to_string(rc.valuesCut) + " metadata values over " +
+                 std::to_string(kMaxMetadataValueBytes >> 20) + " MiB not read (the reading limit)");
       known.add(rc.file);
       known.add(rc.startStack);
       for (const auto &b : rc.graphBreaks)

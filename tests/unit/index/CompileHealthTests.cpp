@@ -213,6 +213,19 @@ TEST_CASE("CompileHealth: a metadata value over the size bound is not parsed, co
   CHECK(compiles[0].function == "f");
   CHECK(compiles[0].guardCount == 3);
   CHECK(compiles[0].restartReasons.empty());
+  // An index says so, on the compile's line.
+  char dir[] = "/tmp/inductor-metadata-XXXXXX";
+  REQUIRE(mkdtemp(dir));
+  std::string logPath = std::string(dir) + "/dedicated_log_torch_trace_big.log";
+  std::ofstream(logPath) << text;
+  IndexOptions options;
+  options.inputs = {dir};
+  auto index = Index::build(options);
+  std::filesystem::remove_all(dir);
+  bool said = false;
+  for (const IndexDiagnostic &d : index->diagnostics())
+    said = said || d.message == "1 metadata values over 1 MiB not read (the reading limit)";
+  CHECK(said);
 }
 
 TEST_CASE("parseGuardFailure: cached compile, reason, guard comment, user stack, source") {
