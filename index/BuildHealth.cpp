@@ -165,6 +165,10 @@ void IndexBuilder::buildHealth(HealthRead &read) {
     std::vector<RecordedCompile> &rcs = recorded[logIndex];
     KnownFiles known;
     for (const RecordedCompile &rc : rcs) {
+      if (rc.valuesCut) // Bounded (hostile input): said, the rest of the compile read.
+        diag(logs[logIndex]->path(), rc.firstLine,
+             std::to_string(rc.valuesCut) + " metadata values over " +
+                 std::to_string(kMaxMetadataValueBytes >> 20) + " MiB not read (the reading limit)");
       known.add(rc.file);
       known.add(rc.startStack);
       for (const auto &b : rc.graphBreaks)
@@ -259,8 +263,14 @@ void IndexBuilder::buildHealth(HealthRead &read) {
       c.aotAutogradCache = rc.aotAutogradCache;
       c.restartReasons = rc.restartReasons;
       c.recompileReasons = rc.recompileReasons;
+      size_t reasonsCut = rc.recompileReasonsCut;
       if (c.recompileReasons.empty() && !rc.recompileReasonMetric.empty())
-        c.recompileReasons = splitRecompileReasons(rc.recompileReasonMetric);
+        c.recompileReasons = splitRecompileReasons(rc.recompileReasonMetric, &reasonsCut);
+      if (reasonsCut) // Bounded (hostile input); said where the reasons are shown.
+        c.recompileReasons.push_back("(" + std::to_string(reasonsCut) +
+                                     " recompile reasons not kept whole: at most " +
+                                     std::to_string(kMaxRecompileReasons) + " are kept, each at most " +
+                                     std::to_string(kMaxRecompileReasonBytes >> 10) + " KiB)");
       c.recompile = rc.id.frameCompileId.value_or(0) > 0 || !c.recompileReasons.empty();
       c.stack = placesOf(rc.startStack);
       for (const ShapeRecord &s : rc.shapes) {

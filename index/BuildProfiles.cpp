@@ -74,7 +74,7 @@ void IndexBuilder::buildProfiles(const RuntimeFiles &files, const ReadPolicy &po
   uint64_t signature = joinSignature(joinCompiles);
   std::vector<std::shared_ptr<const CachedProfile>> results(files.profiles.size());
   std::vector<char> refused(files.profiles.size(), 0);
-  std::atomic<size_t> reused{0};
+  std::atomic<size_t> reused{0}, rejoined{0};
   if (!files.profiles.empty()) report(Step::ReadingFiles, 0.5, "reading profiles");
   parallelFor(files.profiles.size(), [&](size_t i) {
     const std::string &path = files.profiles[i];
@@ -83,25 +83,40 @@ void IndexBuilder::buildProfiles(const RuntimeFiles &files, const ReadPolicy &po
       return;
     }
     auto stamp = MappedFile::stampOf(path);
+    // The parsed profile of the previous build, when the file did not change: kept across builds, so a log
+    // that grows (a rebuild a second) never makes it read again, only joined to the new compiles.
+    std::shared_ptr<const ChromeTrace> parsed;
     if (cache_ && stamp)
-      if (auto it = cache_->state_->profiles.find(path); it != cache_->state_->profiles.end())
+      if (auto it = cache_->state_->profiles.find(path); it != cache_->state_->profiles.end()) {
         if (it->second->stamp == *stamp && it->second->signature == signature) {
           results[i] = it->second;
           ++reused;
           return;
         }
+        if (it->second->stamp == *stamp && it->second->trace) parsed = it->second->trace;
+      }
     auto r = std::make_shared<CachedProfile>();
     if (stamp) r->stamp = *stamp;
     r->signature = signature;
-    auto trace = readChromeTrace(path);
-    if (!trace) {
-      r->error = trace.error().message;
-    } else if (trace->sawTraceEvents) { // Else a JSON file that only looked like a profile by name.
+    if (parsed) {
+      ++rejoined;
+    } else {
+      auto trace = readChromeTrace(path);
+      if (!trace) {
+        r->error = trace.error().message;
+      } else if (trace->sawTraceEvents) { // Else a JSON file that only looked like a profile by name.
+        parsed = std::make_shared<const ChromeTrace>(std::move(*trace));
+      }
+    }
+    if (parsed) {
       r->isProfile = true;
-      r->join = joinProfile(*trace, joinCompiles);
-      r->skippedEvents = trace->skippedEvents;
-      r->truncated = trace->truncated;
-      r->problem = trace->problem;
+      r->trace = parsed;
+      r->join = joinProfile(*parsed, joinCompiles);
+      r->skippedEvents = parsed->skippedEvents;
+      r->cutStrings = parsed->cutStrings;
+      r->cutWhitespace = parsed->cutWhitespace;
+      r->truncated = parsed->truncated;
+      r->problem = parsed->problem;
     }
     results[i] = std::move(r);
   });
@@ -113,7 +128,8 @@ void IndexBuilder::buildProfiles(const RuntimeFiles &files, const ReadPolicy &po
       ++read;
     }
   next_.last.profilesReused = reused;
-  next_.last.profilesRead = read - reused;
+  next_.last.profilesRejoined = rejoined;
+  next_.last.profilesRead = read - reused - rejoined;
 
   RuntimeTimes &times = data.times;
   size_t stepProfiles = 0;
@@ -157,11 +173,27 @@ void IndexBuilder::buildProfiles(const RuntimeFiles &files, const ReadPolicy &po
     info.activities = j.kernelActivities;
     info.unlinkedActivities = j.unlinkedActivities;
     info.skippedEvents = r.skippedEvents;
+    info.cutStrings = r.cutStrings;
+    info.cutWhitespace = r.cutWhitespace;
     info.truncated = r.truncated;
     info.problem = r.problem;
     if (info.truncated) {
       diag(files.profiles[i], 0, "profile read in part: " + info.problem);
       times.caveats.push_back(runtimeBaseName(info.path) + " was read only in part (" + info.problem + ").");
+    }
+    if (r.cutStrings || r.cutWhitespace) {
+      // Hostile or damaged input (ProfileReadOptions): the rest of the profile is served.
+      const ProfileReadOptions limits;
+      auto size = [](size_t bytes) {
+        return bytes % (1u << 20) == 0 ? std::to_string(bytes >> 20) + " MiB"
+                                       : std::to_string(bytes >> 10) + " KiB";
+      };
+      std::string what = std::to_string(r.cutStrings) + " strings or numbers over " +
+                         size(limits.maxTokenBytes) + " not kept, " + std::to_string(r.cutWhitespace) +
+                         " whitespace runs over " + size(limits.maxWhitespaceRun) + " shortened, " +
+                         std::to_string(r.skippedEvents) + " events skipped";
+      diag(files.profiles[i], 0, "profile read with cuts: " + what);
+      times.caveats.push_back(runtimeBaseName(info.path) + " was read with cuts (" + what + ").");
     }
     if (j.calls == 0 && j.totalNs > 0)
       times.caveats.push_back(runtimeBaseName(info.path) +

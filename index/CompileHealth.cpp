@@ -359,21 +359,50 @@ GraphBreakReason parseGraphBreakReason(std::string_view text) {
   return r;
 }
 
-std::vector<std::string> splitRecompileReasons(std::string_view payload) {
+std::vector<std::string> splitRecompileReasons(std::string_view payload, size_t *cut) {
   std::vector<std::string> out;
-  json j = json::parse(payload, nullptr, /*allow_exceptions=*/false);
-  if (j.is_array()) {
-    for (const json &e : j)
-      if (e.is_string() && !trim(e.get_ref<const std::string &>()).empty())
-        out.push_back(trimText(e.get<std::string>()));
-    return out;
+  size_t notKept = 0;
+  auto keep = [&](std::string_view text) {
+    size_t end = text.size();
+    bool shortened = end > kMaxRecompileReasonBytes;
+    if (shortened) { // Shortened at a character boundary, and said so.
+      end = kMaxRecompileReasonBytes;
+      while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xc0) == 0x80)
+        --end;
+    }
+    std::string reason = trimText(std::string(text.substr(0, end)));
+    if (trim(reason).empty()) return;
+    if (out.size() >= kMaxRecompileReasons) {
+      ++notKept;
+      return;
+    }
+    if (shortened) {
+      ++notKept;
+      reason += " … [cut: over " + std::to_string(kMaxRecompileReasonBytes >> 10) + " KiB]";
+    }
+    out.push_back(std::move(reason));
+  };
+  // Scanned, never parsed into a DOM: only the reasons kept are copied (a 200 MB `[[],…]` cost 5.5 GB).
+  std::string scratch;
+  std::string_view t = trim(payload);
+  bool read = false;
+  if (!t.empty() && t.front() == '[') {
+    read = json_scan::walkArray(t, [&](std::string_view raw) {
+      if (raw.front() != '"') return;
+      if (auto s = json_scan::string(raw, scratch)) keep(*s);
+    });
+  } else if (!t.empty() && t.front() == '"' && json_scan::isValue(t)) {
+    if (auto s = json_scan::string(t, scratch)) {
+      keep(*s);
+      read = true;
+    }
   }
-  if (j.is_string()) {
-    if (!trim(j.get_ref<const std::string &>()).empty()) out.push_back(trimText(j.get<std::string>()));
-    return out;
+  if (!read) { // Plain text (or JSON that does not scan): one reason.
+    out.clear();
+    notKept = 0;
+    keep(payload);
   }
-  std::string text = trimText(std::string(payload));
-  if (!text.empty()) out.push_back(std::move(text));
+  if (cut) *cut += notKept;
   return out;
 }
 
@@ -740,6 +769,9 @@ std::vector<RecordedCompile> readCompileHealth(const TraceLog &log, GuardTrees *
         if (stack) {
           if (stack->data()) return true; // The first of repeated keys, as the scan takes.
           *stack = raw;
+        } else if (raw.size() > kMaxMetadataValueBytes) {
+          // Never parsed into a DOM (about 30 bytes per byte of `[[],…]`): left out as if absent, counted.
+          ++c.valuesCut;
         } else {
           auto [it, fresh] = out.emplace(std::string(key), json());
           if (!fresh) return true; // Likewise.
@@ -863,8 +895,12 @@ std::vector<RecordedCompile> readCompileHealth(const TraceLog &log, GuardTrees *
       if (r.name == "dynamo_graph_break_reason") {
         c.graphBreaks.push_back({attempt, parseGraphBreakReason(log.payloadText(r))});
       } else if (r.name == "recompile_reasons") {
-        for (std::string &reason : splitRecompileReasons(log.payloadText(r)))
-          c.recompileReasons.push_back(std::move(reason));
+        for (std::string &reason : splitRecompileReasons(log.payloadText(r), &c.recompileReasonsCut)) {
+          if (c.recompileReasons.size() < kMaxRecompileReasons)
+            c.recompileReasons.push_back(std::move(reason));
+          else
+            ++c.recompileReasonsCut;
+        }
       } else if (r.name == "dynamo_error") {
         c.errors.push_back(log.payloadText(r));
       } else if (r.name.starts_with("fx_graph_cache_")) {

@@ -70,9 +70,20 @@ struct GraphBreakReason {
 /// Parses any of the texts above; fields the text lacks stay empty. Never fails.
 GraphBreakReason parseGraphBreakReason(std::string_view text);
 
+/// At most this many recompile reasons are kept per compile (guards.py writes one per cached compile whose
+/// guards failed: at most the recompile limit, 8 by default); the rest are counted, not kept.
+constexpr size_t kMaxRecompileReasons = 256;
+/// A recompile reason longer than this (bytes) is shortened, marked " … [cut: over 64 KiB]", and counted.
+constexpr size_t kMaxRecompileReasonBytes = 64u << 10;
+/// A metadata value (compilation_metrics, symbolic-shape records) longer than this (bytes of JSON text) is
+/// not parsed: it is read as absent and counted (RecordedCompile::valuesCut). Real values are a few KB.
+constexpr size_t kMaxMetadataValueBytes = 1u << 20;
+
 /// A `recompile_reasons` payload: a JSON string or list of strings (guards.py writes one reason as a bare
-/// string, several as a list), or plain text. One entry per cached compile whose guards failed.
-std::vector<std::string> splitRecompileReasons(std::string_view payload);
+/// string, several as a list), or plain text. One entry per cached compile whose guards failed. Scanned,
+/// never parsed whole: memory follows the reasons kept (at most kMaxRecompileReasons, each at most
+/// kMaxRecompileReasonBytes); the reasons not kept whole are added to `*cut` when given.
+std::vector<std::string> splitRecompileReasons(std::string_view payload, size_t *cut = nullptr);
 
 /// One failed guard of a recompile (guards.py get_guard_fail_reason_helper).
 struct GuardFailure {
@@ -358,8 +369,10 @@ struct RecordedCompile {
   };
   std::vector<Break> graphBreaks;            ///< dynamo_graph_break_reason artifacts.
   std::vector<std::string> recompileReasons; ///< recompile_reasons artifact entries.
-  std::vector<std::string> errors;           ///< dynamo_error tracebacks.
-  GuardTree guards;                          ///< The last dynamo_cpp_guards_str tree (see GuardTrees).
+  size_t recompileReasonsCut = 0;  ///< Reasons dropped or shortened (kMaxRecompileReasons, ...Bytes).
+  size_t valuesCut = 0;            ///< Metadata values over kMaxMetadataValueBytes, read as absent.
+  std::vector<std::string> errors; ///< dynamo_error tracebacks.
+  GuardTree guards;                ///< The last dynamo_cpp_guards_str tree (see GuardTrees).
   std::vector<ShapeRecord> shapes;
   CacheOutcome fxGraphCache = CacheOutcome::Unknown, aotAutogradCache = CacheOutcome::Unknown;
   std::vector<int> attempts; ///< Attempt numbers seen, sorted.

@@ -353,8 +353,9 @@ public:
     size_t bytesRead = 0;        ///< Log bytes read, all logs.
     size_t compilesReused = 0;   ///< Log compiles whose analysis came from the cache.
     size_t compilesAnalysed = 0; ///< Log compiles analysed (copies sharing an analysis count once).
-    size_t profilesRead = 0;     ///< Profiler traces read and joined.
+    size_t profilesRead = 0;     ///< Profiler traces read from their files (and joined).
     size_t profilesReused = 0;   ///< Profiler traces unchanged (file and compiles), their join reused.
+    size_t profilesRejoined = 0; ///< Profiler traces unchanged on disk, kept parsed, joined to new compiles.
   };
 
   IndexCache();

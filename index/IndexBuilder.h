@@ -269,7 +269,10 @@ struct CachedProfile {
   bool isProfile = false; ///< The file had a traceEvents array.
   std::string error;      ///< It could not be read.
   ProfileJoin join;
-  size_t skippedEvents = 0;
+  /// The profile as parsed, kept so that a build whose compiles changed (a growing log) joins it again
+  /// without reading the file again. Null when the file could not be read or is no profile.
+  std::shared_ptr<const ChromeTrace> trace;
+  size_t skippedEvents = 0, cutStrings = 0, cutWhitespace = 0;
   bool truncated = false;
   std::string problem;
 };

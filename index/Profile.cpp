@@ -22,6 +22,11 @@ namespace {
 using json = nlohmann::json;
 constexpr uint32_t kNone = UINT32_MAX;
 
+/// What BoundedJsonBuf puts in place of a string over the token limit (JSON text), and what the parser
+/// makes of it: a string no profiler writes.
+constexpr std::string_view kCutStringJson = "\"\\u0000inductor-ls: cut\"";
+const std::string kCutString = std::string(1, '\0') + "inductor-ls: cut";
+
 bool startsWith(std::string_view s, std::string_view p) {
   return s.size() >= p.size() && s.compare(0, p.size(), p) == 0;
 }
@@ -158,6 +163,11 @@ private:
   bool value(const std::string *s, const Number *n) {
     if (inEvent_ && depth_ == eventsDepth_ + 1) {
       const std::string &k = eventKey_;
+      if (s && *s == kCutString) {
+        // Over the token limit (BoundedJsonBuf): an event missing a field it needs is skipped and counted.
+        if (k == "ph" || k == "cat" || k == "name" || k == "pid" || k == "tid") eventCut_ = true;
+        return true;
+      }
       if (k == "ph") {
         ph_ = s ? *s : "";
       } else if (k == "cat") {
@@ -196,6 +206,7 @@ private:
     ts_.reset();
     dur_.reset();
     externalId_ = correlation_ = -1;
+    eventCut_ = false;
   }
 
   void endEvent() {
@@ -215,7 +226,7 @@ private:
     else if (cat_ == "gpu_memset")
       category = ProfileCategory::Memset;
     if (!category) return;
-    if (!ts_) {
+    if (!ts_ || eventCut_) {
       ++out_.skippedEvents;
       return;
     }
@@ -227,6 +238,12 @@ private:
     e.category = *category;
     e.name = intern(names_, out_.names, name_);
     e.thread = intern(threads_, out_.threads, pid_ + ":" + tid_);
+    if (internedBytes_ > options_.maxNameBytes) {
+      stop_ = true;
+      out_.truncated = true;
+      out_.problem = "stopped after " + std::to_string(options_.maxNameBytes) +
+                     " bytes of distinct event names (the reading limit)";
+    }
     bool device = *category == ProfileCategory::Kernel || *category == ProfileCategory::Memcpy ||
                   *category == ProfileCategory::Memset;
     (device ? out_.device : out_.cpu).push_back(e);
@@ -237,10 +254,13 @@ private:
     }
   }
 
-  static uint32_t intern(std::unordered_map<std::string, uint32_t> &map, std::vector<std::string> &store,
-                         const std::string &s) {
+  uint32_t intern(std::unordered_map<std::string, uint32_t> &map, std::vector<std::string> &store,
+                  const std::string &s) {
     auto [it, inserted] = map.try_emplace(s, static_cast<uint32_t>(store.size()));
-    if (inserted) store.push_back(s);
+    if (inserted) {
+      store.push_back(s);
+      internedBytes_ += 2 * s.size(); // The map's key and the store's copy.
+    }
     return it->second;
   }
 
@@ -249,6 +269,8 @@ private:
   int depth_ = 0;
   int eventsDepth_ = 0;
   bool eventsDone_ = false, inEvent_ = false, inArgs_ = false, inDistributed_ = false, stop_ = false;
+  bool eventCut_ = false;
+  uint64_t internedBytes_ = 0;
   std::string topKey_, eventKey_, argKey_, distributedKey_;
   std::string ph_, cat_, name_, pid_, tid_;
   std::optional<uint64_t> ts_, dur_;
@@ -256,27 +278,49 @@ private:
   std::unordered_map<std::string, uint32_t> names_, threads_;
 };
 
-/// A read-only stream over a gzip file held in memory, inflated 256 KB at a time; concatenated gzip members
-/// are read one after the other. Stops (end of stream) at `limit` bytes or at corrupt data, saying why.
-class GzipBuf : public std::streambuf {
+/// Where the bytes of a profile come from, chunk by chunk: a mapping, or a gzip stream inflated as it goes.
+class ByteSource {
 public:
-  GzipBuf(std::string_view in, uint64_t limit) : in_(in), limit_(limit), buffer_(1 << 18) {
+  virtual ~ByteSource() = default;
+  /// The next bytes; empty at the end (then problem() says why, when it ended early).
+  virtual std::string_view next() = 0;
+  virtual const std::string &problem() const = 0;
+};
+
+/// Bytes held in memory (a mapping): handed out 1 MB at a time so that sequential reading can drop pages.
+class MemorySource : public ByteSource {
+public:
+  explicit MemorySource(std::string_view in) : in_(in) {}
+  std::string_view next() override {
+    std::string_view chunk = in_.substr(0, 1 << 20);
+    in_.remove_prefix(chunk.size());
+    return chunk;
+  }
+  const std::string &problem() const override { return problem_; }
+
+private:
+  std::string_view in_;
+  std::string problem_;
+};
+
+/// A gzip file held in memory, inflated 256 KB at a time; concatenated gzip members are read one after the
+/// other. Ends at corrupt data, saying why.
+class GzipSource : public ByteSource {
+public:
+  explicit GzipSource(std::string_view in) : in_(in), buffer_(1 << 18) {
     std::memset(&z_, 0, sizeof z_);
     ok_ = inflateInit2(&z_, 15 + 16) == Z_OK;
     if (!ok_) problem_ = "cannot initialise zlib";
   }
-  ~GzipBuf() override {
+  ~GzipSource() override {
     if (ok_) inflateEnd(&z_);
   }
-  GzipBuf(const GzipBuf &) = delete;
-  GzipBuf &operator=(const GzipBuf &) = delete;
-  const std::string &problem() const { return problem_; }
-  uint64_t produced() const { return produced_; }
+  GzipSource(const GzipSource &) = delete;
+  GzipSource &operator=(const GzipSource &) = delete;
+  const std::string &problem() const override { return problem_; }
 
-protected:
-  int_type underflow() override {
-    if (gptr() < egptr()) return traits_type::to_int_type(*gptr());
-    if (!ok_ || done_) return traits_type::eof();
+  std::string_view next() override {
+    if (!ok_ || done_) return {};
     z_.next_out = reinterpret_cast<Bytef *>(buffer_.data());
     z_.avail_out = static_cast<uInt>(buffer_.size());
     while (z_.avail_out == buffer_.size() && !done_) {
@@ -304,25 +348,199 @@ protected:
         done_ = true;
       }
     }
-    size_t n = buffer_.size() - z_.avail_out;
-    if (produced_ + n > limit_) {
-      n = static_cast<size_t>(limit_ - produced_);
-      problem_ = "stopped after " + std::to_string(limit_) + " bytes (the reading limit)";
-      done_ = true;
-    }
-    produced_ += n;
-    if (n == 0) return traits_type::eof();
-    setg(buffer_.data(), buffer_.data(), buffer_.data() + n);
-    return traits_type::to_int_type(*gptr());
+    return std::string_view(buffer_.data(), buffer_.size() - z_.avail_out);
   }
 
 private:
   std::string_view in_;
   size_t offset_ = 0;
-  uint64_t limit_, produced_ = 0;
   std::vector<char> buffer_;
   z_stream z_;
   bool ok_ = false, done_ = false, streamEnded_ = false;
+  std::string problem_;
+};
+
+/// The JSON text nlohmann's parser reads, bounded before it reaches the lexer: the lexer accumulates each
+/// token (and the whitespace before it) in full before the handler sees it, so a SAX handler alone cannot
+/// bound memory. This stream tracks strings, numbers and whitespace runs as the bytes pass:
+///  - a string or number longer than maxTokenBytes is never held whole: it is replaced by kCutString (a
+///    number by `null`) and the rest of it skipped;
+///  - whitespace past maxWhitespaceRun in one run is dropped (whitespace between tokens means nothing);
+///  - nesting deeper than maxDepth ends the stream (the parser's state grows with depth), as does maxBytes.
+/// Memory: the 256 KB output buffer plus one token of at most maxTokenBytes.
+class BoundedJsonBuf : public std::streambuf {
+public:
+  BoundedJsonBuf(ByteSource &source, const ProfileReadOptions &options) : source_(source), options_(options) {
+    out_.reserve((1 << 18) + 64);
+  }
+  /// Why the stream ended early (a bound or the source), else empty.
+  const std::string &problem() const { return problem_.empty() ? source_.problem() : problem_; }
+  uint64_t consumed() const { return consumed_; }
+  size_t cutTokens() const { return cutTokens_; }
+  size_t cutWhitespace() const { return cutWhitespace_; }
+
+protected:
+  int_type underflow() override {
+    if (gptr() < egptr()) return traits_type::to_int_type(*gptr());
+    out_.clear();
+    while (out_.size() < (1u << 18) && !done_) {
+      if (in_.empty()) {
+        in_ = source_.next();
+        if (in_.empty()) {
+          done_ = true;
+          flushNumber(); // A number that ends the text.
+          break;
+        }
+      }
+      if (consumed_ + in_.size() > options_.maxBytes) {
+        in_ = in_.substr(0, static_cast<size_t>(options_.maxBytes - consumed_));
+        if (in_.empty()) {
+          stop("stopped after " + std::to_string(options_.maxBytes) + " bytes (the reading limit)");
+          break;
+        }
+      }
+      size_t used = scan(in_);
+      consumed_ += used;
+      in_.remove_prefix(used);
+    }
+    if (out_.empty()) return traits_type::eof();
+    setg(out_.data(), out_.data(), out_.data() + out_.size());
+    return traits_type::to_int_type(*gptr());
+  }
+
+private:
+  enum class State : uint8_t { Outside, String, Number, SkipString, SkipNumber };
+
+  static bool isBlank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+  static bool isNumberChar(char c) {
+    return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
+  }
+
+  void stop(std::string why) {
+    if (problem_.empty()) problem_ = std::move(why);
+    done_ = true;
+  }
+
+  void flushNumber() {
+    if (state_ == State::Number) out_.append(token_);
+    token_.clear();
+    if (state_ == State::Number || state_ == State::SkipNumber) state_ = State::Outside;
+  }
+
+  /// Consumes bytes of `in` into out_ until out_ is full or `in` is used; returns the bytes consumed.
+  size_t scan(std::string_view in) {
+    size_t i = 0;
+    const size_t n = in.size();
+    while (i < n && out_.size() < (1u << 18) && !done_) {
+      switch (state_) {
+      case State::Outside: {
+        char c = in[i];
+        if (isBlank(c)) {
+          // The run's bytes up to the limit pass; the rest is dropped, once counted per run.
+          size_t j = i;
+          while (j < n && isBlank(in[j]))
+            ++j;
+          size_t run = j - i;
+          size_t room = blankRun_ < options_.maxWhitespaceRun ? options_.maxWhitespaceRun - blankRun_ : 0;
+          out_.append(in.data() + i, std::min(run, room));
+          if (run > room && blankRun_ <= options_.maxWhitespaceRun) ++cutWhitespace_;
+          blankRun_ += run;
+          if (blankRun_ > options_.maxWhitespaceRun) blankRun_ = options_.maxWhitespaceRun + 1;
+          i = j;
+          continue;
+        }
+        blankRun_ = 0;
+        ++i;
+        if (c == '"') {
+          state_ = State::String;
+          escaped_ = false;
+          token_.assign(1, c);
+        } else if (c == '-' || (c >= '0' && c <= '9')) {
+          state_ = State::Number;
+          token_.assign(1, c);
+        } else {
+          if (c == '{' || c == '[') {
+            if (++depth_ > options_.maxDepth) {
+              stop("stopped at nesting deeper than " + std::to_string(options_.maxDepth) +
+                   " (the reading limit)");
+              break;
+            }
+          } else if ((c == '}' || c == ']') && depth_ > 0) {
+            --depth_;
+          }
+          out_.push_back(c);
+        }
+        break;
+      }
+      case State::String:
+      case State::SkipString: {
+        // Up to the closing quote, honouring escapes.
+        size_t j = i;
+        bool closed = false;
+        for (; j < n; ++j) {
+          char c = in[j];
+          if (escaped_) {
+            escaped_ = false;
+          } else if (c == '\\') {
+            escaped_ = true;
+          } else if (c == '"') {
+            closed = true;
+            ++j;
+            break;
+          }
+        }
+        if (state_ == State::String) {
+          if (token_.size() + (j - i) > options_.maxTokenBytes) {
+            ++cutTokens_;
+            token_.clear();
+            out_.append(kCutStringJson);
+            state_ = closed ? State::Outside : State::SkipString;
+          } else {
+            token_.append(in.data() + i, j - i);
+            if (closed) {
+              out_.append(token_);
+              token_.clear();
+              state_ = State::Outside;
+            }
+          }
+        } else if (closed) {
+          state_ = State::Outside;
+        }
+        i = j;
+        break;
+      }
+      case State::Number:
+      case State::SkipNumber: {
+        size_t j = i;
+        while (j < n && isNumberChar(in[j]))
+          ++j;
+        if (state_ == State::Number) {
+          if (token_.size() + (j - i) > options_.maxTokenBytes) {
+            ++cutTokens_;
+            token_.clear();
+            out_.append("null");
+            state_ = State::SkipNumber;
+          } else {
+            token_.append(in.data() + i, j - i);
+          }
+        }
+        i = j;
+        if (j < n) flushNumber(); // The number ended; the next byte is read Outside.
+        break;
+      }
+      }
+    }
+    return i;
+  }
+
+  ByteSource &source_;
+  const ProfileReadOptions &options_;
+  std::string_view in_;
+  std::string out_, token_;
+  State state_ = State::Outside;
+  bool escaped_ = false, done_ = false;
+  size_t blankRun_ = 0, depth_ = 0, cutTokens_ = 0, cutWhitespace_ = 0;
+  uint64_t consumed_ = 0;
   std::string problem_;
 };
 
@@ -333,21 +551,33 @@ bool isGzip(std::string_view head) {
 
 } // namespace
 
-ChromeTrace parseChromeTrace(std::string_view text, std::string path, const ProfileReadOptions &options) {
+namespace {
+
+/// Reads the JSON text of `source` through the bounds of BoundedJsonBuf into a ChromeTrace.
+ChromeTrace parseFrom(ByteSource &source, std::string path, const ProfileReadOptions &options) {
   ChromeTrace out;
   out.path = std::move(path);
-  std::string_view input = text;
-  bool cut = input.size() > options.maxBytes;
-  if (cut) input = input.substr(0, options.maxBytes);
+  BoundedJsonBuf buf(source, options);
+  std::istream stream(&buf);
   TraceSax sax(out, options);
   // Not strict: a complete document followed by junk (a second dump appended) still reads.
-  json::sax_parse(input.begin(), input.end(), &sax, json::input_format_t::json, /*strict=*/false);
-  out.bytes = input.size();
-  if (cut) {
+  json::sax_parse(stream, &sax, json::input_format_t::json, /*strict=*/false);
+  out.bytes = buf.consumed();
+  out.cutStrings = buf.cutTokens();
+  out.cutWhitespace = buf.cutWhitespace();
+  if (!buf.problem().empty() && !sax.stopped()) {
     out.truncated = true;
-    out.problem = "stopped after " + std::to_string(options.maxBytes) + " bytes (the reading limit)";
+    // The bound or decompression problem is the cause of the syntax error it leads to.
+    out.problem = buf.problem();
   }
   return out;
+}
+
+} // namespace
+
+ChromeTrace parseChromeTrace(std::string_view text, std::string path, const ProfileReadOptions &options) {
+  MemorySource source(text);
+  return parseFrom(source, std::move(path), options);
 }
 
 Expected<ChromeTrace> readChromeTrace(const std::string &path, const ProfileReadOptions &options) {
@@ -361,19 +591,8 @@ Expected<ChromeTrace> readChromeTrace(const std::string &path, const ProfileRead
       return Error{path + ": not a Chrome trace (neither JSON nor gzip)"};
     return parseChromeTrace(text, path, options);
   }
-  ChromeTrace out;
-  out.path = path;
-  GzipBuf buf(text, options.maxBytes);
-  std::istream stream(&buf);
-  TraceSax sax(out, options);
-  json::sax_parse(stream, &sax, json::input_format_t::json, /*strict=*/false);
-  out.bytes = buf.produced();
-  if (!buf.problem().empty()) {
-    out.truncated = true;
-    // The decompression problem is the cause of the syntax error it leads to.
-    out.problem = buf.problem();
-  }
-  return out;
+  GzipSource source(text);
+  return parseFrom(source, path, options);
 }
 
 bool looksLikeChromeTrace(std::string_view head) {

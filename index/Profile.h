@@ -13,7 +13,10 @@
 // taken from the decimal text of `ts`/`dur` (Kineto prints µs with three decimals), so sums are exact.
 //
 // Reading streams: the file is memory-mapped (or inflated chunk by chunk when gzip) and fed to nlohmann's
-// SAX parser; only compact records of the kept events are stored (about 48 bytes each plus interned names).
+// SAX parser through a filter that bounds every token before the parser's lexer holds it (strings and
+// numbers over maxTokenBytes are replaced, whitespace runs over maxWhitespaceRun shortened, both counted);
+// only compact records of the kept events are stored (about 48 bytes each plus interned names). So memory
+// follows what is kept, never the bytes read (a 1 MB gzip inflating to one 1 GiB string costs nothing).
 // A profile that ends early or holds a syntax error keeps the events before the error (`truncated`); an
 // event missing `ts` is skipped and counted. Sizes are bounded (ProfileReadOptions).
 //
@@ -75,11 +78,25 @@ struct ProfileEvent {
   uint64_t end() const { return ts + dur; }
 };
 
+/// Bounds on reading one profile. Memory follows what is kept, never the bytes read: the text is streamed
+/// (mapped, or inflated 256 KB at a time) and each token is bounded before the JSON parser holds it.
 struct ProfileReadOptions {
   /// Stop after this many (decompressed) bytes; the rest is reported as truncated. Default 4 GiB.
   uint64_t maxBytes = 4ull << 30;
   /// Stop after keeping this many events (about 48 bytes each). Default 8 million.
   size_t maxEvents = 8'000'000;
+  /// A string or number longer than this (bytes of JSON text) is never held: it is replaced and counted
+  /// (ChromeTrace::cutStrings), and an event that needed it (ph, cat, name, pid, tid) is skipped and counted.
+  /// Default 1 MiB; the longest strings of real profiles (kernel names, `Input Dims`, python stacks) are a
+  /// few KB.
+  size_t maxTokenBytes = 1u << 20;
+  /// Whitespace past this many bytes in one run between tokens is dropped, the run counted
+  /// (ChromeTrace::cutWhitespace). Default 64 KiB (pretty-printed profiles indent by a few dozen bytes).
+  size_t maxWhitespaceRun = 64u << 10;
+  /// Arrays and objects nested deeper than this end the reading (truncated). Default 256 (Kineto writes 4).
+  size_t maxDepth = 256;
+  /// Stop (truncated) once the distinct event names and threads kept take this many bytes. Default 256 MiB.
+  uint64_t maxNameBytes = 256ull << 20;
 };
 
 /// A profile as read: the kept events, in file order.
@@ -91,10 +108,13 @@ struct ChromeTrace {
   std::vector<ProfileEvent> device; ///< Kernel, Memcpy and Memset events.
   std::optional<int> rank;          ///< `distributedInfo.rank`, when the profile has one.
   uint64_t bytes = 0;               ///< Bytes parsed (decompressed).
-  size_t skippedEvents = 0;         ///< Kept-category events without a usable `ts`/`dur`.
-  bool truncated = false;           ///< The text ended early, had a syntax error, or hit a bound.
-  std::string problem;              ///< Why it is truncated ("syntax error at byte N: ..."), else empty.
-  bool sawTraceEvents = false;      ///< The document had a `traceEvents` array at all.
+  /// Kept-category events without a usable `ts`/`dur`, or with a needed field over maxTokenBytes.
+  size_t skippedEvents = 0;
+  size_t cutStrings = 0;       ///< Strings and numbers over ProfileReadOptions::maxTokenBytes, not kept.
+  size_t cutWhitespace = 0;    ///< Whitespace runs over ProfileReadOptions::maxWhitespaceRun, shortened.
+  bool truncated = false;      ///< The text ended early, had a syntax error, or hit a bound.
+  std::string problem;         ///< Why it is truncated ("syntax error at byte N: ..."), else empty.
+  bool sawTraceEvents = false; ///< The document had a `traceEvents` array at all.
 
   const std::string &nameOf(const ProfileEvent &e) const { return names[e.name]; }
 };

@@ -50,6 +50,7 @@ struct ProfileInfo {
   uint32_t calls = 0, unjoinedCalls = 0;
   uint64_t activities = 0, unlinkedActivities = 0;
   size_t skippedEvents = 0;
+  size_t cutStrings = 0, cutWhitespace = 0; ///< Over the token limits (ProfileReadOptions), not kept.
   bool truncated = false;
   std::string problem;
 };

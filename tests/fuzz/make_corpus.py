@@ -243,6 +243,24 @@ def lsp_seeds():
         write("fuzz_json_writer", "string-%02d.bin" % i, t)
 
 
+def profile_seeds():
+    """fuzz_profile: 5 bytes of bounds (token, whitespace, depth, events), then a profile or a recompile_reasons
+    payload. The real profiles' first events, closed again; hand-written reasons."""
+    n = 0
+    for name in ["profiled_mlp/profile.json", "runs_gpt/profile_base.json"]:
+        path = os.path.join(TRACES, name)
+        if not os.path.exists(path):
+            continue
+        text = read(path)
+        cut = text.rfind("},", 0, MAX_SEED - 64)
+        write("fuzz_profile", name.replace("/", "-"), bytes([16, 4, 8, 0, 64]) + (text[:cut + 1] + "]}").encode(
+            "utf-8", "surrogateescape"))
+        n += 1
+    write("fuzz_profile", "recompile_reasons.json", bytes([0, 0, 0, 0, 0]) +
+          b'["8/0: tensor \'x\' size mismatch at index 0. expected 8, actual 16", [], [[]], "0/0: k == 1"]')
+    return n + 1
+
+
 def main():
     if not os.path.isdir(TRACES):
         sys.exit("fixtures not found: " + FIXTURES)
@@ -252,6 +270,7 @@ def main():
     print("output code", code_seeds())
     print("graphs", graph_seeds())
     print("python", python_seeds())
+    print("profiles", profile_seeds())
     lsp_seeds()
     total = sum(os.path.getsize(os.path.join(r, f)) for r, _, fs in os.walk(CORPUS) for f in fs)
     print("corpus: %d files, %d KB" % (sum(len(fs) for _, _, fs in os.walk(CORPUS)), total // 1024))

@@ -145,6 +145,89 @@ TEST_CASE("splitRecompileReasons: a bare string, a JSON list, a JSON string") {
   CHECK(splitRecompileReasons("  \n").empty());
 }
 
+namespace {
+
+/// The process's peak resident set (VmHWM) in bytes, after trying to reset it to the current RSS
+/// (`echo 5 > /proc/self/clear_refs`), so that a test measures its own peak.
+uint64_t peakRss(bool reset) {
+  if (reset) std::ofstream("/proc/self/clear_refs") << "5";
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line))
+    if (line.rfind("VmHWM:", 0) == 0) return std::stoull(line.substr(6)) * 1024;
+  return 0;
+}
+
+} // namespace
+
+TEST_CASE("splitRecompileReasons: a hostile payload is scanned, the reasons kept bounded and counted") {
+  // 16 MiB of `[[],[],...]`: a DOM of it took about 20 bytes per byte (issue 33: 200 MB -> 5.5 GB).
+  std::string payload = "[";
+  payload.reserve(16u << 20);
+  while (payload.size() < (16u << 20))
+    payload += "[],";
+  payload += "\"0/0: k == 1\"]";
+  size_t cut = 0;
+  uint64_t before = peakRss(true);
+  std::vector<std::string> reasons = splitRecompileReasons(payload, &cut);
+  uint64_t grew = peakRss(false) - before;
+  CHECK(reasons == std::vector<std::string>{"0/0: k == 1"});
+  CHECK(cut == 0);
+  CHECK(grew < (32u << 20));
+  MESSAGE("peak RSS grew by ", grew >> 20, " MiB splitting ", payload.size() >> 20, " MiB of [[],...]");
+
+  // More reasons than kept: the first kMaxRecompileReasons, the others counted.
+  std::string many = "[";
+  for (size_t i = 0; i < kMaxRecompileReasons + 10; ++i)
+    many += (i ? ", \"" : "\"") + std::to_string(i) + "/0: k == 1\"";
+  many += "]";
+  cut = 0;
+  reasons = splitRecompileReasons(many, &cut);
+  CHECK(reasons.size() == kMaxRecompileReasons);
+  CHECK(reasons.front() == "0/0: k == 1");
+  CHECK(cut == 10);
+  // One reason over the size bound, as JSON and as plain text: shortened, marked and counted.
+  std::string huge(kMaxRecompileReasonBytes * 4, 'x');
+  for (const std::string &text : {"[\"" + huge + "\"]", huge}) {
+    cut = 0;
+    reasons = splitRecompileReasons(text, &cut);
+    REQUIRE(reasons.size() == 1);
+    CHECK(reasons[0].size() < kMaxRecompileReasonBytes + 64);
+    CHECK(reasons[0].find("[cut: over") != std::string::npos);
+    CHECK(cut == 1);
+  }
+  // Malformed JSON is plain text, as before.
+  CHECK(splitRecompileReasons("[\"a\", ") == std::vector<std::string>{"[\"a\","});
+}
+
+TEST_CASE("CompileHealth: a metadata value over the size bound is not parsed, counted, the rest read") {
+  std::string big = "[" + std::string(kMaxMetadataValueBytes, ' ') + "]";
+  std::string text = "V1122 10:29:20.476000 1 torch/_logging/structured.py:28] {\"compilation_metrics\": "
+                     "{\"co_name\": \"f\", \"restart_reasons\": " +
+                     big +
+                     ", \"guard_count\": 3}, \"frame_id\": 0, \"frame_compile_id\": 0, \"attempt\": 0}\n";
+  TraceLog log = TraceLog::fromText(text);
+  std::vector<RecordedCompile> compiles = readCompileHealth(log);
+  REQUIRE(compiles.size() == 1);
+  CHECK(compiles[0].valuesCut == 1);
+  CHECK(compiles[0].function == "f");
+  CHECK(compiles[0].guardCount == 3);
+  CHECK(compiles[0].restartReasons.empty());
+  // An index says so, on the compile's line.
+  char dir[] = "/tmp/inductor-metadata-XXXXXX";
+  REQUIRE(mkdtemp(dir));
+  std::string logPath = std::string(dir) + "/dedicated_log_torch_trace_big.log";
+  std::ofstream(logPath) << text;
+  IndexOptions options;
+  options.inputs = {dir};
+  auto index = Index::build(options);
+  std::filesystem::remove_all(dir);
+  bool said = false;
+  for (const IndexDiagnostic &d : index->diagnostics())
+    said = said || d.message == "1 metadata values over 1 MiB not read (the reading limit)";
+  CHECK(said);
+}
+
 TEST_CASE("parseGuardFailure: cached compile, reason, guard comment, user stack, source") {
   SUBCASE("a size mismatch") {
     GuardFailure g = parseGuardFailure("8/0: tensor 'x' size mismatch at index 0. expected 8, actual 16");

@@ -9,6 +9,7 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <fstream>
 
 using namespace inductor::index;
 using namespace inductor::test;
@@ -221,4 +222,32 @@ TEST_CASE("Runtime: an incremental build reuses an unchanged profile's join") {
   cache.clear();
   build(o, &cache);
   CHECK(cache.lastBuild().profilesRead == 1);
+}
+
+TEST_CASE("Runtime: a growing log joins the kept profile again without reading it again") {
+  // A trace being written rebuilds about once a second; the profile beside it did not change and must not
+  // be read (inflated, parsed) again each time, only joined to the compiles the log gained.
+  TempDir dir;
+  fs::copy(kMlp, dir.path, fs::copy_options::recursive);
+  IndexCache cache;
+  IndexOptions o;
+  o.inputs = {normalizePath(dir.path)};
+  auto first = build(o, &cache);
+  CHECK(cache.lastBuild().profilesRead == 1);
+  std::string log;
+  for (const auto &e : fs::directory_iterator(dir.path + "/trace"))
+    log = e.path().string();
+  REQUIRE(!log.empty());
+  // The log's records again, as frame 9: new compiles (with their output code), the same profile.
+  std::string text = readFile(log);
+  for (size_t at = 0; (at = text.find("\"frame_id\": 0,", at)) != std::string::npos;)
+    text.replace(at, 14, "\"frame_id\": 9,");
+  std::ofstream(log, std::ios::app) << text;
+  auto second = build(o, &cache);
+  CHECK(second->compiles().size() > first->compiles().size());
+  CHECK(cache.lastBuild().profilesRead == 0);
+  CHECK(cache.lastBuild().profilesReused == 0);
+  CHECK(cache.lastBuild().profilesRejoined == 1);
+  CHECK(second->runtime().times.totalNs == first->runtime().times.totalNs);
+  CHECK(timedLaunches(*second) == timedLaunches(*first));
 }
