@@ -7,11 +7,9 @@
 #include <chrono>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <future>
 #include <numeric>
 #include <set>
-#include <sstream>
 #include <tuple>
 #include <unordered_set>
 
@@ -20,18 +18,6 @@ namespace fs = std::filesystem;
 namespace inductor::index {
 
 namespace detail {
-
-std::optional<std::string> tryReadFile(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-std::string readFile(const std::string &path) {
-  return tryReadFile(path).value_or(std::string());
-}
 
 Expected<std::string> readFileBounded(const std::string &path, size_t maxBytes) {
   return readRegularFile(path, maxBytes);
