@@ -320,9 +320,13 @@ TEST_CASE(
   json status = s.client.waitForIndexed();
   CHECK(status["traces"] == 1);
   CHECK(virtualOutputCode(s.client).size() == 2); // The rest is served.
+  // The editor is told (the count and the first problem); the log has each.
   const std::string said = allNotifications(s.client);
+  CHECK(said.find("2 problems while indexing") != std::string::npos);
   CHECK(said.find("profile not read: not a regular file (a FIFO)") != std::string::npos);
-  CHECK(said.find("run log not read: not a regular file (a FIFO)") != std::string::npos);
+  const std::string logged = readFile(s.client.logPath());
+  CHECK(logged.find(profile + ":1: profile not read: not a regular file (a FIFO)") != std::string::npos);
+  CHECK(logged.find(runLog + ":1: run log not read: not a regular file (a FIFO)") != std::string::npos);
   s.client.shutdown(); // Checks that it exits, with 0.
 }
 
