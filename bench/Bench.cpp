@@ -1205,7 +1205,9 @@ int usage() {
   std::cerr
       << "usage: inductor-bench run|table|smoke --server BIN --fixtures DIR [--sizes 10M,100M,1G,1G-single]\n"
          "         [--work DIR] [--out FILE] [--requests N] [--open-docs N] [--starts N] [--no-append]\n"
-         "         [--commit TEXT] [--seed N]\n";
+         "         [--commit TEXT] [--seed N]\n"
+         "       inductor-bench compiles --server BIN [--sizes compiles-20k,...,compiles-100k] [--work DIR]\n"
+         "         [--out FILE]\n";
   return 2;
 }
 
@@ -1347,6 +1349,79 @@ int tableOnly(const Options &o) {
   return 0;
 }
 
+/// The compile-count workloads (issue 33, ensureCompilesWorkload): `inductor-ls explain <dir>` on one log of
+/// N compiles without a rank, timed whole (wall time and peak RSS from wait4) and by the server's own
+/// "Indexed ... in N ms" line. Explain builds the same index as the server (compile health included).
+int runCompiles(const Options &o) {
+  std::vector<std::string> sizes = o.sizes;
+  if (sizes.empty() || sizes.front().rfind("compiles-", 0) != 0)
+    sizes = {"compiles-20k", "compiles-40k", "compiles-80k", "compiles-100k"};
+  std::ostringstream table;
+  table << "| workload | compiles | log MB | explain wall s | index ms | peak RSS MB | RSS per compile KB |\n"
+           "|---|---:|---:|---:|---:|---:|---:|\n";
+  int status = 0;
+  for (const std::string &size : sizes) {
+    auto count = parseCompilesSpec(size);
+    std::string error;
+    bool generated = false;
+    auto w = count ? ensureCompilesWorkload(*count, o.work, generated, error) : std::nullopt;
+    if (!w) {
+      std::cerr << "inductor-bench: " << (count ? error : "bad workload " + size + " (e.g. compiles-100k)")
+                << "\n";
+      return 2;
+    }
+    std::cerr << "[" << size << "] " << (generated ? "generated " : "cached ") << w->bytes << " bytes in "
+              << w->log << std::endl;
+    const std::string output = w->dir + "/explain.out";
+    std::vector<std::string> args = {o.server, "explain", w->dir + "/trace"};
+    std::vector<char *> argv;
+    argv.reserve(args.size() + 1);
+    for (std::string &a : args)
+      argv.push_back(a.data());
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, 1, output.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+    pid_t pid;
+    auto start = Clock::now();
+    int rc = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    if (rc != 0) {
+      std::cerr << "inductor-bench: cannot run " << o.server << ": " << std::strerror(rc) << "\n";
+      return 2;
+    }
+    int waited = 0;
+    struct rusage usage {};
+    wait4(pid, &waited, 0, &usage);
+    double wall = seconds(Clock::now() - start);
+    std::string text = readFile(output);
+    // "Indexed 1 trace file (...), N compiles (...) ... in M ms"
+    std::string indexMs = "?";
+    if (size_t at = text.find("Indexed "); at != std::string::npos) {
+      size_t end = text.find(" ms", at), in = text.rfind(" in ", end);
+      if (end != std::string::npos && in != std::string::npos && in > at)
+        indexMs = text.substr(in + 4, end - in - 4);
+    }
+    bool counted = text.find(std::to_string(w->compiles) + " compiles") != std::string::npos;
+    if (!WIFEXITED(waited) || WEXITSTATUS(waited) != 0 || !counted) {
+      std::cerr << "[" << size << "] WRONG: explain failed or did not count " << w->compiles
+                << " compiles (see " << output << ")\n";
+      status = 1;
+    }
+    double rssMb = double(usage.ru_maxrss) / 1024.0; // ru_maxrss is in KB on Linux.
+    char row[256];
+    std::snprintf(row, sizeof row, "| %s | %u | %.1f | %.2f | %s | %.0f | %.2f |\n", size.c_str(),
+                  w->compiles, double(w->bytes) / 1e6, wall, indexMs.c_str(), rssMb,
+                  double(usage.ru_maxrss) / double(w->compiles));
+    table << row;
+  }
+  std::cout << table.str();
+  if (!o.out.empty()) std::ofstream(o.out) << table.str();
+  return status;
+}
+
 } // namespace
 
 int benchMain(int argc, char **argv) {
@@ -1387,6 +1462,10 @@ int benchMain(int argc, char **argv) {
       return usage();
   }
   if (command == "table") return tableOnly(o);
+  if (command == "compiles") {
+    if (o.server.empty()) return usage();
+    return runCompiles(o);
+  }
   if (o.server.empty() || o.fixtures.empty()) return usage();
   if (command == "run") return runBenchmark(o);
   if (command != "smoke") return usage();

@@ -676,4 +676,93 @@ std::optional<Workload> ensureRealWorkload(const WorkloadSpec &spec, const RealS
   return w;
 }
 
+std::optional<unsigned> parseCompilesSpec(const std::string &spec) {
+  static constexpr std::string_view kPrefix = "compiles-";
+  if (spec.rfind(kPrefix, 0) != 0) return std::nullopt;
+  std::string n = spec.substr(kPrefix.size());
+  unsigned scale = 1;
+  if (!n.empty() && (n.back() == 'k' || n.back() == 'K')) {
+    scale = 1000;
+    n.pop_back();
+  }
+  if (n.empty() || n.size() > 6 ||
+      !std::all_of(n.begin(), n.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return std::nullopt;
+  unsigned long count = std::stoul(n) * scale;
+  if (count == 0 || count > 10000000) return std::nullopt;
+  return static_cast<unsigned>(count);
+}
+
+std::optional<CompilesWorkload> ensureCompilesWorkload(unsigned compiles, const std::string &root,
+                                                       bool &generated, std::string &error) {
+  CompilesWorkload w;
+  w.compiles = compiles;
+  w.name = "compiles-" + std::to_string(compiles);
+  w.dir = root + "/" + w.name;
+  w.log = w.dir + "/trace/dedicated_log_torch_trace_bench.log";
+  const std::string model = w.dir + "/src/model.py";
+  // Frames cycle over this many user functions (distinct lines of model.py).
+  constexpr unsigned kFunctions = 1000;
+  std::string out;
+  auto envelope = [&](std::string_view where) {
+    out += "V1123 04:59:10.227000 530 ";
+    out += where;
+    out += "] ";
+  };
+  envelope("torch/_logging/structured.py:28");
+  out += "{\"str\": [\"" + model + "\", 0]}\n";
+  for (unsigned i = 0; i < compiles; ++i) {
+    const unsigned fn = i % kFunctions, line = 3 * fn + 3;
+    const std::string id = "\"frame_id\": " + std::to_string(i) + ", \"frame_compile_id\": 0, \"attempt\": 0";
+    envelope("torch/_dynamo/convert_frame.py:276");
+    out += "{\"dynamo_start\": {\"stack\": [{\"line\": " + std::to_string(line) + ", \"name\": \"f" +
+           std::to_string(fn) + "\", \"filename\": 0}]}, " + id + "}\n";
+    const std::string guards =
+        "TREE_GUARD_MANAGER:\n+- RootGuardManager\n| +- GLOBAL_STATE: ___check_global_state()\n"
+        "| +- TENSOR_MATCH: check_tensor(L['x'], Tensor, DispatchKeySet(CPU), torch.float32, "
+        "device=None, requires_grad=False, size=[" +
+        std::to_string(8 + i % 64) + "], stride=[1])";
+    std::string block;
+    for (size_t pos = 0; pos <= guards.size();) {
+      size_t nl = guards.find('\n', pos);
+      if (nl == std::string::npos) nl = guards.size();
+      block += "\t" + guards.substr(pos, nl - pos) + "\n";
+      pos = nl + 1;
+    }
+    envelope("torch/_dynamo/guards.py:2811");
+    out += "{\"dynamo_cpp_guards_str\": {}, " + id + ", \"has_payload\": \"" + payloadDigest(block) + "\"}\n";
+    out += block;
+    envelope("torch/_dynamo/utils.py:1796");
+    out +=
+        "{\"compilation_metrics\": {\"compile_id\": \"" + std::to_string(i) +
+        "/0\", \"frame_key\": \"1\", \"co_name\": \"f" + std::to_string(fn) + "\", \"co_filename\": \"" +
+        model + "\", \"co_firstlineno\": " + std::to_string(line) +
+        ", \"cache_size\": 0, \"accumulated_cache_size\": 0, \"guard_count\": 3, "
+        "\"shape_env_guard_count\": 0, \"graph_op_count\": 2, \"graph_node_count\": 4, "
+        "\"graph_input_count\": 1, \"entire_frame_compile_time_s\": 0.1, \"backend_compile_time_s\": 0.05, "
+        "\"fail_type\": null, \"fail_reason\": null, \"fail_user_frame_filename\": null, "
+        "\"fail_user_frame_lineno\": null, \"non_compliant_ops\": [], \"compliant_custom_ops\": [], "
+        "\"restart_reasons\": [], \"dynamo_time_before_restart_s\": 0.0, \"has_guarded_code\": true}, " +
+        id + "}\n";
+  }
+  w.bytes = out.size();
+  std::error_code ec;
+  if (fs::file_size(w.log, ec) == w.bytes && !ec && fs::exists(model, ec)) {
+    generated = false;
+    return w;
+  }
+  fs::create_directories(w.dir + "/trace", ec);
+  fs::create_directories(w.dir + "/src", ec);
+  std::string source = "import torch\n\n";
+  for (unsigned fn = 0; fn < kFunctions; ++fn) // f<fn> at line 3 * fn + 3 (1-based), as the records say.
+    source += "def f" + std::to_string(fn) + "(x):\n    return torch.relu(x) + 1\n\n";
+  if (!(std::ofstream(model, std::ios::binary) << source) ||
+      !(std::ofstream(w.log, std::ios::binary) << out)) {
+    error = "cannot write " + w.dir;
+    return std::nullopt;
+  }
+  generated = true;
+  return w;
+}
+
 } // namespace inductor::bench

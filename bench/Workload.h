@@ -170,4 +170,24 @@ std::string onDevice(std::string text, int device);
 bool writeLibrarySource(const std::string &caseDir, const std::string &relative, const std::string &local,
                         const std::vector<std::pair<uint32_t, std::string>> &lines, std::string &error);
 
+/// The compile-count workload (issue 33): `compiles-<N>` (e.g. "compiles-100k", "compiles-20000"), one log
+/// of N compiles by one process that names no rank (neither its file name nor its records), as a long job
+/// recompiling or compiling many frames writes. Each compile is what PyTorch 2.11 writes for a frame that
+/// Dynamo compiles (torch/_dynamo/convert_frame.py, utils.py): `dynamo_start` with a stack, the
+/// `dynamo_cpp_guards_str` payload (with its md5 `has_payload`), and `compilation_metrics`; frame i has
+/// frame id i, its own line in `src/model.py` (user code that exists). No output code: what is measured is
+/// the per-compile cost of the index (reading, compile health), which was quadratic in N when the log named
+/// no rank (TraceLog::rank() scanned every record, once per compile).
+/// Output: `<root>/compiles-<N>/trace/dedicated_log_torch_trace_bench.log` and `src/model.py`.
+/// Deterministic; regenerated when missing or of the wrong size.
+struct CompilesWorkload {
+  std::string name, dir, log;
+  unsigned compiles = 0;
+  uint64_t bytes = 0;
+};
+/// Parses "compiles-<N>" (N a count, or with a `k` suffix for thousands); nullopt for other names.
+std::optional<unsigned> parseCompilesSpec(const std::string &spec);
+std::optional<CompilesWorkload> ensureCompilesWorkload(unsigned compiles, const std::string &root,
+                                                       bool &generated, std::string &error);
+
 } // namespace inductor::bench

@@ -12,7 +12,10 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <string_view>
 #include <tuple>
+#include <unordered_map>
+#include <vector>
 
 namespace inductor::index {
 
@@ -27,7 +30,7 @@ constexpr std::string_view kResumePrefix = "torch_dynamo_resume_in_";
 class KnownFiles {
 public:
   void add(const std::string &file) {
-    if (!file.empty()) files_.insert(file);
+    if (!file.empty() && files_.insert(file).second) byName_[baseName(file)].push_back(file);
   }
   void add(const std::vector<StackFrame> &stack) {
     for (const StackFrame &f : stack)
@@ -39,16 +42,37 @@ public:
     if (printed.empty()) return std::nullopt;
     if (files_.count(printed)) return printed;
     std::optional<std::string> found;
-    for (const std::string &f : files_)
-      if (f.size() > printed.size() && f.ends_with(printed)) {
-        if (found) return std::nullopt;
-        found = f;
+    auto consider = [&](const std::string &f) {
+      if (f.size() <= printed.size() || !f.ends_with(printed)) return true;
+      if (found) {
+        found.reset();
+        return false; // Several: ambiguous.
       }
+      found = f;
+      return true;
+    };
+    // A name with a directory part ends with a whole file name: only the files of that name can end with it
+    // (asked per guard comment, a scan of every recorded file was quadratic in files, issue 33). A shortened
+    // name without one may be the tail of a file name: those look at every file.
+    if (printed.find('/') != std::string::npos) {
+      auto it = byName_.find(baseName(printed));
+      if (it == byName_.end()) return std::nullopt;
+      for (const std::string &f : it->second)
+        if (!consider(f)) return std::nullopt;
+      return found;
+    }
+    for (const std::string &f : files_)
+      if (!consider(f)) return std::nullopt;
     return found;
   }
 
 private:
+  static std::string baseName(std::string_view path) {
+    size_t slash = path.rfind('/');
+    return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
+  }
   std::set<std::string> files_;
+  std::unordered_map<std::string, std::vector<std::string>> byName_; // Base name -> files of that name.
 };
 
 std::string firstLine(std::string_view s) {
@@ -219,6 +243,12 @@ void IndexBuilder::buildHealth(HealthRead &read) {
     std::map<std::string, std::vector<uint32_t>> startsById; // Compile id -> first lines (ascending).
     for (const RecordedCompile &rc : rcs)
       startsById[rc.id.str()].push_back(rc.firstLine);
+    // (function that broke, its file) -> the line the first function resumed after it names: looked up per
+    // restart reason (a scan of every compile for each was quadratic in compiles, issue 33).
+    std::map<std::pair<std::string, std::string>, uint32_t> resumedAt;
+    for (const RecordedCompile &other : rcs)
+      if (auto target = resumeTarget(other.function); target && target->second > 0)
+        resumedAt.try_emplace({target->first, other.file}, target->second);
 
     for (RecordedCompile &rc : rcs) {
       auto frameKey =
@@ -343,15 +373,12 @@ void IndexBuilder::buildHealth(HealthRead &read) {
           e.id = r.id;
           e.url = r.url;
           // Where the function resumed after the break names its line.
-          for (const RecordedCompile &other : rcs)
-            if (auto target = resumeTarget(other.function);
-                target && target->first == rc.function && other.file == rc.file && target->second > 0) {
-              StackFrame f;
-              f.file = rc.file;
-              f.line = target->second;
-              e.at = place(f);
-              break;
-            }
+          if (auto at = resumedAt.find({rc.function, rc.file}); at != resumedAt.end()) {
+            StackFrame f;
+            f.file = rc.file;
+            f.line = at->second;
+            e.at = place(f);
+          }
           if (!e.at) e.at = fallback();
           addEvent(std::move(e));
         }
@@ -504,7 +531,12 @@ void IndexBuilder::buildHealth(HealthRead &read) {
       h.compiles.push_back(std::move(c));
     }
 
-    // Frames resumed after a graph break belong to the function that broke.
+    // Frames resumed after a graph break belong to the function that broke. This log's frames by function,
+    // in frame order, are the candidates: looking through every frame for each resumed one was quadratic in
+    // frames (issue 33).
+    std::unordered_map<std::string_view, std::vector<uint32_t>> framesByFunction;
+    for (uint32_t fi = 0; fi < h.frames.size(); ++fi)
+      if (h.frames[fi].traceFile == logIndex) framesByFunction[h.frames[fi].function].push_back(fi);
     for (uint32_t fi = 0; fi < h.frames.size(); ++fi) {
       CompiledFrame &f = h.frames[fi];
       if (f.traceFile != logIndex) continue;
@@ -512,17 +544,17 @@ void IndexBuilder::buildHealth(HealthRead &read) {
       if (!target) continue;
       std::optional<uint32_t> best;
       uint32_t bestLine = 0;
-      for (uint32_t other = 0; other < h.frames.size(); ++other) {
-        const CompiledFrame &o = h.frames[other];
-        if (other == fi || o.traceFile != logIndex || o.function != target->first ||
-            o.recordedFile != f.recordedFile)
-          continue;
-        uint32_t line = o.def ? h.places[*o.def].line : 0;
-        if (line <= target->second && (!best || line > bestLine)) {
-          best = other;
-          bestLine = line;
+      auto candidates = framesByFunction.find(target->first);
+      if (candidates != framesByFunction.end())
+        for (uint32_t other : candidates->second) {
+          const CompiledFrame &o = h.frames[other];
+          if (other == fi || o.recordedFile != f.recordedFile) continue;
+          uint32_t line = o.def ? h.places[*o.def].line : 0;
+          if (line <= target->second && (!best || line > bestLine)) {
+            best = other;
+            bestLine = line;
+          }
         }
-      }
       f.resumeOf = best;
     }
     // A function that resumed after a graph break whose reason the trace does not record (older PyTorch).

@@ -4,6 +4,7 @@
 // into diagnostics. Files are read only where the ReadPolicy allows.
 #include "index/IndexBuilder.h"
 #include "index/JsonScan.h"
+#include "index/MappedFile.h"
 #include "index/ReadPolicy.h"
 #include "index/Runtime.h"
 
@@ -11,6 +12,7 @@
 
 #include <filesystem>
 #include <set>
+#include <sys/stat.h>
 
 namespace fs = std::filesystem;
 
@@ -84,8 +86,16 @@ void IndexBuilder::buildRuntime(const DiscoveredInputs &inputs) {
       }
       return;
     }
-    if (!fs::exists(p, ec)) {
+    struct stat st;
+    if (::stat(p.c_str(), &st) != 0) {
       diag(p, 0, profile ? "profile not found" : "run log not found");
+      return;
+    }
+    if (!S_ISREG(st.st_mode)) {
+      // A FIFO would block the reader for ever, a device is no profile: reported, never opened.
+      diag(p, 0,
+           std::string(profile ? "profile" : "run log") + " not read: not a regular file (" +
+               fileKindName(unsigned(st.st_mode)) + ")");
       return;
     }
     profile ? addProfile(p, true) : addRunLog(p, true);

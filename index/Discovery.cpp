@@ -1,5 +1,6 @@
 #include "index/Discovery.h"
 
+#include "index/MappedFile.h"
 #include "index/PathResolver.h"
 #include "index/Profile.h"
 #include "index/ReadPolicy.h"
@@ -151,7 +152,7 @@ struct Collector {
 } // namespace
 
 DiscoveredInputs discoverInputs(const std::vector<std::string> &inputs, size_t maxFiles,
-                                const ReadPolicy *policy, const DirectoryListed &listed) {
+                                const ReadPolicy *policy, const DirectoryListed &listed, size_t maxDepth) {
   DiscoveredInputs out;
   Collector c;
   size_t seen = 0, skippedLinks = 0;
@@ -161,15 +162,22 @@ DiscoveredInputs discoverInputs(const std::vector<std::string> &inputs, size_t m
     std::error_code ec;
     fs::path root = fs::absolute(input, ec);
     root = fs::path(normalizePath(root.string()));
-    if (fs::is_regular_file(root, ec)) {
+    fs::file_status status = fs::status(root, ec);
+    if (fs::is_regular_file(status)) {
       if (listed) listed(root.parent_path().string(), false);
       c.add(root, true);
       continue;
     }
-    if (!fs::is_directory(root, ec)) {
-      out.errors.push_back(input + ": no such file or directory");
+    if (!fs::is_directory(status)) {
+      struct stat st;
+      if (::stat(root.c_str(), &st) == 0)
+        out.errors.push_back(input + ": not read: not a regular file or directory (" +
+                             fileKindName(unsigned(st.st_mode)) + ")");
+      else
+        out.errors.push_back(input + ": no such file or directory");
       continue;
     }
+    bool depthReported = false;
     if (listed) listed(root.string(), true);
     fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec), end;
     for (; !ec && it != end; it.increment(ec)) {
@@ -190,11 +198,25 @@ DiscoveredInputs discoverInputs(const std::vector<std::string> &inputs, size_t m
         continue;
       }
       if (it->is_directory(fe)) {
+        // Directories count toward the cap: a tree of empty ones costs as much to walk as files.
+        if (seen >= maxFiles) break;
+        ++seen;
         if ((isSkippedDirectory(it->path().filename().string()) && it->path() != root) ||
-            isPseudoFileSystem(it->path()))
+            isPseudoFileSystem(it->path())) {
           it.disable_recursion_pending();
-        else if (listed)
+        } else if (size_t(it.depth()) + 1 >= maxDepth) {
+          // Its entries would lie maxDepth levels below the input: not entered (the iterator would keep an
+          // open directory and a longer path for every level).
+          it.disable_recursion_pending();
+          if (!depthReported) {
+            depthReported = true;
+            out.notes.push_back({it->path().string(), "not looked into: directories more than " +
+                                                          std::to_string(maxDepth) + " levels below " +
+                                                          input + " are not searched for traces"});
+          }
+        } else if (listed) {
           listed(it->path().string(), true); // The iterator opens it at the next increment.
+        }
         continue;
       }
       if (!it->is_regular_file(fe)) continue;
@@ -205,8 +227,8 @@ DiscoveredInputs discoverInputs(const std::vector<std::string> &inputs, size_t m
     if (seen >= maxFiles && !ec && it != end && !capReported) {
       capReported = true;
       out.notes.push_back({input, "stopped looking for traces after " + std::to_string(maxFiles) +
-                                      " files: the rest of this directory is not indexed; name the trace "
-                                      "directories in traceDirs instead"});
+                                      " files and directories: the rest of this directory is not indexed; "
+                                      "name the trace directories in traceDirs instead"});
     }
   }
   if (skippedLinks > kLinksReported)

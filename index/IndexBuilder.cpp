@@ -7,11 +7,9 @@
 #include <chrono>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <future>
 #include <numeric>
 #include <set>
-#include <sstream>
 #include <tuple>
 #include <unordered_set>
 
@@ -20,18 +18,6 @@ namespace fs = std::filesystem;
 namespace inductor::index {
 
 namespace detail {
-
-std::optional<std::string> tryReadFile(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-std::string readFile(const std::string &path) {
-  return tryReadFile(path).value_or(std::string());
-}
 
 Expected<std::string> readFileBounded(const std::string &path, size_t maxBytes) {
   return readRegularFile(path, maxBytes);
@@ -640,8 +626,15 @@ std::shared_ptr<const Index> IndexBuilder::run() {
     }
   }
 
-  for (const std::string &e : inputs.errors)
-    diag(e, 0, "input not found");
+  for (const std::string &e : inputs.errors) {
+    // "<path>: <reason>": a path that exists but is no regular file or directory (a FIFO) is not "missing".
+    const std::string_view kNotRegular = ": not read: ";
+    size_t at = e.find(kNotRegular);
+    if (at == std::string::npos)
+      diag(e, 0, "input not found");
+    else
+      diag(e.substr(0, at), 0, "input " + e.substr(at + 2));
+  }
   for (const DiscoveredInputs::Note &n : inputs.notes)
     diag(n.path, 0, n.message);
   // Compile health is read on the analysis workers before any analysis, while little else is resident:

@@ -80,12 +80,9 @@ namespace detail {
 /// Files a walk of the inputs (discovery) or of the roots (the suffix index of PathResolver) visits at most.
 constexpr size_t kMaxDiscoveredFiles = 200000;
 
-/// The file's bytes; nullopt when it cannot be opened.
-std::optional<std::string> tryReadFile(const std::string &path);
-/// The file's bytes; empty when it cannot be opened.
-std::string readFile(const std::string &path);
-/// The bytes of a regular file of at most `maxBytes`; errors say why not (cannot be opened, not a regular
-/// file, too large: checked before reading, so a huge file costs nothing).
+/// The bytes of a regular file of at most `maxBytes` (readRegularFile: never blocks on a FIFO); errors say
+/// why not (cannot be opened, not a regular file, too large: checked before reading, so a huge file costs
+/// nothing).
 Expected<std::string> readFileBounded(const std::string &path, size_t maxBytes);
 
 /// Identity of generated code across its copies (log payload, cache file, debug-dir copy): see

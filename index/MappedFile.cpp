@@ -146,14 +146,68 @@ size_t roundUpToPage(size_t n) {
 
 } // namespace
 
+std::string fileKindName(unsigned mode) {
+  switch (mode & S_IFMT) {
+  case S_IFIFO:
+    return "a FIFO";
+  case S_IFSOCK:
+    return "a socket";
+  case S_IFCHR:
+    return "a character device";
+  case S_IFBLK:
+    return "a block device";
+  case S_IFDIR:
+    return "a directory";
+  case S_IFLNK:
+    return "a symbolic link";
+  default:
+    return "not a regular file";
+  }
+}
+
+Expected<InputFile> openInputFile(const std::string &path, InputFileProblem *problem) {
+  auto fail = [&](InputFileProblem kind, Error error) -> Expected<InputFile> {
+    if (problem) *problem = kind;
+    return error;
+  };
+  auto failErrno = [&](const char *what) {
+    bool missing = errno == ENOENT || errno == ENOTDIR;
+    return fail(missing ? InputFileProblem::Missing : InputFileProblem::Unreadable, systemError(what, path));
+  };
+  auto notRegular = [&](const struct stat &st) {
+    return fail(InputFileProblem::NotRegular,
+                Error{"not a regular file (" + fileKindName(unsigned(st.st_mode)) + "): " + path});
+  };
+  if (problem) *problem = InputFileProblem::None;
+  struct stat st;
+  // Judged before opening, so that a device or FIFO is never opened at all.
+  if (::stat(path.c_str(), &st) != 0) return failErrno("cannot open");
+  if (!S_ISREG(st.st_mode)) return notRegular(st);
+  int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) return failErrno("cannot open");
+  // And again by the descriptor: the path may name something else since the stat.
+  if (::fstat(fd, &st) != 0) {
+    auto error = failErrno("cannot stat");
+    ::close(fd);
+    return error;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return notRegular(st);
+  }
+  InputFile file;
+  file.fd = fd;
+  file.size = uint64_t(st.st_size);
+  file.stamp = stampFrom(st);
+  return file;
+}
+
 Expected<MappedFile> MappedFile::open(const std::string &path) {
   MappedFile file;
   file.path_ = path;
-  file.fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (file.fd_ < 0) return systemError("cannot open", path);
-  struct stat st;
-  if (::fstat(file.fd_, &st) != 0) return systemError("cannot stat", path);
-  if (!S_ISREG(st.st_mode)) return Error{"not a regular file: " + path};
+  auto input = openInputFile(path);
+  if (!input) return input.error();
+  file.fd_ = input->fd;
   if (auto remapped = file.remap(); !remapped) return remapped.error();
   return file;
 }

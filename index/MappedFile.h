@@ -58,9 +58,44 @@ enum class FileState {
   Deleted,   ///< Unlinked, or the descriptor cannot be stat'ed (the mapping keeps its pages until unmapped).
 };
 
+/// A file from outside opened for reading by openInputFile(): the descriptor (owned by the caller, who closes
+/// it or hands it on) and what fstat(2) said of it.
+struct InputFile {
+  int fd = -1;
+  uint64_t size = 0; ///< Bytes, at the time of opening.
+  FileStamp stamp;
+};
+
+/// What openInputFile() refused or failed on, for callers that report kinds differently (SourceReader).
+enum class InputFileProblem {
+  None,
+  Missing,    ///< No such file (ENOENT, ENOTDIR).
+  NotRegular, ///< A FIFO, socket, character or block device, or directory: never opened or read.
+  Unreadable, ///< Any other failure (permissions, I/O).
+};
+
+/// Opens a file named by the user or found in a trace, a workspace or a walk of the roots: THE way every
+/// input is opened (trace logs via MappedFile::open, profiles, run logs, output code, provenance JSON, kernel
+/// files, artifact contents, served texts), so that no input can hang or disturb the server:
+///  - regular files only: a path that stat(2)s as a FIFO, socket, device or directory is refused before it is
+///    opened (opening a device can have effects; opening a FIFO for reading waits for a writer for ever), and
+///    the opened descriptor is fstat'ed again (the path may have been replaced in between);
+///  - opened O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY: even a FIFO swapped in after the stat does not
+///    block the open, a terminal never becomes the controlling terminal, and no child inherits it. For a
+///    regular file O_NONBLOCK changes nothing.
+/// Errors name the path and the reason: "not a regular file (a FIFO): /x", "cannot open /x: <strerror>".
+/// `problem`, when given, receives the kind of failure.
+Expected<InputFile> openInputFile(const std::string &path, InputFileProblem *problem = nullptr);
+
+/// The kind of a non-regular file in words, for messages: "a FIFO", "a socket", "a character device",
+/// "a block device", "a directory", "a symbolic link"; "not a regular file" for others. `mode` is st_mode.
+std::string fileKindName(unsigned mode);
+
 class MappedFile {
 public:
-  /// Opens and maps `path`. Errors: the file cannot be opened, is not a regular file, or cannot be mapped.
+  /// Opens (openInputFile: regular files only, never blocks) and maps `path`. Errors: the file cannot be
+  /// opened, is not a regular file (a FIFO, socket or device: reported, never waited on), or cannot be
+  /// mapped.
   static Expected<MappedFile> open(const std::string &path);
   /// A MappedFile over an owned in-memory copy of `text` (no file): for tests and virtual documents.
   /// remap() is a no-op on it.

@@ -1,5 +1,7 @@
 #include "index/PathResolver.h"
 
+#include "index/Discovery.h"
+
 #include <algorithm>
 #include <filesystem>
 #include <system_error>
@@ -155,7 +157,10 @@ void PathResolver::buildSuffixIndex() const {
     fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec), end;
     for (; !ec && it != end; it.increment(ec)) {
       if (it->is_directory(ec)) {
-        if (isSkippedDirectory(it->path().filename().string())) it.disable_recursion_pending();
+        // As discovery walks (Discovery.h): directories count toward the cap, and the walk is depth-capped.
+        if (++seen > maxFiles_) break;
+        if (isSkippedDirectory(it->path().filename().string()) || size_t(it.depth()) + 1 >= kMaxWalkDepth)
+          it.disable_recursion_pending();
         continue;
       }
       if (!it->is_regular_file(ec)) continue;

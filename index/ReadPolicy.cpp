@@ -1,5 +1,6 @@
 #include "index/ReadPolicy.h"
 
+#include "index/MappedFile.h"
 #include "index/PathResolver.h"
 
 #include <cerrno>
@@ -52,22 +53,19 @@ bool ReadPolicy::allows(std::string_view path) const {
 
 namespace {
 
-/// Reads the regular file open on `fd` (at most `maxBytes`); closes it.
-Expected<std::string> readOpenFile(int fd, const std::string &path, size_t maxBytes) {
+/// Reads the regular file opened by openInputFile (at most `maxBytes`); closes it.
+Expected<std::string> readOpenFile(const InputFile &file, const std::string &path, size_t maxBytes) {
   struct Closer {
     int fd;
     ~Closer() { ::close(fd); }
-  } closer{fd};
-  struct stat st;
-  if (::fstat(fd, &st) != 0) return Error{"cannot stat " + path + ": " + std::strerror(errno)};
-  if (!S_ISREG(st.st_mode)) return Error{"not a regular file: " + path};
-  if (uint64_t(st.st_size) > maxBytes)
-    return Error{path + " is " + std::to_string(uint64_t(st.st_size) >> 20) + " MB, over the limit of " +
+  } closer{file.fd};
+  if (file.size > maxBytes)
+    return Error{path + " is " + std::to_string(file.size >> 20) + " MB, over the limit of " +
                  std::to_string(maxBytes >> 20) + " MB: not read"};
-  std::string text(size_t(st.st_size), '\0');
+  std::string text(size_t(file.size), '\0');
   size_t done = 0;
   while (done < text.size()) {
-    ssize_t n = ::read(fd, text.data() + done, text.size() - done);
+    ssize_t n = ::read(file.fd, text.data() + done, text.size() - done);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) return Error{"cannot read " + path + ": " + std::strerror(errno)};
     if (n == 0) break; // Shrunk since fstat.
@@ -77,27 +75,22 @@ Expected<std::string> readOpenFile(int fd, const std::string &path, size_t maxBy
   return text;
 }
 
-int openForReading(const std::string &path) {
-  // O_NONBLOCK: opening a FIFO for reading would wait for a writer; the descriptor is only used for a
-  // regular file (checked by fstat), for which the flag changes nothing.
-  return ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-}
-
 } // namespace
 
 Expected<std::string> readRegularFile(std::string_view path, size_t maxBytes) {
   std::string p(path);
-  int fd = openForReading(p);
-  if (fd < 0) return Error{"cannot open " + p + ": " + std::strerror(errno)};
-  return readOpenFile(fd, p, maxBytes);
+  auto file = openInputFile(p);
+  if (!file) return file.error();
+  return readOpenFile(*file, p, maxBytes);
 }
 
 Expected<std::string> ReadPolicy::read(std::string_view path, size_t maxBytes) const {
   std::string p(path);
   const Error refused{"not read: " + p + " is outside the workspace folders and trace inputs"};
   if (!allows(p)) return refused;
-  int fd = openForReading(p);
-  if (fd < 0) return Error{"cannot open " + p + ": " + std::strerror(errno)};
+  auto file = openInputFile(p);
+  if (!file) return file.error();
+  const int fd = file->fd;
   if (!all_) {
     // The file actually opened, by the path the kernel keeps for the descriptor: a link swapped in since
     // allows() is caught here.
@@ -115,7 +108,7 @@ Expected<std::string> ReadPolicy::read(std::string_view path, size_t maxBytes) c
       return refused;
     }
   }
-  return readOpenFile(fd, p, maxBytes);
+  return readOpenFile(*file, p, maxBytes);
 }
 
 } // namespace inductor::index

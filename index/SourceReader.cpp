@@ -1,5 +1,6 @@
 #include "index/SourceReader.h"
 
+#include "index/MappedFile.h"
 #include "index/PathResolver.h"
 
 #include <cerrno>
@@ -56,12 +57,17 @@ SourceRead SourceReader::read(std::string_view rawPath) const {
     out.status = SourceStatus::Refused;
     return out;
   }
-  // Opened first and judged by the descriptor, so that what is checked is what is read.
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) {
-    out.status = errno == ENOENT || errno == ENOTDIR ? SourceStatus::Missing : SourceStatus::Unreadable;
+  // Opened first and judged by the descriptor, so that what is checked is what is read (openInputFile:
+  // regular files only, never blocks on a FIFO).
+  InputFileProblem problem = InputFileProblem::None;
+  auto input = openInputFile(path, &problem);
+  if (!input) {
+    out.status = problem == InputFileProblem::Missing      ? SourceStatus::Missing
+                 : problem == InputFileProblem::NotRegular ? SourceStatus::NotAFile
+                                                           : SourceStatus::Unreadable;
     return out;
   }
+  const int fd = input->fd;
   struct FdCloser {
     int fd;
     ~FdCloser() { ::close(fd); }
@@ -69,10 +75,6 @@ SourceRead SourceReader::read(std::string_view rawPath) const {
   struct stat st {};
   if (::fstat(fd, &st) != 0) {
     out.status = SourceStatus::Unreadable;
-    return out;
-  }
-  if (!S_ISREG(st.st_mode)) {
-    out.status = SourceStatus::NotAFile;
     return out;
   }
   if (static_cast<uint64_t>(st.st_size) > options_.maxFileBytes) {

@@ -234,12 +234,46 @@ std::optional<TraceKind> keptKind(std::string_view key) {
   return std::nullopt;
 }
 
-// `"has_payload": "<32 hex>"` without a JSON parse (used for skipped kinds).
-std::optional<Md5Digest> peekHasPayload(std::string_view metadata) {
-  static constexpr std::string_view kKey = "\"has_payload\": \"";
+// What a record's `has_payload` member says: absent, a digest, or malformed (anything but a string of 32 hex
+// digits, which is what torch/_logging/_internal.py writes: the payload's md5 hexdigest). A malformed one
+// cannot vouch for its payload, so the record is reported as corrupted rather than served unchecked.
+struct HasPayload {
+  bool present = false;
+  std::optional<Md5Digest> digest; // nullopt with `present`: malformed.
+  bool malformed() const { return present && !digest; }
+};
+
+// The digest of a raw JSON value (with its quotes); nullopt unless it is "<32 hex digits>".
+std::optional<Md5Digest> digestOfRaw(std::string_view raw) {
+  if (raw.size() != 34 || raw.front() != '"' || raw.back() != '"') return std::nullopt;
+  return Md5Digest::fromHex(raw.substr(1, 32));
+}
+
+// `"has_payload": <value>` without a JSON parse (used for skipped kinds and by the verification pass). The
+// last occurrence: PyTorch writes the member last; a quote inside a string value is escaped, so the pattern
+// cannot start inside one.
+HasPayload peekHasPayload(std::string_view metadata) {
+  static constexpr std::string_view kKey = "\"has_payload\"";
+  HasPayload out;
   size_t at = metadata.rfind(kKey);
-  if (at == std::string_view::npos) return std::nullopt;
-  return Md5Digest::fromHex(metadata.substr(at + kKey.size(), 32));
+  if (at == std::string_view::npos) return out;
+  out.present = true;
+  size_t pos = at + kKey.size();
+  auto skipSpace = [&] {
+    while (pos < metadata.size() && (metadata[pos] == ' ' || metadata[pos] == '\t'))
+      ++pos;
+  };
+  skipSpace();
+  if (pos >= metadata.size() || metadata[pos] != ':') return out;
+  ++pos;
+  skipSpace();
+  out.digest = digestOfRaw(metadata.substr(pos, 34));
+  return out;
+}
+
+std::string malformedHasPayload(std::string_view kind) {
+  return "malformed has_payload (" + std::string(kind) +
+         " record): not a 32-digit hex md5, so its payload cannot be checked; record skipped";
 }
 
 using json_scan::walkObject;
@@ -417,6 +451,7 @@ Expected<TraceLog> TraceLog::resume(const TraceLog &previous) {
   log.resumeTail_ = previous.resumeTail_;
   log.resumeHead_ = previous.resumeHead_;
   log.envelopeRank_ = previous.envelopeRank_;
+  log.firstRanked_ = previous.firstRanked_;
   log.strings_ = previous.strings_; // Shared: the copied records point into it.
   log.skipped_ = previous.skipped_;
   log.strTable_ = previous.strTable_;
@@ -470,6 +505,7 @@ void TraceLog::rollback() {
   if (!lastUnitCommitted_) return;
   stats_ = checkpoint_.stats;
   records_.resize(checkpoint_.records);
+  if (firstRanked_ != kNoRecord && firstRanked_ >= records_.size()) firstRanked_ = kNoRecord;
   diagnostics_.resize(checkpoint_.diagnostics);
   if (!checkpoint_.skippedKind.empty()) {
     auto it = skipped_.find(checkpoint_.skippedKind);
@@ -537,6 +573,7 @@ void TraceLog::append(TraceLog &&part) {
   records_.reserve(records + part.records_.size());
   for (TraceRecord r : part.records_) {
     r.line = line(r.line);
+    if (r.rank && firstRanked_ == kNoRecord) firstRanked_ = records_.size();
     records_.push_back(r);
   }
   for (TraceDiagnostic &d : part.diagnostics_)
@@ -653,8 +690,15 @@ void TraceLog::scanRange(bool final, uint64_t limit) {
 
     std::optional<TraceKind> kind = keptKind(key);
     if (options_.verifyPayloads) {
-      std::optional<Md5Digest> expected = peekHasPayload(metadata);
-      if (expected) {
+      HasPayload has = peekHasPayload(metadata);
+      if (has.malformed() && !kind) {
+        // Kept kinds are counted below, where their metadata is walked.
+        ++stats_.payloadsVerified;
+        ++stats_.payloadMismatches;
+        ++stats_.corruptedRecords;
+        diagnose(unitLine, malformedHasPayload(key));
+      }
+      if (const std::optional<Md5Digest> &expected = has.digest) {
         ++stats_.payloadsVerified;
         bool ok = payloadMatches(text, r, *expected);
         r.check = ok ? PayloadCheck::Ok : PayloadCheck::Mismatch;
@@ -688,7 +732,7 @@ void TraceLog::scanRange(bool final, uint64_t limit) {
     // Kept: walk the top-level members without building a DOM. The `stack` (often most of the line) is
     // skipped over, not parsed; the kind's value is read only for the fields used below.
     std::string_view kindValue;
-    bool sawKind = false;
+    bool sawKind = false, badHasPayload = false;
     bool wellFormed = walkObject(metadata, [&](std::string_view k, std::string_view v) {
       if (k == key && !sawKind) {
         kindValue = v;
@@ -704,12 +748,23 @@ void TraceLog::scanRange(bool final, uint64_t limit) {
       } else if (k == "rank") {
         if (auto rank = jsonInt(v)) r.rank = rank;
       } else if (k == "has_payload") {
-        if (v.size() == 34) r.payloadHash = Md5Digest::fromHex(v.substr(1, 32));
+        r.payloadHash = digestOfRaw(v);
+        badHasPayload = !r.payloadHash;
       }
     });
     if (!wellFormed || !sawKind) {
       ++stats_.corruptedRecords;
       diagnose(unitLine, "invalid record metadata JSON (" + std::string(key) + " record)");
+      continue;
+    }
+    if (badHasPayload) {
+      // Trusting it would serve a payload nothing can check (a mismatched one included), silently.
+      ++stats_.corruptedRecords;
+      if (options_.verifyPayloads) {
+        ++stats_.payloadsVerified;
+        ++stats_.payloadMismatches;
+      }
+      diagnose(unitLine, malformedHasPayload(key));
       continue;
     }
     r.kind = *kind;
@@ -773,6 +828,7 @@ void TraceLog::scanRange(bool final, uint64_t limit) {
     default:
       break;
     }
+    if (r.rank && firstRanked_ == kNoRecord) firstRanked_ = records_.size();
     records_.push_back(r);
     ++stats_.keptRecords;
   }
@@ -843,8 +899,8 @@ std::vector<SkippedKindCount> TraceLog::skippedKinds() const {
 
 std::optional<int> TraceLog::rank() const {
   if (auto fromName = rankFromFileName(path())) return fromName;
-  for (const TraceRecord &r : records_)
-    if (r.rank) return r.rank;
+  // Kept up to date by the scan (not searched for here): callers ask once per compile.
+  if (firstRanked_ != kNoRecord) return records_[firstRanked_].rank;
   return envelopeRank_;
 }
 
@@ -933,7 +989,19 @@ PayloadVerification TraceLog::verifyFrom(uint64_t pos, uint64_t line, VerifiedPa
     auto env = parseEnvelope(first);
     if (!env) continue;
     std::string_view metadata = first.substr(env->metadataBegin);
-    auto expected = peekHasPayload(metadata);
+    HasPayload has = peekHasPayload(metadata);
+    if (has.malformed()) {
+      // Kept kinds were counted and skipped by the scan; the others are counted here, as a bad digest is.
+      std::string_view kind = peekKind(metadata);
+      if (keptKind(kind)) continue;
+      ++result.checked;
+      ++result.mismatched;
+      if (result.diagnostics.size() < options_.maxDiagnostics)
+        result.diagnostics.push_back(
+            {uint32_t(std::min<uint64_t>(unitLine, UINT32_MAX)), malformedHasPayload(kind)});
+      continue;
+    }
+    const std::optional<Md5Digest> &expected = has.digest;
     if (!expected) continue;
     TraceRecord r;
     r.payloadBegin = u.payloadBegin;

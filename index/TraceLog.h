@@ -276,7 +276,8 @@ public:
   std::vector<SkippedKindCount> skippedKinds() const;
 
   /// The rank that wrote this log: from the file name (`..._rank_1_xxx.log`), else from the first record
-  /// carrying a `rank` or `[rankN]:` prefix; nullopt for single-process runs.
+  /// carrying a `rank` or `[rankN]:` prefix; nullopt for single-process runs. O(1): the first ranked record
+  /// is remembered by the scan.
   std::optional<int> rank() const;
 
   /// The metadata JSON of a record (parse it with nlohmann::json::parse(s, nullptr, false) when needed).
@@ -392,6 +393,10 @@ private:
   // the file still holds them there before it trusts the old records.
   std::string resumeTail_, resumeHead_;
   std::optional<int> envelopeRank_;
+  // Index in records_ of the first record carrying a rank, maintained as records are added and rolled back,
+  // so that rank() is O(1) (it is asked once per compile; a search made indexing quadratic).
+  static constexpr size_t kNoRecord = size_t(-1);
+  size_t firstRanked_ = kNoRecord;
   // Interned strings, shared along resume() lineages (see the file comment).
   std::shared_ptr<StringPool> strings_;
   std::unordered_map<std::string_view, uint64_t> skipped_;

@@ -9,6 +9,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
 
@@ -302,6 +304,56 @@ TEST_CASE("hostile: a bad --jobs is a usage error, not an abort") {
     REQUIRE(WIFEXITED(rc));
     CHECK(WEXITSTATUS(rc) == 2);
   }
+}
+
+TEST_CASE(
+    "hostile: FIFOs named as profiles and run logs are reported and skipped; the server serves and exits") {
+  // Finding 3 of issue 33: `profiles`/`runLogs` naming a FIFO hung the index build for good (the open waited
+  // for a writer), so no request was answered, and after shutdown/exit the process stayed.
+  CopiedTrace trace;
+  const std::string ws = trace.dir.path();
+  const std::string profile = ws + "/profile.json", runLog = ws + "/run.log";
+  REQUIRE(::mkfifo(profile.c_str(), 0600) == 0);
+  REQUIRE(::mkfifo(runLog.c_str(), 0600) == 0);
+  Session s(ws, {{"profiles", json::array({profile})}, {"runLogs", json::array({runLog})}});
+  INFO(s.client.logTail());
+  json status = s.client.waitForIndexed();
+  CHECK(status["traces"] == 1);
+  CHECK(virtualOutputCode(s.client).size() == 2); // The rest is served.
+  // The editor is told (the count and the first problem); the log has each.
+  const std::string said = allNotifications(s.client);
+  CHECK(said.find("2 problems while indexing") != std::string::npos);
+  CHECK(said.find("profile not read: not a regular file (a FIFO)") != std::string::npos);
+  const std::string logged = readFile(s.client.logPath());
+  CHECK(logged.find(profile + ":1: profile not read: not a regular file (a FIFO)") != std::string::npos);
+  CHECK(logged.find(runLog + ":1: run log not read: not a regular file (a FIFO)") != std::string::npos);
+  s.client.shutdown(); // Checks that it exits, with 0.
+}
+
+TEST_CASE("hostile: explain --profile FIFO --run-log FIFO reports them and prints the rest") {
+  CopiedTrace trace;
+  const std::string ws = trace.dir.path();
+  const std::string profile = ws + "/profile.json", runLog = ws + "/run.log";
+  REQUIRE(::mkfifo(profile.c_str(), 0600) == 0);
+  REQUIRE(::mkfifo(runLog.c_str(), 0600) == 0);
+  // `timeout` only keeps the code before the fix (which blocked for ever) from hanging the suite.
+  std::string command = "timeout -s KILL 120 '" + std::string(INDUCTOR_LS_BINARY) + "' explain --profile '" +
+                        profile + "' --run-log '" + runLog + "' '" + ws + "/trace' 2>&1";
+  std::string out;
+  int rc = -1;
+  if (FILE *p = popen(command.c_str(), "r")) {
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, p)) > 0)
+      out.append(buf, n);
+    rc = pclose(p);
+  }
+  INFO(out);
+  REQUIRE(WIFEXITED(rc));
+  CHECK(WEXITSTATUS(rc) == 0);
+  CHECK(out.find("Indexed 1 trace file") != std::string::npos);
+  CHECK(out.find("profile not read: not a regular file (a FIFO)") != std::string::npos);
+  CHECK(out.find("run log not read: not a regular file (a FIFO)") != std::string::npos);
 }
 
 } // namespace

@@ -10,9 +10,13 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <vector>
 
 using namespace inductor::index;
 namespace fs = std::filesystem;
@@ -361,6 +365,78 @@ TEST_CASE("the file cap is reported, not silent") {
   DiscoveredInputs d = discoverInputs({tree.root}, 2);
   REQUIRE(d.notes.size() == 1);
   CHECK(d.notes[0].path == tree.root);
-  CHECK(d.notes[0].message.find("stopped looking for traces after 2 files") != std::string::npos);
+  CHECK(d.notes[0].message.find("stopped looking for traces after 2 files and directories") !=
+        std::string::npos);
   CHECK(discoverInputs({tree.root}, 10).notes.empty());
+}
+
+TEST_CASE("directories count toward the file cap (issue 33)") {
+  // Finding 7 of issue 33: a tree of empty directories was walked without limit, only files were counted.
+  TempTree tree(std::vector<std::string>{});
+  for (int i = 0; i < 5; ++i)
+    fs::create_directories(tree.path("empty" + std::to_string(i)));
+  DiscoveredInputs d = discoverInputs({tree.root}, 3);
+  REQUIRE(d.notes.size() == 1);
+  CHECK(d.notes[0].message.find("stopped looking for traces after 3 files and directories") !=
+        std::string::npos);
+  CHECK(discoverInputs({tree.root}, 5).notes.empty());
+}
+
+TEST_CASE("the walk stops kMaxWalkDepth levels below an input, and says so (issue 33)") {
+  // Finding 7 of issue 33: 6,000 nested directories cost 3.8 GB (an open directory and a path per level).
+  TempTree tree(std::vector<std::string>{});
+  std::string deep = tree.root, shallow;
+  for (size_t level = 1; level <= kMaxWalkDepth + 6; ++level) {
+    deep += "/d";
+    if (level == kMaxWalkDepth - 1) shallow = deep;
+  }
+  fs::create_directories(deep);
+  std::ofstream(shallow + "/dedicated_log_torch_trace_shallow.log") << "x\n"; // kMaxWalkDepth levels down.
+  std::ofstream(deep + "/dedicated_log_torch_trace_deep.log") << "x\n";
+  DiscoveredInputs d = discoverInputs({tree.root});
+  CHECK(d.traceLogs == std::vector<std::string>{shallow + "/dedicated_log_torch_trace_shallow.log"});
+  REQUIRE(d.notes.size() == 1);
+  CHECK(d.notes[0].path == shallow + "/d");
+  CHECK(d.notes[0].message.find("more than " + std::to_string(kMaxWalkDepth) + " levels below") !=
+        std::string::npos);
+  // A smaller cap, as a parameter.
+  DiscoveredInputs capped = discoverInputs({tree.root}, 200000, nullptr, {}, 3);
+  CHECK(capped.traceLogs.empty());
+  REQUIRE(capped.notes.size() == 1);
+  CHECK(capped.notes[0].path == tree.root + "/d/d/d");
+}
+
+TEST_CASE("a chain of 6,000 nested directories is walked to the depth cap only (issue 33)") {
+  // Made level by level relative to the last one (mkdirat): the full path is longer than PATH_MAX.
+  TempTree tree(std::vector<std::string>{});
+  constexpr int kLevels = 6000;
+  std::vector<int> fds{::open(tree.root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)};
+  REQUIRE(fds.back() >= 0);
+  for (int i = 0; i < kLevels; ++i) {
+    REQUIRE(::mkdirat(fds.back(), "d", 0700) == 0);
+    int next = ::openat(fds.back(), "d", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    REQUIRE(next >= 0);
+    fds.push_back(next);
+  }
+  DiscoveredInputs d = discoverInputs({tree.root});
+  CHECK(d.traceLogs.empty());
+  REQUIRE(d.notes.size() == 1);
+  CHECK(d.notes[0].message.find("levels below") != std::string::npos);
+  // Removed from the bottom up, relative again (fs::remove_all would meet ENAMETOOLONG).
+  for (size_t i = fds.size() - 1; i > 0; --i) {
+    ::close(fds[i]);
+    CHECK(::unlinkat(fds[i - 1], "d", AT_REMOVEDIR) == 0);
+  }
+  ::close(fds[0]);
+}
+
+TEST_CASE("an input that is a FIFO is reported as such, never opened (issue 33)") {
+  TempTree tree({"trace/dedicated_log_torch_trace_a.log"});
+  std::string fifo = tree.path("trace/dedicated_log_torch_trace_fifo.log");
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  DiscoveredInputs d = discoverInputs({fifo, tree.path("trace")});
+  REQUIRE(d.errors.size() == 1);
+  CHECK(d.errors[0] == fifo + ": not read: not a regular file or directory (a FIFO)");
+  // Found by the walk, it is not taken either.
+  CHECK(d.traceLogs == std::vector<std::string>{tree.path("trace/dedicated_log_torch_trace_a.log")});
 }

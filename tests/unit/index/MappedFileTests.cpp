@@ -1,15 +1,22 @@
 // Tests for index/MappedFile.h: mapping, empty files, missing files, growth seen by remap(), moves, and
-// files truncated or deleted while mapped (the SIGBUS guard and state()).
+// files truncated or deleted while mapped (the SIGBUS guard and state()); openInputFile refusing FIFOs and
+// devices without blocking.
 #include "index/MappedFile.h"
 
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <fcntl.h>
 #include <fstream>
+#include <future>
+#include <memory>
 #include <string>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
 
 using namespace inductor::index;
@@ -210,3 +217,83 @@ TEST_CASE("MappedFile: faults outside our mappings are not swallowed") {
   if (WIFSIGNALED(status)) CHECK(WTERMSIG(status) == SIGBUS);
 }
 #endif
+
+namespace {
+
+/// Runs `open` on a thread and waits for it; if it has not returned after a minute (it blocks in open(2) on
+/// the FIFO at `fifo`, as the code before issue 33 did), opens the FIFO's write end to release it and fails.
+/// The wait is a guard that keeps a failing test from hanging the suite, not a speed assertion.
+template <typename F> void expectPromptReturn(const std::string &fifo, F open) {
+  auto done = std::make_shared<std::promise<void>>();
+  std::future<void> returned = done->get_future();
+  std::thread reader([&open, done] {
+    open();
+    done->set_value();
+  });
+  if (returned.wait_for(std::chrono::minutes(1)) != std::future_status::ready) {
+    FAIL_CHECK("opening the FIFO " << fifo << " blocked");
+    int writer = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK); // A reader waits, so this succeeds.
+    reader.join();
+    if (writer >= 0) ::close(writer);
+    return;
+  }
+  reader.join();
+}
+
+/// A FIFO under /tmp, removed when the test ends.
+struct TempFifo {
+  std::string dir, path;
+  TempFifo() {
+    char name[] = "/tmp/inductor-fifo-XXXXXX";
+    REQUIRE(::mkdtemp(name) != nullptr);
+    dir = name;
+    path = dir + "/profile.json";
+    REQUIRE(::mkfifo(path.c_str(), 0600) == 0);
+  }
+  ~TempFifo() {
+    ::unlink(path.c_str());
+    ::rmdir(dir.c_str());
+  }
+};
+
+} // namespace
+
+TEST_CASE("openInputFile/MappedFile: a FIFO is refused at once, with its kind named (issue 33)") {
+  // Finding 3 of issue 33: MappedFile::open opened without O_NONBLOCK, so a FIFO named as a profile or run
+  // log waited for a writer for ever and the index build never ended.
+  TempFifo fifo;
+  std::string mapped, opened;
+  InputFileProblem problem = InputFileProblem::None;
+  expectPromptReturn(fifo.path, [&] {
+    auto file = MappedFile::open(fifo.path);
+    mapped = file ? "opened" : file.error().message;
+    auto input = openInputFile(fifo.path, &problem);
+    if (input) ::close(input->fd);
+    opened = input ? "opened" : input.error().message;
+  });
+  CHECK(mapped == "not a regular file (a FIFO): " + fifo.path);
+  CHECK(opened == mapped);
+  CHECK(problem == InputFileProblem::NotRegular);
+}
+
+TEST_CASE("openInputFile: regular files only; devices, directories and missing files say what they are") {
+  TempFile file("abc");
+  auto input = openInputFile(file.path);
+  REQUIRE(input);
+  CHECK(input->size == 3);
+  CHECK((::fcntl(input->fd, F_GETFD) & FD_CLOEXEC) != 0); // Never inherited by a child.
+  ::close(input->fd);
+
+  InputFileProblem problem = InputFileProblem::None;
+  auto device = openInputFile("/dev/null", &problem);
+  REQUIRE_FALSE(device);
+  CHECK(device.error().message == "not a regular file (a character device): /dev/null");
+  CHECK(problem == InputFileProblem::NotRegular);
+  auto dir = openInputFile("/tmp", &problem);
+  REQUIRE_FALSE(dir);
+  CHECK(dir.error().message == "not a regular file (a directory): /tmp");
+  auto missing = openInputFile("/tmp/inductor-no-such-file-33", &problem);
+  REQUIRE_FALSE(missing);
+  CHECK(problem == InputFileProblem::Missing);
+  CHECK(missing.error().message.find("cannot open /tmp/inductor-no-such-file-33") == 0);
+}

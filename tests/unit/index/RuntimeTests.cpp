@@ -8,8 +8,15 @@
 
 #include <doctest/doctest.h>
 
+#include <chrono>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
+#include <future>
+#include <memory>
+#include <sys/stat.h>
+#include <thread>
+#include <unistd.h>
 
 using namespace inductor::index;
 using namespace inductor::test;
@@ -250,4 +257,38 @@ TEST_CASE("Runtime: a growing log joins the kept profile again without reading i
   CHECK(cache.lastBuild().profilesRejoined == 1);
   CHECK(second->runtime().times.totalNs == first->runtime().times.totalNs);
   CHECK(timedLaunches(*second) == timedLaunches(*first));
+}
+
+TEST_CASE("runtime: FIFOs named as a profile and a run log are reported and skipped, the build ends") {
+  // Finding 3 of issue 33: `profiles`/`runLogs` naming a FIFO made the build wait for a writer for ever.
+  TempDir t;
+  const std::string profile = t.path + "/profile.json", runLog = t.path + "/run.log";
+  REQUIRE(::mkfifo(profile.c_str(), 0600) == 0);
+  REQUIRE(::mkfifo(runLog.c_str(), 0600) == 0);
+  IndexOptions o;
+  o.inputs = {kMlp + "/trace"};
+  o.profiles = {profile};
+  o.runLogs = {runLog};
+  std::shared_ptr<const Index> index;
+  auto done = std::make_shared<std::promise<void>>();
+  std::future<void> built = done->get_future();
+  std::thread builder([&, done] {
+    index = build(o);
+    done->set_value();
+  });
+  // A guard so that the code before the fix fails instead of hanging the suite: after a minute the FIFOs'
+  // write ends are opened (where a reader waits, that succeeds), which releases a blocked open, until the
+  // build ends.
+  if (built.wait_for(std::chrono::minutes(1)) != std::future_status::ready) {
+    FAIL_CHECK("the build blocked on a FIFO");
+    do {
+      for (const std::string &f : {profile, runLog})
+        if (int w = ::open(f.c_str(), O_WRONLY | O_NONBLOCK); w >= 0) ::close(w);
+    } while (built.wait_for(std::chrono::milliseconds(100)) != std::future_status::ready);
+  }
+  builder.join();
+  REQUIRE(index);
+  CHECK(index->compiles().size() > 0); // The rest is served.
+  CHECK(hasDiagnostic(*index, "profile not read: not a regular file (a FIFO)"));
+  CHECK(hasDiagnostic(*index, "run log not read: not a regular file (a FIFO)"));
 }

@@ -400,6 +400,39 @@ TEST_CASE("TraceLog: md5 verification: per record, in the scan, and over the who
   CHECK(diagnosticLines(eager) == std::vector<uint32_t>{3, 6});
 }
 
+TEST_CASE("TraceLog: a has_payload that is not a 32-digit hex md5 is a malformed record, not trusted") {
+  // Finding 7 of issue 33: `"has_payload": "xyz"` (or a number, or 31 digits) was never checked, so its
+  // payload, whatever it held, was served as if verified.
+  std::string text = record(R"("artifact": {"name": "good"})", {"a"}) +
+                     record(R"("artifact": {"name": "short"})", {"a"}, kPrefix, std::string(31, '0')) +
+                     record(R"("artifact": {"name": "not_hex"})", {"a"}, kPrefix, std::string(32, 'z')) +
+                     std::string(kPrefix) + R"({"artifact": {"name": "number"}, "has_payload": 12})" +
+                     "\n\ta\n" + record(R"("chromium_event": {})", {"c"}, kPrefix, "nope");
+  TraceLog log = TraceLog::fromText(text);
+  REQUIRE(log.records().size() == 1); // Only the record whose digest can be checked is kept.
+  CHECK(log.records()[0].name == "good");
+  CHECK(log.stats().corruptedRecords == 3);
+  CHECK(diagnosticLines(log) == std::vector<uint32_t>{2, 4, 6});
+  for (const TraceDiagnostic &d : log.diagnostics())
+    CHECK(d.message.find("malformed has_payload (artifact record)") != std::string::npos);
+  // The verification pass counts the skipped kind's malformed digest as it counts a mismatch.
+  PayloadVerification all = log.verifyAll();
+  CHECK(all.checked == 2);
+  CHECK(all.mismatched == 1);
+  REQUIRE(all.diagnostics.size() == 1);
+  CHECK(all.diagnostics[0].line == 8);
+  CHECK(all.diagnostics[0].message.find("malformed has_payload (chromium_event record)") !=
+        std::string::npos);
+
+  TraceLogOptions options;
+  options.verifyPayloads = true;
+  TraceLog eager = TraceLog::fromText(text, "", options);
+  CHECK(eager.records().size() == 1);
+  CHECK(eager.stats().payloadsVerified == 5);
+  CHECK(eager.stats().payloadMismatches == 4);
+  CHECK(eager.stats().corruptedRecords == 4);
+}
+
 TEST_CASE("TraceLog: empty input, non-trace input, open errors") {
   TraceLog empty = TraceLog::fromText("");
   CHECK(empty.records().empty());
