@@ -154,6 +154,21 @@ void IndexBuilder::buildProfiles(const RuntimeFiles &files, const ReadPolicy &po
         diag(files.profiles[i], 0, "not a profiler trace (no traceEvents)");
       continue;
     }
+    // Hostile or damaged input (ProfileReadOptions): said whatever else is said of the profile; the rest of
+    // it is served.
+    std::string cutNote;
+    if (r.cutStrings || r.cutWhitespace) {
+      const ProfileReadOptions limits;
+      auto size = [](size_t bytes) {
+        return bytes % (1u << 20) == 0 ? std::to_string(bytes >> 20) + " MiB"
+                                       : std::to_string(bytes >> 10) + " KiB";
+      };
+      cutNote = std::to_string(r.cutStrings) + " strings or numbers over " + size(limits.maxTokenBytes) +
+                " not kept, " + std::to_string(r.cutWhitespace) + " whitespace runs over " +
+                size(limits.maxWhitespaceRun) + " shortened, " + std::to_string(r.skippedEvents) +
+                " events skipped";
+      diag(files.profiles[i], 0, "profile read with cuts: " + cutNote);
+    }
     const ProfileJoin &j = r.join;
     if (j.kernelActivities == 0 && j.outsideStepsNs == 0) {
       // A CPU-only profile (or one of another device kind): nothing to join, and zeros would read as fast
@@ -181,20 +196,8 @@ void IndexBuilder::buildProfiles(const RuntimeFiles &files, const ReadPolicy &po
       diag(files.profiles[i], 0, "profile read in part: " + info.problem);
       times.caveats.push_back(runtimeBaseName(info.path) + " was read only in part (" + info.problem + ").");
     }
-    if (r.cutStrings || r.cutWhitespace) {
-      // Hostile or damaged input (ProfileReadOptions): the rest of the profile is served.
-      const ProfileReadOptions limits;
-      auto size = [](size_t bytes) {
-        return bytes % (1u << 20) == 0 ? std::to_string(bytes >> 20) + " MiB"
-                                       : std::to_string(bytes >> 10) + " KiB";
-      };
-      std::string what = std::to_string(r.cutStrings) + " strings or numbers over " +
-                         size(limits.maxTokenBytes) + " not kept, " + std::to_string(r.cutWhitespace) +
-                         " whitespace runs over " + size(limits.maxWhitespaceRun) + " shortened, " +
-                         std::to_string(r.skippedEvents) + " events skipped";
-      diag(files.profiles[i], 0, "profile read with cuts: " + what);
-      times.caveats.push_back(runtimeBaseName(info.path) + " was read with cuts (" + what + ").");
-    }
+    if (!cutNote.empty())
+      times.caveats.push_back(runtimeBaseName(info.path) + " was read with cuts (" + cutNote + ").");
     if (j.calls == 0 && j.totalNs > 0)
       times.caveats.push_back(runtimeBaseName(info.path) +
                               " has no `## Call CompiledFxGraph` ranges: no compiled call could be joined "
