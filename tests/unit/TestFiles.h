@@ -5,6 +5,7 @@
 
 #include <doctest/doctest.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -27,6 +28,19 @@ inline std::string readFile(const std::filesystem::path &path) {
 /// configured: it may hold `..`.
 inline std::filesystem::path fixturesDir() {
   return std::filesystem::path(INDUCTOR_FIXTURES_DIR);
+}
+
+/// The process's peak resident set (VmHWM), in bytes, after trying to reset it to the current RSS when
+/// `reset`
+/// (`echo 5 > /proc/self/clear_refs`): a test then measures its own peak, not an earlier test's. 0 when
+/// /proc cannot be read.
+inline uint64_t peakRss(bool reset) {
+  if (reset) std::ofstream("/proc/self/clear_refs") << "5";
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line))
+    if (line.rfind("VmHWM:", 0) == 0) return std::stoull(line.substr(6)) * 1024;
+  return 0;
 }
 
 /// The first regular file under `dir` (recursively, in directory order) named `name`; empty if there is none.

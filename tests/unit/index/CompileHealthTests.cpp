@@ -4,6 +4,7 @@
 #include "index/CompileHealth.h"
 #include "index/Index.h"
 #include "index/TraceLog.h"
+#include "unit/TestFiles.h"
 
 #include <doctest/doctest.h>
 
@@ -17,6 +18,7 @@
 #include <string>
 
 using namespace inductor::index;
+using inductor::test::peakRss;
 
 namespace {
 
@@ -144,21 +146,6 @@ TEST_CASE("splitRecompileReasons: a bare string, a JSON list, a JSON string") {
   CHECK(splitRecompileReasons("\"0/0: k == 1\"") == std::vector<std::string>{"0/0: k == 1"});
   CHECK(splitRecompileReasons("  \n").empty());
 }
-
-namespace {
-
-/// The process's peak resident set (VmHWM) in bytes, after trying to reset it to the current RSS
-/// (`echo 5 > /proc/self/clear_refs`), so that a test measures its own peak.
-uint64_t peakRss(bool reset) {
-  if (reset) std::ofstream("/proc/self/clear_refs") << "5";
-  std::ifstream status("/proc/self/status");
-  std::string line;
-  while (std::getline(status, line))
-    if (line.rfind("VmHWM:", 0) == 0) return std::stoull(line.substr(6)) * 1024;
-  return 0;
-}
-
-} // namespace
 
 TEST_CASE("splitRecompileReasons: a hostile payload is scanned, the reasons kept bounded and counted") {
   // 16 MiB of `[[],[],...]`: a DOM of it took about 20 bytes per byte (issue 33: 200 MB -> 5.5 GB).

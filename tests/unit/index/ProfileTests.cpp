@@ -509,17 +509,6 @@ std::string kernelEvent(std::string_view name, std::string_view ts, std::string_
          std::string(inputDims) + R"("}})";
 }
 
-/// The process's peak resident set (VmHWM), in bytes, after trying to reset it to the current RSS
-/// (`echo 5 > /proc/self/clear_refs`): a test then measures its own peak, not an earlier test's.
-uint64_t peakRss(bool reset) {
-  if (reset) std::ofstream("/proc/self/clear_refs") << "5";
-  std::ifstream status("/proc/self/status");
-  std::string line;
-  while (std::getline(status, line))
-    if (line.rfind("VmHWM:", 0) == 0) return std::stoull(line.substr(6)) * 1024;
-  return 0;
-}
-
 /// Writes a gzip file whose inflated text is `head`, then `count` copies of `fill`, then `tail`: a few
 /// hundred MiB inflated from well under a MiB on disk, written without holding the inflated text.
 void writeGzip(const std::string &path, std::string_view head, char fill, size_t count,
