@@ -1,5 +1,8 @@
 #include "server/PythonEnv.h"
 
+#include "index/PathResolver.h"
+#include "index/ReadPolicy.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -31,22 +34,6 @@ bool isExecutableFile(const std::string &p) {
   return fs::is_regular_file(p, ec) && ::access(p.c_str(), X_OK) == 0;
 }
 
-/// `path` lexically normalized, without a trailing separator.
-std::string normal(const std::string &path) {
-  std::string s = fs::path(path).lexically_normal().string();
-  while (s.size() > 1 && s.back() == '/')
-    s.pop_back();
-  return s;
-}
-
-/// Whether normalized `path` is `dir` or lies under it.
-bool isUnder(const std::string &path, const std::string &dir) {
-  if (dir.empty()) return false;
-  if (dir == "/") return true;
-  return path == dir ||
-         (path.size() > dir.size() && path.compare(0, dir.size(), dir) == 0 && path[dir.size()] == '/');
-}
-
 /// Import roots being gathered: each directory once (by device and inode: `lib64` is often a link to `lib`),
 /// and, when `within` is set, only directories lying inside it, links resolved.
 struct RootSet {
@@ -60,9 +47,9 @@ struct RootSet {
     if (!within.empty()) {
       std::error_code ec;
       fs::path real = fs::canonical(dir, ec);
-      if (ec || !isUnder(real.string(), within)) return;
+      if (ec || !index::isWithin(real.string(), within)) return;
     }
-    if (seen.insert({st.st_dev, st.st_ino}).second) paths.push_back(normal(dir));
+    if (seen.insert({st.st_dev, st.st_ino}).second) paths.push_back(index::normalizePath(dir));
   }
 };
 
@@ -230,7 +217,7 @@ std::vector<std::string> staticImportRoots(const std::string &prefix, const std:
     std::error_code ec;
     fs::path real = fs::canonical(within, ec);
     if (ec) return {};
-    roots.within = normal(real.string());
+    roots.within = index::normalizePath(real.string());
   }
   addSiteDirectories(prefix, roots);
   std::vector<std::string> sites = roots.paths;
@@ -252,7 +239,7 @@ std::vector<StaticEnvironment> findStaticEnvironments(const std::vector<std::str
   GetEnv env = getenvFn ? getenvFn : processEnv();
   std::vector<StaticEnvironment> out;
   auto add = [&](const std::string &prefix, const std::string &source, const std::string &within) {
-    std::string n = normal(prefix);
+    std::string n = index::normalizePath(prefix);
     for (const StaticEnvironment &e : out)
       if (e.prefix == n) return;
     std::vector<std::string> roots = staticImportRoots(n, within);
@@ -287,19 +274,19 @@ std::vector<std::string> combineImportRoots(const std::vector<StaticEnvironment>
 bool usablePathEntry(const std::string &dir, const std::vector<std::string> &excluded) {
   if (dir.empty() || dir.front() != '/') return false; // `.`, an empty entry, `bin`: the current directory's.
   std::error_code ec;
-  std::string asWritten = normal(dir);
+  std::string asWritten = index::normalizePath(dir);
   fs::path real = fs::weakly_canonical(dir, ec);
-  std::string resolved = ec ? asWritten : normal(real.string());
+  std::string resolved = ec ? asWritten : index::normalizePath(real.string());
   for (const std::string &e : excluded) {
     if (e.empty()) continue;
     std::string root = e;
     std::error_code ec2;
     if (fs::exists(root, ec2) && !fs::is_directory(root, ec2)) root = fs::path(root).parent_path().string();
-    std::string rootWritten = normal(root);
+    std::string rootWritten = index::normalizePath(root);
     fs::path rootReal = fs::weakly_canonical(root, ec2);
-    std::string rootResolved = ec2 ? rootWritten : normal(rootReal.string());
+    std::string rootResolved = ec2 ? rootWritten : index::normalizePath(rootReal.string());
     for (const std::string &r : {rootWritten, rootResolved})
-      if (isUnder(asWritten, r) || isUnder(resolved, r)) return false;
+      if (index::isWithin(asWritten, r) || index::isWithin(resolved, r)) return false;
   }
   return true;
 }
