@@ -154,6 +154,16 @@ std::map<std::string, std::multiset<int>> linesByURI(const json &locations) {
   return out;
 }
 
+/// Every request the client sent (`requests` of them, shutdown included) was answered, each exactly once.
+void checkEachAnsweredOnce(Client &c, size_t requests) {
+  std::map<json, int> answers;
+  for (const json &m : c.transport().sent())
+    if (m.contains("id") && !m.contains("method")) ++answers[m["id"]];
+  CHECK(answers.size() == requests);
+  for (const auto &[id, n] : answers)
+    CHECK(n == 1);
+}
+
 } // namespace
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -753,12 +763,7 @@ TEST_CASE("a worker pool answers pipelined requests, each exactly once") {
   c.request("shutdown", nullptr);
   c.notify("exit", nullptr);
   CHECK(c.exitCode() == 0);
-  std::map<json, int> answers;
-  for (const json &m : c.transport().sent())
-    if (m.contains("id") && !m.contains("method")) ++answers[m["id"]];
-  CHECK(answers.size() == ids.size() + 2);
-  for (const auto &[id, n] : answers)
-    CHECK(n == 1);
+  checkEachAnsweredOnce(c, ids.size() + 2);
 }
 
 TEST_CASE("requests past maxPendingRequests are answered ServerCancelled at once, each exactly once") {
@@ -801,12 +806,7 @@ TEST_CASE("requests past maxPendingRequests are answered ServerCancelled at once
   c.request("shutdown", nullptr);
   c.notify("exit", nullptr);
   CHECK(c.exitCode() == 0);
-  std::map<json, int> answers;
-  for (const json &m : c.transport().sent())
-    if (m.contains("id") && !m.contains("method")) ++answers[m["id"]];
-  CHECK(answers.size() == hovers.size() + 3);
-  for (const auto &[id, n] : answers)
-    CHECK(n == 1);
+  checkEachAnsweredOnce(c, hovers.size() + 3);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
