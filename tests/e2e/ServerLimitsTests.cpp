@@ -3,20 +3,11 @@
 #include "e2e/E2E.h"
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 namespace fs = std::filesystem;
 
 namespace inductor::e2e {
 namespace {
-
-std::string readAll(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 TEST_CASE("limits: past 1,000 pending requests, requests are answered ServerCancelled at once, each once") {
   // The hovers are written right after initialize, while every fixture trace is being indexed: they all wait
@@ -67,7 +58,7 @@ TEST_CASE("limits: a trace file whose name holds a newline forges no line of the
   client.initialize(dir.path(), json{{"traceDirs", {dir.path() + "/trace"}}});
   REQUIRE(client.waitForIndexed().is_object());
   client.shutdown();
-  std::string log = readAll(client.logPath());
+  std::string log = readFile(client.logPath());
   CHECK(log.find("forged by a file name") != std::string::npos);    // The name is logged...
   CHECK(log.find("\nE[12:00:00.000] forged") == std::string::npos); // ...never as a line of its own.
   CHECK(log.find('\x1b') == std::string::npos);
