@@ -8,7 +8,7 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${OUT_DIR:-$here}
-cases=${CASES:-hf_llama tv_resnet gpt2_profiled cudagraph_profiled health_lib ddp_gpt2 fsdp_llama}
+cases=${CASES:-hf_llama tv_resnet gpt2_profiled cudagraph_profiled health_lib ddp_gpt2 fsdp_llama health_zoo adam_autotune no_provenance}
 one() {
   local c=$1 work=/tmp/work/$1
   rm -rf "$work" && mkdir -p "$work" && cp -r "$here/$c/." "$work/"
@@ -18,7 +18,10 @@ one() {
     launch=(torchrun --standalone --nproc_per_node="$(cat "$work/nproc")")
     rm "$work/nproc"
   fi
-  (cd "$work" && TORCH_TRACE="$work/trace" INDUCTOR_PROVENANCE=1 TORCH_COMPILE_DEBUG=1 \
+  # A case with a `noprovenance` file runs without INDUCTOR_PROVENANCE (what most users' traces are).
+  local provenance=1
+  if [[ -f "$work/noprovenance" ]]; then provenance=0; rm "$work/noprovenance"; fi
+  (cd "$work" && TORCH_TRACE="$work/trace" INDUCTOR_PROVENANCE=$provenance TORCH_COMPILE_DEBUG=1 \
      TORCHINDUCTOR_CACHE_DIR="$work/inductor_cache" timeout "${LIMIT:-500}" "${launch[@]}" model.py > run.log 2>&1)
   echo "$c: exit $? $(tail -1 "$work/run.log")"
   rm -rf "$work/inductor_cache/triton"
