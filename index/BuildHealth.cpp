@@ -238,6 +238,10 @@ void IndexBuilder::buildHealth(HealthRead &read) {
 
     // (ca id, frame id, co_filename, co_name) -> frames index: a process that reset Dynamo reuses frame ids.
     std::map<std::tuple<int, int, std::string, std::string>, uint32_t> frameIds;
+    // (ca id, frame id) -> the latest frame of that id: a compile that names no function is of it. The
+    // compile that hits the recompile limit logs no co_name/co_filename (null in its compilation_metrics, and
+    // it has no dynamo_start), though its frame id names the function of the earlier compiles.
+    std::map<std::pair<int, int>, uint32_t> latestFrame;
     std::map<std::string, const RecordedCompile *> recordedByName;
     const uint32_t firstCompile = static_cast<uint32_t>(h.compiles.size());
     std::map<std::string, std::vector<uint32_t>> startsById; // Compile id -> first lines (ascending).
@@ -251,18 +255,25 @@ void IndexBuilder::buildHealth(HealthRead &read) {
         resumedAt.try_emplace({target->first, other.file}, target->second);
 
     for (RecordedCompile &rc : rcs) {
-      auto frameKey =
-          std::make_tuple(rc.id.compiledAutogradId.value_or(-1), *rc.id.frameId, rc.file, rc.function);
-      auto [fit, newFrame] = frameIds.emplace(frameKey, uint32_t(h.frames.size()));
-      if (newFrame) {
-        CompiledFrame f;
-        f.frameId = rc.id.frameId;
-        f.compiledAutogradId = rc.id.compiledAutogradId;
-        f.rank = rc.rank;
-        f.traceFile = logIndex;
-        h.frames.push_back(std::move(f));
+      const std::pair<int, int> frameIdKey{rc.id.compiledAutogradId.value_or(-1), *rc.id.frameId};
+      std::optional<uint32_t> frameIndex;
+      if (rc.function.empty() && rc.file.empty())
+        if (auto it = latestFrame.find(frameIdKey); it != latestFrame.end()) frameIndex = it->second;
+      if (!frameIndex) {
+        auto frameKey = std::make_tuple(frameIdKey.first, frameIdKey.second, rc.file, rc.function);
+        auto [fit, newFrame] = frameIds.emplace(frameKey, uint32_t(h.frames.size()));
+        if (newFrame) {
+          CompiledFrame f;
+          f.frameId = rc.id.frameId;
+          f.compiledAutogradId = rc.id.compiledAutogradId;
+          f.rank = rc.rank;
+          f.traceFile = logIndex;
+          h.frames.push_back(std::move(f));
+        }
+        frameIndex = fit->second;
       }
-      CompiledFrame &frame = h.frames[fit->second];
+      latestFrame[frameIdKey] = *frameIndex;
+      CompiledFrame &frame = h.frames[*frameIndex];
       if (frame.function.empty() && !rc.function.empty()) {
         frame.function = rc.function;
         frame.recordedFile = rc.file;
@@ -278,7 +289,7 @@ void IndexBuilder::buildHealth(HealthRead &read) {
       FrameCompile c;
       c.id = rc.id;
       c.rank = rc.rank;
-      c.frame = fit->second;
+      c.frame = *frameIndex;
       c.traceFile = logIndex;
       c.firstLine = rc.firstLine;
       c.failType = rc.failType;
@@ -337,8 +348,70 @@ void IndexBuilder::buildHealth(HealthRead &read) {
         h.events.push_back(std::move(e));
       };
 
+      // What the compile's outcome was. A limit hit fails the compile only when configured to
+      // (FailOnRecompileLimitHit); otherwise the frame runs without compiling. A graph break that made Dynamo
+      // skip the frame (GraphBreakReason::skipsFrame: a graph break in a loop, gb7000) is logged as a failure
+      // (fail_type Unsupported) though the call ran, eagerly: it is a graph break, not a failure.
+      const bool limit = isLimitFailure(rc.failType, rc.failReason);
+      const bool notCompiled =
+          !rc.started && !c.recompileReasons.empty() && c.outputs.empty() && rc.failType.empty();
+      const GraphBreakReason failure = parseGraphBreakReason(rc.failReason);
+      bool skipped = false;
+      if (!rc.failType.empty() && !limit) {
+        skipped = failure.skipsFrame;
+        for (const auto &b : rc.graphBreaks)
+          skipped = skipped || b.reason.skipsFrame;
+      }
+      const bool hardFailure =
+          !rc.failType.empty() && !skipped && (!limit || rc.failType.starts_with("FailOn"));
+
+      // Where a failure is: the user line Dynamo was tracing when it was raised (fail_user_frame, the "User
+      // stack:" of its reason, the "from user code:" frames Dynamo appends to the exception's message, in the
+      // reason or the dynamo_error traceback), else the function. Model frames only. Fills the event's stack.
+      auto placeFailure = [&](HealthEvent &e) {
+        if (rc.failUserFrame) e.at = place(*rc.failUserFrame);
+        std::vector<StackFrame> userStack;
+        auto userStackOf = [](std::string_view text) {
+          size_t at = text.find("User stack:");
+          return at == std::string_view::npos ? std::vector<StackFrame>()
+                                              : parseStackTrace(text.substr(at + 11));
+        };
+        // The first of these with a model frame (a section of library frames only names no user line).
+        auto consider = [&](std::vector<StackFrame> frames) {
+          if (!userStack.empty()) return;
+          std::optional<uint32_t> p = innermost(frames);
+          if (!p) return;
+          if (!e.at) e.at = p;
+          userStack = std::move(frames);
+        };
+        consider(userStackOf(rc.failReason));
+        consider(userCodeFrames(rc.failReason));
+        for (const std::string &error : rc.errors)
+          consider(userCodeFrames(error));
+        for (const std::string &error : rc.errors)
+          consider(userStackOf(error));
+        if (!e.at) e.at = fallback();
+        e.stack = placesOf(userStack);
+      };
+      // A graph break that made Dynamo skip the frame: a Warning that says so, its code and link the first
+      // graph break's (the one to fix: the follow-ups, such as "graph break in loop", say why Dynamo could
+      // not go on), its follow-ups' hints after the first's.
+      auto markSkipped = [&](HealthEvent &e, const GraphBreakReason &r) {
+        e.ranEagerly = true;
+        std::string why;
+        for (const GraphBreakReason &f : r.followUps)
+          why += (why.empty() ? "" : "; ") + f.title;
+        e.title += " (" + (why.empty() ? std::string() : why + ": ") +
+                   "Dynamo skipped the frame, which runs eagerly)";
+        for (const GraphBreakReason &f : r.followUps)
+          for (const std::string &hint : f.hints)
+            if (std::find(e.hints.begin(), e.hints.end(), hint) == e.hints.end()) e.hints.push_back(hint);
+      };
+
       // Graph breaks, from their artifacts; restart reasons stand in for them in logs without any.
       std::set<std::pair<std::string, std::string>> seenBreaks;
+      std::optional<uint32_t> lastBreak;
+      bool markedSkip = false;
       for (const auto &b : rc.graphBreaks) {
         const GraphBreakReason &r = b.reason;
         std::string where = r.at ? r.at->file + ":" + std::to_string(r.at->line) : std::string();
@@ -356,6 +429,11 @@ void IndexBuilder::buildHealth(HealthRead &read) {
         if (!e.at) e.at = innermost(r.userStack);
         if (!e.at) e.at = fallback();
         e.stack = placesOf(r.userStack);
+        if (skipped && r.skipsFrame) {
+          markSkipped(e, r);
+          markedSkip = true;
+        }
+        lastBreak = static_cast<uint32_t>(h.events.size());
         addEvent(std::move(e));
       }
       if (rc.graphBreaks.empty())
@@ -380,38 +458,79 @@ void IndexBuilder::buildHealth(HealthRead &read) {
             e.at = place(f);
           }
           if (!e.at) e.at = fallback();
+          lastBreak = static_cast<uint32_t>(h.events.size());
           addEvent(std::move(e));
         }
+      if (skipped && !markedSkip) {
+        if (lastBreak) {
+          // The skip is said by the failure only: its graph break is the last one recorded.
+          markSkipped(h.events[*lastBreak], failure);
+        } else {
+          // No graph-break record: the failure's reason is the graph break.
+          HealthEvent e;
+          e.kind = HealthEventKind::GraphBreak;
+          e.severity = HealthSeverity::Warning;
+          e.title = failure.title.empty() ? "graph break" : failure.title;
+          e.explanation = failure.explanation;
+          e.hints = failure.hints;
+          e.text = rc.failType + ": " + rc.failReason;
+          e.id = failure.id;
+          e.url = failure.url;
+          placeFailure(e);
+          markSkipped(e, failure);
+          addEvent(std::move(e));
+        }
+      }
 
-      // The outcome of a recompile that never compiled, and failures.
-      bool limit = isLimitFailure(rc.failType, rc.failReason);
-      bool notCompiled =
-          !rc.started && !c.recompileReasons.empty() && c.outputs.empty() && rc.failType.empty();
-      if (!rc.failType.empty()) {
-        GraphBreakReason r = parseGraphBreakReason(rc.failReason);
+      // The recompile limit: the function runs eagerly from now on. On its def line, where its compiles are.
+      if (limit && !hardFailure) {
+        RecompileLimit l = parseRecompileLimit(rc.failReason);
+        bool accumulated = l.name.starts_with("accumulated");
+        std::optional<int64_t> value = l.value;
+        if (!value) value = accumulated ? rc.accumulatedRecompileLimit : rc.recompileLimit;
+        HealthEvent e;
+        e.kind = HealthEventKind::Recompile;
+        e.severity = HealthSeverity::Warning;
+        e.limitReached = true;
+        e.ranEagerly = true;
+        e.title = std::string(accumulated ? "accumulated recompile limit" : "recompile limit") +
+                  (value ? " (" + std::to_string(*value) + ")" : "") +
+                  " reached: this function runs eagerly from now on";
+        e.explanation = failure.explanation;
+        e.hints = failure.hints;
+        e.id = failure.id;
+        e.url = failure.url;
+        // What it means, then what PyTorch said (hovers show the text).
+        e.text = e.title + "\n\n" + rc.failType + ": " + rc.failReason;
+        e.at = fallback();
+        addEvent(std::move(e));
+      }
+      if (hardFailure) {
         HealthEvent e;
         e.kind = HealthEventKind::Failure;
         e.severity = HealthSeverity::Error;
         e.failType = rc.failType;
         e.limitReached = limit;
-        e.title = rc.failType + ": " + (r.explanation.empty() ? headline(rc.failReason) : r.title);
-        e.explanation = r.explanation;
-        e.hints = r.hints;
-        e.id = r.id;
-        e.url = r.url;
+        e.title =
+            rc.failType + ": " + (failure.explanation.empty() ? headline(rc.failReason) : failure.title);
+        e.explanation = failure.explanation;
+        e.hints = failure.hints;
+        e.id = failure.id;
+        e.url = failure.url;
         e.text = rc.failType + ": " + rc.failReason;
-        if (rc.failUserFrame) e.at = place(*rc.failUserFrame);
-        std::vector<StackFrame> userStack;
-        if (size_t at = rc.failReason.find("User stack:"); at != std::string::npos)
-          userStack = parseStackTrace(std::string_view(rc.failReason).substr(at + 11));
-        if (!e.at) e.at = innermost(userStack);
-        if (!e.at) e.at = fallback();
-        e.stack = placesOf(userStack);
-        // Where the error was raised in model code (a failing backend's own line), when the traceback says.
-        for (const std::string &error : rc.errors)
-          if (auto p = innermost(parseStackTrace(error));
+        placeFailure(e);
+        // Where the error was raised in model code (a failing backend's own line), when the traceback says:
+        // the traceback proper, not the user code Dynamo was tracing (placeFailure's).
+        for (const std::string &error : rc.errors) {
+          std::string_view raised = error;
+          if (size_t at = raised.find("\nfrom user code:"); at != std::string_view::npos)
+            raised = raised.substr(0, at);
+          if (size_t at = raised.find("\nUser stack:"); at != std::string_view::npos)
+            raised = raised.substr(0, at);
+          if (auto p = innermost(parseStackTrace(raised));
               p && p != e.at && std::find(e.related.begin(), e.related.end(), *p) == e.related.end())
             e.related.push_back(*p);
+        }
         addEvent(std::move(e));
       }
       if (!rc.backwardFailType.empty()) {
@@ -425,8 +544,26 @@ void IndexBuilder::buildHealth(HealthRead &read) {
         addEvent(std::move(e));
       }
 
-      // Recompiles: one event per cached compile whose guards failed.
+      // Recompiles: one event per failed guard, with every cached compile it failed against (guards.py writes
+      // one reason per cached compile: the same guard failing against three compiles is three identical
+      // texts but for their "N/M: " prefix, one failure to the user). Different texts stay apart, also those
+      // that differ only in a value ("expected 8" and "expected 16" are different guards).
+      std::vector<std::pair<std::string, std::vector<const std::string *>>> reasonGroups;
       for (const std::string &reason : c.recompileReasons) {
+        GuardFailure g = parseGuardFailure(reason);
+        std::string_view key = reason;
+        if (!g.cachedCompile.empty() && key.starts_with(g.cachedCompile + ": "))
+          key.remove_prefix(g.cachedCompile.size() + 2);
+        auto it = std::find_if(reasonGroups.begin(), reasonGroups.end(),
+                               [&](const auto &group) { return group.first == key; });
+        if (it == reasonGroups.end()) {
+          reasonGroups.push_back({std::string(key), {}});
+          it = std::prev(reasonGroups.end());
+        }
+        it->second.push_back(&reason);
+      }
+      for (const auto &[key, reasons] : reasonGroups) {
+        const std::string &reason = *reasons.front();
         GuardFailure g = parseGuardFailure(reason);
         HealthEvent e;
         e.kind = HealthEventKind::Recompile;
@@ -434,6 +571,17 @@ void IndexBuilder::buildHealth(HealthRead &read) {
         e.severity = e.limitReached ? HealthSeverity::Warning : HealthSeverity::Information;
         e.title = firstLine(g.reason);
         e.text = reason;
+        for (const std::string *r : reasons)
+          if (std::string cached = parseGuardFailure(*r).cachedCompile; !cached.empty())
+            e.cachedCompiles.push_back(cached);
+        if (reasons.size() > 1) {
+          e.title += " (against " + std::to_string(reasons.size()) + " earlier compiles)";
+          std::string ids;
+          for (const std::string &id : e.cachedCompiles)
+            ids += (ids.empty() ? "[" : ", [") + id + "]";
+          e.text += "\n\nThe same guard failed against " + std::to_string(reasons.size()) +
+                    " earlier compiles" + (ids.empty() ? std::string() : ": " + ids) + ".";
+        }
         if (notCompiled && !limit)
           e.text +=
               "\n\nNo compile followed this guard failure in the trace: the recompile limit was most likely "
@@ -513,12 +661,9 @@ void IndexBuilder::buildHealth(HealthRead &read) {
 
       bool broke = std::any_of(c.events.begin(), c.events.end(),
                                [&](uint32_t e) { return h.events[e].kind == HealthEventKind::GraphBreak; });
-      // A limit hit fails the compile only when configured to (FailOnRecompileLimitHit); otherwise the frame
-      // runs without compiling.
-      bool hardFailure = !rc.failType.empty() && (!limit || rc.failType.starts_with("FailOn"));
       if (hardFailure)
         c.status = CompileStatus::Failed;
-      else if (limit || notCompiled)
+      else if (limit || notCompiled || skipped)
         c.status = CompileStatus::NotCompiled;
       else if (broke)
         c.status = CompileStatus::GraphBreak;

@@ -229,58 +229,47 @@ std::optional<double> seconds(const json &j, std::initializer_list<const char *>
   return std::nullopt;
 }
 
+/// The integer member `key` at the top level of a JSON object text (dynamo_config), scanned, not parsed.
+std::optional<int64_t> configInteger(std::string_view config, std::string_view key) {
+  std::optional<int64_t> out;
+  json_scan::walkObject(config, [&](std::string_view k, std::string_view raw) {
+    if (k != key) return true;
+    out = json_scan::integer(raw);
+    return false;
+  });
+  return out;
+}
+
 } // namespace
 
 // ---------------------------------------------------------------------------------------------------------------
 // Record texts.
 
-GraphBreakReason parseGraphBreakReason(std::string_view text) {
-  GraphBreakReason r;
-  TextLines lines = splitLines(text);
-  size_t reasonBegin = lines.size(), reasonEnd = lines.size(), traceback = lines.size();
-  std::string header;
-  for (size_t i = 0; i < lines.size(); ++i) {
-    std::string_view line = lines[i];
-    if (auto rest = afterPrefix(line, "Graph break in user code at "); !rest.empty()) {
-      if (!r.at) r.at = parseFileLine(rest);
-      continue;
-    }
-    if (reasonBegin == lines.size()) {
-      for (std::string_view prefix : {std::string_view("Graph Break Reason: "), std::string_view("Reason: ")})
-        if (auto rest = afterPrefix(line, prefix); !rest.empty()) {
-          header = std::string(trim(rest));
-          reasonBegin = i;
-          break;
-        }
-      if (reasonBegin == i) continue;
-    }
-    if (trim(line) == "User code traceback:") {
-      traceback = i;
-      reasonEnd = std::min(reasonEnd, i);
-      break;
-    }
-    if (line.starts_with("Traceback (most recent call last):")) {
-      reasonEnd = std::min(reasonEnd, i);
-      break;
-    }
-  }
-  if (reasonBegin == lines.size()) {
-    // A restart reason or fail_reason: the reason itself, from its first non-empty line.
-    reasonBegin = 0;
-    while (reasonBegin < reasonEnd && (trim(lines[reasonBegin]).empty() ||
-                                       lines[reasonBegin].starts_with("Graph break in user code at ")))
-      ++reasonBegin;
-    if (reasonBegin < reasonEnd) {
-      header = std::string(trim(lines[reasonBegin]));
-    }
-  }
-  // The body: title, "  Explanation:", "  Hint:", "  Developer debug context:", the link. The title is the
-  // last unindented line before the explanation (after a context line such as "Encountered graph break when
-  // attempting to trace CALL: ..."); without an explanation, the reason's first line is all there is.
+namespace {
+
+/// The graph-break site id ("gb0059") of a reason's link, after trimming the link's trailing punctuation.
+void setLink(GraphBreakReason &r) {
+  if (r.url.empty()) return;
+  std::string_view u = r.url;
+  while (!u.empty() && (u.back() == '.' || u.back() == ')'))
+    u.remove_suffix(1);
+  r.url = std::string(u);
+  u = r.url; // The old buffer is gone.
+  size_t slash = u.rfind('/');
+  std::string_view base = slash == std::string_view::npos ? u : u.substr(slash + 1);
+  if (size_t dot = base.find('.'); dot != std::string_view::npos) base = base.substr(0, dot);
+  if (base.starts_with("gb")) r.id = std::string(base);
+}
+
+/// The body of one graph break, lines [begin, end): title, "  Explanation:", "  Hint:", "  Developer debug
+/// context:", the link. The title is the last unindented line before the explanation (after a context line
+/// such as "Encountered graph break when attempting to trace CALL: ..."); returns it, empty without an
+/// explanation.
+std::string parseBreakBody(const TextLines &lines, size_t begin, size_t end, GraphBreakReason &r) {
   std::string title, lastUnindented;
   bool explained = false;
   enum class Field { None, Explanation, Hint, Developer } field = Field::None;
-  for (size_t i = reasonBegin + 1; i < reasonEnd; ++i) {
+  for (size_t i = begin; i < end; ++i) {
     std::string_view line = lines[i];
     std::string_view t = trim(line);
     if (t.empty()) {
@@ -330,6 +319,78 @@ GraphBreakReason parseGraphBreakReason(std::string_view text) {
       break;
     }
   }
+  setLink(r);
+  return title;
+}
+
+/// The line torch/_dynamo/exc.py writes between a graph break and one that occurred while handling it.
+bool isFollowUpSeparator(std::string_view line) {
+  return trim(line).starts_with("*** While handling this graph break, another graph break occurred");
+}
+
+/// At most this many graph breaks that occurred while handling one are kept (PyTorch nests one or two).
+constexpr size_t kMaxFollowUps = 8;
+
+} // namespace
+
+GraphBreakReason parseGraphBreakReason(std::string_view text) {
+  GraphBreakReason r;
+  TextLines lines = splitLines(text);
+  size_t reasonBegin = lines.size(), reasonEnd = lines.size(), traceback = lines.size();
+  std::string header;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    std::string_view line = lines[i];
+    if (auto rest = afterPrefix(line, "Graph break in user code at "); !rest.empty()) {
+      if (!r.at) r.at = parseFileLine(rest);
+      continue;
+    }
+    if (reasonBegin == lines.size()) {
+      for (std::string_view prefix : {std::string_view("Graph Break Reason: "), std::string_view("Reason: ")})
+        if (auto rest = afterPrefix(line, prefix); !rest.empty()) {
+          header = std::string(trim(rest));
+          reasonBegin = i;
+          break;
+        }
+      if (reasonBegin == i) continue;
+    }
+    if (trim(line) == "User code traceback:") {
+      traceback = i;
+      reasonEnd = std::min(reasonEnd, i);
+      break;
+    }
+    if (line.starts_with("Traceback (most recent call last):")) {
+      reasonEnd = std::min(reasonEnd, i);
+      break;
+    }
+  }
+  if (reasonBegin == lines.size()) {
+    // A restart reason or fail_reason: the reason itself, from its first non-empty line.
+    reasonBegin = 0;
+    while (reasonBegin < reasonEnd && (trim(lines[reasonBegin]).empty() ||
+                                       lines[reasonBegin].starts_with("Graph break in user code at ")))
+      ++reasonBegin;
+    if (reasonBegin < reasonEnd) {
+      header = std::string(trim(lines[reasonBegin]));
+    }
+  }
+  // The first graph break's body ends at the first follow-up separator; each follow-up's at the next one.
+  // Iterative, and the follow-ups kept are bounded: a hostile text of many separators costs one pass.
+  std::vector<size_t> separators;
+  for (size_t i = reasonBegin + 1; i < reasonEnd; ++i)
+    if (isFollowUpSeparator(lines[i])) separators.push_back(i);
+  size_t firstEnd = separators.empty() ? reasonEnd : separators.front();
+  std::string title = parseBreakBody(lines, reasonBegin + 1, firstEnd, r);
+  for (size_t k = 0; k < separators.size() && k < kMaxFollowUps; ++k) {
+    size_t end = k + 1 < separators.size() ? separators[k + 1] : reasonEnd;
+    GraphBreakReason next;
+    std::string nextTitle = parseBreakBody(lines, separators[k] + 1, end, next);
+    if (nextTitle.empty()) // No explanation: its first line is all there is.
+      for (size_t i = separators[k] + 1; i < end && nextTitle.empty(); ++i)
+        nextTitle = std::string(trim(lines[i]));
+    next.title = std::move(nextTitle);
+    if (next.title.empty()) continue;
+    r.followUps.push_back(std::move(next));
+  }
   if (!title.empty()) {
     r.title = title;
     r.context = header;
@@ -338,18 +399,16 @@ GraphBreakReason parseGraphBreakReason(std::string_view text) {
   }
   while (!r.context.empty() && r.context.back() == ':')
     r.context.pop_back();
-  if (!r.url.empty()) {
-    std::string_view u = r.url;
-    while (!u.empty() && (u.back() == '.' || u.back() == ')'))
-      u.remove_suffix(1);
-    r.url = std::string(u);
-    u = r.url; // The old buffer is gone.
-    size_t slash = u.rfind('/');
-    std::string_view base = slash == std::string_view::npos ? u : u.substr(slash + 1);
-    if (size_t dot = base.find('.'); dot != std::string_view::npos) base = base.substr(0, dot);
-    if (base.starts_with("gb")) r.id = std::string(base);
-  }
   if (reasonBegin < reasonEnd) r.text = trimText(joinLines(lines, reasonBegin, reasonEnd));
+  // Whether Dynamo gave up on the frame (see the header): said in the reason line, an explanation or a
+  // developer context, of the first graph break or a follow-up.
+  for (size_t i = reasonBegin; i < reasonEnd && !r.skipsFrame; ++i) {
+    std::string_view t = trim(lines[i]);
+    r.skipsFrame = t.find("falling back to eager") != std::string_view::npos ||
+                   t.find("Skipping frame") != std::string_view::npos ||
+                   t.find("Skipping the frame") != std::string_view::npos ||
+                   t.find("frame skipped: ") != std::string_view::npos;
+  }
   if (traceback < lines.size()) {
     size_t end = traceback + 1;
     while (end < lines.size() && !lines[end].empty() && indentOf(lines[end]) > 0)
@@ -357,6 +416,61 @@ GraphBreakReason parseGraphBreakReason(std::string_view text) {
     r.userStack = parseStackTrace(joinLines(lines, traceback + 1, end));
   }
   return r;
+}
+
+RecompileLimit parseRecompileLimit(std::string_view text) {
+  RecompileLimit out;
+  // The limit's config name: PyTorch 2.11's developer context names it; older texts name it in the reason.
+  if (size_t at = text.find("Limit type: "); at != std::string_view::npos) {
+    std::string_view rest = text.substr(at + 12);
+    size_t n = 0;
+    while (n < rest.size() && isIdentChar(rest[n]))
+      ++n;
+    out.name = std::string(rest.substr(0, n));
+  }
+  if (out.name.empty())
+    for (std::string_view name : {"accumulated_recompile_limit", "accumulated_cache_size_limit",
+                                  "recompile_limit", "cache_size_limit"})
+      if (text.find(name) != std::string_view::npos) {
+        out.name = std::string(name);
+        break;
+      }
+  if (out.name.empty() && text.find("recompile limit exceeded") != std::string_view::npos)
+    out.name = "recompile_limit";
+  if (out.name.empty()) return out;
+  // Its value: "(currently set to N)", else "config.<name> (N)".
+  auto number = [](std::string_view s) -> std::optional<int64_t> {
+    int64_t v = 0;
+    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || p == s.data() || v < 0) return std::nullopt;
+    return v;
+  };
+  if (size_t at = text.find("currently set to "); at != std::string_view::npos)
+    out.value = number(text.substr(at + 17));
+  if (!out.value)
+    if (size_t at = text.find("config." + out.name + " ("); at != std::string_view::npos)
+      out.value = number(text.substr(at + 9 + out.name.size()));
+  return out;
+}
+
+std::vector<StackFrame> userCodeFrames(std::string_view text) {
+  // The last section: an error chained over another ("During handling of the above exception") prints the
+  // innermost exception's message, with its own section, last.
+  size_t at = text.rfind("\nfrom user code:");
+  if (at == std::string_view::npos) {
+    if (!text.starts_with("from user code:")) return {};
+    at = 0;
+  } else {
+    ++at;
+  }
+  TextLines lines = splitLines(text.substr(at));
+  // The frames follow, indented, until a line that is not indented ("Set TORCHDYNAMO_VERBOSE=1 ...").
+  size_t end = 1;
+  while (end < lines.size() && (trim(lines[end]).empty() || indentOf(lines[end]) > 0)) {
+    if (trim(lines[end]).empty() && end + 1 < lines.size() && indentOf(lines[end + 1]) == 0) break;
+    ++end;
+  }
+  return parseStackTrace(joinLines(lines, 1, end));
 }
 
 std::vector<std::string> splitRecompileReasons(std::string_view payload, size_t *cut) {
@@ -801,7 +915,8 @@ std::vector<RecordedCompile> readCompileHealth(const TraceLog &log, GuardTrees *
       json v = value({"co_name", "co_filename", "co_firstlineno", "fail_type", "fail_reason",
                       "fail_user_frame_filename", "fail_user_frame_lineno", "restart_reasons",
                       "recompile_reason", "entire_frame_compile_time_s", "duration_us", "guard_count",
-                      "shape_env_guard_count", "graph_op_count"});
+                      "shape_env_guard_count", "graph_op_count"},
+                     {"dynamo_config"});
       if (!v.is_object()) break;
       c.hasMetrics = true;
       if (auto s = str(v, "co_name"); !s.empty()) c.function = s;
@@ -826,6 +941,15 @@ std::vector<RecordedCompile> readCompileHealth(const TraceLog &log, GuardTrees *
       c.guardCount = integer(v, "guard_count");
       c.shapeEnvGuardCount = integer(v, "shape_env_guard_count");
       c.graphOpCount = integer(v, "graph_op_count");
+      // The limits, from the config as JSON text (read when it comes before the last wanted member, as in
+      // PyTorch 2.11; otherwise the limit failure's own text says the value).
+      if (std::string config = str(v, "dynamo_config"); !config.empty()) {
+        c.recompileLimit = configInteger(config, "recompile_limit");
+        if (!c.recompileLimit) c.recompileLimit = configInteger(config, "cache_size_limit");
+        c.accumulatedRecompileLimit = configInteger(config, "accumulated_recompile_limit");
+        if (!c.accumulatedRecompileLimit)
+          c.accumulatedRecompileLimit = configInteger(config, "accumulated_cache_size_limit");
+      }
       break;
     }
     case TraceKind::BwdCompilationMetrics:

@@ -66,9 +66,36 @@ struct GraphBreakReason {
   std::vector<StackFrame> userStack; ///< "User code traceback:", outermost first.
   /// The reason as PyTorch wrote it (from the reason line to before the traceback), for hovers.
   std::string text;
+  /// Graph breaks that occurred while Dynamo handled this one ("*** While handling this graph break, another
+  /// graph break occurred: ***", torch/_dynamo/exc.py): each parsed as a reason of its own, in order. The
+  /// fields above are the first graph break's only (its title, explanation, hints and link), `text` all.
+  std::vector<GraphBreakReason> followUps;
+  /// Whether the text says that Dynamo gave up on the whole frame, which then runs eagerly: "Skipping the
+  /// function and falling back to eager" (the graph-break artifact's reason line), "Skipping the frame and
+  /// falling back to eager" (gb7000, a graph break in a loop), "Skipping frame because ..." (older PyTorch),
+  /// "frame skipped: fn (file line N)" (its developer context). "Compiling up to the previous resumable
+  /// state, then skipping the rest of the function" is not: that frame compiled.
+  bool skipsFrame = false;
 };
 /// Parses any of the texts above; fields the text lacks stay empty. Never fails.
 GraphBreakReason parseGraphBreakReason(std::string_view text);
+
+/// The recompile limit a `fail_reason` says was hit (torch/_dynamo/convert_frame.py; PyTorch 2.11: "Dynamo
+/// recompile limit exceeded ... (currently set to 3) ... Developer debug context: Limit type:
+/// recompile_limit"; older: "cache_size_limit reached", "torch._dynamo hit config.recompile_limit (8)").
+struct RecompileLimit {
+  /// The config name: "recompile_limit", "accumulated_recompile_limit", "cache_size_limit", ...; empty when
+  /// the text names no limit (then it is not a limit failure).
+  std::string name;
+  std::optional<int64_t> value; ///< "currently set to N", "config.X (N)"; none when the text does not say.
+};
+/// Reads the limit of a limit failure; `name` stays empty for any other text. Never fails.
+RecompileLimit parseRecompileLimit(std::string_view failReason);
+
+/// The frames of the "from user code:" section that torch/_dynamo/exc.py (augment_exc_message) appends to
+/// an exception raised while Dynamo traced user code, outermost first: the user line being traced, and the
+/// calls that led to it inside the compiled function. Empty when the text has no such section.
+std::vector<StackFrame> userCodeFrames(std::string_view text);
 
 /// At most this many recompile reasons are kept per compile (guards.py writes one per cached compile whose
 /// guards failed: at most the recompile limit, 8 by default); the rest are counted, not kept.
@@ -225,6 +252,13 @@ struct HealthEvent {
   std::string guardSource;      ///< GuardFailure::source.
   std::optional<int> sizeIndex; ///< GuardFailure::sizeIndex.
   bool limitReached = false;    ///< The recompile limit was hit for this frame.
+  /// Every cached compile whose guards failed with this reason: one event for an identical reason failing
+  /// against several cached compiles ("4/2", "4/1", "4/0"), `cachedCompile` is the first.
+  std::vector<std::string> cachedCompiles;
+  /// Dynamo gave up on the frame here and it runs without compiling: the recompile limit (a Recompile event
+  /// of its own, on the function's def line) or a graph break Dynamo could not handle, which made it skip the
+  /// frame (a GraphBreak event: GraphBreakReason::skipsFrame). Never a hard failure: the call ran, eagerly.
+  bool ranEagerly = false;
   // Failures.
   std::string failType; ///< "BackendCompilerFailed", ...
   // Specialisations.
@@ -362,6 +396,9 @@ struct RecordedCompile {
   std::string recompileReasonMetric; ///< compilation_metrics recompile_reason.
   std::optional<double> compileSeconds, backwardSeconds, runtimeSeconds;
   std::optional<int64_t> guardCount, shapeEnvGuardCount, graphOpCount;
+  /// The limits of compilation_metrics' `dynamo_config` (a JSON text): recompile_limit (older:
+  /// cache_size_limit) and accumulated_recompile_limit (accumulated_cache_size_limit); none when not logged.
+  std::optional<int64_t> recompileLimit, accumulatedRecompileLimit;
   std::string backwardFailType, backwardFailReason;
   struct Break {
     int attempt = 0;

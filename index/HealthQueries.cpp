@@ -27,9 +27,26 @@ std::string whereText(const CompileHealth &h, const std::vector<uint32_t> &compi
   return s;
 }
 
-std::string message(const CompileHealth &h, HealthEventKind kind, const std::vector<uint32_t> &events,
-                    const std::vector<uint32_t> &compiles, size_t ranks) {
+std::string message(const CompileHealth &h, HealthEventKind kind, bool limit,
+                    const std::vector<uint32_t> &events, const std::vector<uint32_t> &compiles,
+                    size_t ranks) {
   std::string m;
+  if (limit) {
+    // "recompile limit (3) reached: this function runs eagerly from now on", then PyTorch's explanation.
+    std::vector<std::string> titles, details;
+    for (uint32_t e : events) {
+      appendUnique(titles, h.events[e].title);
+      appendUnique(details, h.events[e].explanation);
+      for (const std::string &hint : h.events[e].hints)
+        appendUnique(details, "Hint: " + hint);
+    }
+    for (size_t i = 0; i < titles.size(); ++i)
+      m += (i ? "; " : "") + titles[i];
+    for (const std::string &d : details)
+      m += "\n" + d;
+    m += "\n(" + whereText(h, compiles, ranks) + ")";
+    return m;
+  }
   switch (kind) {
   case HealthEventKind::GraphBreak: {
     std::vector<std::string> titles;
@@ -50,10 +67,10 @@ std::string message(const CompileHealth &h, HealthEventKind kind, const std::vec
   }
   case HealthEventKind::Recompile: {
     std::vector<std::string> failures;
-    bool limit = false;
+    bool limitReached = false;
     for (uint32_t e : events) {
       appendUnique(failures, h.events[e].title);
-      limit |= h.events[e].limitReached;
+      limitReached |= h.events[e].limitReached;
     }
     // Compile ids, not compiles: every rank of a job recompiles the same frame (whereText counts the ranks).
     std::set<std::string> distinct;
@@ -62,7 +79,7 @@ std::string message(const CompileHealth &h, HealthEventKind kind, const std::vec
     m = "recompiled " + std::to_string(distinct.size()) + "× — ";
     for (size_t i = 0; i < failures.size(); ++i)
       m += (i ? "; " : "") + failures[i];
-    if (limit) m += "\nThe recompile limit was reached: later calls run without compiling.";
+    if (limitReached) m += "\nThe recompile limit was reached: later calls run without compiling.";
     break;
   }
   case HealthEventKind::Failure: {
@@ -113,9 +130,22 @@ std::vector<HealthDiagnostic> Index::healthDiagnostics(std::string_view path) co
   std::vector<HealthDiagnostic> out;
   auto it = health_.byPath.find(normalizePath(path));
   if (it == health_.byPath.end()) return out;
+  // One diagnostic per line and group: failures, graph breaks, the recompile limit (a Recompile event that
+  // made the function run eagerly: a Warning of its own, never merged into the guard failures of the line),
+  // recompiles, specialisations.
+  struct Group {
+    HealthEventKind kind;
+    bool limit;
+  };
+  static constexpr Group kGroups[] = {{HealthEventKind::Failure, false},
+                                      {HealthEventKind::GraphBreak, false},
+                                      {HealthEventKind::Recompile, true},
+                                      {HealthEventKind::Recompile, false},
+                                      {HealthEventKind::Specialization, false}};
+  auto isLimit = [](const HealthEvent &ev) { return ev.kind == HealthEventKind::Recompile && ev.ranEagerly; };
   for (const auto &[line, events] : it->second.events) {
-    for (HealthEventKind kind : {HealthEventKind::Failure, HealthEventKind::GraphBreak,
-                                 HealthEventKind::Recompile, HealthEventKind::Specialization}) {
+    for (const Group &group : kGroups) {
+      const HealthEventKind kind = group.kind;
       HealthDiagnostic d;
       d.kind = kind;
       d.line = line;
@@ -123,7 +153,7 @@ std::vector<HealthDiagnostic> Index::healthDiagnostics(std::string_view path) co
       std::set<int> ranks;
       for (uint32_t e : events) {
         const HealthEvent &ev = health_.events[e];
-        if (ev.kind != kind) continue;
+        if (ev.kind != kind || isLimit(ev) != group.limit) continue;
         d.events.push_back(e);
         if (std::find(d.compiles.begin(), d.compiles.end(), ev.compile) == d.compiles.end())
           d.compiles.push_back(ev.compile);
@@ -139,7 +169,9 @@ std::vector<HealthDiagnostic> Index::healthDiagnostics(std::string_view path) co
         d.href = first.url;
         break;
       case HealthEventKind::Recompile:
-        d.code = "recompile";
+        // The limit's code names what its link is about (PyTorch's "Dynamo recompile limit exceeded" page).
+        d.code = group.limit ? "recompile-limit" : "recompile";
+        if (group.limit) d.href = first.url;
         break;
       case HealthEventKind::Failure:
         d.code = first.failType.empty() ? "compile-failure" : first.failType;
@@ -149,7 +181,7 @@ std::vector<HealthDiagnostic> Index::healthDiagnostics(std::string_view path) co
         d.code = "specialization";
         break;
       }
-      d.message = message(health_, kind, d.events, d.compiles, d.ranks);
+      d.message = message(health_, kind, group.limit, d.events, d.compiles, d.ranks);
       if (std::all_of(d.events.begin(), d.events.end(),
                       [&](uint32_t e) { return health_.events[e].shownAt != health_.events[e].at; })) {
         // Shown on the call that led there: say where it happened.
