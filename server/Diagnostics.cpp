@@ -1,7 +1,9 @@
 // server/Diagnostics.cpp: the diagnostics of a document, from two sources, and their one publisher.
-//  - Compile health (source "torch.compile"): graph breaks (Warning), recompiles (Information; Warning once
-//    the recompile limit is reached), compile failures (Error) and dynamic-shape specialisations
-//    (Information), one per line and kind, merged over compiles and ranks (Index::healthDiagnostics).
+//  - Compile health (source "torch.compile"): graph breaks (Warning, also those that made Dynamo skip a frame
+//    and run it eagerly), recompiles (Information; Warning once the recompile limit is reached), the
+//    recompile limit itself (Warning, code `recompile-limit`, on the function's def line), compile failures
+//    (Error: the call raised) and dynamic-shape specialisations (Information), one per line and kind, merged
+//    over compiles and ranks (Index::healthDiagnostics; the rules are in ARCHITECTURE.md, "Compile health").
 //  - Runtime findings (source "inductor-ls", server/RuntimeDiagnostics.cpp): the first NaN/Inf of a printer
 //    run log, on its launch and on the user line that made it.
 // Both are placed where their lines are now (placeOrigin): a recorded line that is gone gets none.

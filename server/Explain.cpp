@@ -161,6 +161,8 @@ protocol::json healthJson(const index::Index &index) {
                              {"compileId", h.compiles[e.compile].id.str()},
                              {"title", e.title},
                              {"id", e.id},
+                             {"ranEagerly", e.ranEagerly},
+                             {"cachedCompiles", e.cachedCompiles},
                              {"at", place(e.at)}});
   return out;
 }
