@@ -97,6 +97,8 @@ HealthExpectation expectedHealth(const std::string &logPath) {
   std::map<std::string, std::vector<std::string>> recompileReasons;
   std::map<std::string, std::vector<Frame>> startStacks; // Compile -> dynamo_start's stack.
   std::map<std::string, Frame> callers; // Compile -> the frame that entered Dynamo (create_symbol stacks).
+  std::map<std::string, std::vector<std::string>> errors;     // Compile -> dynamo_error tracebacks.
+  std::map<std::string, std::vector<std::string>> breakTexts; // Compile -> dynamo_graph_break_reason texts.
   std::optional<int> fileRank;
   static const std::regex rankName(R"(_rank_(\d+)[_.])");
   std::smatch rm;
@@ -121,6 +123,10 @@ HealthExpectation expectedHealth(const std::string &logPath) {
       trees[id] = lines;
     }
     if (kind == "inductor_output_code") outputs[id] = true;
+    if (kind == "artifact" && r.envelope["artifact"].value("name", "") == "dynamo_error")
+      errors[id].push_back(r.payload);
+    if (kind == "artifact" && r.envelope["artifact"].value("name", "") == "dynamo_graph_break_reason")
+      breakTexts[id].push_back(r.payload);
     if (kind == "dynamo_start") startStacks[id] = jsonStack(r.envelope[kind].value("stack", json()), strs);
     if (kind == "create_symbol" && !callers.count(id)) {
       std::vector<Frame> stack = jsonStack(r.envelope[kind].value("stack", json()), strs);
@@ -189,7 +195,9 @@ HealthExpectation expectedHealth(const std::string &logPath) {
             e.removeGraphBreak = true;
         }
         std::smatch m;
-        if (std::regex_search(l, m, link)) {
+        // The first graph break's link: the ones after "*** While handling this graph break, another graph
+        // break occurred: ***" are of follow-ups.
+        if (e.href.empty() && std::regex_search(l, m, link)) {
           e.href = m[1].str();
           std::string file = e.href.substr(e.href.rfind('/') + 1);
           e.code = file.substr(0, file.find('.'));
@@ -230,7 +238,17 @@ HealthExpectation expectedHealth(const std::string &logPath) {
   for (const auto &[id, m] : metrics)
     if (!recompileReasons.count(id) && m.contains("recompile_reason") && m["recompile_reason"].is_string())
       recompileReasons[id] = {m["recompile_reason"].get<std::string>()};
-  for (const auto &[id, reasons] : recompileReasons) {
+  for (const auto &[id, all] : recompileReasons) {
+    // One event per distinct reason text (without its "N/M: " prefix): the same guard failing against several
+    // cached compiles is one failure.
+    std::vector<std::string> reasons;
+    std::set<std::string> seenReasons;
+    for (const std::string &reason : all) {
+      std::string key = reason;
+      static const std::regex prefix(R"(^[0-9!/]+: )");
+      key = std::regex_replace(key, prefix, "", std::regex_constants::format_first_only);
+      if (seenReasons.insert(key).second) reasons.push_back(reason);
+    }
     for (const std::string &reason : reasons) {
       std::vector<std::string> lines = splitLines(reason);
       ExpectedHealthEvent e;
@@ -238,6 +256,15 @@ HealthExpectation expectedHealth(const std::string &logPath) {
       e.compile = id;
       e.code = "recompile";
       e.severity = 3;
+      // The guard failures of the compile that hit the recompile limit: a Warning (the frame now runs
+      // eagerly).
+      if (auto mm = metrics.find(id); mm != metrics.end() && mm->second["fail_reason"].is_string()) {
+        std::string fr = mm->second["fail_reason"].get<std::string>();
+        if (fr.find("recompile limit exceeded") != std::string::npos ||
+            fr.find("recompile_limit") != std::string::npos ||
+            fr.find("cache_size_limit") != std::string::npos)
+          e.severity = 2;
+      }
       std::string first = lines.empty() ? "" : lines[0];
       std::string cached;
       if (size_t colon = first.find(": ");
@@ -303,17 +330,79 @@ HealthExpectation expectedHealth(const std::string &logPath) {
       e.severity = 1;
       e.code = m["fail_type"].get<std::string>();
       e.title = e.code;
+      std::string reason = m["fail_reason"].is_string() ? m["fail_reason"].get<std::string>() : "";
+      std::smatch lm;
+      std::string firstLink = std::regex_search(reason, lm, link) ? lm[1].str() : "";
+      // The recompile limit (unless configured to fail): a Warning on the function's def line, which an
+      // earlier compile of the same frame id names (this one's metrics name no function).
+      bool limit = reason.find("recompile limit exceeded") != std::string::npos ||
+                   reason.find("recompile_limit") != std::string::npos ||
+                   reason.find("cache_size_limit") != std::string::npos;
+      if (limit && e.code.rfind("FailOn", 0) != 0) {
+        e.kind = "recompileLimit";
+        e.severity = 2;
+        e.code = "recompile-limit";
+        e.href = firstLink;
+        std::smatch n;
+        static const std::regex currently(R"(currently set to (\d+))");
+        std::string value;
+        if (std::regex_search(reason, n, currently)) {
+          value = n[1].str();
+        } else if (m.contains("dynamo_config") && m["dynamo_config"].is_string()) {
+          json config = json::parse(m["dynamo_config"].get<std::string>(), nullptr, false);
+          if (config.is_object() && config["recompile_limit"].is_number())
+            value = std::to_string(config["recompile_limit"].get<int>());
+        }
+        e.title = "recompile limit" + (value.empty() ? std::string() : " (" + value + ")") + " reached";
+        e.at = defOf(id);
+        std::string frame = id.substr(0, id.find('/') + 1);
+        for (auto it = metrics.rbegin(); it != metrics.rend() && !e.at; ++it)
+          if (it->first.rfind(frame, 0) == 0 && it->first != id) e.at = defOf(it->first);
+        out.events.push_back(std::move(e));
+        continue;
+      }
+      // A graph break that made Dynamo skip the frame, which ran eagerly: the graph break's record says it;
+      // without one, the failure is the graph break (a Warning with its first graph break's link).
+      auto skips = [](const std::string &text) {
+        return text.find("falling back to eager") != std::string::npos ||
+               text.find("Skipping frame") != std::string::npos ||
+               text.find("Skipping the frame") != std::string::npos ||
+               text.find("frame skipped: ") != std::string::npos;
+      };
+      bool skipped = skips(reason);
+      for (const std::string &b : breakTexts[id])
+        skipped = skipped || skips(b);
+      if (skipped) {
+        if (!breakTexts[id].empty()) continue;
+        e.kind = "graphBreak";
+        e.severity = 2;
+        e.href = firstLink;
+        e.code = firstLink.substr(firstLink.rfind('/') + 1);
+        e.code = e.code.substr(0, e.code.find('.'));
+        e.title = strip(reason.substr(0, reason.find('\n')));
+      }
+      // Where Dynamo was tracing when it was raised: fail_user_frame, the "User stack:" of its reason, the
+      // "from user code:" frames of its reason or traceback, the traceback's "User stack:", else the def.
       if (m["fail_user_frame_filename"].is_string() && m["fail_user_frame_lineno"].is_number()) {
         Frame f{m["fail_user_frame_filename"].get<std::string>(),
                 m["fail_user_frame_lineno"].get<uint32_t>()};
         if (isModelFrame(f.path)) e.at = f;
       }
-      std::string reason = m["fail_reason"].is_string() ? m["fail_reason"].get<std::string>() : "";
-      if (!e.at) {
-        std::vector<std::string> lines = splitLines(reason);
+      auto section = [](const std::string &text, const std::string &heading) -> std::vector<Frame> {
+        std::vector<std::string> lines = splitLines(text);
+        std::vector<Frame> last;
         for (size_t i = 0; i < lines.size(); ++i)
-          if (strip(lines[i]) == "User stack:") e.at = innermostModel(tracebackFrames(lines, i + 1));
-      }
+          if (strip(lines[i]) == heading) last = tracebackFrames(lines, i + 1);
+        return last;
+      };
+      std::vector<std::vector<Frame>> candidates{section(reason, "User stack:"),
+                                                 section(reason, "from user code:")};
+      for (const std::string &error : errors[id])
+        candidates.push_back(section(error, "from user code:"));
+      for (const std::string &error : errors[id])
+        candidates.push_back(section(error, "User stack:"));
+      for (const auto &frames : candidates)
+        if (!e.at && !frames.empty()) e.at = innermostModel(frames);
       if (!e.at) e.at = defOf(id);
       out.events.push_back(std::move(e));
     }
@@ -338,6 +427,15 @@ HealthExpectation expectedHealth(const std::string &logPath) {
     c.file = m["co_filename"].is_string() ? m["co_filename"].get<std::string>() : "";
     c.firstLine = m["co_firstlineno"].is_number() ? m["co_firstlineno"].get<uint32_t>() : 0;
     c.failType = m["fail_type"].is_string() ? m["fail_type"].get<std::string>() : "";
+    // Ran eagerly: the recompile limit (not configured to fail) or a skipped frame.
+    for (const ExpectedHealthEvent &e : out.events)
+      c.ranEagerly = c.ranEagerly || (e.compile == id && e.kind == "recompileLimit");
+    if (!c.failType.empty()) {
+      bool failure = false;
+      for (const ExpectedHealthEvent &e : out.events)
+        failure = failure || (e.compile == id && e.kind == "failure");
+      c.ranEagerly = c.ranEagerly || !failure;
+    }
     c.graphBreak = !breakStacks[id].empty();
     c.outputCode = outputs[id];
     c.recompile = recompileReasons.count(id) > 0;

@@ -10,8 +10,19 @@
 //    tensor it names in the cached compile's guard tree, else the function's def line;
 //  - any of them, when none of these is model code (a function in a library): the innermost model frame of
 //    the compile's `dynamo_start` stack, the user's call into the library;
+//  - graph break code and link: the first graph break's of the text (not those of the graph breaks that
+//    occurred while handling it, after "*** While handling this graph break ...");
+//  - the recompile limit (fail_reason names recompile_limit/cache_size_limit, fail_type not FailOn*): a
+//    Warning "recompile limit (N) reached" (N: "currently set to N", else dynamo_config's recompile_limit),
+//    code `recompile-limit` with the reason's link, on the def line of the frame id (an earlier compile's
+//    co_filename:co_firstlineno: the limit's own metrics name no function);
+//  - a frame Dynamo skipped ("falling back to eager", "Skipping frame", "frame skipped:" in fail_reason or
+//    the compile's graph-break record): no failure; its graph break record is the one entry, or without one
+//    the failure becomes a graph break (Warning, its first link's id);
 //  - compile failure (`compilation_metrics` fail_type): at fail_user_frame, else the innermost model frame
-//    of the "User stack:" in fail_reason, else the def line;
+//    of the "User stack:" in fail_reason, of the "from user code:" section of fail_reason, then of the
+//    dynamo_error tracebacks, then of their "User stack:", else the def line;
+//  - recompiles: one per distinct reason text of a compile, without its "N/M: " prefix;
 //  - specialisation (`symbolic_shape_specialization`): its user stack's innermost model frame.
 // Model code = not isLibraryFrame (TraceOracle.h) and not a synthetic `<...>` file.
 #pragma once
@@ -52,6 +63,8 @@ struct RecordedHealthCompile {
   uint32_t firstLine = 0; ///< co_firstlineno.
   std::string failType;
   bool graphBreak = false, outputCode = false, recompile = false;
+  bool ranEagerly =
+      false; ///< fail_type set, but the frame ran eagerly (the recompile limit, a skipped frame).
 };
 
 struct HealthExpectation {
