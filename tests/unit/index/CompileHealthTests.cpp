@@ -670,3 +670,274 @@ TEST_CASE("Index compile health: traces without events have compiles and no even
       CHECK(fc.status == CompileStatus::Ok);
   }
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// Placement rules of issue 32: the recompile limit, skipped frames, failures from user code, one guard
+// failing against several cached compiles.
+
+namespace {
+
+// health_zoo's [1/0] graph-break artifact: a print in a for loop makes Dynamo skip the frame (gb7000).
+const char *kBreakInLoop = R"(Graph break in user code at /tmp/work/health_zoo/model.py:15
+Graph Break Reason: Failed to handle graph break gracefully. Skipping the function and falling back to eager. Graph break encountered:
+
+Failed to trace builtin operator
+  Explanation: Dynamo does not know how to trace builtin operator `print` with argument types ['str', 'int'] (has_kwargs False)
+  Hint: Avoid calling builtin `print` with argument types ['str', 'int']. Consider using an equivalent alternative function/method to `print`.
+  Hint: Please report an issue to PyTorch.
+
+  Developer debug context: builtin print [<class 'torch._dynamo.variables.constant.ConstantVariable'>] False
+
+ For more details about this graph break, please visit: https://meta-pytorch.github.io/compile-graph-break-site/gb/gb0059.html
+
+*** While handling this graph break, another graph break occurred: ***
+
+graph break in loop
+  Explanation: torch.compile detected a graph break in a for/while loop. Skipping the frame and falling back to eager, as graph breaks in loops are not supported.
+  Hint: This graph break may have been caused by an earlier graph break. Resolving the earlier graph break may resolve this one.
+
+  Developer debug context: frame skipped: loop_break (/tmp/work/health_zoo/model.py line 12)
+
+ For more details about this graph break, please visit: https://meta-pytorch.github.io/compile-graph-break-site/gb/gb7000.html
+
+User code traceback:
+  File "/tmp/work/health_zoo/model.py", line 52, in main
+    run("loop_break", lambda: torch.compile(loop_break)(x))
+  File "/tmp/work/health_zoo/model.py", line 15, in loop_break
+    print("step", i)  # graph break inside a loop
+)";
+
+const HealthEvent *findEvent(const Index &index, const std::string &compile, HealthEventKind kind) {
+  for (const HealthEvent &e : index.compileHealth().events)
+    if (e.kind == kind && index.compileHealth().compiles[e.compile].id.str() == compile) return &e;
+  return nullptr;
+}
+
+size_t countEvents(const Index &index, const std::string &compile, HealthEventKind kind) {
+  size_t n = 0;
+  for (const HealthEvent &e : index.compileHealth().events)
+    n += e.kind == kind && index.compileHealth().compiles[e.compile].id.str() == compile;
+  return n;
+}
+
+} // namespace
+
+TEST_CASE(
+    "parseGraphBreakReason: a graph break and the one that occurred while handling it, a skipped frame") {
+  GraphBreakReason r = parseGraphBreakReason(kBreakInLoop);
+  // The first graph break's title, explanation, hints and link: the code and the link name the same one.
+  CHECK(r.title == "Failed to trace builtin operator");
+  CHECK(r.explanation.rfind("Dynamo does not know how to trace builtin operator `print`", 0) == 0);
+  CHECK(r.hints.size() == 2);
+  CHECK(r.id == "gb0059");
+  CHECK(r.url == "https://meta-pytorch.github.io/compile-graph-break-site/gb/gb0059.html");
+  REQUIRE(r.followUps.size() == 1);
+  CHECK(r.followUps[0].title == "graph break in loop");
+  CHECK(r.followUps[0].id == "gb7000");
+  CHECK(r.followUps[0].hints.size() == 1);
+  CHECK(r.followUps[0].developerContext.rfind("frame skipped: loop_break", 0) == 0);
+  CHECK(r.skipsFrame);
+  REQUIRE(r.at);
+  CHECK(r.at->line == 15);
+  CHECK(r.userStack.size() == 2);
+  CHECK(r.text.find("graph break in loop") != std::string::npos); // PyTorch's text, all of it.
+
+  // The same, as compilation_metrics' fail_reason (no header, no traceback).
+  std::string reason = kBreakInLoop;
+  reason = reason.substr(reason.find("Failed to trace builtin operator\n"));
+  reason = reason.substr(0, reason.find("\nUser code traceback:"));
+  GraphBreakReason f = parseGraphBreakReason(reason);
+  CHECK(f.title == "Failed to trace builtin operator");
+  CHECK(f.id == "gb0059");
+  CHECK(f.skipsFrame);
+  REQUIRE(f.followUps.size() == 1);
+  CHECK(f.followUps[0].id == "gb7000");
+
+  // Breaks that compiled up to the previous resumable state did not skip the frame; older texts that did.
+  CHECK_FALSE(parseGraphBreakReason(kBreakInLibrary).skipsFrame);
+  CHECK_FALSE(parseGraphBreakReason("Graph Break Reason: Encountered graph break that we cannot resume from. "
+                                    "Compiling up to the previous resumable state, then skipping the rest of "
+                                    "the function. Graph break encountered:\n\nData-dependent branching\n"
+                                    "  Explanation: e\n")
+                  .skipsFrame);
+  CHECK(parseGraphBreakReason("Skipping frame because there is a graph break in a for/while loop\n")
+            .skipsFrame);
+  // The suppress_errors hint ("fall back to eager") says nothing about what happened.
+  CHECK_FALSE(
+      parseGraphBreakReason("backend='x' raised:\nRuntimeError: no\n\nYou can suppress this exception "
+                            "and fall back to eager by setting:\n")
+          .skipsFrame);
+
+  // A hostile text of many separators: one pass, the follow-ups kept bounded.
+  std::string many = "Graph Break Reason: a\nt\n  Explanation: e\n";
+  for (int i = 0; i < 10000; ++i)
+    many += "*** While handling this graph break, another graph break occurred: ***\nx\n  Explanation: y\n";
+  GraphBreakReason m = parseGraphBreakReason(many);
+  CHECK(m.title == "t");
+  CHECK(m.followUps.size() == 8);
+}
+
+TEST_CASE("parseRecompileLimit: the limit's name and value as each PyTorch writes them") {
+  RecompileLimit l = parseRecompileLimit(
+      "Dynamo recompile limit exceeded\n  Explanation: Dynamo attempted to recompile the code object too "
+      "many "
+      "times, exceeding the recompile_limit cache size limit (currently set to 3). Excessive ...\n\n  "
+      "Developer debug context: Limit type: recompile_limit\n");
+  CHECK(l.name == "recompile_limit");
+  CHECK(l.value == 3);
+  l = parseRecompileLimit(
+      "exceeding the accumulated_recompile_limit (currently set to 256)\n  Developer debug "
+      "context: Limit type: accumulated_recompile_limit");
+  CHECK(l.name == "accumulated_recompile_limit");
+  CHECK(l.value == 256);
+  l = parseRecompileLimit("cache_size_limit reached");
+  CHECK(l.name == "cache_size_limit");
+  CHECK_FALSE(l.value.has_value());
+  l = parseRecompileLimit("torch._dynamo hit config.recompile_limit (8)");
+  CHECK(l.name == "recompile_limit");
+  CHECK(l.value == 8);
+  CHECK(parseRecompileLimit("Failed to trace builtin operator").name.empty());
+  CHECK(parseRecompileLimit("").name.empty());
+}
+
+TEST_CASE("userCodeFrames: the 'from user code:' section of an exception Dynamo augmented") {
+  std::string error = "Traceback (most recent call last):\n"
+                      "  File \"/opt/torch/_dynamo/convert_frame.py\", line 1827, in _compile\n"
+                      "    x()\n"
+                      "torch._dynamo.exc.TorchRuntimeError: RuntimeError when making fake tensor call\n\n"
+                      "from user code:\n"
+                      "   File \"/w/model.py\", line 66, in forward\n"
+                      "    x = blk(x)\n"
+                      "  File \"/w/model.py\", line 48, in forward\n"
+                      "    print(h.item())\n\n"
+                      "Set TORCHDYNAMO_VERBOSE=1 for the internal stack trace\n";
+  std::vector<StackFrame> frames = userCodeFrames(error);
+  REQUIRE(frames.size() == 2);
+  CHECK(frames[0].line == 66);
+  CHECK(frames[1].line == 48);
+  CHECK(frames[1].file == "/w/model.py");
+  CHECK(frames[1].code == "print(h.item())");
+  CHECK(userCodeFrames("Traceback (most recent call last):\n  File \"/w/m.py\", line 3, in f\n").empty());
+  CHECK(userCodeFrames("").empty());
+  CHECK(userCodeFrames("from user code:\n").empty());
+}
+
+TEST_CASE(
+    "Index compile health: health_zoo, the recompile limit, a skipped frame, a guard against 3 compiles") {
+  IndexOptions options;
+  options.inputs = {kTraces + "/health_zoo/trace"};
+  options.jobs = 2;
+  auto index = Index::build(options);
+  const CompileHealth &h = index->compileHealth();
+  const std::string m = "/tmp/work/health_zoo/model.py";
+
+  // [0/3] hit the recompile limit; its metrics name no function, its frame id does (shapes, def line 8).
+  const FrameCompile *limited = nullptr;
+  for (const FrameCompile &c : h.compiles)
+    if (c.id.str() == "0/3") limited = &c;
+  REQUIRE(limited);
+  CHECK(h.frames[limited->frame].function == "shapes");
+  CHECK(h.frames[limited->frame].compiles.size() == 4);
+  for (const CompiledFrame &f : h.frames)
+    CHECK_FALSE(f.function.empty());
+  CHECK(limited->status == CompileStatus::NotCompiled);
+  const HealthEvent *limit = nullptr;
+  for (const HealthEvent &e : h.events)
+    if (e.compile == uint32_t(limited - h.compiles.data()) && e.ranEagerly) limit = &e;
+  REQUIRE(limit);
+  CHECK(limit->kind == HealthEventKind::Recompile);
+  CHECK(limit->severity == HealthSeverity::Warning);
+  CHECK(limit->title == "recompile limit (3) reached: this function runs eagerly from now on");
+  CHECK(limit->id == "gb0039");
+  CHECK(describe(*index, *limit) == m + ":8 [0/3] " + limit->title);
+  CHECK(countEvents(*index, "0/3", HealthEventKind::Failure) == 0);
+  // Its guard failures, on the guarded line, each against its own cached compile (different texts).
+  CHECK(countEvents(*index, "0/3", HealthEventKind::Recompile) == 4);
+
+  // [1/0]: a print in a loop made Dynamo skip loop_break: one graph break, a Warning, named by its first
+  // graph break's code and link; no failure.
+  CHECK(countEvents(*index, "1/0", HealthEventKind::Failure) == 0);
+  REQUIRE(countEvents(*index, "1/0", HealthEventKind::GraphBreak) == 1);
+  const HealthEvent *skip = findEvent(*index, "1/0", HealthEventKind::GraphBreak);
+  CHECK(skip->ranEagerly);
+  CHECK(skip->severity == HealthSeverity::Warning);
+  CHECK(skip->id == "gb0059");
+  CHECK(skip->url.ends_with("/gb0059.html"));
+  CHECK(
+      describe(*index, *skip) ==
+      m + ":15 [1/0] Failed to trace builtin operator (graph break in loop: Dynamo skipped the frame, which "
+          "runs eagerly)");
+  for (const FrameCompile &c : h.compiles)
+    if (c.id.str() == "1/0") {
+      CHECK(c.status == CompileStatus::NotCompiled);
+    }
+
+  // [3/0]: raised inside PyTorch from line 29.
+  const HealthEvent *matmul = findEvent(*index, "3/0", HealthEventKind::Failure);
+  REQUIRE(matmul);
+  CHECK(matmul->severity == HealthSeverity::Error);
+  CHECK(index->place(*matmul->at).line == 29);
+
+  // [4/3]: grad mode failed against 3 cached compiles: one event.
+  REQUIRE(countEvents(*index, "4/3", HealthEventKind::Recompile) == 1);
+  const HealthEvent *grad = findEvent(*index, "4/3", HealthEventKind::Recompile);
+  CHECK(grad->title == "GLOBAL_STATE changed: grad_mode (against 3 earlier compiles)");
+  CHECK(grad->cachedCompiles == std::vector<std::string>{"4/2", "4/1", "4/0"});
+  CHECK(grad->text.find("[4/2], [4/1], [4/0]") != std::string::npos);
+
+  // Diagnostics: the limit is its own Warning on the def line, apart from the guard failures.
+  std::string path = index->place(*limit->at).path;
+  auto diags = index->healthDiagnostics(path);
+  auto at = [&](uint32_t line, const std::string &code) -> const HealthDiagnostic * {
+    for (const HealthDiagnostic &d : diags)
+      if (d.line == line && d.code == code) return &d;
+    return nullptr;
+  };
+  const HealthDiagnostic *def = at(8, "recompile-limit");
+  REQUIRE(def);
+  CHECK(def->severity == HealthSeverity::Warning);
+  CHECK(def->href == limit->url);
+  CHECK(def->message.rfind("recompile limit (3) reached: this function runs eagerly from now on\n", 0) == 0);
+  CHECK(def->message.find("[0/3]") != std::string::npos);
+  const HealthDiagnostic *loop = at(15, "gb0059");
+  REQUIRE(loop);
+  CHECK(loop->severity == HealthSeverity::Warning);
+  CHECK(loop->href.ends_with("/gb0059.html"));
+  for (const HealthDiagnostic &d : diags)
+    CHECK_MESSAGE((d.line != 15 || &d == loop), d.code);
+  const HealthDiagnostic *grads = at(32, "recompile");
+  REQUIRE(grads);
+  CHECK(grads->message.find("GLOBAL_STATE changed: grad_mode (against 3 earlier compiles)") !=
+        std::string::npos);
+}
+
+TEST_CASE("Index compile health: a failure without fail_user_frame is on the line Dynamo was tracing") {
+  // health_zoo's bad_matmul failure with fail_user_frame_* null (as PyTorch logs some failures): the
+  // dynamo_error's "from user code:" names line 29, where it was raised from; not the def line (27).
+  const std::string source = kTraces + "/health_zoo/trace";
+  std::string logPath;
+  for (const auto &e : std::filesystem::directory_iterator(source))
+    logPath = e.path().string();
+  std::ifstream in(logPath, std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string recorded =
+      R"("fail_user_frame_filename": "/tmp/work/health_zoo/model.py", "fail_user_frame_lineno": 29)";
+  size_t at = text.find(recorded);
+  REQUIRE(at != std::string::npos);
+  text.replace(at, recorded.size(), R"("fail_user_frame_filename": null, "fail_user_frame_lineno": null)");
+  std::string dir = (std::filesystem::temp_directory_path() / "inductor-placement-XXXXXX").string();
+  REQUIRE(::mkdtemp(dir.data()) != nullptr);
+  std::ofstream(dir + "/dedicated_log_torch_trace_x.log", std::ios::binary) << text;
+  IndexOptions options;
+  options.inputs = {dir};
+  auto index = Index::build(options);
+  std::filesystem::remove_all(dir);
+  const HealthEvent *matmul = findEvent(*index, "3/0", HealthEventKind::Failure);
+  REQUIRE(matmul);
+  REQUIRE(matmul->at);
+  CHECK(index->place(*matmul->at).line == 29);
+  REQUIRE(matmul->stack.size() == 1);
+  CHECK(index->place(matmul->stack[0]).line == 29);
+  // The traceback proper has no model frame: nothing else was "raised here".
+  CHECK(matmul->related.empty());
+}
