@@ -282,8 +282,10 @@ HealthExpectation expectedHealth(const std::string &logPath) {
       if (auto mm = metrics.find(id); mm != metrics.end() && !e.caller)
         for (const auto &stack : breakStacks[id])
           for (size_t i = 1; i < stack.size(); ++i)
-            if (stack[i].path == mm->second.value("co_filename", "") &&
-                stack[i].line >= mm->second.value("co_firstlineno", 0u) && isModelFrame(stack[i - 1].path))
+            if (mm->second["co_filename"].is_string() && mm->second["co_firstlineno"].is_number() &&
+                stack[i].path == mm->second["co_filename"].get<std::string>() &&
+                stack[i].line >= mm->second["co_firstlineno"].get<uint32_t>() &&
+                isModelFrame(stack[i - 1].path))
               e.caller = stack[i - 1];
       out.events.push_back(std::move(e));
     }
@@ -334,7 +336,8 @@ HealthExpectation expectedHealth(const std::string &logPath) {
   for (const auto &[id, m] : metrics) {
     RecordedHealthCompile c;
     c.id = id;
-    c.function = m.value("co_name", "");
+    c.function =
+        m["co_name"].is_string() ? m["co_name"].get<std::string>() : ""; // null past the recompile limit
     c.file = m["co_filename"].is_string() ? m["co_filename"].get<std::string>() : "";
     c.firstLine = m["co_firstlineno"].is_number() ? m["co_firstlineno"].get<uint32_t>() : 0;
     c.failType = m["fail_type"].is_string() ? m["fail_type"].get<std::string>() : "";
