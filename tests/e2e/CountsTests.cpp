@@ -86,31 +86,31 @@ Expected expectedCounts(const Case &c, LSPClient &client) {
   // Compile health: one compile per compile id and function, ranks together.
   struct PerCompile {
     bool recompile = false, failure = false;
-    std::map<std::optional<int>, size_t> breaksByRank;
+    std::map<size_t, size_t> breaksByLog; // A log is one rank's.
   };
   std::map<std::string, PerCompile> compiles;
   std::set<std::string> frames;
-  for (const std::string &log : c.logs) {
-    HealthExpectation h = expectedHealth(log);
-    std::map<std::pair<std::string, std::optional<int>>, std::string> keyOf;
+  for (size_t logIndex = 0; logIndex < c.logs.size(); ++logIndex) {
+    HealthExpectation h = expectedHealth(c.logs[logIndex]);
+    std::map<std::string, std::string> keyOf; // Compile id -> key, in this log.
     for (const RecordedHealthCompile &rc : h.compiles) {
       std::string key = rc.id + "\n" + rc.function;
-      keyOf[{rc.id, rc.rank}] = key;
+      keyOf[rc.id] = key;
       PerCompile &p = compiles[key];
       p.recompile |= rc.recompile || frameCompileId(rc.id) > 0;
       frames.insert(frameOf(rc.id));
     }
     for (const ExpectedHealthEvent &e : h.events) {
-      auto it = keyOf.find({e.compile, e.rank});
+      auto it = keyOf.find(e.compile);
       if (it == keyOf.end()) continue;
       PerCompile &p = compiles[it->second];
-      if (e.kind == "graphBreak") ++p.breaksByRank[e.rank];
+      if (e.kind == "graphBreak") ++p.breaksByLog[logIndex];
       if (e.kind == "failure") p.failure = true;
     }
   }
   for (const auto &[key, p] : compiles) {
     size_t breaks = 0;
-    for (const auto &[rank, n] : p.breaksByRank)
+    for (const auto &[log, n] : p.breaksByLog)
       breaks = std::max(breaks, n);
     out.graphBreaks += breaks;
     out.recompiles += p.recompile;
@@ -140,7 +140,8 @@ Expected expectedCounts(const Case &c, LSPClient &client) {
     addLaunches(g, code.text);
   }
   for (const json &a : client.request("inductor/listArtifacts", json::object())) {
-    if ((a["kind"] != "outputCode" && a["kind"] != "wrapperCode") || !a["compileId"].is_null()) continue;
+    // Found only in files: no log holds it (a log's output code without a compile id is AOTInductor's).
+    if ((a["kind"] != "outputCode" && a["kind"] != "wrapperCode") || !a["trace"].is_null()) continue;
     Graph &g = graphs["file|" + a["uri"].get<std::string>()];
     g.perRank[std::nullopt] = 1;
     json content = client.request("inductor/artifactContent", {{"uri", a["uri"]}});
@@ -270,9 +271,13 @@ TEST_CASE("counts: status, explain, the compiles view, lenses and hovers agree, 
       for (const json &fn : tree["functions"]) {
         if (!fn["location"].is_object() || fn["location"]["uri"] != uri) continue;
         const json *lens = nullptr;
+        // The lens of that function: its arguments name the function and its recorded def line (the lens
+        // itself may sit on the `def` below a decorator).
         for (const json &l : lenses)
           if (l["command"]["command"] == "inductor.showCompiles" &&
-              l["range"]["start"]["line"] == fn["location"]["range"]["start"]["line"])
+              l["command"]["arguments"][2]["function"] == fn["function"] &&
+              l["command"]["arguments"][2]["line"] ==
+                  fn["location"]["range"]["start"]["line"].get<uint32_t>() + 1)
             lens = &l;
         REQUIRE_MESSAGE(lens, fn.dump());
         CHECK((*lens)["command"]["title"] == fn["summary"]);
