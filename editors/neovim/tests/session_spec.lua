@@ -91,12 +91,12 @@ return {
     local lines = status.describe({ indexing = false, traces = 1, compiles = 1, kernels = 2, launches = 194, errors = 0,
       notices = { { kind = 'noTrace', message = 'inductor-ls: no torch.compile trace found under /x.' } } }, '/x')
     H.eq('inductor-ls [/x]: 1 trace, 1 compile, 2 kernels, 194 launches', lines[1], 'counts')
+    H.eq('  no torch.compile trace found under /x.', lines[2], 'notice')
     lines = status.describe({ indexing = false, traces = 1, compiles = 8, kernels = 9, launches = 9, errors = 1,
       counts = { traces = 1, compiles = 5, graphs = 8, kernels = 8, launches = 8, problems = 4, graphBreaks = 3,
         recompiles = 0, failures = 1 } }, '/x')
     H.eq('inductor-ls [/x]: 1 trace, 5 compiles, 8 graphs, 8 kernels, 8 launches, 4 problems (3 graph breaks, '
       .. '0 recompiles, 1 failure), 1 indexing error', lines[1], 'the counts every view shows')
-    H.eq('  no torch.compile trace found under /x.', lines[2], 'notice')
     lines = status.describe({ indexing = true, ready = false, progress = { percentage = 45, message = 'reading trace logs: 50 of 110 MB' }, waitingRequests = 2 }, nil)
     H.eq('inductor-ls [session, no folder]: indexing 45% (reading trace logs: 50 of 110 MB), 2 requests waiting', lines[1], 'indexing')
     -- The statusline says the same in short.
