@@ -6,7 +6,8 @@
 //  - a hint that sets a config flag (`torch._dynamo.config.capture_scalar_outputs = True` for `.item()`,
 //    `capture_dynamic_output_shape_ops` for `nonzero`): the assignment after the file's imports;
 //  - "Remove the `torch._dynamo.graph_break()` call": the line, deleted.
-// Each action lists the diagnostics of the request's context it fixes (same source and line).
+// Each action lists the diagnostics of the request's context it fixes (same source and line). Quick fixes
+// come first; the debug printer's commands (RuntimeCodeActions.cpp) after them.
 #include "server/Convert.h"
 #include "server/Health.h"
 #include "server/RuntimeFeatures.h"
@@ -168,17 +169,21 @@ void Server::onCodeAction(const protocol::CodeActionParams &params, Reply reply)
     json out = json::array();
     const std::string &uri = params.textDocument.uri;
     TextCache texts(*this, index);
-    // The printer's commands (server/RuntimeCodeActions.cpp), on launches and user lines; they have no kind,
-    // so a client asking for given kinds only does not get them.
-    if (params.context.only.empty())
-      for (protocol::CodeAction &a : runtimeCodeActions(index, texts, uri, params.range))
-        out.push_back(json(a));
+    // Quick fixes first, then the printer's commands (server/RuntimeCodeActions.cpp: on launches, and on user
+    // lines once a run log is there); those have no kind, so a client asking for given kinds only does not
+    // get them.
+    auto finish = [&] {
+      if (params.context.only.empty())
+        for (protocol::CodeAction &a : runtimeCodeActions(index, texts, uri, params.range))
+          out.push_back(json(a));
+      reply(std::move(out));
+    };
     Target target = resolveTarget(index, uri, texts);
-    if (target.kind != Target::Kind::UserFile) return reply(std::move(out));
+    if (target.kind != Target::Kind::UserFile) return finish();
     if (!params.context.only.empty() &&
         std::none_of(params.context.only.begin(), params.context.only.end(),
                      [](const std::string &k) { return k == "quickfix" || k.starts_with("quickfix."); }))
-      return reply(std::move(out));
+      return finish();
     const index::CompileHealth &h = index.compileHealth();
     auto doc = document(uri);
     index::TextLines lines = index::splitLines(doc->text);
@@ -251,7 +256,7 @@ void Server::onCodeAction(const protocol::CodeActionParams &params, Reply reply)
         }
       }
     }
-    reply(std::move(out));
+    finish();
   });
 }
 

@@ -3,13 +3,13 @@
 // (TextViews::derived), as editors ask for a document's lenses again on every edit elsewhere, focus and
 // scroll.
 //  - User source: on each line that produced kernels, `4 kernels, 10 launches · 2 forward · 2 backward`
-//    (distinct kernels per compile and graph, launch sites; KernelSummary in server/Convert.h). Its command
-//    `inductor.showLaunchSites` [uri, position] carries no locations: the client asks inductor/launchSites
-//    for them when the lens is clicked. A line of a many-compile trace has thousands of launch sites (5,753
-//    on a Llama line: 30 ms and 700 KB per codeLens answer, which editors ask for after each edit).
-//    On each compiled function's def line, its compiles (`[8/0–8/4] 5 compiles · 1 failed · 4 graph breaks
-//    · 2.3 s`), whose command `inductor.showCompiles` [uri, position, {function, line, compileIds}] opens
-//    them in the editor's compiles view.
+//    (distinct kernels per compile and graph, launch sites; index::LaunchSummary in index/Counts.h). Its
+//    command `inductor.showLaunchSites` [uri, position] carries no locations: the client asks
+//    inductor/launchSites for them when the lens is clicked. A line of a many-compile trace has thousands of
+//    launch sites (5,753 on a Llama line: 30 ms and 700 KB per codeLens answer, which editors ask for after
+//    each edit). On each compiled function's def line, its compiles (`[8/0–8/4] 5 compiles · 1 failed · 4
+//    graph breaks · 2.3 s`), whose command `inductor.showCompiles` [uri, position, {function, line,
+//    compileIds}] opens them in the editor's compiles view.
 //  - Generated code: above each kernel launch and definition, its origin (`model.py:16  h = ...`, `+N more`).
 //  - Graph dumps: above each run of FX nodes from one user line, that origin, and beside it the kernels that
 //    compute those nodes (`2 kernels, 3 launches`).
@@ -23,6 +23,7 @@
 // rank's); [] on other lines and documents.
 #include "protocol/Position.h"
 #include "server/Convert.h"
+#include "server/Counts.h"
 #include "server/Health.h"
 #include "server/RuntimeFormat.h"
 #include "server/Server.h"
@@ -84,16 +85,21 @@ std::optional<uint32_t> defLineNow(TextCache &texts, const std::string &uri,
 void appendCompileLenses(const index::Index &index, TextCache &texts, const std::string &uri,
                          const std::string &path, protocol::JsonWriter &out) {
   const index::CompileHealth &h = index.compileHealth();
+  index::FunctionGroups groups = index::groupFunctions(h);
   for (const index::CompiledFunction &fn : index.compiledFunctions(path)) {
     std::optional<uint32_t> line = defLineNow(texts, uri, fn);
     if (!line) continue; // The function is no longer in the file.
     protocol::CodeLens lens;
     lens.range = texts.lineRange(uri, *line - 1);
+    // Its compiles as the compiled frames view groups them (index::groupFunctions: a frame whose last
+    // compile logged no co_name counts under the function its frame id names).
+    const std::vector<uint32_t> &compiles =
+        fn.frames.empty() ? fn.compiles : groups.functions[groups.function[fn.frames.front()]].compiles;
     json ids = json::array();
-    for (uint32_t c : fn.compiles)
+    for (uint32_t c : compiles)
       ids.push_back(h.compiles[c].id.str());
     protocol::Command cmd;
-    cmd.title = functionSummary(h, fn);
+    cmd.title = compilesTitle(h, compiles);
     cmd.command = "inductor.showCompiles";
     cmd.arguments =
         json::array({uri, lens.range.start,
@@ -155,7 +161,7 @@ void Server::onCodeLens(const protocol::CodeLensParams &params, Reply reply) {
       auto make = [&] {
         std::vector<LineLens> lines;
         for (const auto &[line, launches] : *allUserLinesNow(texts, index, uri, target.path)) {
-          KernelSummary summary = summarizeLaunches(index, launches);
+          index::LaunchSummary summary = index::summarizeLaunches(index, launches);
           lines.push_back(
               {line, summary.counts() + summary.byKind() +
                          lensTimeSuffix(index, target.path, recordedLine(index, target.path, launches, line),
@@ -268,7 +274,7 @@ void Server::onCodeLens(const protocol::CodeLensParams &params, Reply reply) {
             writeLocationsLens(out, uri, range, originTitle({p}), one.take());
           }
           if (!launches.empty())
-            writeLocationsLens(out, uri, range, summarizeLaunches(index, launches).counts(),
+            writeLocationsLens(out, uri, range, index::summarizeLaunches(index, launches).counts(),
                                launchLocations(texts, index, launches));
         }
         i = end;
@@ -292,8 +298,8 @@ void Server::onLaunchSites(const protocol::TextDocumentPositionParams &params, R
     // One per site in each compile, not one per rank (a 32-rank trace would send 32 copies of each). The
     // ranks' copies (the same code, up to the device) add no site: left out before summarizing (8 ranks: 8×
     // fewer to look at).
-    reply.text(
-        launchLocations(texts, index, summarizeLaunches(index, withoutCopies(index, it->second)).sites()));
+    reply.text(launchLocations(texts, index,
+                               index::summarizeLaunches(index, withoutCopies(index, it->second)).sites()));
   });
 }
 

@@ -5,6 +5,7 @@
 #include "index/TextLines.h"
 #include "protocol/Json.h"
 #include "server/Convert.h"
+#include "server/Counts.h"
 #include "server/Health.h"
 #include "server/PythonEnv.h"
 
@@ -87,11 +88,11 @@ std::string frameName(const index::CompileHealth &h, const index::CompiledFrame 
 /// The "Compile health" section: every compile with its outcome, then every event at its user line.
 void printCompileHealth(const index::Index &index, const index::SourceReader &sources) {
   const index::CompileHealth &h = index.compileHealth();
-  index::IndexStats s = index.stats();
+  const index::CompileCounts s = index::countsOf(index)->health;
   if (h.compiles.empty()) return;
   std::printf("\nCompile health: %zu compile(s) of %zu frame(s), %zu graph break(s), %zu recompile(s), %zu "
               "failure(s)\n",
-              s.frameCompiles, s.compiledFrames, s.graphBreaks, s.recompiles, s.compileFailures);
+              s.compiles, s.frames, s.graphBreaks, s.recompiles, s.failures);
   for (uint32_t ci = 0; ci < h.compiles.size(); ++ci) {
     const index::FrameCompile &c = h.compiles[ci];
     std::string label = c.label();
@@ -296,6 +297,8 @@ int runExplain(const std::vector<std::string> &args) {
                     {"corruptedRecords", stats.corruptedRecords},
                     {"errors", stats.errors},
                     {"milliseconds", ms}};
+    // What every view counts (index/Counts.h); `stats` are the build's own numbers (per rank, per file).
+    out["counts"] = countsJson(*index::countsOf(*index));
     out["launches"] = protocol::json::array();
     for (uint32_t i = 0; i < index->artifacts().size(); ++i) {
       const index::Artifact &a = index->artifacts()[i];
@@ -336,16 +339,23 @@ int runExplain(const std::vector<std::string> &args) {
     return 0;
   }
 
-  // Dynamo's compiles (frame_id/frame_compile_id, with or without output code) when the trace has them,
-  // else the output code found (AOTInductor, debug directories).
-  std::string compiles = plural(stats.compiles, "compile");
-  if (stats.frameCompiles)
-    compiles = plural(stats.frameCompiles, "compile") + " (" + plural(stats.compiles, "graph") +
-               " with output code)";
-  std::printf("Indexed %s (%.1f MB), %s, %s (%zu with a user origin), %s with kernels, in %lld ms\n",
+  // Counted as every view counts (index/Counts.h): Dynamo's compiles (frame_id/frame_compile_id, with or
+  // without output code, ranks together) when the trace has them, else the output code found (AOTInductor,
+  // debug directories); kernels and launches as the lenses count them; problems by kind.
+  const index::IndexCounts counts = *index::countsOf(*index);
+  std::string compiles = plural(counts.compiles, "compile");
+  if (counts.health.compiles) compiles += " (" + plural(counts.graphs, "graph") + " with output code)";
+  std::string problems = plural(counts.problems(), "problem");
+  if (counts.problems())
+    problems += " (" + plural(counts.health.graphBreaks, "graph break") + ", " +
+                plural(counts.health.recompiles, "recompile") + ", " +
+                plural(counts.health.failures, "failure") + ")";
+  std::printf("Indexed %s (%.1f MB), %s, %s, %s (%zu with a user origin), %s with kernels, %s, in %lld ms\n",
               plural(stats.traceFiles, "trace file").c_str(), stats.traceBytes / 1e6, compiles.c_str(),
-              plural(stats.launches, "kernel launch", "kernel launches").c_str(), stats.launchesWithOrigin,
-              plural(stats.userLines, "user source line").c_str(), static_cast<long long>(ms));
+              plural(counts.kernels, "kernel").c_str(),
+              plural(counts.launches, "kernel launch", "kernel launches").c_str(), counts.launchesWithOrigin,
+              plural(stats.userLines, "user source line").c_str(), problems.c_str(),
+              static_cast<long long>(ms));
   if (stats.corruptedRecords)
     std::printf("Skipped %s\n", plural(stats.corruptedRecords, "corrupted trace record").c_str());
   if (!pythonNote.empty()) std::printf("%s\n", pythonNote.c_str());
@@ -387,8 +397,8 @@ int runExplain(const std::vector<std::string> &args) {
         for (const index::Origin &x : index->launch(r).origins)
           if (x.path == path && x.line == line && !x.code.empty()) o.code = x.code;
       // As the code lens says it: distinct kernels and their launches, by graph kind.
-      KernelSummary counts = summarizeLaunches(*index, launches);
-      std::string summary = counts.counts() + counts.byKind();
+      index::LaunchSummary kernels = index::summarizeLaunches(*index, launches);
+      std::string summary = kernels.counts() + kernels.byKind();
       std::printf("  %4u  %-60s %s\n", line, sourceText(o, sources).c_str(), summary.c_str());
       for (const auto &[ref, entry] : byCompile) {
         const auto &[compile, names] = entry;

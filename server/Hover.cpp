@@ -4,12 +4,13 @@
 //  - On a kernel (launch or definition): name, kind, debug handle, compile and graph, its origins where they
 //    are now with their source text, FX nodes, ATen ops, the user stack; a definition lists its launches.
 //  - On a user source line that produced kernels: the kernels, by compile and graph (forward/backward), one
-//    entry per distinct kernel with its number of launches (KernelSummary in server/Convert.h).
+//    entry per distinct kernel with its number of launches (index::LaunchSummary in index/Counts.h).
 //  - On an FX node in a graph dump: its target, origin and the kernels that compute it.
 //  - On a user line with compile health (index/CompileHealth.h): the full reason of each graph break,
 //    recompile, failure and specialisation there; on a compiled function's def line its compiles (id, status,
 //    compile time, guard count, cache outcome); the guards installed for the line; its dynamic shapes.
 #include "server/Convert.h"
+#include "server/Counts.h"
 #include "server/Health.h"
 #include "server/RuntimeFormat.h"
 #include "server/Server.h"
@@ -17,6 +18,8 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <string_view>
+#include <vector>
 
 namespace inductor::server {
 
@@ -24,6 +27,65 @@ namespace {
 
 /// At most this many entries in a list; the rest is counted.
 constexpr size_t kListLimit = 12;
+
+/// A hover keeps to about this many lines (ARCHITECTURE.md, "Hovers"): a hover is read at a glance.
+constexpr size_t kHoverLines = 25;
+
+/// `md` within about kHoverLines non-blank lines: its paragraphs in order (they come most important first),
+/// each cut to what the budget has left, and what was cut counted in a "… N more" line where it was cut (a
+/// code block cut is closed). Past the budget, only the headings of the sections left (`### `) stay, so that
+/// what else the hover has is visible; the paragraphs dropped are counted in a last "… N more lines".
+std::string withinBudget(const std::string &md) {
+  std::vector<std::vector<std::string_view>> blocks;
+  size_t total = 0;
+  for (size_t start = 0; start <= md.size();) {
+    size_t end = md.find("\n\n", start);
+    std::string_view block =
+        std::string_view(md).substr(start, end == std::string::npos ? md.npos : end - start);
+    blocks.emplace_back();
+    for (size_t b = 0; b <= block.size();) {
+      size_t e = block.find('\n', b);
+      std::string_view line = block.substr(b, e == std::string_view::npos ? block.npos : e - b);
+      if (!index::trim(line).empty()) {
+        blocks.back().push_back(line);
+        ++total;
+      }
+      if (e == std::string_view::npos) break;
+      b = e + 1;
+    }
+    if (end == std::string::npos) break;
+    start = end + 2;
+  }
+  if (total <= kHoverLines) return md;
+  std::string out;
+  size_t used = 0, dropped = 0;
+  for (const auto &lines : blocks) {
+    if (lines.empty()) continue;
+    // Past the budget, a section's heading stays (what else the hover has stays visible); the rest goes.
+    bool heading = lines[0].starts_with("### ") || lines[0] == "---";
+    if (used >= kHoverLines && !heading) {
+      dropped += lines.size();
+      continue;
+    }
+    size_t keep = std::min(lines.size(), std::max<size_t>(1, kHoverLines > used ? kHoverLines - used : 0));
+    // A cut leaves room for its "more" line.
+    if (keep < lines.size() && keep > 1) --keep;
+    std::string block;
+    bool inCode = false;
+    for (size_t i = 0; i < keep; ++i) {
+      block += (i ? "\n" : "") + std::string(lines[i]);
+      if (lines[i].starts_with("```")) inCode = !inCode;
+    }
+    if (keep < lines.size()) {
+      std::string more = "… " + std::to_string(lines.size() - keep) + " more";
+      block += inCode ? "\n" + more + "\n```" : "\n- " + more;
+    }
+    out += (out.empty() ? "" : "\n\n") + block;
+    used += keep;
+  }
+  if (dropped) out += "\n\n*… " + std::to_string(dropped) + " more lines*";
+  return out;
+}
 
 std::string compileText(const index::Index &index, index::ArtifactId id) {
   const index::Compile *c = index.compileOf(id);
@@ -107,11 +169,30 @@ void appendStacks(std::string &md, TextCache &texts, const index::Index &index,
                   const std::vector<index::SharedVector<index::Origin>> &stacks) {
   bool any = std::any_of(stacks.begin(), stacks.end(), [](const auto &s) { return s.size() > 1; });
   if (!any) return;
+  auto item = [&](const index::Origin &o) {
+    return "\n- " + originItem(texts, index, o) + (o.library ? " *(library)*" : "");
+  };
+  // The outer frames every stack shares (the training loop, the model's forward) once, then what differs.
+  size_t shared = 0;
+  if (stacks.size() > 1) {
+    size_t shortest = SIZE_MAX;
+    for (const auto &s : stacks)
+      shortest = std::min(shortest, s.size());
+    while (shared + 1 < shortest && std::all_of(stacks.begin(), stacks.end(), [&](const auto &s) {
+             return s[shared] == stacks[0][shared];
+           }))
+      ++shared;
+  }
   md += "\n\n**User stack** (outermost first)";
+  if (shared > 0) {
+    md += "\n\n*Shared by the " + std::to_string(stacks.size()) + " stacks*";
+    for (size_t i = 0; i < shared; ++i)
+      md += item(stacks[0][i]);
+  }
   for (size_t i = 0; i < stacks.size(); ++i) {
-    if (stacks.size() > 1) md += "\n\n*Stack " + std::to_string(i + 1) + "*";
-    for (const index::Origin &o : stacks[i])
-      md += "\n- " + originItem(texts, index, o) + (o.library ? " *(library)*" : "");
+    if (stacks.size() > 1) md += "\n\n*Stack " + std::to_string(i + 1) + (shared ? ", then*" : "*");
+    for (size_t f = shared; f < stacks[i].size(); ++f)
+      md += item(stacks[i][f]);
   }
 }
 
@@ -185,14 +266,14 @@ std::string definitionMarkdown(const index::Index &index, TextCache &texts, cons
   return md;
 }
 
-/// The kernels of a KernelSummary, one line per distinct kernel: a link to its first launch, its kind and
+/// The kernels of a LaunchSummary, one line per distinct kernel: a link to its first launch, its kind and
 /// its number of launches.
 void appendKernelGroups(std::string &md, const index::Index &index, TextCache &texts,
-                        const KernelSummary &summary) {
-  for (const KernelSummary::Group &g : summary.groups) {
+                        const index::LaunchSummary &summary) {
+  for (const index::LaunchSummary::Group &g : summary.groups) {
     md += "\n\n**" + g.label + "**";
     for (size_t i = 0; i < g.kernels.size() && i < kListLimit; ++i) {
-      const KernelSummary::Kernel &k = g.kernels[i];
+      const index::LaunchSummary::Kernel &k = g.kernels[i];
       md += "\n- " + launchLink(index, texts, k.launches.front(), codeSpan(k.name)) + " · " +
             std::string(index::displayName(k.kind));
       if (k.launches.size() > 1) {
@@ -224,7 +305,7 @@ std::string graphNodeMarkdown(const index::Index &index, TextCache &texts, const
   if (n.origin) md += "\n\n**From** " + originItem(texts, index, *n.origin);
   auto launches = index.launchesForGraphNode(s.artifact, s.index);
   if (!launches.empty()) {
-    KernelSummary summary = summarizeLaunches(index, launches);
+    index::LaunchSummary summary = index::summarizeLaunches(index, launches);
     md += "\n\n**Computed by** " + summary.counts();
     appendKernelGroups(md, index, texts, summary);
   }
@@ -233,7 +314,7 @@ std::string graphNodeMarkdown(const index::Index &index, TextCache &texts, const
 
 std::string userLineMarkdown(const index::Index &index, TextCache &texts,
                              const std::vector<index::LaunchRef> &launches, uint32_t line) {
-  KernelSummary summary = summarizeLaunches(index, launches);
+  index::LaunchSummary summary = index::summarizeLaunches(index, launches);
   std::string md = "### " + summary.counts() + " from line " + std::to_string(line);
   appendKernelGroups(md, index, texts, summary);
   return md;
@@ -264,8 +345,8 @@ std::string healthMarkdown(const index::Index &index, const std::string &path, u
   std::vector<std::pair<std::string, std::vector<uint32_t>>> texts;
   struct Heading {
     std::string title, link;
-    std::string note; ///< Where it happened, when shown on the call that led there (HealthEvent::shownAt).
-    std::string text; ///< PyTorch's.
+    std::string note;    ///< Where it happened, when shown on the call that led there (HealthEvent::shownAt).
+    std::string summary; ///< The event's one-line title (HealthEvent::title).
   };
   std::map<std::string, Heading> heading;
   for (uint32_t e : at.events) {
@@ -273,7 +354,7 @@ std::string healthMarkdown(const index::Index &index, const std::string &path, u
     std::string note = ev.shownAt == ev.at ? std::string()
                                            : "In this call, at `" + shortOrigin(h.places[*ev.at]) +
                                                  "` (a file not on this machine).";
-    std::string key = eventHeading(ev.kind) + "\n" + note + "\n" + ev.text;
+    std::string key = eventHeading(ev.kind) + "\n" + note + "\n" + ev.title;
     auto it = std::find_if(texts.begin(), texts.end(), [&](auto &t) { return t.first == key; });
     if (it == texts.end()) {
       texts.push_back({key, {}});
@@ -282,22 +363,27 @@ std::string healthMarkdown(const index::Index &index, const std::string &path, u
     it->second.push_back(ev.compile);
     std::string link =
         ev.url.empty() ? "" : " · [" + (ev.id.empty() ? std::string("details") : ev.id) + "](" + ev.url + ")";
-    heading[key] = {eventHeading(ev.kind), link, note, ev.text};
+    heading[key] = {eventHeading(ev.kind), link, note, ev.title};
   }
+  // One line per distinct event: its kind, compiles, title and link. PyTorch's text (explanation, hints,
+  // traceback) is the diagnostic's message, which editors show beside this hover: never repeated here.
+  std::string events;
   for (const auto &[key, compiles] : texts) {
     const Heading &hd = heading[key];
-    std::string s = "### " + hd.title + " " + compileIdRange(h, compiles);
-    s += hd.link;
-    if (!hd.note.empty()) s += "\n\n" + hd.note;
-    s += "\n\n```text\n";
-    s += hd.text;
-    s += "\n```";
-    section(s);
+    events += (events.empty() ? "" : "\n") + std::string("- **") + hd.title + "** " +
+              compileIdRange(h, compiles) + " " + hd.summary + hd.link;
+    if (!hd.note.empty()) events += " *(" + hd.note + ")*";
   }
+  if (!events.empty()) section("### Compile health\n" + events);
+  index::FunctionGroups groups;
+  if (!at.functions.empty()) groups = index::groupFunctions(h);
   for (const index::CompiledFunction &fn : at.functions) {
-    std::string s = "### " + codeSpan(fn.function) + " — " + functionSummary(h, fn) +
+    // Its compiles as the lens and the compiled frames view count them (index::groupFunctions).
+    const std::vector<uint32_t> &compiles =
+        fn.frames.empty() ? fn.compiles : groups.functions[groups.function[fn.frames.front()]].compiles;
+    std::string s = "### " + codeSpan(fn.function) + " — " + compilesTitle(h, compiles) +
                     "\n\n| compile | status | time | guards | cache |\n|---|---|---|---|---|";
-    for (uint32_t c : fn.compiles) {
+    for (uint32_t c : compiles) {
       const index::FrameCompile &fc = h.compiles[c];
       std::string cache;
       if (fc.fxGraphCache != index::CacheOutcome::Unknown)
@@ -389,14 +475,16 @@ void Server::onHover(const protocol::TextDocumentPositionParams &params, Reply r
               recordedHealthLine(texts, index, target.path, params.position.line))
         health = healthMarkdown(index, target.path, *recorded);
       if (it == now.end() && health.empty()) return reply(nullptr);
+      // Compile health first (what went wrong here), then the line's kernels and their runtime.
+      hover.contents.value = health;
       if (it != now.end())
-        hover.contents.value =
+        hover.contents.value +=
+            (health.empty() ? "" : "\n\n---\n\n") +
             userLineMarkdown(index, texts, it->second, params.position.line + 1) +
             userLineRuntimeMarkdown(index, target.path,
                                     recordedLine(index, target.path, it->second, params.position.line + 1),
                                     it->second);
-      if (!health.empty())
-        hover.contents.value += (hover.contents.value.empty() ? "" : "\n\n---\n\n") + health;
+      hover.contents.value = withinBudget(hover.contents.value);
       hover.range = texts.lineRange(uri, params.position.line);
       return reply(json(hover));
     }
@@ -422,6 +510,7 @@ void Server::onHover(const protocol::TextDocumentPositionParams &params, Reply r
       for (size_t i = 1; i < target.all.size(); ++i)
         hover.contents.value += (i > 1 ? ", " : "") + compileText(index, target.all[i]);
     }
+    hover.contents.value = withinBudget(hover.contents.value);
     hover.range =
         protocol::Range{texts.position(uri, s.line, s.column), texts.position(uri, s.line, s.endColumn)};
     reply(json(hover));

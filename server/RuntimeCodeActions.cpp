@@ -54,7 +54,9 @@ std::vector<protocol::CodeAction> runtimeCodeActions(const index::Index &index, 
       uint32_t line = launchLocation(texts, index, {target.artifact, i}).range.start.line;
       if (line >= range.start.line && line <= range.end.line) launches.push_back({target.artifact, i});
     }
-  } else if (target.kind == Target::Kind::UserFile) {
+  } else if (target.kind == Target::Kind::UserFile && index.stats().runLogs > 0) {
+    // On a model line only once a run log is there (the printer's output is then being used): otherwise
+    // every line that made kernels would offer to run the printer, beside the line's own quick fixes.
     for (uint32_t line = range.start.line; line <= range.end.line && line < range.start.line + 200; ++line)
       for (index::LaunchRef r : index.launchesForLine(target.path, line + 1))
         if (std::find(launches.begin(), launches.end(), r) == launches.end()) launches.push_back(r);

@@ -25,7 +25,7 @@ std::vector<protocol::Diagnostic> runtimeDiagnostics(const index::Index &index, 
                                                      const std::string &uri);
 
 /// The printer code actions for the launches in `range` of `uri` (generated code), or for the launches of the
-/// user lines in `range` (a user file); empty when there are none.
+/// user lines in `range` (a user file, when the index has a printer run log); empty when there are none.
 std::vector<protocol::CodeAction> runtimeCodeActions(const index::Index &index, TextCache &texts,
                                                      const std::string &uri, const protocol::Range &range);
 

@@ -6,6 +6,7 @@
 #include "protocol/Position.h"
 #include "protocol/URI.h"
 #include "server/Convert.h"
+#include "server/Counts.h"
 #include "server/Logger.h"
 #include "server/Notices.h"
 #include "server/PythonEnv.h"
@@ -410,6 +411,7 @@ json Server::statusJson() const {
     j["firstMissingSource"] = s.firstMissingSource.empty() ? json() : json(s.firstMissingSource);
     j["profiles"] = s.profiles;
     j["runLogs"] = s.runLogs;
+    j["counts"] = countsJson(*index::countsOf(*index_));
   }
   return j;
 }

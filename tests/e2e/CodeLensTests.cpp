@@ -15,12 +15,14 @@ std::vector<Loc> sorted(std::vector<Loc> v) {
 
 /// The title the lens of a user line must have, from the launches the traces attribute to it: distinct
 /// kernels per compile and graph (ranks together), then launch sites (a debug handle, else a line, counted
-/// once per compile and graph), then kernels per graph kind.
+/// once per compile and graph), `over N compiles` when they are of several, then kernels per graph kind.
 std::string userLineTitle(const std::vector<LaunchRef> &launches) {
   std::map<std::string, std::set<std::string>> kernels; // compile+graph -> kernel names
   std::map<std::string, std::set<std::string>> sites;   // compile+graph+kernel -> sites
   std::map<std::string, std::string> kindOf;            // compile+graph -> kind
+  std::set<std::string> compiles;                       // compile ids, attempts together
   for (const LaunchRef &l : launches) {
+    compiles.insert(l.code->record.compileId.substr(0, l.code->record.compileId.find('_')));
     std::string group = l.code->record.compileId + "|" + l.code->graphKind();
     kindOf[group] = l.code->graphKind();
     kernels[group].insert(l.site->kernel);
@@ -38,6 +40,8 @@ std::string userLineTitle(const std::vector<LaunchRef> &launches) {
   std::string title = std::to_string(nKernels) + (nKernels == 1 ? " kernel" : " kernels");
   if (nLaunches != nKernels)
     title += ", " + std::to_string(nLaunches) + (nLaunches == 1 ? " launch" : " launches");
+  // Summed over several compiles: the lens says so (index/Counts.h).
+  if (compiles.size() > 1) title += " over " + std::to_string(compiles.size()) + " compiles";
   for (const char *kind : {"forward", "backward", "inference", "AOT", "other"})
     if (byKind.count(kind)) title += " · " + std::to_string(byKind[kind]) + " " + kind;
   return title;

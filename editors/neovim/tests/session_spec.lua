@@ -82,14 +82,21 @@ return {
     end)
     H.contains(msg, '/tmp/work/mlp_train/model.py', 'first missing path')
     H.contains(msg, 'pathMappings', 'the fix')
-    H.eq('inductor: 2 compiles · 11 kernels !', require('inductor_ls').statusline(0), 'statusline')
+    -- Counted as every view counts (the server's `counts`): one Dynamo compile (its forward and backward
+    -- graphs), the kernels its graphs launch.
+    H.eq('inductor: 1 compile · 14 kernels !', require('inductor_ls').statusline(0), 'statusline')
   end },
   { ':Inductor status reads well: plurals, notices', function()
     local status = require('inductor_ls.commands.status')
     local lines = status.describe({ indexing = false, traces = 1, compiles = 1, kernels = 2, launches = 194, errors = 0,
       notices = { { kind = 'noTrace', message = 'inductor-ls: no torch.compile trace found under /x.' } } }, '/x')
-    H.eq('inductor-ls [/x]: 1 trace, 1 compile, 2 kernels, 194 launches, 0 problems', lines[1], 'counts')
+    H.eq('inductor-ls [/x]: 1 trace, 1 compile, 2 kernels, 194 launches', lines[1], 'counts')
     H.eq('  no torch.compile trace found under /x.', lines[2], 'notice')
+    lines = status.describe({ indexing = false, traces = 1, compiles = 8, kernels = 9, launches = 9, errors = 1,
+      counts = { traces = 1, compiles = 5, graphs = 8, kernels = 8, launches = 8, problems = 4, graphBreaks = 3,
+        recompiles = 0, failures = 1 } }, '/x')
+    H.eq('inductor-ls [/x]: 1 trace, 5 compiles, 8 graphs, 8 kernels, 8 launches, 4 problems (3 graph breaks, '
+      .. '0 recompiles, 1 failure), 1 indexing error', lines[1], 'the counts every view shows')
     lines = status.describe({ indexing = true, ready = false, progress = { percentage = 45, message = 'reading trace logs: 50 of 110 MB' }, waitingRequests = 2 }, nil)
     H.eq('inductor-ls [session, no folder]: indexing 45% (reading trace logs: 50 of 110 MB), 2 requests waiting', lines[1], 'indexing')
     -- The statusline says the same in short.
@@ -108,7 +115,7 @@ return {
         end
       end
     end)
-    H.contains(text, '1 trace, 2 compiles, 11 kernels, 29 launches', 'command output')
+    H.contains(text, '1 trace, 1 compile, 2 graphs, 14 kernels, 29 launches, 0 problems', 'command output')
   end },
   { ':Inductor artifacts: one entry per file, labelled with compile and graph', function()
     H.ok(state.client, 'no session client')

@@ -1,7 +1,12 @@
-// compiles.ts: the "Compiled Frames" tree view in the Explorer: frames →
-// compiles → events, attempts and artifacts, as the server's custom request
-// `inductor/compiles` returns them (server/Compiles.cpp). Diagnostics of the
-// same events are in the Problems panel through the language client itself.
+// compiles.ts: the "Compiled Frames" tree view in the Explorer: files →
+// functions → compiles → events, attempts and artifacts, as the server's
+// custom request `inductor/compiles` returns them (server/Compiles.cpp): the
+// server groups the frames by file and function with the user's names (a
+// `torch_dynamo_resume_in_f_at_N` frame under `f`, marked "resumed at line
+// N"). Labels stay short to fit the Explorer's width (a file's base name, a
+// function's name, a compile id); the counts go in the description and the
+// details in the tooltip. Diagnostics of the same events are in the Problems
+// panel through the language client itself.
 //
 //   inductorLs.compiles          the view (shown when the index holds compiles)
 //   inductorLs.showCompiles      palette: focus the view
@@ -20,6 +25,7 @@ import type { InductorContext } from './context';
 import {
   type CompileEvent,
   type CompiledFrame,
+  type CompiledFunction,
   type CompilesResult,
   type FrameCompile,
   compilesRequest,
@@ -29,8 +35,9 @@ import {
 export const viewId = 'inductorLs.compiles';
 
 type Node =
-  | { kind: 'frame'; frame: CompiledFrame; index: number }
-  | { kind: 'compile'; compile: FrameCompile; parent: Node }
+  | { kind: 'file'; file: string; path: string | null; functions: Node[]; index: number }
+  | { kind: 'function'; fn: CompiledFunction; index: number; parent?: Node }
+  | { kind: 'compile'; compile: FrameCompile; frame: CompiledFrame; parent: Node }
   | { kind: 'event'; event: CompileEvent; parent: Node }
   | { kind: 'attempt'; text: string; parent: Node }
   | { kind: 'artifact'; uri: string; title: string; parent: Node }
@@ -81,6 +88,23 @@ export class CompilesProvider implements vscode.TreeDataProvider<Node>, vscode.D
     return this.result?.frames ?? [];
   }
 
+  /// Functions by file, as the server grouped them (older servers: one
+  /// function per frame).
+  private functions(): CompiledFunction[] {
+    const r = this.result;
+    if (!r) return [];
+    if (r.functions) return r.functions;
+    return r.frames.map((f, i) => ({
+      file: null,
+      path: null,
+      function: f.name || f.function,
+      location: f.location,
+      status: f.status,
+      summary: f.summary,
+      frames: [i],
+    }));
+  }
+
   /// Asks the server again; resolves once the tree has the answer.
   refresh(): Promise<void> {
     this.pending = (async () => {
@@ -89,22 +113,35 @@ export class CompilesProvider implements vscode.TreeDataProvider<Node>, vscode.D
       } catch {
         this.result = undefined;
       }
-      this.roots = (this.result?.frames ?? []).map((frame, index) => ({ kind: 'frame', frame, index }) as Node);
+      // Files in the order the server lists their functions.
+      const files = new Map<string, Node & { kind: 'file' }>();
+      for (const [index, fn] of this.functions().entries()) {
+        const key = fn.path ?? '';
+        let file = files.get(key);
+        if (!file) {
+          file = { kind: 'file', file: fn.file ?? '(no file)', path: fn.path, functions: [], index: files.size };
+          files.set(key, file);
+        }
+        file.functions.push({ kind: 'function', fn, index, parent: file });
+      }
+      this.roots = [...files.values()];
       await vscode.commands.executeCommand('setContext', 'inductorLs.hasCompiles', this.roots.length > 0);
       this.changed.fire(undefined);
     })();
     return this.pending;
   }
 
-  /// The root node of each frame of a function defined at `line` (1-based) of `uri`.
+  /// The node of the function `fn` defined at `line` (1-based) of `uri`.
   framesAt(uri: string, line: number, fn: string): Node[] {
-    return this.roots.filter(
-      (n) =>
-        n.kind === 'frame' &&
-        n.frame.function === fn &&
-        n.frame.location?.uri === uri &&
-        n.frame.location.range.start.line === line - 1,
-    );
+    return this.roots
+      .flatMap((n) => (n.kind === 'file' ? n.functions : []))
+      .filter(
+        (n) =>
+          n.kind === 'function' &&
+          n.fn.function === fn &&
+          n.fn.location?.uri === uri &&
+          n.fn.location.range.start.line === line - 1,
+      );
   }
 
   getParent(node: Node): Node | undefined {
@@ -118,8 +155,14 @@ export class CompilesProvider implements vscode.TreeDataProvider<Node>, vscode.D
       return this.roots;
     }
     switch (node.kind) {
-      case 'frame':
-        return node.frame.compiles.map((compile) => ({ kind: 'compile', compile, parent: node }) as Node);
+      case 'file':
+        return node.functions;
+      case 'function': {
+        const frames = this.result?.frames ?? [];
+        return node.fn.frames.flatMap((i) =>
+          (frames[i]?.compiles ?? []).map((compile) => ({ kind: 'compile', compile, frame: frames[i], parent: node }) as Node),
+        );
+      }
       case 'compile': {
         const c = node.compile;
         const children: Node[] = c.events.map((event) => ({ kind: 'event', event, parent: node }) as Node);
@@ -149,23 +192,37 @@ export class CompilesProvider implements vscode.TreeDataProvider<Node>, vscode.D
           }
         : undefined;
     switch (node.kind) {
-      case 'frame': {
-        const f = node.frame;
+      case 'file': {
+        const item = new vscode.TreeItem(node.file, vscode.TreeItemCollapsibleState.Expanded);
+        item.id = `file:${node.path ?? ''}`;
+        item.iconPath = vscode.ThemeIcon.File;
+        if (node.path) {
+          item.resourceUri = vscode.Uri.file(node.path);
+          item.description = vscode.workspace.asRelativePath(node.path.replace(/\/[^/]*$/, ''), false);
+          item.tooltip = node.path;
+        }
+        item.contextValue = 'file';
+        return item;
+      }
+      case 'function': {
+        const f = node.fn;
         const item = new vscode.TreeItem(f.function || '(unknown function)', vscode.TreeItemCollapsibleState.Collapsed);
-        item.id = `frame:${node.index}`;
-        item.description = f.summary;
+        item.id = `function:${node.index}`;
+        // The counts without the compile ids (in the tooltip): the Explorer is narrow.
+        item.description = f.summary.replace(/^\[[^\]]*\] /, '');
         item.iconPath = statusIcon(f.status);
         item.contextValue = 'frame';
         item.tooltip = f.location
-          ? `${f.function} — ${p2c.asUri(f.location.uri).fsPath}:${f.location.range.start.line + 1}`
-          : f.function;
+          ? `${f.function} — ${p2c.asUri(f.location.uri).fsPath}:${f.location.range.start.line + 1}\n${f.summary}`
+          : `${f.function}\n${f.summary}`;
         item.command = open(f.location);
         return item;
       }
       case 'compile': {
         const c = node.compile;
+        const resumed = node.frame.resumes ? ` ↳ line ${node.frame.resumes.line}` : '';
         const item = new vscode.TreeItem(
-          c.label,
+          `${c.label}${resumed}`,
           c.events.length + c.artifacts.length + (c.attempts.length > 1 ? c.attempts.length : 0) > 0
             ? vscode.TreeItemCollapsibleState.Collapsed
             : vscode.TreeItemCollapsibleState.None,
@@ -175,6 +232,11 @@ export class CompilesProvider implements vscode.TreeDataProvider<Node>, vscode.D
         item.contextValue = 'compile';
         const tooltip = new vscode.MarkdownString();
         tooltip.appendMarkdown(`**${c.label}** ${c.status}\n\n`);
+        if (node.frame.resumes)
+          tooltip.appendMarkdown(
+            `Resumes \`${node.frame.resumes.function}\` after its graph break at line ${node.frame.resumes.line}\n\n`,
+          );
+        tooltip.appendMarkdown(`${c.summary}\n\n`);
         if (c.failType) tooltip.appendCodeblock(`${c.failType}: ${c.failReason ?? ''}`, 'text');
         for (const r of c.recompileReasons) tooltip.appendCodeblock(r, 'text');
         item.tooltip = tooltip;

@@ -30,6 +30,28 @@ export interface StatusResult {
   // What the user should know (no trace, missing sources, corrupted
   // records), each already shown once as a message.
   notices: Notice[];
+  // What every view counts (index/Counts.h): what the status bar shows. The
+  // top-level `compiles`/`kernels`/`launches` are the build's own numbers
+  // (output codes and launches per rank), kept for older clients.
+  counts?: Counts;
+}
+// The one definition of what is counted, as `explain` and the Compiled Frames
+// view give it: compiles = Dynamo compiles (frame_id/frame_compile_id, ranks
+// together), graphs = output codes, kernels/launches as the lenses count them,
+// problems = graph breaks + recompiles + failures.
+export interface Counts {
+  traces: number;
+  compiles: number;
+  graphs: number;
+  frames: number;
+  kernels: number;
+  launches: number;
+  launchesWithOrigin: number;
+  problems: number;
+  graphBreaks: number;
+  recompiles: number;
+  failures: number;
+  ranks: number;
 }
 export interface Notice {
   kind: 'noTrace' | 'missingSources' | 'corruptedRecords' | string;
@@ -143,7 +165,9 @@ export interface FrameCompile {
   trace: { uri: string; line: number } | null;
 }
 export interface CompiledFrame {
-  function: string;
+  function: string; // co_name as logged (may be empty).
+  name?: string; // The user's name: co_name, else the one its frame id has in another compile.
+  resumes?: { function: string; line: number } | null; // torch_dynamo_resume_in_<function>_at_<line>.
   frameId: number | null;
   compiledAutogradId: number | null;
   rank: number | null;
@@ -153,9 +177,21 @@ export interface CompiledFrame {
   summary: string;
   compiles: FrameCompile[];
 }
+// The frames as the user wrote them: by file and function, a resumed frame
+// under the function it resumes, every rank's frames of a function together.
+export interface CompiledFunction {
+  file: string | null; // Base name.
+  path: string | null;
+  function: string;
+  location: Location | null; // The def line.
+  status: string;
+  summary: string; // "[0/0–0/3] 4 compiles · 3 recompiles · 1.2 s"
+  frames: number[]; // Indices into CompilesResult.frames.
+}
 export interface CompilesResult {
   frames: CompiledFrame[];
-  summary: { compiles?: number; frames?: number; graphBreaks?: number; recompiles?: number; failures?: number };
+  functions?: CompiledFunction[];
+  summary: Partial<Counts>;
 }
 export const compilesRequest = new RequestType<{ uri?: string }, CompilesResult, void>('inductor/compiles');
 

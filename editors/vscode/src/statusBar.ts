@@ -20,28 +20,42 @@ export function plural(n: number, one: string, many = `${one}s`): string {
 export function describe(status: Partial<StatusResult>): { text: string; tooltip: string; warning: boolean } {
   const notices = status.notices ?? [];
   const warning = notices.some((n) => n.type <= 2) || (status.errors ?? 0) > 0;
-  const counts =
-    `${plural(status.traces ?? 0, 'trace')} · ${plural(status.compiles ?? 0, 'compile')} · ` +
-    `${plural(status.kernels ?? 0, 'kernel')} · ${plural(status.launches ?? 0, 'launch', 'launches')}`;
+  // The server's one definition of the counts (`counts`), as explain and the
+  // Compiled Frames view give them; older servers send only the top level.
+  const c = status.counts;
+  const compiles = c?.compiles ?? status.compiles ?? 0;
+  const kernels = c?.kernels ?? status.kernels ?? 0;
+  let counts =
+    `${plural(c?.traces ?? status.traces ?? 0, 'trace')} · ${plural(compiles, 'compile')} · ` +
+    (c ? `${plural(c.graphs, 'graph')} · ` : '') +
+    `${plural(kernels, 'kernel')} · ${plural(c?.launches ?? status.launches ?? 0, 'launch', 'launches')}`;
+  if (c)
+    counts +=
+      ` · ${plural(c.problems, 'problem')}` +
+      (c.problems > 0
+        ? ` (${plural(c.graphBreaks, 'graph break')}, ${plural(c.recompiles, 'recompile')}, ${plural(c.failures, 'failure')})`
+        : '');
   const lines: string[] = [];
   let text: string;
   if (status.indexing) {
     const p = status.progress;
     text = `$(sync~spin) Inductor: indexing${p ? ` ${p.percentage}%` : '…'}`;
     if (p?.message) lines.push(`Indexing: ${p.message} (${p.percentage}%)`);
-  } else if (status.ready !== false && (status.compiles ?? 0) === 0 && notices.some((n) => n.kind === 'noTrace')) {
+  } else if (status.ready !== false && compiles === 0 && notices.some((n) => n.kind === 'noTrace')) {
     text = '$(info) Inductor: no trace';
   } else {
-    text =
-      `Inductor: ${plural(status.compiles ?? 0, 'compile')} · ${plural(status.kernels ?? 0, 'kernel')}` +
-      (warning ? ' $(warning)' : '');
+    text = `Inductor: ${plural(compiles, 'compile')} · ${plural(kernels, 'kernel')}` + (warning ? ' $(warning)' : '');
   }
   const waiting = status.waitingRequests ?? 0;
   if (waiting > 0) {
     text += ` · ${plural(waiting, 'request')} waiting`;
     lines.push(`${plural(waiting, 'request')} waiting for the index (answered when it is ready).`);
   }
-  if (status.ready !== false) lines.push(counts + ((status.errors ?? 0) > 0 ? ` · ${plural(status.errors ?? 0, 'problem')} (see the output channel)` : ''));
+  if (status.ready !== false)
+    lines.push(
+      counts +
+        ((status.errors ?? 0) > 0 ? ` · ${plural(status.errors ?? 0, 'indexing error')} (see the output channel)` : ''),
+    );
   for (const n of notices) lines.push(n.message.replace(/^inductor-ls: /, ''));
   lines.push('Click to open a trace artifact.');
   return { text, tooltip: lines.join('\n\n'), warning };

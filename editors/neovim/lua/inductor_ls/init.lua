@@ -79,13 +79,16 @@ function M.statusline(bufnr)
   local function plural(n, one)
     return string.format('%d %s%s', n or 0, one, (n or 0) == 1 and '' or 's')
   end
+  -- The server's one definition of the counts (`counts`, as `:Inductor status` and explain give them);
+  -- older servers send only the top level.
+  local c = type(s.counts) == 'table' and s.counts or s
   local text
   if s.indexing then
     text = string.format('inductor: indexing %d%%', s.progress and s.progress.percentage or 0)
-  elseif (s.compiles or 0) == 0 and (s.traces or 0) == 0 then
+  elseif (c.compiles or 0) == 0 and (s.traces or 0) == 0 then
     text = 'inductor: no trace'
   else
-    text = string.format('inductor: %s · %s', plural(s.compiles, 'compile'), plural(s.kernels, 'kernel'))
+    text = string.format('inductor: %s · %s', plural(c.compiles, 'compile'), plural(c.kernels, 'kernel'))
   end
   if (s.waitingRequests or 0) > 0 then
     text = text .. string.format(' · %d waiting', s.waitingRequests)

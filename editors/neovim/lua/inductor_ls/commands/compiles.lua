@@ -1,8 +1,9 @@
 ---@brief
 --- `:InductorCompiles` (`:Inductor compiles`): every frame torch.compile compiled, with its
 --- compiles and what happened in them (graph breaks, recompiles, failures), from the server's
---- `inductor/compiles`, in the quickfix list: one entry per frame at its def line, one per
---- event at its user line (`E` failures, `W` graph breaks, `I` recompiles). `:InductorCompiles!`
+--- `inductor/compiles`, in the quickfix list: one entry per function at its def line (the
+--- frames grouped as the server groups them: resumed frames under the function they resume),
+--- one per event at its user line (`E` failures, `W` graph breaks, `I` recompiles). `:InductorCompiles!`
 --- lists only the frames of the current file, in the window's location list.
 ---
 --- Also the client-side command `inductor.showCompiles` of the server's code lens on a
@@ -35,23 +36,60 @@ local function item(location, encoding, text, type)
   return { text = text, type = type, valid = 0 }
 end
 
---- Quickfix items for the frames of an `inductor/compiles` result.
+--- The functions of an `inductor/compiles` result, as the server groups the frames: by file and
+--- function, a resumed frame (`torch_dynamo_resume_in_f_at_N`) under the function it resumes, the
+--- ranks' frames of a function together. Older servers send no `functions`: one per frame.
+---@param result table
+---@return table[] functions {function, location, status, summary, frames = {frame tables}}
+local function functions(result)
+  local frames = result.frames or {}
+  local out = {}
+  if type(result.functions) == 'table' then
+    for _, fn in ipairs(result.functions) do
+      local members = {}
+      for _, i in ipairs(fn.frames or {}) do
+        table.insert(members, frames[i + 1])
+      end
+      table.insert(out, { ['function'] = fn['function'], location = fn.location, status = fn.status,
+        summary = fn.summary, frames = members })
+    end
+  else
+    for _, frame in ipairs(frames) do
+      table.insert(out, { ['function'] = frame.name or frame['function'], location = frame.location,
+        status = frame.status, summary = frame.summary, frames = { frame } })
+    end
+  end
+  return out
+end
+
+--- Quickfix items for the functions of an `inductor/compiles` result: one per function at its def line,
+--- then one per event of its compiles (those of the frames resumed after its graph breaks too).
 ---@param result table
 ---@param encoding string
 ---@param keep? fun(frame: table): boolean
 ---@return table[]
 function M.items(result, encoding, keep)
   local items = {}
-  for _, frame in ipairs(result.frames or {}) do
-    if not keep or keep(frame) then
-      local status = frame.status == 'failed' and 'E' or (frame.status == 'ok' and 'I' or 'W')
-      table.insert(items, item(frame.location, encoding,
-        string.format('%s: %s', frame['function'] ~= '' and frame['function'] or '?', frame.summary or ''), status))
-      for _, compile in ipairs(frame.compiles or {}) do
-        for _, event in ipairs(compile.events or {}) do
-          table.insert(items, item(event.location, encoding,
-            string.format('%s %s: %s', compile.label, kinds[event.kind] or event.kind, event.message),
-            types[event.severity] or 'I'))
+  for _, fn in ipairs(functions(result)) do
+    local kept = {}
+    for _, frame in ipairs(fn.frames) do
+      if not keep or keep(frame) then
+        table.insert(kept, frame)
+      end
+    end
+    if #kept > 0 then
+      local status = fn.status == 'failed' and 'E' or (fn.status == 'ok' and 'I' or 'W')
+      local name = (fn['function'] and fn['function'] ~= '') and fn['function'] or '?'
+      table.insert(items, item(fn.location, encoding, string.format('%s: %s', name, fn.summary or ''), status))
+      for _, frame in ipairs(kept) do
+        local resumed = (type(frame.resumes) == 'table') and string.format(' (resumed at line %d)', frame.resumes.line)
+          or ''
+        for _, compile in ipairs(frame.compiles or {}) do
+          for _, event in ipairs(compile.events or {}) do
+            table.insert(items, item(event.location, encoding,
+              string.format('%s%s %s: %s', compile.label, resumed, kinds[event.kind] or event.kind, event.message),
+              types[event.severity] or 'I'))
+          end
         end
       end
     end

@@ -27,13 +27,30 @@ function M.describe(s, root)
     end
   end
   if s.ready ~= false then
-    head = head .. (s.indexing and '; ' or '') .. table.concat({
-      plural(s.traces, 'trace'),
-      plural(s.compiles, 'compile'),
-      plural(s.kernels, 'kernel'),
-      plural(s.launches, 'launch', 'launches'),
-      plural(s.errors, 'problem'),
-    }, ', ')
+    -- The server's one definition of the counts (`counts`: index/Counts.h), as the VS Code status bar,
+    -- explain and the compiles listing give them; older servers send only the top level.
+    local c = type(s.counts) == 'table' and s.counts or nil
+    local parts = {
+      plural(c and c.traces or s.traces, 'trace'),
+      plural(c and c.compiles or s.compiles, 'compile'),
+    }
+    if c then
+      table.insert(parts, plural(c.graphs, 'graph'))
+    end
+    table.insert(parts, plural(c and c.kernels or s.kernels, 'kernel'))
+    table.insert(parts, plural(c and c.launches or s.launches, 'launch', 'launches'))
+    if c then
+      local problems = plural(c.problems, 'problem')
+      if (c.problems or 0) > 0 then
+        problems = problems .. string.format(' (%s, %s, %s)', plural(c.graphBreaks, 'graph break'),
+          plural(c.recompiles, 'recompile'), plural(c.failures, 'failure'))
+      end
+      table.insert(parts, problems)
+    end
+    if (s.errors or 0) > 0 then
+      table.insert(parts, plural(s.errors, 'indexing error'))
+    end
+    head = head .. (s.indexing and '; ' or '') .. table.concat(parts, ', ')
   end
   table.insert(lines, head)
   for _, n in ipairs(s.notices or {}) do

@@ -1,0 +1,24 @@
+// server/Counts.h: the counts of index/Counts.h (the one definition of a compile, a graph, a kernel, a launch
+// and a problem) as the views write them: inductor/status, inductor/compiles, `explain` and the code lenses
+// and hovers of compiled functions.
+#pragma once
+
+#include "index/Counts.h"
+#include "protocol/Json.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace inductor::server {
+
+/// The title of some compiles (a compiled function's, a frame's): "[8/0–8/4] 5 compiles · 1 failed · 4 graph
+/// breaks · 2 recompiles · 2.3 s · 2 ranks", counted by index::countCompiles.
+std::string compilesTitle(const index::CompileHealth &health, const std::vector<uint32_t> &compiles);
+
+/// The counts of a whole index, as inductor/status (`counts`), inductor/compiles (`summary`) and
+/// `explain --json` (`counts`) send them: {traces, compiles, graphs, frames, kernels, launches,
+/// launchesWithOrigin, problems, graphBreaks, recompiles, failures, ranks}.
+protocol::json countsJson(const index::IndexCounts &counts);
+
+} // namespace inductor::server
