@@ -43,9 +43,10 @@ return {
         local name = vim.api.nvim_buf_get_name(0)
         H.eq(item.bufnr, vim.api.nvim_get_current_buf(), 'buffer after :cc ' .. i)
         H.eq(item.lnum, vim.api.nvim_win_get_cursor(0)[1], 'line after :cc ' .. i .. ' in ' .. name)
-        -- The entry says which compile and graph it is in, then shows the line.
-        local label, text = item.text:match('^(%[%d+/%d+%] %a+ · .-) │ (.*)$')
-        H.ok(label, 'no compile label in ' .. vim.inspect(item.text))
+        -- The entry leads with which compile and graph it is in (the quickfix module, shown in place of the
+        -- file's path), then shows the line.
+        local label, text = item.module, item.text
+        H.ok(label and label:match('^%[%d+/%d+%] %a+ · '), 'no compile label in ' .. vim.inspect(item))
         H.eq(vim.trim(text), vim.trim(vim.api.nvim_get_current_line()), 'text at ' .. name .. ':' .. item.lnum)
         if name:match('/output_code%.py$') then
           H.eq(vim.fn.fnamemodify(name, ':t'), label:match('· (.*)$'), 'file in the label')
@@ -59,5 +60,54 @@ return {
         end
       end
     end
+  end },
+  { 'quickfix rows of :InductorKernels lead with the label and follow the hover: compile, graph, kernel', function()
+    local bufnr, client = H.open(H.mlp .. '/model.py')
+    vim.api.nvim_win_set_cursor(0, { 16, 8 })
+    -- The oracle: the line's hover, as the server writes it (Markdown): `**[0/0] forward**` headings, then one
+    -- item per kernel, `- [`name`](uri)`.
+    local hover = H.request(client, 'textDocument/hover', { textDocument = { uri = vim.uri_from_bufnr(bufnr) },
+      position = { line = 15, character = 8 } }, bufnr)
+    local expected, group = {}, nil
+    for _, l in ipairs(vim.split(hover.contents.value, '\n', { plain = true })) do
+      group = l:match('^%*%*(%[%d+/%d+%] %a+)%*%*$') or group
+      local kernel = l:match('^%- %[`([%w_.]+)`%]')
+      if kernel and group then
+        table.insert(expected, group .. ' ' .. kernel)
+      end
+    end
+    H.ok(#expected >= 2, 'kernels in the hover:\n' .. hover.contents.value)
+    vim.fn.setqflist({}, 'r')
+    vim.cmd('InductorKernels')
+    local items = H.wait('the quickfix list of :InductorKernels', function()
+      local qf = vim.fn.getqflist({ title = 1, items = 1 })
+      return qf.title:find('Kernels from model.py:16', 1, true) and #qf.items > 0 and qf.items
+    end)
+    local got, seen = {}, {}
+    for _, item in ipairs(items) do
+      H.ok(item.module and item.module ~= '', 'a row without its label: ' .. vim.inspect(item))
+      H.ok(#item.module < 60, 'a long label: ' .. item.module)
+      local graph = item.module:match('^(%[%d+/%d+%] %a+) · ')
+      -- The kernel the row launches: the longest hover kernel named in its text.
+      local kernel
+      for _, e in ipairs(expected) do
+        local k = e:match('(%S+)$')
+        if item.text:find(k, 1, true) and (not kernel or #k > #kernel) then
+          kernel = k
+        end
+      end
+      H.ok(graph and kernel, 'row names no graph or kernel of the hover: ' .. vim.inspect(item))
+      local key = graph .. ' ' .. kernel
+      if not seen[key] then
+        seen[key] = true
+        table.insert(got, key)
+      end
+    end
+    H.eq(expected, got, 'kernels of the rows, in order')
+    -- The quickfix window shows the label where the path would be.
+    local winid = vim.fn.getqflist({ winid = 1 }).winid
+    H.ok(winid ~= 0, 'no quickfix window')
+    local line = vim.api.nvim_buf_get_lines(vim.api.nvim_win_get_buf(winid), 0, 1, false)[1]
+    H.ok(line:sub(1, #items[1].module) == items[1].module, 'first quickfix line: ' .. vim.inspect(line))
   end },
 }

@@ -77,6 +77,55 @@ return {
     end)
     H.eq(origin, vim.api.nvim_get_current_win(), 'back in the code window')
   end },
+  { 'K off the kernel name of a launch shows the hover of the line: that launch', function()
+    H.open(H.forward_output_code())
+    local lnum = H.cursor_to('triton_poi_fused_gelu_1.run(')
+    -- On the launch's first argument, past the kernel name.
+    local col = vim.api.nvim_get_current_line():find('(', 1, true)
+    vim.api.nvim_win_set_cursor(0, { lnum, col + 1 })
+    H.ok(not vim.fn.expand('<cword>'):find('triton_', 1, true), 'cursor still on the kernel name')
+    type_keys('K')
+    local text = H.wait('the hover float', float_text)
+    H.contains(text, 'triton_poi_fused_gelu_1', 'hover of the launch on the line')
+  end },
+  { 'K on a model line without kernels: the LSP hover, never keywordprg (pydoc)', function()
+    H.open(H.mlp .. '/model.py')
+    local keymaps = require('inductor_ls.keymaps')
+    local ran_keywordprg, lsp_hover, notified = false, 0, {}
+    vim.api.nvim_create_user_command('InductorTestKeywordprg', function()
+      ran_keywordprg = true
+    end, { nargs = '*' })
+    local saved_kp, saved_hover, saved_notify = vim.bo.keywordprg, keymaps.lsp_hover, vim.notify
+    vim.bo.keywordprg = ':InductorTestKeywordprg'
+    keymaps.lsp_hover = function(...)
+      lsp_hover = lsp_hover + 1
+      return saved_hover(...)
+    end
+    vim.notify = function(msg, level)
+      table.insert(notified, { msg = msg, level = level })
+    end
+    local wins = #vim.api.nvim_list_wins()
+    local ok, err = pcall(function()
+      vim.api.nvim_win_set_cursor(0, { 2, 7 }) -- `import torch`: no kernels, no compile event
+      H.eq('import torch', vim.api.nvim_get_current_line(), 'line 2')
+      type_keys('K')
+      H.wait('the LSP hover fallback', function()
+        return lsp_hover > 0
+      end)
+      H.wait('its one-line message', function()
+        return #notified > 0
+      end)
+    end)
+    vim.bo.keywordprg, keymaps.lsp_hover, vim.notify = saved_kp, saved_hover, saved_notify
+    vim.api.nvim_del_user_command('InductorTestKeywordprg')
+    if not ok then
+      error(err, 0)
+    end
+    H.eq(false, ran_keywordprg, 'keywordprg ran')
+    H.eq(1, lsp_hover, 'LSP hover fallbacks')
+    H.eq({ { msg = 'No information available', level = vim.log.levels.INFO } }, notified, 'notified')
+    H.eq(wins, #vim.api.nvim_list_wins(), 'windows (no float, no pydoc window)')
+  end },
   { 'gd on a kernel launch goes to its origin, model.py line 16', function()
     H.open(H.forward_output_code())
     H.cursor_to('triton_poi_fused_gelu_1.run(')

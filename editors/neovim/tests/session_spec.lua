@@ -48,13 +48,18 @@ return {
     end)
     H.contains(msg, 'no torch.compile trace found under ' .. state.dir, 'message')
     H.contains(msg, 'TORCH_TRACE=' .. state.dir .. '/trace INDUCTOR_PROVENANCE=1', 'message')
-    H.wait('vim.notify of the message', function()
+    -- Notified on one line that fits the command line (else Neovim stops with "Press ENTER"), at its level.
+    local note = H.wait('vim.notify of the message', function()
       for _, n in ipairs(state.notified) do
-        if n.msg == msg then
-          return true
+        if n.msg:find('no torch.compile trace found', 1, true) then
+          return n
         end
       end
     end)
+    H.ok(not note.msg:find('\n', 1, true), 'a line break in ' .. vim.inspect(note.msg))
+    H.ok(vim.fn.strdisplaywidth(note.msg) < vim.v.echospace, 'wider than the command line: ' .. note.msg)
+    H.eq(vim.log.levels.INFO, note.level, 'level of the no-trace message')
+    H.eq(note.msg:sub(1, 40), msg:sub(1, 40), 'notified text')
     local status = H.wait('the status', function()
       local s = lsp.status[client.id]
       return s and s.indexing == false and s
@@ -85,6 +90,45 @@ return {
     -- Counted as every view counts (the server's `counts`): one Dynamo compile (its forward and backward
     -- graphs), the kernels its graphs launch.
     H.eq('inductor: 1 compile · 14 kernels !', require('inductor_ls').statusline(0), 'statusline')
+  end },
+  { 'server messages: one line each, once, most severe first when several come at once; never Press ENTER', function()
+    local client = H.ok(state.client, 'no session client')
+    local handler = client.handlers['window/showMessage']
+    local notified = {}
+    local saved = vim.notify
+    vim.notify = function(msg, level)
+      table.insert(notified, { msg = msg, level = level })
+    end
+    local ok, err = pcall(function()
+      local long = 'inductor-ls: a test message\nwith a line break and ' .. string.rep('many words ', 40) .. 'at the end.'
+      handler(nil, { type = 3, message = long }, { client_id = client.id })
+      handler(nil, { type = 2, message = 'inductor-ls: a test warning' }, { client_id = client.id })
+      handler(nil, { type = 2, message = 'inductor-ls: a test warning' }, { client_id = client.id })
+      H.wait('the notification', function()
+        return #notified > 0
+      end)
+      vim.wait(50) -- a scheduled second notification, if any, would be here now
+      H.eq(1, #notified, 'notifications: ' .. vim.inspect(notified))
+      H.eq({ msg = 'inductor-ls: a test warning (+1 more: :Inductor status)', level = vim.log.levels.WARN },
+        notified[1], 'the most severe, and how many more')
+      notified = {}
+      handler(nil, { type = 3, message = long .. ' (again, changed)' }, { client_id = client.id })
+      handler(nil, { type = 2, message = 'inductor-ls: a test warning' }, { client_id = client.id })
+      H.wait('the notification', function()
+        return #notified > 0
+      end)
+      local msg = notified[1].msg
+      H.ok(not msg:find('\n', 1, true), 'a line break in ' .. vim.inspect(msg))
+      H.ok(vim.fn.strdisplaywidth(msg) < vim.v.echospace, 'wider than the command line: ' .. msg)
+      H.ok(msg:match('^inductor%-ls: a test message with a line break.*… %(:Inductor status%)$'),
+        'the cut message: ' .. msg)
+      H.eq(vim.log.levels.INFO, notified[1].level, 'level')
+      H.eq(1, #notified, 'the repeated warning is not notified again')
+    end)
+    vim.notify = saved
+    if not ok then
+      error(err, 0)
+    end
   end },
   { ':Inductor status reads well: plurals, notices', function()
     local status = require('inductor_ls.commands.status')

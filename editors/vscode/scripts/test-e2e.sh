@@ -5,8 +5,9 @@
 # Three runs:
 #   dev   the extension folder as development extension, on the mlp_train
 #         fixture; takes the screenshot
-#   vsix  the packaged inductor-ls-linux-x64.vsix (scripts/package.sh: what a
-#         user installs, with its own server), installed with
+#   vsix  the .vsix that scripts/package.sh made, the README's one command
+#         (inductor-ls-linux-x64.vsix: what a user installs, with its own
+#         server; its path passed as INDUCTOR_E2E_VSIX), installed with
 #         --install-extension into a clean profile without settings, on the
 #         mlp_train fixture
 #   fresh the same .vsix on a new project without traces, into which traces
@@ -62,7 +63,13 @@ if ! cmp -s package-lock.json node_modules/.package-lock.json.installed 2>/dev/n
 fi
 npm run --silent typecheck
 npm run --silent build >/dev/null
-npm run --silent package >/dev/null
+# The README's command, as a user runs it; its last line names the file it wrote.
+packaged=$(bash scripts/package.sh | tail -n 1)
+export INDUCTOR_E2E_VSIX=$(sed -n 's/^packaged \(.*\.vsix\) (.*/\1/p' <<<"$packaged")
+if [[ ! -f $INDUCTOR_E2E_VSIX ]]; then
+  echo "error: scripts/package.sh said \"$packaged\", not the .vsix it wrote" >&2
+  exit 1
+fi
 
 # code-server's VS Code needs Node 24; the machine's Node is 20.
 node24_dir=$ext_dir/.e2e/node24
@@ -85,7 +92,7 @@ fi
 status=0
 step "run 1/3: development extension (+ screenshot)"
 node run.mjs --mode dev --screenshot "$ext_dir/.e2e/screenshot.png" || status=1
-step "run 2/3: installed inductor-ls-linux-x64.vsix, no settings"
+step "run 2/3: installed $(basename "$INDUCTOR_E2E_VSIX"), no settings"
 node run.mjs --mode vsix || status=1
 step "run 3/3: installed .vsix on a project without traces"
 node run.mjs --mode fresh || status=1

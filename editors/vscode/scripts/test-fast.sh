@@ -20,8 +20,22 @@ fi
 
 npm run --silent typecheck
 npm run --silent build
-npm run --silent package >/dev/null
-echo "packaged $ext_dir/inductor-ls-linux-x64.vsix"
+# The README's one command; its last line names the file it wrote, which both READMEs' install
+# lines must name (`code --install-extension .../NAME.vsix`), and nothing else.
+packaged=$(bash scripts/package.sh | tail -n 1)
+echo "$packaged"
+vsix=$(sed -n 's/^packaged \(.*\.vsix\) (.*/\1/p' <<<"$packaged")
+if [[ ! -f $vsix ]]; then
+  echo "error: scripts/package.sh said \"$packaged\", not the .vsix it wrote" >&2
+  exit 1
+fi
+for readme in "$repo/README.md" "$ext_dir/README.md"; do
+  installs=$(grep -o 'code --install-extension [^ `]*' "$readme" || true)
+  if [[ -z $installs ]] || grep -v -q "/$(basename "$vsix")\$" <<<"$installs"; then
+    echo "error: $readme installs \"${installs:-nothing}\", not the $(basename "$vsix") that scripts/package.sh writes" >&2
+    exit 1
+  fi
+done
 
 if [[ ! -x $INDUCTOR_LS ]]; then
   echo "error: inductor-ls binary not found at $INDUCTOR_LS (build it, or set INDUCTOR_LS)" >&2

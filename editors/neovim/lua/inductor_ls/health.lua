@@ -29,7 +29,8 @@ function M.check()
   if config.setup_called then
     ok('setup() called; filetypes: ' .. table.concat(opts.filetypes, ', '))
   else
-    warn("setup() not called: buffers are not attached automatically", { "require('inductor_ls').setup({})" })
+    warn("setup() not called: buffers are attached only by vim.lsp.enable('inductor_ls') (Neovim 0.11+, "
+      .. 'lsp/inductor_ls.lua, under a folder holding a trace)', { "require('inductor_ls').setup({})" })
   end
   local valid, msg = pcall(config.validate, opts)
   if valid then

@@ -5,8 +5,9 @@
 --- Vim's search for a local declaration), and later versions send `K` to every server on
 --- the buffer. These ask inductor-ls first:
 ---  * `K`: the inductor-ls hover (kernels of a model line, a kernel's origins and FX nodes),
----    rendered by |inductor_ls.hover|; where inductor-ls has nothing, the other language
----    servers' hover (`vim.lsp.buf.hover()`), else the built-in `K`.
+---    rendered by |inductor_ls.hover|, at the cursor, else of the line; where inductor-ls has
+---    nothing, the LSP hover (`vim.lsp.buf.hover()`: other servers' hover, else Neovim's
+---    one-line "No information available"), never 'keywordprg'.
 ---  * `gd`: the origin of the kernel or FX node under the cursor (one: jump; several: the
 ---    quickfix list); where inductor-ls has nothing, the other servers' definition, else the
 ---    built-in `gd`.
@@ -35,7 +36,20 @@ local function builtin(keys)
   pcall(vim.cmd, 'normal! ' .. vim.v.count1 .. keys)
 end
 
---- `K`.
+--- The inductor-ls hover at `params`; `done(shown)` says whether it showed one.
+local function inductor_hover(client, params, bufnr, done)
+  local lsp = require('inductor_ls.lsp')
+  lsp.request(client, 'textDocument/hover', params, function(err, result, ctx)
+    done(not err and result and result.contents and require('inductor_ls.hover').handler(err, result, ctx) and true
+      or false)
+  end, bufnr)
+end
+
+--- `K`: the inductor-ls hover at the cursor; off a kernel name (in generated code, a launch's
+--- arguments or the space around it), the hover of the line (at its first non-blank
+--- character: the launch or definition the line starts with); where inductor-ls has neither
+--- (a model line without kernels), the LSP hover (`vim.lsp.buf.hover()`: other servers, or
+--- Neovim's one-line "No information available"), never 'keywordprg' (pydoc in a new window).
 ---@param bufnr integer
 function M.hover(bufnr)
   local lsp = require('inductor_ls.lsp')
@@ -44,18 +58,42 @@ function M.hover(bufnr)
     return builtin('K')
   end
   local params = lsp.position_params(client)
-  lsp.request(client, 'textDocument/hover', params, function(err, result, ctx)
-    if not err and result and result.contents then
-      if require('inductor_ls.hover').handler(err, result, ctx) then
-        return
+  local win = vim.api.nvim_get_current_win()
+  inductor_hover(client, params, bufnr, function(shown)
+    if shown then
+      return
+    end
+    local function fallback()
+      if vim.api.nvim_get_current_win() == win and vim.api.nvim_get_current_buf() == bufnr then
+        M.lsp_hover(bufnr, client.id)
       end
     end
-    if others_attached(bufnr, client.id) then
-      vim.lsp.buf.hover()
-    else
-      builtin('K')
+    local line = vim.api.nvim_buf_get_lines(bufnr, params.position.line, params.position.line + 1, false)[1] or ''
+    local first = (line:find('%S') or 1) - 1
+    if first == params.position.character or not line:find('%S') then
+      return fallback()
     end
-  end, bufnr)
+    local at_line = vim.deepcopy(params)
+    -- Indentation is ASCII: its byte count is the position in every encoding.
+    at_line.position.character = first
+    inductor_hover(client, at_line, bufnr, function(shown_line)
+      if not shown_line then
+        fallback()
+      end
+    end)
+  end)
+end
+
+--- The LSP hover of the cursor: `vim.lsp.buf.hover()` where other servers are attached;
+--- with inductor-ls alone, which has nothing here, what Neovim says then, on one line.
+---@param bufnr integer
+---@param own_id integer
+function M.lsp_hover(bufnr, own_id)
+  if others_attached(bufnr, own_id) then
+    vim.lsp.buf.hover()
+  else
+    vim.notify('No information available', vim.log.levels.INFO)
+  end
 end
 
 --- `gd`.

@@ -31,17 +31,25 @@ function M.jump(location, offset_encoding)
   end
 end
 
---- Put `locations` in the quickfix list (and open it, unless configured off). With a
---- client, each entry in generated code says which compile and graph it is in
---- (`[0/0] backward · output_code.py`), from the server's artifact labels.
+--- Put `locations` in the quickfix list (and open it, unless configured off), in the server's
+--- order (a model line's launch sites come as its hover lists them: by compile and graph, then
+--- kernel), not sorted by file. With a client, each entry in generated code leads with which
+--- compile and graph it is in (`[0/0] backward · output_code.py`, the server's artifact label)
+--- instead of the file's path (quickfix `module`: a debug folder's path is 90 characters);
+--- its text is the line.
 ---@param locations table[]
 ---@param offset_encoding string
 ---@param title string
 ---@param client? table
 function M.to_quickfix(locations, offset_encoding, title, client)
-  local items = vim.lsp.util.locations_to_items(locations, offset_encoding)
+  local items = {}
+  for _, location in ipairs(locations) do
+    -- One at a time: locations_to_items sorts what it is given by file and line.
+    for _, item in ipairs(vim.lsp.util.locations_to_items({ location }, offset_encoding)) do
+      table.insert(items, item)
+    end
+  end
   if client then
-    -- locations_to_items sorts by file and line: label through the item's buffer name.
     local lsp = require('inductor_ls.lsp')
     local uri = require('inductor_ls.uri')
     for _, item in ipairs(items) do
@@ -49,8 +57,9 @@ function M.to_quickfix(locations, offset_encoding, title, client)
       local target = uri.server_uri(name) or vim.uri_from_fname(name)
       local label = lsp.label(client, target)
       if label then
-        item.text = label .. ' │ ' .. vim.trim(item.text or '')
+        item.module = label
       end
+      item.text = vim.trim(item.text or '')
     end
   end
   vim.fn.setqflist({}, ' ', { title = title, items = items })

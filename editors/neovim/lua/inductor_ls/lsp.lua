@@ -138,24 +138,89 @@ handlers['textDocument/hover'] = function(...)
 end
 
 --- `window/showMessage`: the server says what went wrong once (no trace found, sources not
---- on this machine, corrupted records). Through vim.notify, so that notification plugins
---- show it; 0.7 only echoes it.
+--- on this machine, corrupted records). Through vim.notify (so that notification plugins show
+--- it) as one line that fits the command line, at the message's level, each text once per
+--- session: a longer or wrapped message, or two echoed in a row, would stop Neovim with
+--- "Press ENTER". The full text stays in `M.messages` and `:Inductor status`.
 handlers['window/showMessage'] = function(_, result, ctx)
   if type(result) ~= 'table' or type(result.message) ~= 'string' then
     return vim.NIL
   end
-  local levels = { vim.log.levels.ERROR, vim.log.levels.WARN, vim.log.levels.INFO, vim.log.levels.DEBUG }
-  local level = levels[result.type] or vim.log.levels.INFO
   table.insert(M.messages, { client_id = ctx.client_id, type = result.type, message = result.message })
-  vim.schedule(function()
-    vim.notify(result.message, level, { title = 'inductor-ls' })
-  end)
+  if M.notified[result.message] then
+    return vim.NIL
+  end
+  M.notified[result.message] = true
+  table.insert(M.pending_notices, { type = tonumber(result.type) or 3, message = result.message })
+  if #M.pending_notices == 1 then
+    vim.schedule(M.flush_notices)
+  end
   return vim.NIL
 end
 
 --- Messages the servers showed (window/showMessage), in order: `{client_id, type, message}`.
 ---@type table[]
 M.messages = {}
+
+--- Message texts already notified (each is notified once per session).
+---@type table<string, boolean>
+M.notified = {}
+
+--- Messages waiting for the next `flush_notices`: `{type, message}`.
+---@type table[]
+M.pending_notices = {}
+
+--- `message` on one line of at most `width` display cells: whitespace runs (newlines
+--- included) become one space; a longer text is cut, at a word where one is near, and ends
+--- with `…`.
+---@param message string
+---@param width integer
+---@return string text
+---@return boolean cut whether the text was shortened
+function M.one_line(message, width)
+  local text = vim.trim((message:gsub('%s+', ' ')))
+  if vim.fn.strdisplaywidth(text) <= width then
+    return text, false
+  end
+  local n = math.max(width - 1, 0)
+  local cut = vim.fn.strcharpart(text, 0, n)
+  while n > 0 and vim.fn.strdisplaywidth(cut) > width - 1 do
+    n = n - 1
+    cut = vim.fn.strcharpart(text, 0, n)
+  end
+  local at_word = cut:match('^(.*%S)%s')
+  if at_word and vim.fn.strdisplaywidth(at_word) > width * 2 / 3 then
+    cut = at_word
+  end
+  return cut .. '…', true
+end
+
+--- Show the waiting messages as one notification: the most severe (the first of those), on
+--- one line within the command line's free space (`v:echospace`), with how many more there
+--- are; where the text was cut, `:Inductor status` has all of it.
+function M.flush_notices()
+  local pending = M.pending_notices
+  M.pending_notices = {}
+  if #pending == 0 then
+    return
+  end
+  local first = pending[1]
+  for _, p in ipairs(pending) do
+    if p.type < first.type then
+      first = p
+    end
+  end
+  local levels = { vim.log.levels.ERROR, vim.log.levels.WARN, vim.log.levels.INFO, vim.log.levels.DEBUG }
+  -- One cell less than the free space: a message that fills the last cell asks for Enter too.
+  local width = math.max((tonumber(vim.v.echospace) or 80) - 1, 30)
+  local suffix = #pending > 1 and string.format(' (+%d more: :Inductor status)', #pending - 1) or ''
+  local text, cut = M.one_line(first.message, width - vim.fn.strdisplaywidth(suffix))
+  if cut and suffix == '' then
+    suffix = ' (:Inductor status)'
+    text = M.one_line(first.message, width - #suffix)
+  end
+  vim.notify(text .. suffix, levels[first.type] or vim.log.levels.INFO, { title = 'inductor-ls' })
+end
 
 --- Artifact labels per client: URI → `[0/0] backward · output_code.py` (from
 --- `inductor/listArtifacts`), fetched when first needed after each index.
@@ -217,6 +282,40 @@ local function on_attach(client, bufnr)
   end
 end
 
+--- The client-side commands of the server's lenses and code actions.
+M.commands = {
+  ['inductor.showLocations'] = function(command, ctx)
+    require('inductor_ls.commands.show_locations')(command, ctx)
+  end,
+  ['inductor.showLaunchSites'] = function(command, ctx)
+    require('inductor_ls.commands.show_launch_sites')(command, ctx)
+  end,
+  ['inductor.showCompiles'] = function(command, ctx)
+    require('inductor_ls.commands.compiles').lens(command, ctx)
+  end,
+  ['inductor.showPrinterEnv'] = function(command)
+    require('inductor_ls.commands.printer_env')(command)
+  end,
+}
+
+--- The client's handlers (they do not replace the global `vim.lsp.handlers`).
+M.handlers = handlers
+
+--- `on_init`: the negotiated position encoding (0.7 does not read it itself; later versions
+--- do the same), and the `inductor-trace:` URI mapping.
+---@param client table
+---@param result table the `initialize` result
+function M.on_init(client, result)
+  local encoding = result.offsetEncoding or (result.capabilities and result.capabilities.positionEncoding)
+  if encoding then
+    client.offset_encoding = encoding
+  end
+  uri.attach(client)
+end
+
+--- `on_attach`: buffer-local `K`/`gd`, code lenses, the user's `on_attach` of setup().
+M.on_attach = on_attach
+
 --- Build the client configuration for a root directory (|inductor_ls-root|); `''` is the
 --- session server without a folder.
 ---@param root string
@@ -233,29 +332,8 @@ function M.make_config(root)
     init_options = config.init_options(opts),
     capabilities = M.capabilities(),
     handlers = handlers,
-    commands = {
-      ['inductor.showLocations'] = function(command, ctx)
-        require('inductor_ls.commands.show_locations')(command, ctx)
-      end,
-      ['inductor.showLaunchSites'] = function(command, ctx)
-        require('inductor_ls.commands.show_launch_sites')(command, ctx)
-      end,
-      ['inductor.showCompiles'] = function(command, ctx)
-        require('inductor_ls.commands.compiles').lens(command, ctx)
-      end,
-      ['inductor.showPrinterEnv'] = function(command)
-        require('inductor_ls.commands.printer_env')(command)
-      end,
-    },
-    on_init = function(client, result)
-      -- 0.7 does not read the negotiated encoding itself; later versions do the same.
-      local encoding = result.offsetEncoding
-        or (result.capabilities and result.capabilities.positionEncoding)
-      if encoding then
-        client.offset_encoding = encoding
-      end
-      uri.attach(client)
-    end,
+    commands = M.commands,
+    on_init = M.on_init,
     on_attach = on_attach,
     on_exit = function(code, signal, client_id)
       M.status[client_id] = nil

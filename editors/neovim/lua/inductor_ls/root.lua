@@ -106,16 +106,42 @@ function M.find(path)
   return M.find_trace_root(path) or M.session()
 end
 
---- Root for a buffer, or nil when the buffer is not a file on disk
---- (unnamed, or a URI such as `inductor-trace:`).
+--- The file path of a buffer, or nil when the buffer is not a file on disk (unnamed, or a
+--- URI such as `inductor-trace:`).
 ---@param bufnr integer
 ---@return string?
-function M.for_buffer(bufnr)
+local function file_of(bufnr)
   local name = vim.api.nvim_buf_get_name(bufnr)
   if name == '' or name:find('inductor-trace:', 1, true) or name:match('^%a[%w+.-]*://') then
     return nil
   end
-  return M.find(name)
+  return name
+end
+
+--- Root for a buffer, or nil when the buffer is not a file on disk.
+---@param bufnr integer
+---@return string?
+function M.for_buffer(bufnr)
+  local name = file_of(bufnr)
+  return name and M.find(name)
+end
+
+--- The trace root above a buffer's file (step 1 above only, no session root), or nil.
+---@param bufnr integer
+---@return string?
+function M.trace_root_for_buffer(bufnr)
+  local name = file_of(bufnr)
+  return name and M.find_trace_root(name)
+end
+
+--- Whether `path` (absolute) is `dir` or inside it.
+---@param path string
+---@param dir string
+---@return boolean
+function M.inside(path, dir)
+  dir = clean(dir)
+  path = clean(path)
+  return path == dir or path:sub(1, #dir + 1) == (dir == '/' and '/' or dir .. '/')
 end
 
 return M

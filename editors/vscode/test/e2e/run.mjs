@@ -102,8 +102,9 @@ const serverArgs = ['--user-data-dir', dirs.user, '--server-data-dir', dirs.serv
 let devPath = extDir;
 let expectedExtension = extDir;
 if (mode !== 'dev') {
-  const vsix = path.join(extDir, 'inductor-ls-linux-x64.vsix');
-  if (!fs.existsSync(vsix)) throw new Error(`${vsix} not found; run npm run package first`);
+  // The file scripts/package.sh made (test-e2e.sh passes the path it printed).
+  const vsix = process.env.INDUCTOR_E2E_VSIX || path.join(extDir, 'inductor-ls-linux-x64.vsix');
+  if (!fs.existsSync(vsix)) throw new Error(`${vsix} not found; run bash scripts/package.sh first`);
   const r = spawnSync(process.execPath, [serverMain, ...serverArgs, '--install-extension', vsix], { encoding: 'utf8' });
   log(`install-extension: ${(r.stdout + r.stderr).trim().split('\n').slice(-2).join(' | ')}`);
   if (r.status !== 0) throw new Error(`--install-extension failed (${r.status})`);
