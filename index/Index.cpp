@@ -273,6 +273,21 @@ std::vector<Origin> Index::originsOf(const SymbolAt &s) const {
   return out;
 }
 
+std::vector<Origin> Index::frameworkOriginsOf(const SymbolAt &s) const {
+  std::vector<Origin> out;
+  if (!s.artifact.valid() || s.artifact.value >= artifacts_.size()) return out;
+  auto add = [&](const Launch &l) {
+    for (const Origin &o : l.frameworkOrigins)
+      if (std::find(out.begin(), out.end(), o) == out.end()) out.push_back(o);
+  };
+  if (s.kind == SymbolAt::Kind::Launch)
+    add(artifacts_[s.artifact.value].launches[s.index]);
+  else if (s.kind == SymbolAt::Kind::KernelDefinition)
+    for (LaunchRef r : launchesOfDefinition(s.artifact, s.index))
+      add(launch(r));
+  return out;
+}
+
 std::vector<LaunchRef> Index::launchesForLine(std::string_view path, uint32_t line) const {
   auto it = tables_->byUserLine.find(normalizePath(path));
   if (it == tables_->byUserLine.end()) return {};
@@ -293,6 +308,18 @@ const std::vector<RecordedLine> &Index::recordedLines(std::string_view path) con
   static const std::vector<RecordedLine> none;
   auto it = tables_->recordedLines.find(normalizePath(path));
   return it == tables_->recordedLines.end() ? none : it->second;
+}
+
+std::vector<RecordedLine> Index::recordedSource(std::string_view path) const {
+  std::vector<RecordedLine> out = recordedLines(path);
+  std::string key = normalizePath(path);
+  for (const Origin &o : health_.places)
+    if (o.line && !o.exists && normalizePath(o.path) == key) out.push_back({o.line, o.code, o.function});
+  // Lines with text first, so that a line recorded both with and without text keeps its text.
+  std::stable_sort(out.begin(), out.end(), [](const RecordedLine &a, const RecordedLine &b) {
+    return a.line != b.line ? a.line < b.line : !a.code.empty() && b.code.empty();
+  });
+  return out;
 }
 
 std::vector<LaunchRef> Index::launchesForGraphNode(ArtifactId graph, uint32_t node) const {

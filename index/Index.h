@@ -36,6 +36,12 @@
 //      comment) looked up in the post-grad graph dump's `# File:` comments, model frames only;
 //   3. its pre-grad FX nodes (postToPre mappings, or the launch's `Topologically Sorted Source Nodes`
 //      comment) looked up in the pre-grad graph dump's `# File:` comments, model frames only.
+// When no step yields a model frame, the kernel came from code Dynamo traced inside PyTorch (a compiled
+// optimizer step: `torch/optim/adam.py`): the innermost frame of each of its stacks (else of its post-grad,
+// then pre-grad nodes' `# File:` comments), synthetic files aside, is kept as Launch::frameworkOrigins. Those
+// are never origins: not counted as launches with an origin, not a user line of any file (no lens, no
+// reference from a PyTorch file), not a missing source; definition, hover and explain answer them when a
+// launch has no origin, marked as PyTorch's frame.
 // Origins keep the line number and text the trace recorded; where that line is in the file today (the user
 // edited it, or has another version of the library) is the caller's question: see Relocation.h and
 // recordedLines().
@@ -140,6 +146,13 @@ struct Launch {
   /// Launches with the same recorded stack (a node's kernels, its forward and backward, every recompile of
   /// the same code at another shape) share one vector: stacks were most of a large trace's index memory.
   std::vector<SharedVector<Origin>> stacks;
+  /// Only when `origins` is empty: the innermost frame of each stack (or FX node comment) that holds no model
+  /// frame, PyTorch's own code (see the fallback chain above); deduplicated, shared like `origins`.
+  SharedVector<Origin> frameworkOrigins;
+  /// Whether its compile was traced with provenance (INDUCTOR_PROVENANCE=1): debug handles in the output
+  /// code, provenance maps, stack traces or kernel_information.json. Without it, origins come only from the
+  /// FX graphs' `# File:` comments.
+  bool provenance = false;
   /// Shared with every launch of the build that has the same (recompiles name the same nodes).
   SharedVector<std::string> postGradNodes, preGradNodes, atenOps;
   int definition = -1; ///< Index into the artifact's KernelDefinitions, -1 for extern kernels.
@@ -254,6 +267,11 @@ struct IndexStats {
   size_t launchesWithMissingSource = 0;
   /// The recorded path of the first such origin (in index order), empty when there is none.
   std::string firstMissingSource;
+  /// Launches of output code recorded without provenance (Launch::provenance false: the script ran without
+  /// INDUCTOR_PROVENANCE=1), and those of them with no origin at all.
+  size_t launchesWithoutProvenance = 0, launchesWithoutProvenanceOrOrigin = 0;
+  /// Launches with no origin whose stacks hold only PyTorch's frames (Launch::frameworkOrigins).
+  size_t launchesWithFrameworkOrigin = 0;
 };
 
 /// Limits on the work one input may cause (traces are outside input; see SECURITY.md). Each is far above what
@@ -454,6 +472,14 @@ public:
   std::vector<LaunchRef> launchesOfDefinition(ArtifactId id, uint32_t definition) const;
   /// Origins of a symbol: a launch's own, the union over a definition's launches, a graph node's origin.
   std::vector<Origin> originsOf(const SymbolAt &symbol) const;
+  /// For a symbol with no origin (originsOf empty): the PyTorch frames its launches came from
+  /// (Launch::frameworkOrigins, the union over a definition's launches), to answer instead of nothing,
+  /// marked as PyTorch's. Empty otherwise, and for graph nodes.
+  std::vector<Origin> frameworkOriginsOf(const SymbolAt &symbol) const;
+  /// Every distinct (line, text) the trace recorded for a file that is not on this machine (`path` as
+  /// recorded: Origin::path of an origin whose file does not exist): recordedLines(path) and the compile
+  /// health places in it. What an `inductor-trace:` document of that file shows.
+  std::vector<RecordedLine> recordedSource(std::string_view path) const;
   /// Launches whose origins include this user source line (1-based), across every compile and rank.
   /// `path` is a local path (as the editor knows the file).
   std::vector<LaunchRef> launchesForLine(std::string_view path, uint32_t line) const;

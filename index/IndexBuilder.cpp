@@ -528,10 +528,19 @@ void IndexBuilder::freeze() {
           if (idx.stats_.firstMissingSource.empty())
             idx.stats_.firstMissingSource = L.origins[0].recordedPath;
         }
+        if (!L.provenance) {
+          ++idx.stats_.launchesWithoutProvenance;
+          if (L.origins.empty()) ++idx.stats_.launchesWithoutProvenanceOrOrigin;
+        }
         for (const Origin &o : L.origins) {
           t.byUserLine[normal(o.path)][o.line].push_back({id, l});
           if (recordLines) record(o);
         }
+        // PyTorch's frames are no user line (Index.h), but their recorded text is what answers show of them.
+        if (!L.frameworkOrigins.empty()) ++idx.stats_.launchesWithFrameworkOrigin;
+        if (recordLines)
+          for (const Origin &o : L.frameworkOrigins)
+            record(o);
         if (recordLines)
           for (const auto &stack : L.stacks)
             if (seen.insert(stack.identity()).second)

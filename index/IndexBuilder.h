@@ -452,6 +452,11 @@ private:
   /// The origin of a `# File:` comment when it names a model frame (ModelFrames.h), else null; one Origin
   /// shared by every node and launch of this build whose comment names the same place. Thread-safe.
   std::shared_ptr<const Origin> sharedModelOrigin(const SourceComment &c);
+  /// The origin of a frame or `# File:` comment whatever its file (a PyTorch frame, for
+  /// Launch::frameworkOrigins), shared with sharedModelOrigin's pool; null for synthetic files (`<...>`) and
+  /// empty paths. Thread-safe.
+  std::shared_ptr<const Origin> sharedFrameOrigin(const std::string &file, uint32_t line,
+                                                  const std::string &code, const std::string &function);
   /// A graph artifact from `graph`. Nodes without a `# File:` comment of their own take the origin of the
   /// node of the same name in `fallback`, when given. `nodes`, when given, holds the nodes an earlier call
   /// made of the same `graph` (another rank's copy of one analysis), which this artifact then shares; when it

@@ -90,6 +90,16 @@ std::shared_ptr<const Origin> IndexBuilder::sharedModelOrigin(const SourceCommen
   return o->library ? nullptr : o;
 }
 
+std::shared_ptr<const Origin> IndexBuilder::sharedFrameOrigin(const std::string &file, uint32_t line,
+                                                              const std::string &code,
+                                                              const std::string &function) {
+  if (file.empty() || file.front() == '<') return nullptr;
+  return intern(
+      origins_, stacksMutex_, placeHash(file, line, code, function),
+      [&](const std::shared_ptr<const Origin> &o) { return samePlace(*o, file, line, code, function); },
+      [&] { return std::make_shared<const Origin>(makeOrigin(file, line, code, function)); });
+}
+
 SharedVector<Origin> IndexBuilder::sharedStack(const std::vector<StackFrame> &trace) {
   // The frames kept, judged once each (isFrameworkPath splits the path): consecutive frames of one file
   // share the judgement.
@@ -162,8 +172,14 @@ std::string opName(std::string_view target) {
 void IndexBuilder::resolveLaunches(Artifact &a, const CompileProvenance &prov, const GraphData &post,
                                    const GraphData &pre) {
   std::unordered_map<std::string, int> launchCount;
-  for (const KernelLaunch &l : a.code.launches)
+  // Provenance tracking (INDUCTOR_PROVENANCE=1) prints a debug handle above each launch (PyTorch 2.9+) and
+  // logs maps and stacks (2.7+, or AOTI's kernel_information.json); a compile with none of them was traced
+  // without it, and only the graphs' `# File:` comments can tell its launches' origins.
+  bool tracked = prov.hasMappings || !prov.stackTraces.empty() || !prov.kernelInformation.empty();
+  for (const KernelLaunch &l : a.code.launches) {
     ++launchCount[l.kernel];
+    tracked = tracked || l.debugHandle.has_value();
+  }
   // The stack of each parsed traceback (kernels of one node share theirs): `prov` outlives this map.
   std::unordered_map<const void *, SharedVector<Origin>> stackOfTrace;
   std::vector<Launch> &launches = a.launches.edit();
@@ -189,6 +205,7 @@ void IndexBuilder::resolveLaunches(Artifact &a, const CompileProvenance &prov, c
     // FX nodes.
     const KernelInformation *info = nullptr;
     if (auto it = prov.kernelInformation.find(key); it != prov.kernelInformation.end()) info = &it->second;
+    L.provenance = tracked;
     if (info) {
       postNodes = info->postGradNodes;
       preNodes = info->preGradNodes;
@@ -268,6 +285,29 @@ void IndexBuilder::resolveLaunches(Artifact &a, const CompileProvenance &prov, c
         if (const SourceComment *c = pre.originOf(n))
           if (auto o = sharedModelOrigin(*c)) addOrigin(*o);
       if (!origins.empty()) L.originSource = OriginSource::PreGradGraph;
+    }
+    // 4. No model frame anywhere: the kernel came from PyTorch's own code that Dynamo traced (a compiled
+    // optimizer step). Its innermost frames are kept apart from the origins (Index.h), so that the kernel
+    // answers where it came from without counting as any file's user line.
+    if (origins.empty()) {
+      std::vector<Origin> frames;
+      auto addFrame = [&](const std::shared_ptr<const Origin> &o) {
+        if (o && std::find(frames.begin(), frames.end(), *o) == frames.end()) frames.push_back(*o);
+      };
+      if (traces)
+        for (const auto &trace : *traces)
+          for (auto it = trace->rbegin(); it != trace->rend(); ++it)
+            if (auto o = sharedFrameOrigin(it->file, it->line, it->code, it->function)) {
+              addFrame(o);
+              break;
+            }
+      for (const GraphData *g : {&post, &pre}) {
+        if (!frames.empty() || !g->present) continue;
+        for (const std::string &n : g == &post ? postNodes : preNodes)
+          if (const SourceComment *c = g->originOf(n))
+            addFrame(sharedFrameOrigin(c->file, c->line, c->code, c->function));
+      }
+      L.frameworkOrigins = sharedOrigins(std::move(frames));
     }
     L.origins = sharedOrigins(std::move(origins));
     L.postGradNodes = sharedStrings(std::move(postNodes));

@@ -858,7 +858,7 @@ std::vector<KernelSourceFile> analyzeCppKernelSource(const TextLines &lines) {
 }
 
 bool looksLikeWrapperCode(const TextLines &lines) {
-  bool inString = false;
+  bool inString = false, call = false, moduleKernel = false;
   for (std::string_view line : lines) {
     // Embedded sources in a wrapper open and close with ''' on lines of their own statements; an odd count of
     // delimiters toggles the state.
@@ -870,11 +870,15 @@ bool looksLikeWrapperCode(const TextLines &lines) {
       continue;
     }
     if (inString || line.empty()) continue;
-    if (startsWith(line, "async_compile = AsyncCompile()") || startsWith(line, "def call(") ||
-        startsWith(line, "    def call(self") || startsWith(line, "# AOT ID:"))
-      return true;
+    if (startsWith(line, "async_compile = AsyncCompile()") || startsWith(line, "# AOT ID:")) return true;
+    if (startsWith(line, "def call(") || startsWith(line, "    def call(self")) call = true;
+    // A kernel defined at module level (its decorator outside any string), or the harness that benchmarks
+    // one: a kernel file, or an autotuning choice's benchmark module, whatever else it defines.
+    if (startsWith(line, "@triton.jit") || startsWith(line, "@triton_heuristics.") ||
+        startsWith(line, "def benchmark_all_configs("))
+      moduleKernel = true;
   }
-  return false;
+  return call && !moduleKernel;
 }
 
 } // namespace inductor::index

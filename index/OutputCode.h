@@ -193,8 +193,13 @@ std::optional<KernelSourceFile> analyzeKernelSource(const TextLines &lines);
 /// `kernel`). Position of NAME; kind Cpp.
 std::vector<KernelSourceFile> analyzeCppKernelSource(const TextLines &lines);
 
-/// True for wrapper code, false for a kernel file: both are `c<hash>.py` in the cache. The wrapper has
-/// `async_compile = AsyncCompile()`, a `def call(` or a `# AOT ID:` line (checked outside embedded sources).
+/// True for wrapper code, false for a kernel file: all are `c<hash>.py` in the cache. Judged by shape,
+/// outside embedded sources: the wrapper has `async_compile = AsyncCompile()` or a `# AOT ID:` line, or else
+/// a `def call(` and no kernel of its own at module level. Kernel files define their kernel at module level
+/// (`@triton.jit`, `@triton_heuristics.*` decorators), and with max-autotune the cache also holds a benchmark
+/// module per autotuning choice (torch/_inductor/codecache.py, written by select_algorithm.py and
+/// TritonKernel.codegen_kernel_benchmark): the kernel at module level with `get_args`, `call(args)` and
+/// `benchmark_all_configs` that run it. Neither is output code: they are never a compile of their own.
 bool looksLikeWrapperCode(const TextLines &lines);
 
 } // namespace inductor::index

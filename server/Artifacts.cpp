@@ -1,7 +1,9 @@
 // server/Artifacts.cpp: the custom requests.
 //  - inductor/artifactContent {uri} -> {text, languageId}: the text of a generated file that exists only
 //  inside a
-//    trace log (URI scheme inductor-trace:), or of any indexed artifact.
+//    trace log (URI scheme inductor-trace:), or of any indexed artifact; or, for
+//    `inductor-trace:/recorded-source/<recorded path>` (recordedSourceURI in server/Convert.h), the lines the
+//    trace recorded of a user source file that is not on this machine, each at its own line number.
 //  - inductor/listArtifacts {} -> [{uri, title, label, kind, languageId, compileId, compile, compileIndex,
 //    rank, graphKind, graphName, trace}]: every artifact, in index order (compiles in order, each compile's
 //    output code before its graphs; kernel files last). `label` is what pickers show
@@ -63,6 +65,10 @@ void Server::onArtifactContent(const json &params, Reply reply) {
   withIndex(std::move(reply), [this, uri](const index::Index &index, const Reply &reply) {
     TextCache texts(*this, index);
     Target t = resolveTarget(index, uri, texts);
+    // A user source file that is not on this machine, as the trace recorded it (definition and other
+    // answers point there instead of to a file:// URI of a file that does not exist).
+    if (auto path = recordedSourcePath(uri); path && t.kind != Target::Kind::Artifact)
+      return reply(json{{"text", recordedSourceText(index, *path)}, {"languageId", "python"}});
     if (t.kind != Target::Kind::Artifact)
       return reply.error(protocol::ErrorCode::InvalidParams, "no indexed artifact has the URI " + uri);
     const index::Artifact &a = index.artifact(t.artifact);

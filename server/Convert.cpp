@@ -25,6 +25,10 @@ Target resolveTarget(const index::Index &index, const std::string &uri, TextCach
       t.kind = Target::Kind::Artifact;
       t.artifact = *id;
       t.all = {*id};
+    } else if (auto path = recordedSourcePath(uri)) {
+      // The recorded text of a file that is not here: navigates like that file (its recorded lines).
+      t.kind = Target::Kind::UserFile;
+      t.path = std::move(*path);
     }
     return t;
   }
@@ -60,6 +64,48 @@ std::string artifactURI(const index::Index &index, index::ArtifactId id) {
   const index::Artifact &a = index.artifact(id);
   if (!a.paths.empty()) return protocol::fileURI(a.paths.front());
   return protocol::makeURI("inductor-trace", "/" + a.virtualName);
+}
+
+namespace {
+constexpr std::string_view kRecordedSource = "/recorded-source";
+}
+
+std::string recordedSourceURI(const std::string &path) {
+  return protocol::makeURI("inductor-trace",
+                           std::string(kRecordedSource) + (path.starts_with('/') ? "" : "/") + path);
+}
+
+std::optional<std::string> recordedSourcePath(const std::string &uri) {
+  auto parsed = protocol::parseURI(uri);
+  if (!parsed || parsed->scheme != "inductor-trace" || !parsed->path.starts_with(kRecordedSource))
+    return std::nullopt;
+  std::string path = parsed->path.substr(kRecordedSource.size());
+  if (path.size() < 2 || path[0] != '/') return std::nullopt;
+  // A path recorded on Windows (`C:/...`) was given its own leading slash.
+  if (path.size() > 2 && path[2] == ':') path.erase(0, 1);
+  return path;
+}
+
+std::string recordedSourceText(const index::Index &index, const std::string &path) {
+  std::vector<index::RecordedLine> lines = index.recordedSource(path);
+  std::string text;
+  uint32_t at = 1; // The 1-based line `text` ends on.
+  // Far past any real source file: a hostile line number costs no more than this many empty lines.
+  constexpr uint32_t kMaxLine = 1u << 20;
+  for (const index::RecordedLine &l : lines) {
+    if (l.line > kMaxLine) break;
+    if (l.line < at) continue; // A line recorded twice: its first text (with text first).
+    if (text.size() + (l.line - at) + l.code.size() > index::IndexLimits::kServedTextBytes) break;
+    text.append(l.line - at, '\n');
+    // One line, whatever the trace holds: a line break inside would move every later line.
+    for (char c : l.code)
+      text += c == '\n' || c == '\r' ? ' ' : c;
+    at = l.line;
+    // Each recorded line's own: the next one starts after it.
+    text += '\n';
+    ++at;
+  }
+  return text;
 }
 
 std::string artifactLabel(const index::Index &index, index::ArtifactId id, const std::string &uri) {
@@ -363,6 +409,10 @@ PlacedOrigin placeOrigin(TextCache &texts, const index::Index &index, const inde
   protocol::Location loc;
   loc.uri = file.uri;
   if (!o.exists) {
+    // Never a file:// URI of a file that is not here (an editor opens it empty, or offers to create it): the
+    // text the trace recorded of it, as an inductor-trace: document where the recorded line keeps its number.
+    // The empty range at the line's start, as before: the recorded text is all there is of the line.
+    loc.uri = recordedSourceURI(o.path);
     loc.range = {{line0, 0}, {line0, 0}};
     p.location = loc;
     p.note = "not on this machine; text from the trace";

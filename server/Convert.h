@@ -83,6 +83,19 @@ Target resolveTarget(const index::Index &index, const std::string &uri, TextCach
 /// index::Artifact::paths), else inductor-trace:.
 std::string artifactURI(const index::Index &index, index::ArtifactId id);
 
+/// The `inductor-trace:` URI of a user source file that is not on this machine (`path` as recorded:
+/// Origin::path of an origin whose file does not exist): `inductor-trace:/recorded-source/tmp/work/model.py`.
+/// Its text is what the trace recorded of the file (recordedSourceText); answers point there rather than to a
+/// file:// URI the editor would open empty or offer to create.
+std::string recordedSourceURI(const std::string &path);
+/// The recorded path of a recordedSourceURI() (after an index's virtual names were looked up: a log-only
+/// artifact's name comes first); nullopt for any other URI.
+std::optional<std::string> recordedSourcePath(const std::string &uri);
+/// The text of a recordedSourceURI(): each line the trace recorded of the file (Index::recordedSource) at its
+/// own line number, the others empty, so that recorded line numbers hold in it; empty when nothing was
+/// recorded. Bounded by the recorded lines (a line number past IndexLimits::kServedTextBytes is dropped).
+std::string recordedSourceText(const index::Index &index, const std::string &path);
+
 /// What a location or picker entry in an artifact is, for people: its compile and graph, and its file:
 /// `[0/0] backward · output_code.py`, `[1/0] inference rank 1 · output code in the log`.
 std::string artifactLabel(const index::Index &index, index::ArtifactId id, const std::string &uri);

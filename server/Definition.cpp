@@ -1,6 +1,9 @@
 // server/Definition.cpp: textDocument/definition. A kernel (launch, definition, `def NAME` in its source) or
-// an FX node in a graph dump -> the user source lines it came from (see the fallback chain in index/Index.h).
-// On the `PATH:LINE` of a `# File:` comment, in any document, -> that line (as its document link does).
+// an FX node in a graph dump -> the user source lines it came from (see the fallback chain in index/Index.h);
+// a kernel with none whose stacks hold only PyTorch's frames -> the innermost of those
+// (Launch::frameworkOrigins). A file that is not on this machine is answered as the text the trace recorded
+// of it (an `inductor-trace:/recorded-source/...` document, server/Convert.h), never as a file:// URI. On the
+// `PATH:LINE` of a `# File:` comment, in any document, -> that line (as its document link does).
 #include "server/Convert.h"
 #include "server/Server.h"
 
@@ -17,12 +20,18 @@ void Server::onDefinition(const protocol::TextDocumentPositionParams &params, Re
     if (target.kind == Target::Kind::Artifact) {
       texts.prefer(target.artifact, uri);
       // Every compile sharing this file (ranks, cache hits) has the same text, so the same symbol here.
-      std::vector<index::Origin> origins;
+      std::vector<index::Origin> origins, framework;
       for (index::ArtifactId id : target.all) {
         index::SymbolAt symbol = symbolAtPosition(index, id, texts, uri, params.position);
         for (index::Origin &o : index.originsOf(symbol))
           if (std::find(origins.begin(), origins.end(), o) == origins.end()) origins.push_back(std::move(o));
+        for (index::Origin &o : index.frameworkOriginsOf(symbol))
+          if (std::find(framework.begin(), framework.end(), o) == framework.end())
+            framework.push_back(std::move(o));
       }
+      // A kernel whose stacks hold only PyTorch's frames (a compiled optimizer step): where in PyTorch it
+      // came from, rather than nothing (hover says it is PyTorch's frame, not the user's).
+      if (origins.empty()) origins = std::move(framework);
       // Where each origin is now; a recorded line that is no longer in its file gives no location (hover says
       // why).
       UniqueLocations unique(out);

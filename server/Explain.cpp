@@ -7,6 +7,7 @@
 #include "server/Convert.h"
 #include "server/Counts.h"
 #include "server/Health.h"
+#include "server/Notices.h"
 #include "server/PythonEnv.h"
 
 #include <chrono>
@@ -34,6 +35,14 @@ std::string relative(const std::string &path) {
 std::string shortName(const std::string &path) {
   size_t s = path.rfind('/');
   return s == std::string::npos ? path : path.substr(s + 1);
+}
+
+/// A PyTorch frame's file as the package names it (`torch/optim/adam.py`), else its base name.
+std::string pytorchName(const index::Origin &o) {
+  const std::string &p = o.recordedPath.empty() ? o.path : o.recordedPath;
+  for (std::string_view dir : {"/site-packages/", "/dist-packages/"})
+    if (size_t at = p.rfind(dir); at != std::string::npos) return p.substr(at + dir.size());
+  return shortName(p);
 }
 
 /// The text of an origin's line: as the trace recorded it, else the file's line here (read through the
@@ -358,6 +367,7 @@ int runExplain(const std::vector<std::string> &args) {
               static_cast<long long>(ms));
   if (stats.corruptedRecords)
     std::printf("Skipped %s\n", plural(stats.corruptedRecords, "corrupted trace record").c_str());
+  if (std::string note = noProvenanceMessage(stats); !note.empty()) std::printf("%s\n", note.c_str());
   if (!pythonNote.empty()) std::printf("%s\n", pythonNote.c_str());
   for (const index::Compile &c : index->compiles()) {
     const index::Artifact &a = index->artifact(c.outputCode);
@@ -371,6 +381,13 @@ int runExplain(const std::vector<std::string> &args) {
         const index::Origin &o = l.origins.front();
         origin = shortName(o.path) + ":" + std::to_string(o.line) + "  " + sourceText(o, sources);
         if (l.origins.size() > 1) origin += "  (+" + std::to_string(l.origins.size() - 1) + " more)";
+      } else if (!l.frameworkOrigins.empty()) {
+        // No user frame in its stacks: PyTorch's own code that Dynamo traced (index/Index.h).
+        const index::Origin &o = l.frameworkOrigins.front();
+        origin = "PyTorch's " + pytorchName(o) + ":" + std::to_string(o.line) + "  " +
+                 sourceText(o, sources) + "  (no user frame)";
+        if (l.frameworkOrigins.size() > 1)
+          origin += "  (+" + std::to_string(l.frameworkOrigins.size() - 1) + " more)";
       }
       std::printf("  %5u  %-58s -> %s\n", l.site.line + 1, name.c_str(), origin.c_str());
     }

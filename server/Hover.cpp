@@ -150,7 +150,16 @@ std::string joinNames(const std::vector<std::string> &names) {
 }
 
 void appendOrigins(std::string &md, TextCache &texts, const index::Index &index,
-                   const std::vector<index::Origin> &origins, index::OriginSource source) {
+                   const std::vector<index::Origin> &origins, index::OriginSource source,
+                   const std::vector<index::Origin> &framework = {}) {
+  if (origins.empty() && !framework.empty()) {
+    // Index.h: a kernel of PyTorch's own code that Dynamo traced (a compiled optimizer step).
+    md += "\n\n**From PyTorch's code** (no user frame in its stack; this is PyTorch's frame, not yours)";
+    for (size_t i = 0; i < framework.size() && i < kListLimit; ++i)
+      md += "\n- " + originItem(texts, index, framework[i]) + " *(PyTorch)*";
+    md += more(kListLimit, framework.size(), "frames");
+    return;
+  }
   if (origins.empty()) {
     md += "\n\nNo user source line recorded for this kernel.";
     return;
@@ -209,7 +218,7 @@ std::string launchMarkdown(const index::Index &index, TextCache &texts, index::L
   md += "\n\n" + std::string(index::displayName(l.kind)) + " kernel";
   if (l.site.debugHandle) md += " · debug handle " + codeSpan(std::to_string(*l.site.debugHandle));
   md += " · " + compileText(index, ref.artifact);
-  appendOrigins(md, texts, index, l.origins, l.originSource);
+  appendOrigins(md, texts, index, l.origins, l.originSource, l.frameworkOrigins);
   const index::Compile *c = index.compileOf(ref.artifact);
   if (!l.postGradNodes.empty())
     md += "\n\n**Post-grad FX nodes:** " +
@@ -248,7 +257,7 @@ std::string definitionMarkdown(const index::Index &index, TextCache &texts, cons
   std::vector<index::Origin> origins = index.originsOf(s);
   index::OriginSource source =
       launches.empty() ? index::OriginSource::None : index.launch(launches[0]).originSource;
-  appendOrigins(md, texts, index, origins, source);
+  appendOrigins(md, texts, index, origins, source, index.frameworkOriginsOf(s));
   if (a.kind != index::ArtifactKind::KernelSource) {
     const index::KernelDefinition &d = a.code.kernels[s.index];
     const index::Compile *c = index.compileOf(s.artifact);

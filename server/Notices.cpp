@@ -22,6 +22,24 @@ std::string parentOf(const std::string &path) {
 
 } // namespace
 
+std::string noProvenanceMessage(const index::IndexStats &s) {
+  size_t without = s.launchesWithoutProvenance, none = s.launchesWithoutProvenanceOrOrigin;
+  if (without == 0) return {};
+  std::string message = "inductor-ls: " + std::to_string(without) + " of " +
+                        plural(s.launches, "kernel launch", "kernel launches") +
+                        (without == 1 ? " was" : " were") + " recorded without provenance: ";
+  if (none == without)
+    message += "none of them has a user origin. ";
+  else if (none > 0)
+    message += std::to_string(none) + " of them " + (none == 1 ? "has" : "have") +
+               " no user origin, and the others' origins come only from the FX graphs' `# File:` comments. ";
+  else
+    message += "their origins come only from the FX graphs' `# File:` comments. ";
+  message += "Run the script again with INDUCTOR_PROVENANCE=1 (beside TORCH_TRACE) to record each kernel's "
+             "stack.";
+  return message;
+}
+
 std::vector<Notice> noticesFor(const index::Index &index, const index::IndexOptions &options) {
   std::vector<Notice> out;
   index::IndexStats s = index.stats();
@@ -57,6 +75,14 @@ std::vector<Notice> noticesFor(const index::Index &index, const index::IndexOpti
       n.message += "Map the recorded directory to your copy with pathMappings ({\"from\": \"" +
                    parentOf(first) + "\", \"to\": \"/path/to/your/copy\"}).";
     n.key = n.kind + "\n" + first;
+    out.push_back(std::move(n));
+  }
+  if (std::string message = noProvenanceMessage(s); !message.empty()) {
+    Notice n;
+    n.kind = "noProvenance";
+    n.type = protocol::MessageType::Info; // Nothing is broken; answers are coarser.
+    n.message = std::move(message);
+    n.key = n.kind; // Once a session: a log that grows does not say it again.
     out.push_back(std::move(n));
   }
   if (s.corruptedRecords > 0) {

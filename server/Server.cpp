@@ -336,6 +336,8 @@ std::shared_ptr<const Document> Server::document(const std::string &uri) const {
         doc->text = std::move(*text);
       else
         logWarn(uri + ": " + text.error().message);
+    } else if (auto path = recordedSourcePath(uri)) {
+      doc->text = recordedSourceText(*idx, *path); // A file not on this machine, as the trace recorded it.
     }
   }
   return doc;

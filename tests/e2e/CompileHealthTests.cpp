@@ -88,7 +88,11 @@ Loc lineLoc(const std::string &path, uint32_t line) {
   Loc l;
   l.uri = fileURI(path);
   l.line = l.endLine = line - 1;
-  if (!fs::exists(path)) return l;
+  // A file not here: the text the trace recorded of it (server/Convert.h recordedSourceURI).
+  if (!fs::exists(path)) {
+    l.uri = "inductor-trace:/recorded-source" + l.uri.substr(std::string("file://").size());
+    return l;
+  }
   std::vector<std::string> lines = splitLines(readFile(path));
   if (l.line >= lines.size()) return l;
   const std::string &text = lines[l.line];

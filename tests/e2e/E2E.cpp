@@ -75,7 +75,12 @@ Loc originLoc(const Frame &f, bool utf8) {
   Loc l;
   l.uri = fileURI(local);
   l.line = l.endLine = f.line - 1;
-  if (!fs::exists(local)) return l;
+  // A file that is not here: the text the trace recorded of it, an inductor-trace: document of its recorded
+  // path (server/Convert.h recordedSourceURI), never a file:// URI an editor would open empty.
+  if (!fs::exists(local)) {
+    l.uri = "inductor-trace:/recorded-source" + fileURI(f.path).substr(std::string("file://").size());
+    return l;
+  }
   std::vector<std::string> lines = splitLines(readFile(local));
   if (l.line >= lines.size()) return l;
   const std::string &text = lines[l.line];

@@ -355,6 +355,74 @@ def triton_per_fused_0(in_ptr0, xnumel):
   CHECK(looksLikeWrapperCode(wrapperLines));
 }
 
+TEST_CASE("OutputCode: max-autotune benchmark modules are kernel files, not wrapper code") {
+  // The shape torch/_inductor/codecache.py writes for each autotuning choice (TritonKernel's
+  // codegen_kernel_benchmark): the kernel at module level, then get_args, call and benchmark_all_configs.
+  std::string benchmark = R"py(
+import triton
+import triton.language as tl
+from torch._inductor.runtime import triton_helpers, triton_heuristics
+
+@triton_heuristics.pointwise(
+    size_hints={'x': 262144},
+    inductor_meta={'kernel_name': 'Placeholder.DESCRIPTIVE_NAME'},
+)
+@triton.jit
+def triton_(in_out_ptr0, xnumel, XBLOCK : tl.constexpr):
+    xnumel = 262144
+
+
+def get_args():
+    return 262144,
+
+
+def call(args):
+    with torch.cuda._DeviceGuard(0):
+        triton_.run(*args, stream=stream0)
+
+
+def benchmark_all_configs(args):
+    with torch.cuda._DeviceGuard(0):
+        return triton_.benchmark_all_configs(*args)
+)py";
+  TextLines lines = splitLines(benchmark);
+  CHECK_FALSE(looksLikeWrapperCode(lines));
+  auto k = analyzeKernelSource(lines);
+  REQUIRE(k);
+  CHECK(k->name == "triton_");
+  // The harness alone (a kernel imported from elsewhere) is still no output code.
+  std::string harness = "def get_args():\n    return ()\n\ndef call(args):\n    k.run(*args)\n\n"
+                        "def benchmark_all_configs(args):\n    return k.benchmark_all_configs(*args)\n";
+  TextLines harnessLines = splitLines(harness);
+  CHECK_FALSE(looksLikeWrapperCode(harnessLines));
+  // Output code embeds its kernels in strings: their decorators are no module-level kernel, and an older
+  // wrapper's top-level `def call(args):` still makes it wrapper code.
+  std::string older = R"py(from torch import empty_strided
+
+triton_poi_0 = async_compile.triton('triton_poi_0', '''
+@triton.jit
+def triton_poi_0(x):
+    pass
+''', device_str='cuda')
+
+def call(args):
+    triton_poi_0.run(x)
+)py";
+  TextLines olderLines = splitLines(older);
+  CHECK(looksLikeWrapperCode(olderLines));
+  // Every benchmark module of adam_autotune's cache, recognised by the same shape.
+  size_t modules = 0;
+  for (const auto &e : fs::recursive_directory_iterator(fs::path(INDUCTOR_TRACES_DIR) / "adam_autotune")) {
+    if (!e.is_regular_file() || e.path().extension() != ".py") continue;
+    std::string text = readFile(e.path());
+    if (text.find("\ndef benchmark_all_configs(") == std::string::npos) continue;
+    ++modules;
+    TextLines l = splitLines(text);
+    CHECK_FALSE(looksLikeWrapperCode(l));
+  }
+  CHECK(modules > 0);
+}
+
 TEST_CASE("OutputCode: mlp_train forward output code") {
   fs::path dir = findDir(fixturesDir() / "traces/mlp_train/torch_compile_debug", "model__0_forward_1.0");
   REQUIRE(!dir.empty());
