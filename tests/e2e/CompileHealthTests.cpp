@@ -107,8 +107,13 @@ std::optional<double> metricsSeconds(const std::vector<std::string> &logs, const
   for (const std::string &log : logs)
     for (const TraceRecord &r : readTraceLog(log)) {
       if (r.malformed || !r.envelope.is_object() || r.envelope.empty()) continue;
-      const std::string kind = r.envelope.begin().key();
-      const json &m = r.envelope.begin().value();
+      // The record's kind is its one member that names a metrics record (nlohmann orders members by name).
+      std::string kind;
+      for (const char *k : {"compilation_metrics", "bwd_compilation_metrics",
+                            "aot_autograd_backward_compilation_metrics", "compilation_metrics_runtime"})
+        if (r.envelope.contains(k)) kind = k;
+      if (kind.empty()) continue;
+      const json &m = r.envelope[kind];
       if (!m.is_object()) continue;
       std::string id = m.value("compile_id", "");
       if (id.empty() && r.envelope.contains("frame_id"))

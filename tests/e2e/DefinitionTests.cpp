@@ -72,7 +72,8 @@ void checkCase(const std::string &root) {
   for (const ExpectedOutputCode &code : codes) {
     REQUIRE_FALSE(code.uri.empty());
     CHECK(code.record.hasStackTraces);
-    CHECK(!code.launches.empty());
+    // A graph may launch nothing (health_lib has output code that only returns views of its inputs): the
+    // case as a whole must have launches, each output code need not.
     // The launches found in the file are those of the log's payload (same kernels, same handles).
     std::vector<std::string> inFile, inLog;
     for (const LaunchSite &l : code.launches)
