@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -66,6 +67,91 @@ std::vector<Fixture> fixtures() {
   out.push_back(messy);
   std::sort(out.begin(), out.end(), [](const Fixture &a, const Fixture &b) { return a.name < b.name; });
   return out;
+}
+
+/// The ` · `-separated segments of a lens title.
+std::vector<std::string> segments(const std::string &title) {
+  std::vector<std::string> out;
+  const std::string sep = " · ";
+  size_t at = 0;
+  for (size_t next; (next = title.find(sep, at)) != std::string::npos; at = next + sep.size())
+    out.push_back(title.substr(at, next - at));
+  out.push_back(title.substr(at));
+  return out;
+}
+
+/// A segment that is a time (`12 s`, `2.3 s`, `45 ms`, `300 µs`): its seconds and half its last printed
+/// digit (the rounding the title may have done).
+std::optional<std::pair<double, double>> parseSeconds(const std::string &segment) {
+  static const std::regex time(R"(^([0-9]+)(\.([0-9]+))? (s|ms|µs)$)");
+  std::smatch m;
+  if (!std::regex_match(segment, m, time)) return std::nullopt;
+  double scale = m[4] == "s" ? 1 : m[4] == "ms" ? 1e-3 : 1e-6;
+  double half = 0.5 * scale * std::pow(10.0, -static_cast<double>(m[3].length()));
+  return std::pair{std::stod(m[1].str() + (m[2].matched ? m[2].str() : "")) * scale, half};
+}
+
+/// The compile time of the compile ids `ids` (`8/1`), from their records in `logs`: per compile id, its
+/// `compilation_metrics` (entire_frame_compile_time_s, else duration_us; the last record of the id), plus its
+/// backward's (`bwd_compilation_metrics`/`aot_autograd_backward_compilation_metrics`: inductor_compile_time_s
+/// or elapsed_time, else duration_us) and its first run's (`compilation_metrics_runtime`: duration_us, else
+/// autotuning plus CUDA graphs). None when no record gives a time.
+std::optional<double> metricsSeconds(const std::vector<std::string> &logs, const std::set<std::string> &ids) {
+  auto number = [](const json &o, const char *key) -> std::optional<double> {
+    if (o.contains(key) && o[key].is_number()) return o[key].get<double>();
+    return std::nullopt;
+  };
+  std::map<std::string, double> frame;
+  std::map<std::string, double> extra;
+  bool any = false;
+  for (const std::string &log : logs)
+    for (const TraceRecord &r : readTraceLog(log)) {
+      if (r.malformed || !r.envelope.is_object() || r.envelope.empty()) continue;
+      // The record's kind is its one member that names a metrics record (nlohmann orders members by name).
+      std::string kind;
+      for (const char *k : {"compilation_metrics", "bwd_compilation_metrics",
+                            "aot_autograd_backward_compilation_metrics", "compilation_metrics_runtime"})
+        if (r.envelope.contains(k)) kind = k;
+      if (kind.empty()) continue;
+      const json &m = r.envelope[kind];
+      if (!m.is_object()) continue;
+      std::string id = m.value("compile_id", "");
+      if (id.empty() && r.envelope.contains("frame_id"))
+        id = std::to_string(r.envelope.value("frame_id", 0)) + "/" +
+             std::to_string(r.envelope.value("frame_compile_id", 0));
+      id = id.substr(0, id.find('_')); // The attempt is the same compile.
+      if (!ids.count(id)) continue;
+      std::optional<double> s;
+      if (kind == "compilation_metrics") {
+        s = number(m, "entire_frame_compile_time_s");
+        if (!s)
+          if (auto us = number(m, "duration_us")) s = *us / 1e6;
+        if (s) frame[id] = *s;
+      } else if (kind == "bwd_compilation_metrics" || kind == "aot_autograd_backward_compilation_metrics") {
+        s = number(m, "inductor_compile_time_s");
+        if (!s) s = number(m, "elapsed_time");
+        if (!s)
+          if (auto us = number(m, "duration_us")) s = *us / 1e6;
+        if (s) extra[id] += *s;
+      } else if (kind == "compilation_metrics_runtime") {
+        if (auto us = number(m, "duration_us")) {
+          s = *us / 1e6;
+        } else {
+          auto a = number(m, "runtime_triton_autotune_time_us"),
+               b = number(m, "runtime_cudagraphify_time_us");
+          if (a || b) s = (a.value_or(0) + b.value_or(0)) / 1e6;
+        }
+        if (s) extra[id] += *s;
+      }
+      any |= s.has_value();
+    }
+  if (!any) return std::nullopt;
+  double total = 0;
+  for (const auto &[id, s] : frame)
+    total += s;
+  for (const auto &[id, s] : extra)
+    total += s;
+  return total;
 }
 
 /// The local file of a recorded path: under the fixture's root for `/tmp/work/<case>/...`, else as recorded.
@@ -458,18 +544,46 @@ TEST_CASE("compile health: code lenses on compiled functions' def lines") {
       REQUIRE(compileLenses.count(line));
       const json &lens = compileLenses[line];
       std::string title = lens["command"]["title"];
-      CHECK(title.find(std::to_string(compiles.size()) + (compiles.size() == 1 ? " compile" : " compiles")) !=
-            std::string::npos);
+      INFO(title);
+      // Whole segments (`[8/0–8/4] 5 compiles · 1 failed · 4 graph breaks · 2.3 s`), never substrings:
+      // "1 compile" is inside "11 compiles".
+      std::vector<std::string> parts = segments(title);
+      REQUIRE(!parts.empty());
+      std::string counted =
+          "] " + std::to_string(compiles.size()) + (compiles.size() == 1 ? " compile" : " compiles");
+      CHECK(parts[0].size() > counted.size());
+      CHECK(parts[0].ends_with(counted));
       size_t failed = 0, breaks = 0;
+      std::set<std::string> ids;
       for (const RecordedHealthCompile *c : compiles) {
-        CHECK(title.find(c->id.substr(0, c->id.find('/'))) != std::string::npos);
+        CHECK(parts[0].find(c->id.substr(0, c->id.find('/'))) != std::string::npos);
         failed += !c->failType.empty();
         breaks += c->graphBreak;
+        ids.insert(c->id);
       }
-      if (failed) CHECK(title.find(std::to_string(failed) + " failed") != std::string::npos);
+      auto has = [&](const std::string &segment) {
+        return std::find(parts.begin(), parts.end(), segment) != parts.end();
+      };
+      auto endingWith = [&](const std::string &tail) {
+        return std::count_if(parts.begin(), parts.end(),
+                             [&](const std::string &p) { return p.ends_with(tail); });
+      };
+      if (failed)
+        CHECK(has(std::to_string(failed) + " failed"));
+      else
+        CHECK(endingWith(" failed") == 0);
       if (breaks)
-        CHECK(title.find(std::to_string(breaks) + (breaks == 1 ? " graph break" : " graph breaks")) !=
-              std::string::npos);
+        CHECK(has(std::to_string(breaks) + (breaks == 1 ? " graph break" : " graph breaks")));
+      else
+        CHECK(endingWith(" graph break") + endingWith(" graph breaks") == 0);
+      // The time: the compiles' own compilation_metrics (frame, backward, first run), as the title rounds it.
+      std::optional<double> want = metricsSeconds(f.logs, ids);
+      std::optional<std::pair<double, double>> shown; // Seconds, and half the last printed digit.
+      for (const std::string &p : parts)
+        if (auto t = parseSeconds(p)) shown = t;
+      REQUIRE(shown.has_value() == want.has_value());
+      if (want)
+        CHECK_MESSAGE(std::fabs(shown->first - *want) <= shown->second * 1.001, "want " << *want << " s");
       CHECK(lens["command"]["arguments"][0] == uri);
       CHECK(lens["command"]["arguments"][2]["compileIds"].size() == compiles.size());
       CHECK(toLoc({{"uri", uri}, {"range", lens["range"]}}) == lineLoc(root + "/model.py", line));
@@ -564,6 +678,8 @@ TEST_CASE("compile health: hovers on diagnosed lines, def lines and guarded line
 }
 
 TEST_CASE("compile health: code actions apply PyTorch's mechanical hints as edits") {
+  // Counted per kind over the fixtures: each kind of action is checked somewhere, not only one of them.
+  size_t hints = 0, removals = 0, markDynamic = 0;
   for (const std::string &name :
        {std::string("graph_break_dynamic"), std::string("compile_health"), std::string("health_lib")}) {
     CAPTURE(name);
@@ -573,7 +689,6 @@ TEST_CASE("compile health: code actions apply PyTorch's mechanical hints as edit
     Session s(root);
     std::string model = root + "/model.py", uri = fileURI(model);
     std::vector<std::string> lines = splitLines(readFile(model));
-    size_t checked = 0;
     for (const ExpectedHealthEvent &ev : e.events) {
       if (!ev.at || local(f, ev.at->path) != model) continue;
       json actions = s.client.request(
@@ -598,7 +713,7 @@ TEST_CASE("compile health: code actions apply PyTorch's mechanical hints as edit
         uint32_t line = edit["range"]["start"]["line"];
         REQUIRE(line > 0);
         CHECK(lines[line - 1].rfind("import ", 0) == 0);
-        ++checked;
+        ++hints;
       }
       if (ev.removeGraphBreak) {
         const json *a = find("Remove the `torch._dynamo.graph_break()` call");
@@ -607,7 +722,7 @@ TEST_CASE("compile health: code actions apply PyTorch's mechanical hints as edit
         CHECK(edit["range"]["start"] == position(ev.at->line - 1, 0));
         CHECK(edit["range"]["end"] == position(ev.at->line, 0));
         CHECK(edit["newText"] == "");
-        ++checked;
+        ++removals;
       }
       if (ev.kind == "recompile" && ev.sizeIndex && ev.caller && local(f, ev.caller->path) == model) {
         // mark_dynamic on the argument, when the call passes the tensor by name.
@@ -625,12 +740,14 @@ TEST_CASE("compile health: code actions apply PyTorch's mechanical hints as edit
         std::string indent = call.substr(0, call.find_first_not_of(' '));
         CHECK(edit["newText"] == indent + "torch._dynamo.mark_dynamic(" + ev.tensor + ", " +
                                      std::to_string(*ev.sizeIndex) + ")\n");
-        ++checked;
+        ++markDynamic;
       }
     }
-    CHECK(checked > 0);
     s.client.shutdown();
   }
+  CHECK(hints > 0);
+  CHECK(removals > 0);
+  CHECK(markDynamic > 0);
 }
 
 TEST_CASE("compile health: inductor/compiles lists frames, compiles, statuses, events and artifacts") {
@@ -687,6 +804,11 @@ TEST_CASE("compile health: inductor/compiles lists frames, compiles, statuses, e
     // A filter by file keeps the frames defined or diagnosed there.
     if (fs::exists(f.root + "/model.py")) {
       json filtered = s.client.request("inductor/compiles", {{"uri", fileURI(f.root + "/model.py")}});
+      // Not vacuous: a trace whose compiles name model.py lists frames there.
+      bool anyInModel = false;
+      for (const RecordedHealthCompile &c : e.compiles)
+        anyInModel |= local(f, c.file) == f.root + "/model.py";
+      CHECK(filtered["frames"].empty() == !anyInModel);
       for (const json &frame : filtered["frames"]) {
         bool here =
             frame["location"].is_object() && frame["location"]["uri"] == fileURI(f.root + "/model.py");

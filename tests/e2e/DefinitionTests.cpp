@@ -1,8 +1,11 @@
-// tests/e2e/DefinitionTests.cpp: textDocument/definition through the real binary, on every fixture case.
+// tests/e2e/DefinitionTests.cpp: textDocument/definition through the real binary, on every case folder (the
+// fixtures' and build/traces, iterated).
 // Expected origins come from the traces' own stack traces (TraceOracle.h), never from the server.
 #include "e2e/E2E.h"
 
+#include <algorithm>
 #include <filesystem>
+#include <map>
 
 namespace inductor::e2e {
 namespace {
@@ -11,15 +14,24 @@ namespace fs = std::filesystem;
 
 struct LaunchCount {
   size_t launches = 0, withUserLine = 0;
+  size_t frameworkOnly = 0; ///< Launches whose stacks hold only PyTorch's frames (not compared).
 };
 
-/// Requests definition at the kernel name of every launch of `code` and compares with the derived origins.
-LaunchCount checkLaunchDefinitions(LSPClient &client, const ExpectedOutputCode &code) {
+/// Requests definition at the kernel name of every launch of `code` (of the case folder `root`) and compares
+/// with the derived origins.
+LaunchCount checkLaunchDefinitions(LSPClient &client, const ExpectedOutputCode &code,
+                                   const std::string &root) {
   LaunchCount count;
   INFO("output code " << code.label());
   for (const LaunchSite &site : code.launches) {
     INFO("launch " << site.key() << " at line " << site.line << ":" << site.column);
-    std::set<Loc> expected = originLocs(code.originsOf(site));
+    std::set<Loc> expected = originLocs(code.originsOf(site), false, root);
+    if (expected.empty() && code.record.origins.count(site.key())) {
+      // Stacks of PyTorch's frames only (a compiled optimizer step): no model frame, and the product may
+      // answer the innermost PyTorch frame (issue 32 point 5, helper nav): not this oracle's to check.
+      ++count.frameworkOnly;
+      continue;
+    }
     CHECK_MESSAGE(!expected.empty(), "the trace records no user frame for this launch");
     json result =
         client.request("textDocument/definition", textDocumentPosition(code.uri, site.line, site.column));
@@ -33,23 +45,35 @@ LaunchCount checkLaunchDefinitions(LSPClient &client, const ExpectedOutputCode &
   return count;
 }
 
-struct CaseSpec {
-  const char *name;
-  size_t outputCodes; ///< Output code records in the case's logs.
-  size_t launches;    ///< Launch sites over all of them.
-};
+/// Pinned counts of the first cases (a regression check on the oracle as much as on the server): output
+/// code records in the case's logs, and launch sites over all of them. Cases not listed are swept all the
+/// same.
+const std::map<std::string, std::pair<size_t, size_t>> kPinned = {
+    {"mlp_train", {2, 29}}, {"graph_break_dynamic", {6, 6}}, {"cpu_inductor", {1, 4}},
+    {"aoti_conv", {1, 10}}, {"multirank", {2, 4}},           {"profiled_mlp", {2, 29}}};
 
-void checkCase(const CaseSpec &spec) {
-  Session s(caseDir(spec.name));
+void checkCase(const std::string &root) {
+  const std::string name = fs::path(root).filename().string();
+  Session s(root);
   INFO(s.client.logTail());
-  std::vector<ExpectedOutputCode> codes =
-      expectedOutputCodes(filesIn(caseDir(spec.name) + "/trace"), &s.client);
-  REQUIRE(codes.size() == spec.outputCodes);
+  std::vector<ExpectedOutputCode> codes = expectedOutputCodes(filesIn(root + "/trace"), &s.client);
+  REQUIRE(!codes.empty());
+  bool provenance = std::any_of(codes.begin(), codes.end(),
+                                [](const ExpectedOutputCode &c) { return c.record.hasStackTraces; });
+  if (!provenance) {
+    // Made without INDUCTOR_PROVENANCE (no_provenance): no stack traces and no debug handles, so nothing
+    // for this oracle to compare (the fallback origins are the index's own; issue 32 point 8 is the notice).
+    for (const ExpectedOutputCode &code : codes)
+      CHECK(code.launches.empty());
+    s.client.shutdown();
+    return;
+  }
   LaunchCount total;
   for (const ExpectedOutputCode &code : codes) {
     REQUIRE_FALSE(code.uri.empty());
     CHECK(code.record.hasStackTraces);
-    CHECK(!code.launches.empty());
+    // A graph may launch nothing (health_lib has output code that only returns views of its inputs): the
+    // case as a whole must have launches, each output code need not.
     // The launches found in the file are those of the log's payload (same kernels, same handles).
     std::vector<std::string> inFile, inLog;
     for (const LaunchSite &l : code.launches)
@@ -58,37 +82,27 @@ void checkCase(const CaseSpec &spec) {
       inLog.push_back(l.key());
     CHECK(inFile == inLog);
     if (!code.path.empty()) s.client.didOpen(code.path);
-    LaunchCount c = checkLaunchDefinitions(s.client, code);
+    LaunchCount c = checkLaunchDefinitions(s.client, code, root);
     total.launches += c.launches;
     total.withUserLine += c.withUserLine;
+    total.frameworkOnly += c.frameworkOnly;
   }
-  CHECK(total.launches == spec.launches);
-  recordLaunches(spec.name, total.launches, total.withUserLine);
+  CHECK(total.launches > 0);
+  if (auto pin = kPinned.find(name); pin != kPinned.end()) {
+    CHECK(codes.size() == pin->second.first);
+    CHECK(total.launches + total.frameworkOnly == pin->second.second);
+  }
+  recordLaunches(name, total.launches, total.withUserLine);
   s.client.shutdown();
 }
 
-TEST_CASE("definition: every launch of mlp_train (forward and backward) goes to its stack-trace origins") {
-  checkCase({"mlp_train", 2, 29});
-}
-
-TEST_CASE("definition: every launch of every compile of graph_break_dynamic (frames, recompiles)") {
-  checkCase({"graph_break_dynamic", 6, 6});
-}
-
-TEST_CASE("definition: every launch of cpu_inductor (C++ kernels, extern addmm)") {
-  checkCase({"cpu_inductor", 1, 4});
-}
-
-TEST_CASE("definition: every launch of the AOTI C++ wrapper of aoti_conv") {
-  checkCase({"aoti_conv", 1, 10});
-}
-
-TEST_CASE("definition: every launch of both ranks of multirank") {
-  checkCase({"multirank", 2, 4});
-}
-
-TEST_CASE("definition: every launch of profiled_mlp") {
-  checkCase({"profiled_mlp", 2, 29});
+TEST_CASE("definition: every launch of every case folder (fixtures and build/traces) goes to its origins") {
+  std::vector<std::string> cases = caseFolders();
+  REQUIRE(cases.size() >= kPinned.size());
+  for (const std::string &root : cases) {
+    CAPTURE(root);
+    checkCase(root);
+  }
 }
 
 TEST_CASE("definition: AOTI kernel_information.json agrees with the log's stack traces") {

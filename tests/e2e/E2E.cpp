@@ -70,8 +70,8 @@ uint32_t units(std::string_view bytes, bool utf8) {
   return n;
 }
 
-Loc originLoc(const Frame &f, bool utf8) {
-  std::string local = localPath(f.path);
+Loc originLoc(const Frame &f, bool utf8, const std::string &caseRoot) {
+  std::string local = caseRoot.empty() ? localPath(f.path) : localPathIn(f.path, caseRoot);
   Loc l;
   l.uri = fileURI(local);
   l.line = l.endLine = f.line - 1;
@@ -93,10 +93,10 @@ Loc originLoc(const Frame &f, bool utf8) {
   return l;
 }
 
-std::set<Loc> originLocs(const std::set<Frame> &frames, bool utf8) {
+std::set<Loc> originLocs(const std::set<Frame> &frames, bool utf8, const std::string &caseRoot) {
   std::set<Loc> out;
   for (const Frame &f : frames)
-    out.insert(originLoc(f, utf8));
+    out.insert(originLoc(f, utf8, caseRoot));
   return out;
 }
 
@@ -251,6 +251,9 @@ std::vector<ExpectedOutputCode> expectedOutputCodes(const std::vector<std::strin
     for (OutputCodeRecord &r : readOutputCodes(trace)) {
       ExpectedOutputCode e;
       std::string local = r.recordedPath.empty() ? "" : localPath(r.recordedPath);
+      // A case folder outside the fixtures (build/traces): its own copy, when the log sits in it.
+      for (const std::string &root : roots)
+        if (!local.empty() && !fs::exists(local)) local = localPathIn(r.recordedPath, root);
       if (!local.empty() && fs::exists(local)) {
         e.path = preferredCopy(local, roots);
         e.uri = fileURI(e.path);

@@ -42,9 +42,10 @@ json textDocumentPosition(const std::string &uri, uint32_t line, uint32_t charac
 /// Length of `bytes` in UTF-16 code units (or in bytes when `utf8`).
 uint32_t units(std::string_view bytes, bool utf8 = false);
 
-/// The expected Location of a user-source origin (see the file comment).
-Loc originLoc(const Frame &f, bool utf8 = false);
-std::set<Loc> originLocs(const std::set<Frame> &frames, bool utf8 = false);
+/// The expected Location of a user-source origin (see the file comment). With `caseRoot`, its file is
+/// looked for in that case folder (localPathIn), else in the fixtures (localPath).
+Loc originLoc(const Frame &f, bool utf8 = false, const std::string &caseRoot = "");
+std::set<Loc> originLocs(const std::set<Frame> &frames, bool utf8 = false, const std::string &caseRoot = "");
 
 /// The expected Location of a launch site in a document.
 Loc launchLoc(const std::string &uri, const std::string &text, const LaunchSite &s, bool utf8 = false);

@@ -91,8 +91,10 @@ TEST_CASE("hover: the gelu launch of mlp_train, in full") {
   REQUIRE(codes.size() == 2);
   const ExpectedOutputCode &forward = codes[0];
   s.client.didOpen(forward.path);
+  size_t hovered = 0;
   for (const LaunchSite &site : forward.launches) {
     if (site.key() != "triton_poi_fused_gelu_1:3") continue;
+    ++hovered;
     json hover =
         s.client.request("textDocument/hover", textDocumentPosition(forward.uri, site.line, site.column + 5));
     std::string md = hover["contents"]["value"].get<std::string>();
@@ -105,6 +107,7 @@ TEST_CASE("hover: the gelu launch of mlp_train, in full") {
     CHECK(contains(md, "[model.py:16](" + fileURI(caseDir("mlp_train") + "/model.py") +
                            "#L16) `h = F.gelu(self.fc1(h))`"));
   }
+  CHECK(hovered == 1); // The launch exists: the checks above ran.
   s.client.shutdown();
 }
 

@@ -3,6 +3,7 @@
 // percentages and what it is doing, and says in the status when requests wait for the index.
 #include "e2e/E2E.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <thread>
@@ -39,11 +40,20 @@ TEST_CASE("notices: no trace under the workspace says how to make one, once") {
   for (const json &m : s.client.notifications("window/logMessage"))
     logged |= m["message"] == message;
   CHECK(logged);
-  // A reindex that finds the same says nothing again.
-  size_t before = s.client.notifications("inductor/status").size();
+  // A reindex that finds the same says nothing again. The gate is the status of the reindex's build (its
+  // `builds` count): the server shows a build's notices before it sends that status.
+  size_t builds = 0;
+  for (const json &m : s.client.notifications("inductor/status"))
+    builds = std::max(builds, m.value("builds", size_t{0}));
   s.client.request("workspace/executeCommand", {{"command", "inductor.reindex"}});
-  for (int i = 0; i < 200 && s.client.notifications("inductor/status").size() < before + 2; ++i)
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  bool rebuilt = false;
+  for (auto deadline = std::chrono::steady_clock::now() + 60s; !rebuilt;) {
+    for (const json &m : s.client.notifications("inductor/status"))
+      rebuilt |= m.value("indexing", true) == false && m.value("builds", size_t{0}) > builds;
+    if (rebuilt || std::chrono::steady_clock::now() > deadline) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20)); // Polling for the event, not a duration.
+  }
+  REQUIRE_MESSAGE(rebuilt, "the reindex's build never ended");
   CHECK(s.client.request("inductor/status", json::object())["notices"].size() == 1);
   CHECK(shown(s.client).size() == 1);
   s.client.shutdown();

@@ -68,6 +68,29 @@ std::string localPath(const std::string &recordedPath) {
   return recordedPath;
 }
 
+std::vector<std::string> caseFolders() {
+  std::vector<std::string> out;
+  for (const std::string &parent : {fixturesDir() + "/traces", fs::canonical(INDUCTOR_TRACES_DIR).string()})
+    for (const auto &e : fs::directory_iterator(parent))
+      if (e.is_directory() && fs::is_directory(e.path() / "trace")) out.push_back(e.path().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::string localPathIn(const std::string &recordedPath, const std::string &caseRoot) {
+  const std::string prefix = "/tmp/work/" + fs::path(caseRoot).filename().string() + "/";
+  if (recordedPath.rfind(prefix, 0) == 0) {
+    std::string local = caseRoot + "/" + recordedPath.substr(prefix.size());
+    if (fs::exists(local)) return local;
+  }
+  const std::string site = "/site-packages/";
+  if (size_t p = recordedPath.rfind(site); p != std::string::npos) {
+    std::string local = caseRoot + site + recordedPath.substr(p + site.size());
+    if (fs::exists(local)) return local;
+  }
+  return localPath(recordedPath);
+}
+
 std::vector<std::string> filesIn(const std::string &dir, const std::string &prefix,
                                  const std::string &suffix) {
   std::vector<std::string> out;

@@ -113,6 +113,14 @@ std::string fixturesDir();
 std::string caseDir(const std::string &name);
 /// Maps a path recorded on the machine that made the fixtures (`/tmp/work/<case>/...`) to the local copy.
 std::string localPath(const std::string &recordedPath);
+/// Every case folder (a folder holding `trace/`): the fixtures' traces/ and the project's build/traces
+/// (INDUCTOR_TRACES_DIR), sorted by path. Sweeps iterate these, so a new case is covered the day it arrives.
+std::vector<std::string> caseFolders();
+/// localPath() for a case folder anywhere (the fixtures' or build/traces): `/tmp/work/<case>/REST` is
+/// `caseRoot/REST` and an installed package's `.../site-packages/REST` is `caseRoot/site-packages/REST` (the
+/// case's copies, found by suffix under a workspace that is the case folder) when those exist; else
+/// localPath(recordedPath).
+std::string localPathIn(const std::string &recordedPath, const std::string &caseRoot);
 /// The single file in a directory whose name starts with `prefix` (e.g. the trace log); empty if none.
 std::vector<std::string> filesIn(const std::string &dir, const std::string &prefix = "",
                                  const std::string &suffix = "");

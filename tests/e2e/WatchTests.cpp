@@ -87,8 +87,8 @@ TEST_CASE("watch: a TORCH_TRACE directory made later, anywhere under the workspa
   // No dynamic registration offered: none is asked for.
   for (const json &r : client.serverRequests())
     CHECK(r["method"] != "client/registerCapability");
-  // A run writes its trace two directories down, in directories that did not exist.
-  std::this_thread::sleep_for(std::chrono::milliseconds(300)); // Let the watcher set up.
+  // A run writes its trace two directories down, in directories that did not exist. No wait: a build adds
+  // its watches before it sends its status (server/Server.cpp, indexingDone).
   size_t before = indexedCount(client);
   copyTrace(workspace.path() + "/runs/2026-11-23/trace");
   json next = waitForBuild(client, before);
@@ -98,11 +98,16 @@ TEST_CASE("watch: a TORCH_TRACE directory made later, anywhere under the workspa
   // And it answers.
   json artifacts = client.request("inductor/listArtifacts", json::object());
   CHECK(artifacts.size() >= 2);
-  // Files in skipped directories do not count: a log in .venv changes nothing.
+  // Files in skipped directories do not count: a log in .venv changes nothing. Not asserted by waiting: a
+  // log written after it in a watched folder must be indexed, and the build that follows holds that one
+  // and not the .venv one (whether or not the two events fell in one build).
   size_t builds = waitForQuiet(client);
   copyTrace(workspace.path() + "/.venv/lib/trace");
-  std::this_thread::sleep_for(std::chrono::milliseconds(2500));
-  CHECK(indexedCount(client) == builds);
+  copyTrace(workspace.path() + "/runs/2026-11-24/trace");
+  json after = waitForBuild(client, builds);
+  REQUIRE_MESSAGE(after.is_object(), "no rebuild after the second trace appeared");
+  waitForQuiet(client);
+  CHECK(lastIndexed(client)["traces"] == 2);
   client.shutdown();
 }
 
@@ -132,17 +137,29 @@ TEST_CASE("watch: with a client that watches files, the server registers for tra
   CHECK(indexed["compiles"] == 2);
   // The client's events are followed too, whatever inotify saw: an event for the trace reindexes, one for
   // another file does not.
+  // Not asserted by waiting: an event that counted would make the next rebuild one of changed inputs
+  // ("trace inputs changed"), while the log's own `Changed` event alone makes one of grown logs ("trace
+  // logs grew"), whether the two fell in one build or two.
   builds = waitForQuiet(client);
+  auto count = [&](const std::string &text) {
+    std::string log = readFile(client.logPath());
+    size_t n = 0;
+    for (size_t at = log.find(text); at != std::string::npos; at = log.find(text, at + 1))
+      ++n;
+    return n;
+  };
+  size_t changedBefore = count("trace inputs changed"), grewBefore = count("trace logs grew");
   client.notify(
       "workspace/didChangeWatchedFiles",
       {{"changes", json::array({{{"uri", fileURI(workspace.path() + "/notes.txt")}, {"type", 1}}})}});
-  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
-  CHECK(indexedCount(client) == builds);
   client.notify("workspace/didChangeWatchedFiles",
                 {{"changes", json::array({{{"uri", fileURI(log)}, {"type", 2}}})}});
   json next = waitForBuild(client, builds);
   REQUIRE_MESSAGE(next.is_object(), "no rebuild after workspace/didChangeWatchedFiles");
   CHECK(next["compiles"] == 2);
+  waitForQuiet(client);
+  CHECK(count("trace logs grew") > grewBefore);
+  CHECK(count("trace inputs changed") == changedBefore);
   client.shutdown();
 }
 

@@ -9,6 +9,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -275,15 +276,21 @@ TEST_CASE("IndexCache: import roots count only where an analysis depended on the
     IndexOptions late = options;
     std::promise<std::vector<std::string>> roots;
     late.pythonPathsLater = roots.get_future().share();
-    // Kept only after the build: a build that waited for it would take the 3 s.
-    std::thread asker([&] {
-      std::this_thread::sleep_for(std::chrono::seconds(3));
-      roots.set_value({"/nonexistent/site-packages"});
-    });
-    auto started = std::chrono::steady_clock::now();
+    // The order of events, not a duration: pythonPathsNeeded is called before anything waits for the roots,
+    // so a build that waited would call it before it returns. It answers at once (a build that waits is
+    // caught, not hung); otherwise the roots come after the build.
+    std::atomic<bool> building{true}, askedWhileBuilding{false}, answered{false};
+    auto answer = [&] {
+      if (!answered.exchange(true)) roots.set_value({"/nonexistent/site-packages"});
+    };
+    late.pythonPathsNeeded = [&] {
+      if (building) askedWhileBuilding = true;
+      answer();
+    };
     auto first = Index::build(late, {}, nullptr, &cache);
-    CHECK(std::chrono::steady_clock::now() - started < std::chrono::seconds(2));
-    asker.join();
+    building = false;
+    CHECK_FALSE(askedWhileBuilding);
+    answer();
     REQUIRE(first->stats().compiles == 6);
     CHECK(first->stats().launchesWithOrigin > 0);
     IndexOptions known = options;

@@ -1207,12 +1207,17 @@ TEST_CASE("import roots given late (asked beside the log scan) make the same ind
   IndexOptions late = none;
   std::promise<std::vector<std::string>> roots;
   late.pythonPathsLater = roots.get_future().share();
-  std::thread asker([&] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(50)); // After the scan has started.
-    roots.set_value({site});
-  });
+  // Answered when the build first needs the roots (pythonPathsNeeded comes before any wait for them), from
+  // another thread: after the scan has started, by the order of events rather than a sleep.
+  std::atomic<bool> asked{false};
+  std::thread asker;
+  late.pythonPathsNeeded = [&] {
+    if (!asked.exchange(true)) asker = std::thread([&] { roots.set_value({site}); });
+  };
   auto withLate = Index::build(late);
-  asker.join();
+  CHECK(asked); // This trace's frames are in the package: the build needed the roots.
+  if (!asked.exchange(true)) roots.set_value({site});
+  if (asker.joinable()) asker.join();
   auto withRoots = Index::build(atOnce);
   auto without = Index::build(none);
   CHECK(existing(*withRoots) > existing(*without)); // The roots matter for this trace.

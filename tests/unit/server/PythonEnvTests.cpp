@@ -156,22 +156,63 @@ TEST_CASE("ImportRootsCache::defaultDir: INDUCTOR_LS_CACHE_DIR, then XDG_CACHE_H
   CHECK(ImportRootsCache::defaultDir(envOf({})).empty());
 }
 
+namespace {
+
+/// Waits for `path` to exist (an event of the script under test, not a duration); whether it did. The bound
+/// is only against a hang.
+bool waitForFile(const std::string &path) {
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (!fs::exists(path))
+    if (std::chrono::steady_clock::now() > deadline)
+      return false;
+    else
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  return true;
+}
+
+/// Waits until `done()` (bounded only against a hang); whether it did.
+template <class F> bool waitUntil(F done) {
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (!done())
+    if (std::chrono::steady_clock::now() > deadline)
+      return false;
+    else
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  return true;
+}
+
+} // namespace
+
 TEST_CASE("queryImportRoots: in the background the timeout waits; once the build needs the answer it runs") {
   Dir d;
-  // An "interpreter" that answers after 300 ms: past a 150 ms timeout.
-  std::string python = d.make("bin/python", "#!/bin/sh\nsleep 0.3\necho '[\"" + d.path + "\"]'\n");
-  fs::permissions(python, fs::perms::owner_all);
   using namespace std::chrono_literals;
-  inductor::server::ImportRoots plain = inductor::server::queryImportRoots(python, 150ms);
+  // An "interpreter" driven by files, not by sleeps: it says it started, answers once `go` exists, then says
+  // it answered.
+  std::string started = d.path + "/started", go = d.path + "/go", answered = d.path + "/answered";
+  std::string python = d.make("bin/python", "#!/bin/sh\ntouch '" + started + "'\nwhile [ ! -e '" + go +
+                                                "' ]; do sleep 0.01; done\necho '[\"" + d.path +
+                                                "\"]'\ntouch '" + answered + "'\n");
+  fs::permissions(python, fs::perms::owner_all);
+  // Not in the background: the timeout runs (the gate never opens).
+  inductor::server::ImportRoots plain = inductor::server::queryImportRoots(python, 1s);
   CHECK(plain.error.find("timed out") != std::string::npos);
   if (!inductor::server::canRunInBackground()) return; // Not allowed here: runs as usual (as above).
+  fs::remove(started);
   std::atomic<bool> background{true};
+  bool heldPastTimeout = false;
   std::thread build([&] {
-    std::this_thread::sleep_for(200ms);
-    background = false; // The 150 ms start from here; the answer comes 100 ms later.
+    if (!waitForFile(started)) return;
+    // In the background, longer than the timeout (a lower bound: a slow machine only makes it longer)...
+    std::this_thread::sleep_for(1500ms);
+    heldPastTimeout = true;
+    // ...then the answer is written, and only then does the build need it: the timeout runs from here.
+    std::ofstream(go) << "";
+    waitForFile(answered);
+    background = false;
   });
-  inductor::server::ImportRoots r = inductor::server::queryImportRoots(python, 150ms, nullptr, &background);
+  inductor::server::ImportRoots r = inductor::server::queryImportRoots(python, 1s, nullptr, &background);
   build.join();
+  CHECK(heldPastTimeout);
   CHECK(r.error == "");
   CHECK(r.paths == std::vector<std::string>{d.path});
 }
@@ -179,36 +220,61 @@ TEST_CASE("queryImportRoots: in the background the timeout waits; once the build
 TEST_CASE("queryImportRoots: a launcher's interpreter is lowered and raised with it, and killed with it") {
   Dir d;
   using namespace std::chrono_literals;
-  // A launcher (as a pyenv shim is) whose "python", started while in the background, answers later with its
-  // nice value.
+  // A launcher (as a pyenv shim is) whose "python", started while in the background, writes its pid, and
+  // answers with its nice value once `go` exists.
+  std::string go = d.path + "/go";
   std::string python =
-      d.make("bin/python", "#!/bin/sh\nsh -c 'echo $$ > " + d.path + "/pid; sleep 0.4; echo \"[\\\"" +
+      d.make("bin/python", "#!/bin/sh\nsh -c 'echo $$ > " + d.path + "/pid.tmp; mv " + d.path + "/pid.tmp " +
+                               d.path + "/pid; while [ ! -e " + go + " ]; do sleep 0.01; done; echo \"[\\\"" +
                                d.path + "\\\"]\"; nice > " + d.path + "/nice'\n");
   fs::permissions(python, fs::perms::owner_all);
+  auto childPid = [&] {
+    std::ifstream pidFile(d.path + "/pid");
+    pid_t child = 0;
+    pidFile >> child;
+    return child;
+  };
+  auto niceOf = [](pid_t pid) {
+    errno = 0;
+    int n = ::getpriority(PRIO_PROCESS, static_cast<id_t>(pid));
+    return errno == 0 ? std::optional<int>(n) : std::nullopt;
+  };
   if (inductor::server::canRunInBackground()) {
+    const int own = ::getpriority(PRIO_PROCESS, 0);
     std::atomic<bool> background{true};
+    bool lowered = false, raised = false;
     std::thread build([&] {
-      std::this_thread::sleep_for(150ms);
+      // The order of events: the child runs lowered, the build needs the answer, the child is raised, and
+      // only then may it answer.
+      if (!waitForFile(d.path + "/pid")) return;
+      pid_t child = childPid();
+      lowered = waitUntil([&] { return niceOf(child) == inductor::server::kBackgroundNice; });
       background = false;
+      raised = waitUntil([&] { return niceOf(child) == own; });
+      std::ofstream(go) << "";
     });
-    inductor::server::ImportRoots r = inductor::server::queryImportRoots(python, 2s, nullptr, &background);
+    // The timeout only bounds a hang: the answer comes by the events above.
+    inductor::server::ImportRoots r = inductor::server::queryImportRoots(python, 60s, nullptr, &background);
     build.join();
+    CHECK(lowered);
+    CHECK(raised);
     CHECK(r.error == "");
     CHECK(r.paths == std::vector<std::string>{d.path});
     std::ifstream nice(d.path + "/nice");
     int value = -100;
     nice >> value;
-    errno = 0;
-    CHECK(value == ::getpriority(PRIO_PROCESS, 0)); // Not kBackgroundNice.
+    CHECK(value == own); // Not kBackgroundNice.
+    fs::remove(d.path + "/pid");
   }
-  // Timed out: the launcher's child goes too (it would sleep for 5 s).
-  std::string slow = d.make("bin/slow", "#!/bin/sh\nsh -c 'echo $$ > " + d.path + "/pid; sleep 5'\n");
+  // Timed out: the launcher's child goes too (it would wait for ever). The child writes its pid before it
+  // waits; the timeout is long enough for a loaded machine to start two shells (only an upper bound on
+  // that, not a target).
+  std::string slow = d.make("bin/slow", "#!/bin/sh\nsh -c 'echo $$ > " + d.path + "/pid.tmp; mv " + d.path +
+                                            "/pid.tmp " + d.path + "/pid; while true; do sleep 1; done'\n");
   fs::permissions(slow, fs::perms::owner_all);
-  inductor::server::ImportRoots late = inductor::server::queryImportRoots(slow, 100ms);
+  inductor::server::ImportRoots late = inductor::server::queryImportRoots(slow, 3s);
   CHECK(late.error.find("timed out") != std::string::npos);
-  std::ifstream pidFile(d.path + "/pid");
-  pid_t child = 0;
-  pidFile >> child;
+  pid_t child = childPid();
   REQUIRE(child > 0);
   // Gone, or a zombie (killed; its parent, killed too, cannot reap it, and a container's init may not).
   auto gone = [&] {
@@ -216,10 +282,7 @@ TEST_CASE("queryImportRoots: a launcher's interpreter is lowered and raised with
     std::string pid, name, state;
     return !(stat >> pid >> name >> state) || state == "Z";
   };
-  bool dead = false;
-  for (int i = 0; i < 100 && !(dead = gone()); ++i)
-    std::this_thread::sleep_for(10ms);
-  CHECK(dead);
+  CHECK(waitUntil(gone));
 }
 
 // Issue 33, finding 1: nothing found in a workspace or trace folder is ever run. An "interpreter" planted

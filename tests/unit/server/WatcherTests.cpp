@@ -96,10 +96,8 @@ TEST_CASE("Watcher: compiles appended to a log are served after an incremental r
   CHECK(first["params"]["compiles"] == 3);
   CHECK(first["params"]["traceBytesRead"] == cut);
 
-  auto appended = std::chrono::steady_clock::now();
   std::ofstream(log, std::ios::binary | std::ios::app) << std::string_view(full).substr(cut);
   auto [next, nextAt] = s.transport.waitForAt(builtStatus(2), firstAt + 1);
-  auto elapsed = std::chrono::steady_clock::now() - appended;
   REQUIRE(next.is_object());
   CHECK(next["params"]["compiles"] == 6);
   // Incremental: the appended bytes (plus the previous last record), three compiles analysed.
@@ -107,8 +105,8 @@ TEST_CASE("Watcher: compiles appended to a log are served after an incremental r
   CHECK(read >= full.size() - cut);
   CHECK(read < full.size() - cut + size_t{64} * 1024);
   CHECK(next["params"]["compilesAnalysed"] == 3);
-  // Bounded generously for slow machines; the debounce is 250 ms and the build a few ms.
-  CHECK(elapsed < std::chrono::seconds(5));
+  // How soon is a target of bench/ ("appended compile answered after"), never asserted here: a loaded
+  // machine may take any time, the order of events (this build after the append) is what is tested.
 
   // The new compiles are served.
   json artifacts = s.request("inductor/listArtifacts", nullptr);
