@@ -343,13 +343,19 @@ std::string eventHeading(index::HealthEventKind k) {
   return "Dynamic shape specialized";
 }
 
-/// Compile health of one user line (1-based), as markdown; empty when there is none.
-std::string healthMarkdown(const index::Index &index, const std::string &path, uint32_t line) {
+/// Compile health of one user line (1-based), as markdown: `head` (its events, then the compiled function's
+/// compiles) goes before the line's kernels, `tail` (guards installed, dynamic shapes) after them; both
+/// empty when there is none.
+struct HealthMarkdown {
+  std::string head, tail;
+};
+HealthMarkdown healthMarkdown(const index::Index &index, const std::string &path, uint32_t line) {
   index::HealthAtLine at = index.healthAt(path, line);
   if (at.empty()) return {};
   const index::CompileHealth &h = index.compileHealth();
-  std::string md;
-  auto section = [&](const std::string &s) { md += (md.empty() ? "" : "\n\n") + s; };
+  HealthMarkdown out;
+  std::string *md = &out.head;
+  auto section = [&](const std::string &s) { *md += (md->empty() ? "" : "\n\n") + s; };
   // Events: one entry per distinct text, with the compiles it happened in.
   std::vector<std::pair<std::string, std::vector<uint32_t>>> texts;
   struct Heading {
@@ -407,6 +413,7 @@ std::string healthMarkdown(const index::Index &index, const std::string &path, u
     }
     section(s);
   }
+  md = &out.tail; // After the line's kernels: what the compile checks, not what went wrong.
   if (!at.guards.empty()) {
     std::string s = "**Guards installed for this line**\n```text";
     std::set<std::string> seen;
@@ -450,7 +457,7 @@ std::string healthMarkdown(const index::Index &index, const std::string &path, u
     }
     section(s);
   }
-  return md;
+  return out;
 }
 
 } // namespace
@@ -479,20 +486,24 @@ void Server::onHover(const protocol::TextDocumentPositionParams &params, Reply r
       auto now = userLinesNow(texts, index, uri, target.path, params.position.line + 1);
       auto it = now.find(params.position.line + 1);
       // Compile health is keyed by recorded lines: the one recorded line whose place is at this line now.
-      std::string health;
+      HealthMarkdown health;
       if (std::optional<uint32_t> recorded =
               recordedHealthLine(texts, index, target.path, params.position.line))
         health = healthMarkdown(index, target.path, *recorded);
-      if (it == now.end() && health.empty()) return reply(nullptr);
-      // Compile health first (what went wrong here), then the line's kernels and their runtime.
-      hover.contents.value = health;
+      if (it == now.end() && health.head.empty() && health.tail.empty()) return reply(nullptr);
+      // Compile health first (what went wrong here), then the line's kernels and their runtime, then the
+      // guards and dynamic shapes of the line (ARCHITECTURE.md, "Hovers").
+      std::string &md = hover.contents.value;
+      auto part = [&md](const std::string &s) {
+        if (!s.empty()) md += (md.empty() ? "" : "\n\n---\n\n") + s;
+      };
+      part(health.head);
       if (it != now.end())
-        hover.contents.value +=
-            (health.empty() ? "" : "\n\n---\n\n") +
-            userLineMarkdown(index, texts, it->second, params.position.line + 1) +
-            userLineRuntimeMarkdown(index, target.path,
-                                    recordedLine(index, target.path, it->second, params.position.line + 1),
-                                    it->second);
+        part(userLineMarkdown(index, texts, it->second, params.position.line + 1) +
+             userLineRuntimeMarkdown(index, target.path,
+                                     recordedLine(index, target.path, it->second, params.position.line + 1),
+                                     it->second));
+      part(health.tail);
       hover.contents.value = withinBudget(hover.contents.value);
       hover.range = texts.lineRange(uri, params.position.line);
       return reply(json(hover));

@@ -10,6 +10,7 @@
 //    is there.
 #include "e2e/E2E.h"
 #include "e2e/HealthOracle.h"
+#include <algorithm>
 
 #include <filesystem>
 
@@ -137,10 +138,32 @@ TEST_CASE("hover layout: a kernel's stacks show their shared outer frames once")
         size_t stack = md.find("**User stack**");
         if (stack == std::string::npos || md.find("*Stack 2") == std::string::npos) continue;
         ++multi;
-        // Each frame of the stacks section once: the shared outer frames are not repeated per stack.
-        std::set<std::string> frames;
-        for (const std::string &l : splitLines(md.substr(stack)))
-          if (l.rfind("- [", 0) == 0) CHECK_MESSAGE(frames.insert(l).second, l);
+        // The shared outer frames are shown once, never again under a stack, and they are all the stacks
+        // share: the stacks' first own frames are not all the same. (Frames that only some of the stacks
+        // share are repeated under each of them.)
+        std::set<std::string> shared;
+        std::vector<std::string> firstOwn;
+        enum { None, Shared, Own } section = None;
+        bool first = false;
+        size_t stacks = 0;
+        for (const std::string &l : splitLines(md.substr(stack))) {
+          if (l.rfind("*Shared by", 0) == 0)
+            section = Shared;
+          else if (l.rfind("*Stack ", 0) == 0)
+            section = Own, first = true;
+          else if (l.rfind("- [", 0) == 0 && section == Shared)
+            CHECK_MESSAGE(shared.insert(l).second, l);
+          else if (l.rfind("- [", 0) == 0 && section == Own) {
+            CHECK_MESSAGE(shared.count(l) == 0, l);
+            if (first) firstOwn.push_back(l);
+            first = false;
+          } else if (l.rfind("- ", 0) == 0 && section == Own) {
+            first = false; // "- … N more": this stack's own frames were cut.
+          }
+        }
+        if (!shared.empty() && firstOwn.size() > 1 && firstOwn.size() == stacks) // None of them cut.
+          CHECK_FALSE(std::all_of(firstOwn.begin(), firstOwn.end(),
+                                  [&](const std::string &l) { return l == firstOwn.front(); }));
       }
     }
     s.client.shutdown();

@@ -28,17 +28,6 @@ bool has(const std::string &text, const std::string &part) {
   return text.find(part) != std::string::npos;
 }
 
-/// Every case folder (a folder holding `trace/`) of the fixtures and of the project's own traces, found by
-/// listing: a case added tomorrow is swept too.
-std::vector<std::string> caseFolders() {
-  std::vector<std::string> out;
-  for (const std::string &root : {fixturesDir() + "/traces", kTraces})
-    for (const auto &e : fs::directory_iterator(root))
-      if (e.is_directory() && fs::is_directory(e.path() / "trace")) out.push_back(e.path().string());
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
 std::string percentDecode(const std::string &s) {
   std::string out;
   for (size_t i = 0; i < s.size(); ++i) {

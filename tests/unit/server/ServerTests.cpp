@@ -834,9 +834,25 @@ TEST_CASE(
       "/data/users/shangdiy/fbsource/buck-out/v2/gen/fbcode/4de56deb453463b3/caffe2/test/"
       "inductor/__provenance_tracing__/provenance_tracing#link-tree/caffe2/test/inductor/"
       "test_provenance_tracing.py";
-  // The file is not here: the location is the recorded path, at the start of the recorded line.
-  CHECK(c.request("textDocument/definition", atURI(uri, line, column + 2)) ==
-        json::array({{{"uri", protocol::fileURI(recorded)}, {"range", range(78, 0, 78, 0)}}}));
+  // The file is not here: the location is the recorded text of it (an inductor-trace:/recorded-source
+  // document, never a file:// URI of a missing file), at the start of the recorded line.
+  json def = c.request("textDocument/definition", atURI(uri, line, column + 2));
+  REQUIRE(def.is_array());
+  REQUIRE(def.size() == 1);
+  const std::string defUri = def[0]["uri"];
+  CHECK(defUri.rfind("inductor-trace:/recorded-source/data/users/shangdiy/", 0) == 0);
+  CHECK(defUri.size() > 27);
+  CHECK(defUri.substr(defUri.size() - 27) == "/test_provenance_tracing.py");
+  CHECK(def[0]["range"] == range(78, 0, 78, 0));
+  std::string source = c.request("inductor/artifactContent", {{"uri", defUri}})["text"];
+  std::vector<std::string> sourceLines;
+  for (size_t from = 0, nl; from <= source.size(); from = nl + 1) {
+    nl = source.find('\n', from);
+    if (nl == std::string::npos) nl = source.size();
+    sourceLines.push_back(source.substr(from, nl - from));
+  }
+  REQUIRE(sourceLines.size() > 78);
+  CHECK(sourceLines[78].find("x = self.fc1(x)") != std::string::npos);
   json hover = c.request("textDocument/hover", atURI(uri, line, column + 2));
   REQUIRE(hover.is_object());
   std::string md = hover["contents"]["value"];
