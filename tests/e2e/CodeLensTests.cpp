@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 #include <map>
+#include <regex>
 
 namespace inductor::e2e {
 namespace {
@@ -77,10 +78,12 @@ size_t checkUserLenses(LSPClient &client, const std::string &root,
     CHECK(toLoc({{"uri", uri}, {"range", lens["range"]}}) == originLoc(Frame{model, line + 1}));
     REQUIRE(lens.contains("command"));
     const json &cmd = lens["command"];
-    // Cases with a profile add the line's GPU time (RuntimeTests.cpp checks the value).
+    // Cases with a profile add the line's GPU time (RuntimeTests.cpp checks the value), or say it is unknown
+    // when the kernels ran inside CUDA graph replays (the profile has no per-kernel events for them).
     std::string title = cmd["title"].get<std::string>(), base = userLineTitle(it->second);
     CHECK_MESSAGE((title == base || (title.starts_with(base + " · ") &&
-                                     (title.ends_with(" total") || title.ends_with("/step")))),
+                                     (title.ends_with(" total") || title.ends_with("/step") ||
+                                      title == base + " · time unknown (CUDA graph)"))),
                   title << " vs " << base);
     // The lens carries no locations: clicked, the client asks inductor/launchSites at its position.
     CHECK(cmd["command"] == "inductor.showLaunchSites");
@@ -157,13 +160,11 @@ TEST_CASE("codeLens: mlp_train model.py line 16 reads `4 kernels, 10 launches ·
 ///    fallbacks, which this oracle does not model;
 ///  - cppwrap_printer: a cpp_wrapper module carries no `# AOT ID:` header, so the oracle cannot tell its
 ///    graph kind (the lens says inference) nor find its launch lines;
-///  - ranks_diverge, cudagraph_profiled: FIXME(issue 32 point 19): failed when first swept (titles and
-///    launch sites of diverging ranks; a CUDA-graph case's lens suffix); not yet decided whether the
-///    product or the oracle is wrong.
+///  - ranks_diverge: its ranks generated different code for the same compile ids; which ranks' launch sites a
+///    user line's lens lists when the ranks of one run disagree is issue 29's to decide (FIXME(issue 29)).
 bool lensSweepSkips(const std::string &root) {
   std::string name = fs::path(root).filename().string();
-  return name == "no_provenance" || name == "cppwrap_printer" || name == "ranks_diverge" ||
-         name == "cudagraph_profiled";
+  return name == "no_provenance" || name == "cppwrap_printer" || name == "ranks_diverge";
 }
 
 TEST_CASE("codeLens: user lines of every case folder (fixtures and build/traces)") {
@@ -185,6 +186,20 @@ std::string originTitle(const Frame &f, const std::string &root) {
   return base + ":" + std::to_string(f.line) + "  " + code;
 }
 
+/// Whether a launch lens's `title` shows `expected` (`file:line  code`): whole, or with a long code line
+/// shortened to a prefix of it and `...` (the lens fits a line), before an optional `  +N more`.
+bool titleShows(const std::string &title, const std::string &expected) {
+  if (title.rfind(expected, 0) == 0) return true;
+  std::string t = title;
+  static const std::regex more(R"(  \+[0-9]+ more$)");
+  t = std::regex_replace(t, more, "");
+  if (t.size() < 3 || t.compare(t.size() - 3, 3, "...") != 0) return false;
+  t.resize(t.size() - 3);
+  size_t code = expected.find("  ");
+  // The shortened title keeps the whole `file:line  ` and some of the code, a prefix of the recorded line.
+  return code != std::string::npos && t.size() > code + 2 && expected.rfind(t, 0) == 0;
+}
+
 void checkOutputCodeLenses(LSPClient &client, const ExpectedOutputCode &code, const std::string &root) {
   INFO(code.label());
   json lenses = client.request("textDocument/codeLens", {{"textDocument", {{"uri", code.uri}}}});
@@ -202,7 +217,7 @@ void checkOutputCodeLenses(LSPClient &client, const ExpectedOutputCode &code, co
     std::string title = cmd["title"].get<std::string>();
     bool startsWithAnOrigin = false;
     for (const Frame &f : origins)
-      startsWithAnOrigin |= title.rfind(originTitle(f, root), 0) == 0;
+      startsWithAnOrigin |= titleShows(title, originTitle(f, root));
     CHECK_MESSAGE(startsWithAnOrigin, "title: " << title);
     if (origins.size() > 1) {
       std::string more = "  +" + std::to_string(origins.size() - 1) + " more";
@@ -230,13 +245,7 @@ void checkOutputCodeLenses(LSPClient &client, const ExpectedOutputCode &code, co
 
 TEST_CASE("codeLens: output code has the origin above each launch and kernel definition") {
   for (const std::string &root : caseFolders()) {
-    // FIXME(issue 32 point 19): hf_bert's titles failed when first swept (a launch's title does not start
-    // with its origin as this oracle writes it, and a lens is missing); not yet decided which side is wrong.
-    if (lensSweepSkips(root) || fs::path(root).filename() == "hf_bert") continue;
-    // FIXME(issue 32 point 19): the project's traces (build/traces) failed when first swept here: titles of
-    // launches whose origin is a package frame (ddp_gpt2 and later cases) do not start as this oracle
-    // writes them. Undecided which side is wrong; the fixtures' cases are swept.
-    if (root.rfind(fs::canonical(INDUCTOR_TRACES_DIR).string() + "/", 0) == 0) continue;
+    if (lensSweepSkips(root)) continue;
     CAPTURE(root);
     Session s(root);
     INFO(s.client.logTail());
