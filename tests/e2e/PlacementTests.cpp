@@ -445,7 +445,10 @@ TEST_CASE("placement: one guard failing against several earlier compiles is one 
           if (!std::regex_search(r, m, prefix)) continue;
           groups[r.substr(m[0].length())].push_back(m[1].str());
         }
-        for (const auto &[reason, cached] : groups) {
+        for (const auto &group : groups) {
+          // Copies: clang 14 cannot capture structured bindings in doctest's CAPTURE.
+          const std::string reason = group.first;
+          const std::vector<std::string> &cached = group.second;
           if (cached.size() < 2) continue;
           CAPTURE(k.name);
           CAPTURE(c.id);
