@@ -606,101 +606,11 @@ std::string shortOrigin(const index::Origin &o) {
   return baseName(o.path) + ":" + std::to_string(o.line);
 }
 
-KernelSummary summarizeLaunches(const index::Index &index, const std::vector<index::LaunchRef> &launches) {
-  KernelSummary out;
-  // Group key: compile id (ranks merged) and graph kind. Kernel key: its name. Launch key: the debug handle,
-  // else the line, since ranks may differ in nothing else.
-  struct GroupState {
-    std::set<int> ranks;
-    bool anyRank = false;
-    std::unordered_map<std::string_view, size_t> kernelIndex; // Views of the index's kernel names.
-    std::vector<std::unordered_set<int64_t>> siteKeys;
-  };
-  std::vector<GroupState> state;
-  std::map<std::string, size_t> groupIndex;
-  // The group of each artifact, found once: a many-rank line has thousands of launches in a few artifacts.
-  std::unordered_map<uint32_t, size_t> groupOfArtifact;
-  for (index::LaunchRef r : launches) {
-    const index::Launch &l = index.launch(r);
-    auto [ait, newArtifact] = groupOfArtifact.try_emplace(r.artifact.value, 0);
-    if (newArtifact) {
-      const index::Compile *c = index.compileOf(r.artifact);
-      std::string label = c ? c->label(/*withRank=*/false) : "unknown compile";
-      std::string kind = c ? std::string(c->kindWord()) : "other";
-      std::string key = label;
-      key.append("\n").append(kind);
-      auto [git, fresh] = groupIndex.try_emplace(key, out.groups.size());
-      if (fresh) {
-        KernelSummary::Group g;
-        g.kindWord = kind;
-        g.label = label;
-        out.groups.push_back(std::move(g));
-        state.emplace_back();
-      }
-      ait->second = git->second;
-      if (c && c->rank) {
-        state[git->second].ranks.insert(*c->rank);
-        state[git->second].anyRank = true;
-      }
-    }
-    KernelSummary::Group &g = out.groups[ait->second];
-    GroupState &st = state[ait->second];
-    auto [kit, newKernel] = st.kernelIndex.try_emplace(l.site.kernel, g.kernels.size());
-    if (newKernel) {
-      g.kernels.push_back({l.site.kernel, l.kind, {}});
-      st.siteKeys.emplace_back();
-    }
-    int64_t site = l.site.debugHandle ? int64_t{*l.site.debugHandle} : -1 - int64_t{l.site.line};
-    if (st.siteKeys[kit->second].insert(site).second) g.kernels[kit->second].launches.push_back(r);
-  }
-  for (size_t i = 0; i < state.size(); ++i) {
-    const GroupState &st = state[i];
-    KernelSummary::Group &g = out.groups[i];
-    if (st.anyRank) {
-      std::string ranks;
-      for (int rank : st.ranks)
-        ranks += (ranks.empty() ? "" : ", ") + std::to_string(rank);
-      g.label += st.ranks.size() == 1 ? " · rank " + ranks : " · ranks " + ranks;
-    }
-  }
-  for (const KernelSummary::Group &g : out.groups) {
-    out.kernels += g.kernels.size();
-    for (const KernelSummary::Kernel &k : g.kernels)
-      out.launches += k.launches.size();
-  }
-  return out;
-}
-
 std::vector<index::LaunchRef> withoutCopies(const index::Index &index,
                                             std::vector<index::LaunchRef> launches) {
   std::erase_if(launches,
                 [&](index::LaunchRef r) { return index.firstEquivalent(r.artifact) != r.artifact; });
   return launches;
-}
-
-std::vector<index::LaunchRef> KernelSummary::sites() const {
-  std::vector<index::LaunchRef> out;
-  out.reserve(launches);
-  for (const Group &g : groups)
-    for (const Kernel &k : g.kernels)
-      out.insert(out.end(), k.launches.begin(), k.launches.end());
-  return out;
-}
-
-std::string KernelSummary::counts() const {
-  std::string out = plural(kernels, "kernel");
-  if (launches != kernels) out += ", " + plural(launches, "launch", "launches");
-  return out;
-}
-
-std::string KernelSummary::byKind() const {
-  std::map<std::string, size_t> n;
-  for (const Group &g : groups)
-    n[g.kindWord] += g.kernels.size();
-  std::string out;
-  for (const char *k : {"forward", "backward", "inference", "AOT", "other"})
-    if (auto it = n.find(k); it != n.end()) out += " · " + std::to_string(it->second) + " " + k;
-  return out;
 }
 
 namespace {

@@ -252,32 +252,6 @@ protocol::Range launchRange(TextCache &texts, const index::Index &index, index::
 /// Location of a launch site (the kernel name token).
 protocol::Location launchLocation(TextCache &texts, const index::Index &index, index::LaunchRef ref);
 
-/// Launches (from a user line, a graph node) grouped for display, as the hover and the code lens of a user
-/// line show them: by compile (compile id and graph kind; ranks that compiled the same graph are one group),
-/// then by distinct kernel. A launch site counts once per group, whatever the number of ranks running it.
-struct KernelSummary {
-  struct Kernel {
-    std::string name;
-    index::KernelKind kind = index::KernelKind::Unknown;
-    std::vector<index::LaunchRef> launches; ///< One per distinct launch site, in code order.
-  };
-  struct Group {
-    std::string label;           ///< "[0/0] backward", "[0/0] forward · ranks 0, 1".
-    std::string kindWord;        ///< Compile::kindWord(): "forward", "backward", "inference", "AOT", "other".
-    std::vector<Kernel> kernels; ///< In order of first launch.
-  };
-  std::vector<Group> groups; ///< In compile order.
-  size_t kernels = 0, launches = 0;
-  /// "4 kernels, 10 launches" ("2 kernels" when each is launched once).
-  std::string counts() const;
-  /// " · 2 forward · 2 backward": kernels per graph kind, in a fixed order.
-  std::string byKind() const;
-  /// The launches counted by counts(): one per distinct site of each kernel in each compile, the first of
-  /// the ranks that share it (their copies are the same code at the same place).
-  std::vector<index::LaunchRef> sites() const;
-};
-KernelSummary summarizeLaunches(const index::Index &index, const std::vector<index::LaunchRef> &launches);
-
 /// `launches` without those in a later copy of an output code, byte for byte or up to the device
 /// (Index::firstEquivalent: the output code every rank of a data-parallel job writes), in their order: a
 /// copy's launches are the first copy's, at the same places.
