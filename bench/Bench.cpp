@@ -19,8 +19,8 @@
 #include "bench/Reference.h"
 #include "bench/Workload.h"
 
-#include "index/Index.h"
-#include "index/TraceLog.h"
+#include "index/model/Index.h"
+#include "index/trace/TraceLog.h"
 #include "protocol/URI.h"
 
 #include <algorithm>

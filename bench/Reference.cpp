@@ -1,6 +1,6 @@
 #include "bench/Reference.h"
 
-#include "index/Index.h"
+#include "index/model/Index.h"
 
 #include <algorithm>
 #include <set>

@@ -7,8 +7,8 @@
 // definition, same number of launches for references, same lens counts, same artifact text.
 //
 // Artifacts are matched by the line of their output-code record: the server names a log-only artifact
-// `inductor-trace:/<log base name>/<1-based record line>/<title>` (index/Index.cpp, Artifact::virtualName),
-// and a unit's lines are the fixture's lines shifted by Unit::firstLine.
+// `inductor-trace:/<log base name>/<1-based record line>/<title>` (index/model/Index.cpp,
+// Artifact::virtualName), and a unit's lines are the fixture's lines shifted by Unit::firstLine.
 #pragma once
 
 #include <cstdint>

@@ -1,8 +1,8 @@
 #include "bench/Workload.h"
 
-#include "index/JsonScan.h"
-#include "index/Md5.h"
-#include "index/TraceLog.h"
+#include "index/trace/JsonScan.h"
+#include "index/trace/Md5.h"
+#include "index/trace/TraceLog.h"
 
 #include <nlohmann/json.hpp>
 

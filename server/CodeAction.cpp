@@ -13,7 +13,7 @@
 #include "server/RuntimeFeatures.h"
 #include "server/Server.h"
 
-#include "index/TextLines.h"
+#include "index/support/TextLines.h"
 #include "protocol/URI.h"
 
 #include <algorithm>

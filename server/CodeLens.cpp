@@ -3,8 +3,8 @@
 // (TextViews::derived), as editors ask for a document's lenses again on every edit elsewhere, focus and
 // scroll.
 //  - User source: on each line that produced kernels, `4 kernels, 10 launches · 2 forward · 2 backward`
-//    (distinct kernels per compile and graph, launch sites; index::LaunchSummary in index/Counts.h). Its
-//    command `inductor.showLaunchSites` [uri, position] carries no locations: the client asks
+//    (distinct kernels per compile and graph, launch sites; index::LaunchSummary in index/model/Counts.h).
+//    Its command `inductor.showLaunchSites` [uri, position] carries no locations: the client asks
 //    inductor/launchSites for them when the lens is clicked. A line of a many-compile trace has thousands of
 //    launch sites (5,753 on a Llama line: 30 ms and 700 KB per codeLens answer, which editors ask for after
 //    each edit). On each compiled function's def line, its compiles (`[8/0–8/4] 5 compiles · 1 failed · 4

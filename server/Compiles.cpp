@@ -20,7 +20,8 @@
 //               message, location: Location|null}], artifacts: [{uri, title}] (output code and graphs),
 //               trace: {uri, line} (the first record)}
 //   Counts   = server/Counts.h countsJson: the whole index's counts, as inductor/status and explain give
-//   them. A Function's and a Frame's `summary` count their compiles as every view does (index/Counts.h):
+//   them. A Function's and a Frame's `summary` count their compiles as every view does
+//   (index/model/Counts.h):
 //   "[8/0–8/4] 5 compiles · 1 failed · 4 graph breaks · 2.3 s".
 // With `uri`, only frames with a def line or an event in that file. Frames are in the order torch.compile
 // compiled them, per log.
@@ -221,7 +222,7 @@ void Server::onCompiles(const json &params, Reply reply) {
                              {"summary", compilesTitle(h, compiles)},
                              {"frames", std::move(positions)}});
       }
-    // The whole index's counts, as the status and explain give them (index/Counts.h).
+    // The whole index's counts, as the status and explain give them (index/model/Counts.h).
     reply(json{{"frames", std::move(frames)},
                {"functions", std::move(functions)},
                {"summary", countsJson(*index::countsOf(index))}});

@@ -1,7 +1,7 @@
 #include "server/Convert.h"
 
-#include "index/PathResolver.h"
-#include "index/TextLines.h"
+#include "index/files/PathResolver.h"
+#include "index/support/TextLines.h"
 #include "protocol/Position.h"
 #include "protocol/URI.h"
 

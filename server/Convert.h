@@ -2,10 +2,10 @@
 // columns), shared by the feature files. The only place where positions change units.
 #pragma once
 
-#include "index/GraphDump.h"
-#include "index/Index.h"
-#include "index/Relocation.h"
-#include "index/SourceReader.h"
+#include "index/analysis/GraphDump.h"
+#include "index/analysis/Relocation.h"
+#include "index/files/SourceReader.h"
+#include "index/model/Index.h"
 #include "protocol/JsonWriter.h"
 #include "protocol/Position.h"
 #include "protocol/Protocol.h"
@@ -191,7 +191,8 @@ private:
   std::unordered_map<std::string, UserFile> userFiles_; ///< By recorded path.
 };
 
-/// An origin as it is now in its file: the recorded line found again by its text (index/Relocation.h).
+/// An origin as it is now in its file: the recorded line found again by its text
+/// (index/analysis/Relocation.h).
 struct PlacedOrigin {
   /// None when the recorded line is no longer in the file: never a silent wrong line.
   std::optional<protocol::Location> location;

@@ -1,9 +1,9 @@
-// server/Counts.h: the counts of index/Counts.h (the one definition of a compile, a graph, a kernel, a launch
-// and a problem) as the views write them: inductor/status, inductor/compiles, `explain` and the code lenses
-// and hovers of compiled functions.
+// server/Counts.h: the counts of index/model/Counts.h (the one definition of a compile, a graph, a kernel, a
+// launch and a problem) as the views write them: inductor/status, inductor/compiles, `explain` and the code
+// lenses and hovers of compiled functions.
 #pragma once
 
-#include "index/Counts.h"
+#include "index/model/Counts.h"
 #include "protocol/Json.h"
 
 #include <cstdint>

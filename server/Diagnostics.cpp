@@ -18,8 +18,8 @@
 #include "server/RuntimeFeatures.h"
 #include "server/Server.h"
 
-#include "index/PathResolver.h"
-#include "index/Runtime.h"
+#include "index/files/PathResolver.h"
+#include "index/runtime/Runtime.h"
 #include "protocol/URI.h"
 
 #include <filesystem>

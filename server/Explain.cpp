@@ -1,8 +1,8 @@
 #include "server/Explain.h"
 
-#include "index/Index.h"
-#include "index/SourceReader.h"
-#include "index/TextLines.h"
+#include "index/files/SourceReader.h"
+#include "index/model/Index.h"
+#include "index/support/TextLines.h"
 #include "protocol/Json.h"
 #include "server/Convert.h"
 #include "server/Counts.h"
@@ -306,7 +306,8 @@ int runExplain(const std::vector<std::string> &args) {
                     {"corruptedRecords", stats.corruptedRecords},
                     {"errors", stats.errors},
                     {"milliseconds", ms}};
-    // What every view counts (index/Counts.h); `stats` are the build's own numbers (per rank, per file).
+    // What every view counts (index/model/Counts.h); `stats` are the build's own numbers (per rank, per
+    // file).
     out["counts"] = countsJson(*index::countsOf(*index));
     out["launches"] = protocol::json::array();
     for (uint32_t i = 0; i < index->artifacts().size(); ++i) {
@@ -348,8 +349,8 @@ int runExplain(const std::vector<std::string> &args) {
     return 0;
   }
 
-  // Counted as every view counts (index/Counts.h): Dynamo's compiles (frame_id/frame_compile_id, with or
-  // without output code, ranks together) when the trace has them, else the output code found (AOTInductor,
+  // Counted as every view counts (index/model/Counts.h): Dynamo's compiles (frame_id/frame_compile_id, with
+  // or without output code, ranks together) when the trace has them, else the output code found (AOTInductor,
   // debug directories); kernels and launches as the lenses count them; problems by kind.
   const index::IndexCounts counts = *index::countsOf(*index);
   std::string compiles = plural(counts.compiles, "compile");
@@ -382,7 +383,7 @@ int runExplain(const std::vector<std::string> &args) {
         origin = shortName(o.path) + ":" + std::to_string(o.line) + "  " + sourceText(o, sources);
         if (l.origins.size() > 1) origin += "  (+" + std::to_string(l.origins.size() - 1) + " more)";
       } else if (!l.frameworkOrigins.empty()) {
-        // No user frame in its stacks: PyTorch's own code that Dynamo traced (index/Index.h).
+        // No user frame in its stacks: PyTorch's own code that Dynamo traced (index/model/Index.h).
         const index::Origin &o = l.frameworkOrigins.front();
         origin = "PyTorch's " + pytorchName(o) + ":" + std::to_string(o.line) + "  " +
                  sourceText(o, sources) + "  (no user frame)";

@@ -1,9 +1,9 @@
-// server/Health.h: compile health (index/CompileHealth.h) for people, shared by the features that show it:
-// Diagnostics.cpp, CodeLens.cpp, Hover.cpp, CodeAction.cpp, Compiles.cpp and Explain.cpp. Text only, and the
-// one conversion of a health place (a recorded user line) to an LSP location.
+// server/Health.h: compile health (index/health/CompileHealth.h) for people, shared by the features that show
+// it: Diagnostics.cpp, CodeLens.cpp, Hover.cpp, CodeAction.cpp, Compiles.cpp and Explain.cpp. Text only, and
+// the one conversion of a health place (a recorded user line) to an LSP location.
 #pragma once
 
-#include "index/Index.h"
+#include "index/model/Index.h"
 #include "protocol/Protocol.h"
 #include "server/Convert.h"
 

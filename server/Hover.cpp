@@ -4,9 +4,9 @@
 //  - On a kernel (launch or definition): name, kind, debug handle, compile and graph, its origins where they
 //    are now with their source text, FX nodes, ATen ops, the user stack; a definition lists its launches.
 //  - On a user source line that produced kernels: the kernels, by compile and graph (forward/backward), one
-//    entry per distinct kernel with its number of launches (index::LaunchSummary in index/Counts.h).
+//    entry per distinct kernel with its number of launches (index::LaunchSummary in index/model/Counts.h).
 //  - On an FX node in a graph dump: its target, origin and the kernels that compute it.
-//  - On a user line with compile health (index/CompileHealth.h): the full reason of each graph break,
+//  - On a user line with compile health (index/health/CompileHealth.h): the full reason of each graph break,
 //    recompile, failure and specialisation there; on a compiled function's def line its compiles (id, status,
 //    compile time, guard count, cache outcome); the guards installed for the line; its dynamic shapes.
 #include "server/Convert.h"

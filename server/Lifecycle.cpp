@@ -49,7 +49,7 @@ void readOptions(const json &opts, index::IndexOptions &out, std::string &python
       out.inputs.push_back(it->get<std::string>());
     }
   }
-  // Runtime inputs (index/Runtime.h): profiler traces and printer run logs, files or directories.
+  // Runtime inputs (index/runtime/Runtime.h): profiler traces and printer run logs, files or directories.
   for (auto [key, out2] : {std::pair<const char *, std::vector<std::string> *>{"profiles", &out.profiles},
                            {"runLogs", &out.runLogs}})
     if (auto it = opts.find(key); it != opts.end()) {

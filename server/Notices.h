@@ -6,7 +6,7 @@
 // trace records.
 #pragma once
 
-#include "index/Index.h"
+#include "index/model/Index.h"
 #include "protocol/Protocol.h"
 
 #include <string>

@@ -1,7 +1,7 @@
 #include "server/PythonEnv.h"
 
-#include "index/PathResolver.h"
-#include "index/ReadPolicy.h"
+#include "index/files/PathResolver.h"
+#include "index/files/ReadPolicy.h"
 
 #include <nlohmann/json.hpp>
 

@@ -3,7 +3,8 @@
 // Model code often lives in an installed package (transformers, timm, torchvision), and a trace records the
 // cluster's paths to it (`/opt/conda/lib/python3.12/site-packages/transformers/...`). The user's own
 // environment has the same packages somewhere else; its interpreter says where (sys.path), and those import
-// roots resolve recorded package paths (index/PathResolver.h) and may be read (index/ReadPolicy.h).
+// roots resolve recorded package paths (index/files/PathResolver.h) and may be read
+// (index/files/ReadPolicy.h).
 //
 // Nothing found in a workspace folder, a trace folder or any other input is ever run: a trace copied from
 // elsewhere, or a cloned repository, can hold an `env/bin/python` that is a script. The environment is known

@@ -3,7 +3,7 @@
 // runtimeCodeActions() in, and this handler goes.
 #include "server/RuntimeFeatures.h"
 
-#include "index/Runtime.h"
+#include "index/runtime/Runtime.h"
 #include "server/Server.h"
 
 #include <algorithm>

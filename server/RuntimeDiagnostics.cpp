@@ -2,7 +2,7 @@
 // the compile-health ones by server/Diagnostics.cpp.
 #include "server/RuntimeFeatures.h"
 
-#include "index/Runtime.h"
+#include "index/runtime/Runtime.h"
 #include "protocol/URI.h"
 #include "server/Server.h"
 

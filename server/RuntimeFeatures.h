@@ -11,7 +11,7 @@
 //    (they never run anything).
 #pragma once
 
-#include "index/Index.h"
+#include "index/model/Index.h"
 #include "protocol/Protocol.h"
 #include "server/Convert.h"
 

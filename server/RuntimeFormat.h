@@ -1,9 +1,9 @@
-// server/RuntimeFormat.h: how runtime data (index/Runtime.h) reads in hints, lenses, hovers and `explain`:
-// durations, per-step or total wording, shares, and tensor statistics. Shared by the feature files so every
-// view says the same thing the same way.
+// server/RuntimeFormat.h: how runtime data (index/runtime/Runtime.h) reads in hints, lenses, hovers and
+// `explain`: durations, per-step or total wording, shares, and tensor statistics. Shared by the feature files
+// so every view says the same thing the same way.
 #pragma once
 
-#include "index/Runtime.h"
+#include "index/runtime/Runtime.h"
 
 #include <cstdint>
 #include <string>

@@ -28,8 +28,8 @@
 // has not started yet is then answered with RequestCancelled. Late results are fine (cancellation is racy).
 #pragma once
 
-#include "index/Index.h"
-#include "index/SourceReader.h"
+#include "index/files/SourceReader.h"
+#include "index/model/Index.h"
 #include "protocol/Json.h"
 #include "protocol/JsonRpc.h"
 #include "protocol/Position.h"
@@ -174,7 +174,7 @@ public:
   void onArtifactContent(const json &params, Reply reply);
   void onListArtifacts(const json &params, Reply reply);
   void onStatus(const json &params, Reply reply);
-  // Compile health (index/CompileHealth.h): diagnostics pulled (server/Diagnostics.cpp), code actions
+  // Compile health (index/health/CompileHealth.h): diagnostics pulled (server/Diagnostics.cpp), code actions
   // (server/CodeAction.cpp, with the printer's from server/RuntimeCodeActions.cpp) and the compiled frames
   // overview `inductor/compiles` (server/Compiles.cpp).
   void onDocumentDiagnostic(const protocol::DocumentDiagnosticParams &params, Reply reply);

@@ -4,10 +4,10 @@
 // of them again per request was a third of its time (perf on a 32-rank trace, bench/README.md).
 #pragma once
 
-#include "index/Index.h"
-#include "index/OutputCode.h"
-#include "index/Relocation.h"
-#include "index/TextLines.h"
+#include "index/analysis/OutputCode.h"
+#include "index/analysis/Relocation.h"
+#include "index/model/Index.h"
+#include "index/support/TextLines.h"
 #include "protocol/Position.h"
 
 #include <cstdint>

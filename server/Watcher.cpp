@@ -25,8 +25,8 @@
 // kOtherMax. A due rebuild waits for a running build rather than cancel it. Directories are watched by each
 // build's discovery as it lists them, before it reads them, so no input escapes both. Everything here runs
 // only with ServerOptions::watch (`--no-watch` turns it off).
-#include "index/Discovery.h"
-#include "index/PathResolver.h"
+#include "index/files/Discovery.h"
+#include "index/files/PathResolver.h"
 #include "protocol/URI.h"
 #include "server/Logger.h"
 #include "server/Server.h"
@@ -57,7 +57,7 @@ bool isCacheFileName(std::string_view name) {
                      [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); });
 }
 
-/// A file whose appearance or change can change the index (see index/Discovery.h).
+/// A file whose appearance or change can change the index (see index/files/Discovery.h).
 bool interesting(std::string_view name) {
   return index::isTraceLogName(std::string(name)) || name == "output_code.py" || name == "output_code.cpp" ||
          name == "fx_graph_readable.py" || name == "fx_graph_transformed.py" ||

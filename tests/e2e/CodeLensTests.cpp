@@ -45,7 +45,7 @@ std::string userLineTitle(const std::vector<LaunchRef> &launches) {
   std::string title = std::to_string(nKernels) + (nKernels == 1 ? " kernel" : " kernels");
   if (nLaunches != nKernels)
     title += ", " + std::to_string(nLaunches) + (nLaunches == 1 ? " launch" : " launches");
-  // Summed over several compiles: the lens says so (index/Counts.h).
+  // Summed over several compiles: the lens says so (index/model/Counts.h).
   if (compiles.size() > 1) title += " over " + std::to_string(compiles.size()) + " compiles";
   for (const char *kind : {"forward", "backward", "inference", "AOT", "other"})
     if (byKind.count(kind)) title += " · " + std::to_string(byKind[kind]) + " " + kind;

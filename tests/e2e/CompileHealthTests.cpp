@@ -771,7 +771,7 @@ TEST_CASE("compile health: inductor/compiles lists frames, compiles, statuses, e
       total += list.size();
     CHECK(total == e.compiles.size());
     // The summary counts a compile id of a function once, whatever the number of ranks that ran it
-    // (index/Counts.h; CountsTests holds every view to it).
+    // (index/model/Counts.h; CountsTests holds every view to it).
     std::set<std::string> distinct;
     for (const RecordedHealthCompile &c : e.compiles)
       distinct.insert(c.id + "\n" + c.function);

@@ -64,10 +64,10 @@ TEST_CASE("tlparse AOTI new (debug handles): inductor_provenance_aot_debug_handl
 
 // ---------------------------------------------------------------------------------------------------------
 // v1: no debug handles, no stack traces. The origins come from the node mappings and the graphs' `# File:`
-// comments (fallback steps 2 and 3 of index/Index.h): a kernel's post-grad nodes (`cppCodeToPost`, or the
-// `inductor_triton_kernel_to_post_grad_nodes` artifact), narrowed for one launch to the post-grad nodes of
-// the pre-grad nodes its `Topologically Sorted Source Nodes: [...]` comment names; a launch whose kernel has
-// no post-grad nodes uses those pre-grad nodes' `# File:` lines. Library frames are never origins.
+// comments (fallback steps 2 and 3 of index/model/Index.h): a kernel's post-grad nodes (`cppCodeToPost`, or
+// the `inductor_triton_kernel_to_post_grad_nodes` artifact), narrowed for one launch to the post-grad nodes
+// of the pre-grad nodes its `Topologically Sorted Source Nodes: [...]` comment names; a launch whose kernel
+// has no post-grad nodes uses those pre-grad nodes' `# File:` lines. Library frames are never origins.
 
 struct NodeMappings {
   std::map<std::string, std::vector<std::string>> kernelToPost, preToPost;

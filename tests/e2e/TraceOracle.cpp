@@ -149,7 +149,7 @@ std::vector<TraceRecord> readTraceLog(const std::string &path) {
 }
 
 bool isLibraryFrame(const std::string &path) {
-  // Written independently of index/ModelFrames.cpp, from the rule of issue 8: PyTorch itself (torch,
+  // Written independently of index/analysis/ModelFrames.cpp, from the rule of issue 8: PyTorch itself (torch,
   // functorch, torchgen, triton: installed, or torch's own subpackages in a checkout), the standard library
   // (not its site-packages), synthetic `<...>` files. Third-party packages are model code.
   if (!path.empty() && path[0] == '<') return true;

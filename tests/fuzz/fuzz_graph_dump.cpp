@@ -1,8 +1,8 @@
-// libFuzzer target: FX graph dumps (index/GraphDump.h: fx_graph_readable.py and graph payloads) and
+// libFuzzer target: FX graph dumps (index/analysis/GraphDump.h: fx_graph_readable.py and graph payloads) and
 // identifiers under a cursor. Properties: nodes and their origins lie inside the text.
 #include "FuzzInput.h"
-#include "index/GraphDump.h"
-#include "index/TextLines.h"
+#include "index/analysis/GraphDump.h"
+#include "index/support/TextLines.h"
 
 using namespace inductor;
 using namespace inductor::index;

@@ -1,9 +1,9 @@
-// libFuzzer target: the whole index pipeline (index/Index.h) over one log: discovery, reading, cutting into
-// compiles, provenance and origins, merging, freezing, then every query. This is where the use-after-free of
-// linkKernelSources lived (finding 1 of issue 11). The input is written to a log file in a private directory
-// under $TMPDIR (one per process), which is the index's only input and root.
+// libFuzzer target: the whole index pipeline (index/model/Index.h) over one log: discovery, reading, cutting
+// into compiles, provenance and origins, merging, freezing, then every query. This is where the
+// use-after-free of linkKernelSources lived (finding 1 of issue 11). The input is written to a log file in a
+// private directory under $TMPDIR (one per process), which is the index's only input and root.
 #include "FuzzInput.h"
-#include "index/Index.h"
+#include "index/model/Index.h"
 
 #include <cstdlib>
 #include <filesystem>

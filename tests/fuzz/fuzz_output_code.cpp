@@ -1,8 +1,9 @@
-// libFuzzer target: output-code and AOTI-wrapper analysis (index/OutputCode.h) and kernel sources, over the
-// same text split into lines as the index does. Properties: every launch and definition lies inside the text.
+// libFuzzer target: output-code and AOTI-wrapper analysis (index/analysis/OutputCode.h) and kernel sources,
+// over the same text split into lines as the index does. Properties: every launch and definition lies inside
+// the text.
 #include "FuzzInput.h"
-#include "index/OutputCode.h"
-#include "index/TextLines.h"
+#include "index/analysis/OutputCode.h"
+#include "index/support/TextLines.h"
 
 using namespace inductor;
 using namespace inductor::index;

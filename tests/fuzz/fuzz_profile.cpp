@@ -1,10 +1,10 @@
-// libFuzzer target: the profiler Chrome-trace reader (index/Profile.h) with its token bounds, and the
-// recompile-reasons splitter (index/CompileHealth.h), both fed hostile outside bytes. Properties: nothing
-// kept is longer than its bound; shortening whitespace runs never changes what is read (whitespace between
-// tokens means nothing); the splitter keeps at most its bounds.
+// libFuzzer target: the profiler Chrome-trace reader (index/runtime/Profile.h) with its token bounds, and the
+// recompile-reasons splitter (index/health/CompileHealth.h), both fed hostile outside bytes. Properties:
+// nothing kept is longer than its bound; shortening whitespace runs never changes what is read (whitespace
+// between tokens means nothing); the splitter keeps at most its bounds.
 #include "FuzzInput.h"
-#include "index/CompileHealth.h"
-#include "index/Profile.h"
+#include "index/health/CompileHealth.h"
+#include "index/runtime/Profile.h"
 
 using namespace inductor;
 using namespace inductor::index;

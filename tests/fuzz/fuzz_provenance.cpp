@@ -1,10 +1,10 @@
-// libFuzzer target: provenance JSON (index/Provenance.h) in every format PyTorch writes, Python tracebacks,
-// and the zero-copy JSON walk under them (index/JsonScan.h). Properties: the walk accepts what nlohmann
-// accepts (within the depth limit), and the parsers never throw or recurse without bound.
+// libFuzzer target: provenance JSON (index/analysis/Provenance.h) in every format PyTorch writes, Python
+// tracebacks, and the zero-copy JSON walk under them (index/trace/JsonScan.h). Properties: the walk accepts
+// what nlohmann accepts (within the depth limit), and the parsers never throw or recurse without bound.
 #include "FuzzInput.h"
-#include "index/JsonScan.h"
-#include "index/ModelFrames.h"
-#include "index/Provenance.h"
+#include "index/analysis/ModelFrames.h"
+#include "index/analysis/Provenance.h"
+#include "index/trace/JsonScan.h"
 
 #include <nlohmann/json.hpp>
 

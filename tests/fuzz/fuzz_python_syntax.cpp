@@ -1,8 +1,8 @@
-// libFuzzer target: tree-sitter over documents the user opens (index/PythonSyntax.h). Properties: ranges and
-// definitions lie inside the text; nesting does not exhaust the stack.
+// libFuzzer target: tree-sitter over documents the user opens (index/analysis/PythonSyntax.h). Properties:
+// ranges and definitions lie inside the text; nesting does not exhaust the stack.
 #include "FuzzInput.h"
-#include "index/PythonSyntax.h"
-#include "index/TextLines.h"
+#include "index/analysis/PythonSyntax.h"
+#include "index/support/TextLines.h"
 
 using namespace inductor;
 using namespace inductor::index;

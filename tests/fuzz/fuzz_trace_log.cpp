@@ -1,9 +1,9 @@
-// libFuzzer target: the TORCH_TRACE scanner and record parser (index/TraceLog.h), and the cutting of a log
-// into compiles (segmentLog). Properties: records lie inside the text in file order, payload lines agree with
-// the payload text, verification never disagrees with itself, rank() is the first ranked record's.
+// libFuzzer target: the TORCH_TRACE scanner and record parser (index/trace/TraceLog.h), and the cutting of a
+// log into compiles (segmentLog). Properties: records lie inside the text in file order, payload lines agree
+// with the payload text, verification never disagrees with itself, rank() is the first ranked record's.
 #include "FuzzInput.h"
-#include "index/IndexBuilder.h"
-#include "index/TraceLog.h"
+#include "index/build/IndexBuilder.h"
+#include "index/trace/TraceLog.h"
 
 using namespace inductor;
 using namespace inductor::index;

@@ -23,7 +23,7 @@ import { traceScheme } from './protocol';
 // through the output_code.py files in it.
 export const traceFileGlob =
   '**/{dedicated_log_torch_trace*.log,output_code.py,output_code.cpp,*.wrapper.cpp,fx_graph_readable.py}';
-// Searched around, not into: what discovery skips (index/PathResolver.h).
+// Searched around, not into: what discovery skips (index/files/PathResolver.h).
 const excludeGlob = '**/{.git,.hg,.venv,venv,node_modules,__pycache__,site-packages}/**';
 
 export async function workspaceHasTraces(token?: vscode.CancellationToken): Promise<boolean> {

@@ -30,7 +30,7 @@ export interface StatusResult {
   // What the user should know (no trace, missing sources, corrupted
   // records), each already shown once as a message.
   notices: Notice[];
-  // What every view counts (index/Counts.h): what the status bar shows. The
+  // What every view counts (index/model/Counts.h): what the status bar shows. The
   // top-level `compiles`/`kernels`/`launches` are the build's own numbers
   // (output codes and launches per rank), kept for older clients.
   counts?: Counts;

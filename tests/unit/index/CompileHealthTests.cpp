@@ -1,9 +1,9 @@
-// Tests for index/CompileHealth.h: the parsers of the record texts (graph-break reasons in every spelling,
-// recompile reasons, guard trees, record stacks), one log read into RecordedCompiles, and the model an Index
-// builds from the real traces (frames, compiles, attempts, statuses, events placed on model lines).
-#include "index/CompileHealth.h"
-#include "index/Index.h"
-#include "index/TraceLog.h"
+// Tests for index/health/CompileHealth.h: the parsers of the record texts (graph-break reasons in every
+// spelling, recompile reasons, guard trees, record stacks), one log read into RecordedCompiles, and the model
+// an Index builds from the real traces (frames, compiles, attempts, statuses, events placed on model lines).
+#include "index/health/CompileHealth.h"
+#include "index/model/Index.h"
+#include "index/trace/TraceLog.h"
 #include "unit/TestFiles.h"
 
 #include <doctest/doctest.h>

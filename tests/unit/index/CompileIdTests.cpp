@@ -1,6 +1,6 @@
-// Tests for index/CompileId.h: printing as torch/_guards.py and tlparse do, tolerant parsing, ordering,
+// Tests for index/trace/CompileId.h: printing as torch/_guards.py and tlparse do, tolerant parsing, ordering,
 // hashing.
-#include "index/CompileId.h"
+#include "index/trace/CompileId.h"
 
 #include <doctest/doctest.h>
 

@@ -1,7 +1,7 @@
-// Tests for index/DebugPrinter.h: both printer formats on the real run logs (every block found, with the
-// statistics as printed), level 3 markers, blocks mixed with other output; the k-th-occurrence mapping of
+// Tests for index/runtime/DebugPrinter.h: both printer formats on the real run logs (every block found, with
+// the statistics as printed), level 3 markers, blocks mixed with other output; the k-th-occurrence mapping of
 // blocks to launches across calls and compiles; where NaN first shows up.
-#include "index/DebugPrinter.h"
+#include "index/runtime/DebugPrinter.h"
 #include "unit/TestFiles.h"
 
 #include <doctest/doctest.h>

@@ -1,11 +1,11 @@
-// Tests for index/Discovery.h: what discoverInputs() finds in the real fixture cases (logs,
+// Tests for index/files/Discovery.h: what discoverInputs() finds in the real fixture cases (logs,
 // TORCH_COMPILE_DEBUG graph directories, the cache's `.debug/` directories and sources, AOTI wrappers with
 // kernel_information.json), what it ignores, explicitly named files, missing inputs, skipped directories and
 // normalization.
-#include "index/Discovery.h"
+#include "index/files/Discovery.h"
 
-#include "index/PathResolver.h"
-#include "index/ReadPolicy.h"
+#include "index/files/PathResolver.h"
+#include "index/files/ReadPolicy.h"
 
 #include <doctest/doctest.h>
 

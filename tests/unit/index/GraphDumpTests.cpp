@@ -1,4 +1,4 @@
-#include "index/GraphDump.h"
+#include "index/analysis/GraphDump.h"
 #include "unit/TestFiles.h"
 
 #include <doctest/doctest.h>

@@ -1,9 +1,9 @@
-// Tests for IndexCache (index/Index.h): incremental builds of a log that grows. A real fixture log is copied
-// to a temporary directory in steps (at record boundaries chosen so that a compile's output code arrives
-// before its provenance, and at arbitrary bytes, mid-line); after each step an incremental build must
+// Tests for IndexCache (index/model/Index.h): incremental builds of a log that grows. A real fixture log is
+// copied to a temporary directory in steps (at record boundaries chosen so that a compile's output code
+// arrives before its provenance, and at arbitrary bytes, mid-line); after each step an incremental build must
 // describe exactly the index a fresh build of the same bytes describes, while reading only what was appended
 // and analysing only new or changed compiles.
-#include "index/Index.h"
+#include "index/model/Index.h"
 #include "unit/TestFiles.h"
 
 #include <doctest/doctest.h>

@@ -1,9 +1,9 @@
-// Tests for index/Index.h on the real fixture traces: compiles and their labels, launches and their origins,
-// queries by user line, by position, by path and by virtual name, graph artifacts, kernel search, merging of
-// copies, damaged and missing inputs, cancellation. Every case is built twice, sequentially (jobs = 1) and on
-// worker threads (jobs = 2), and both builds must describe the same index.
-#include "index/Index.h"
-#include "index/TextLines.h"
+// Tests for index/model/Index.h on the real fixture traces: compiles and their labels, launches and their
+// origins, queries by user line, by position, by path and by virtual name, graph artifacts, kernel search,
+// merging of copies, damaged and missing inputs, cancellation. Every case is built twice, sequentially (jobs
+// = 1) and on worker threads (jobs = 2), and both builds must describe the same index.
+#include "index/model/Index.h"
+#include "index/support/TextLines.h"
 #include "unit/TestFiles.h"
 
 #include <doctest/doctest.h>

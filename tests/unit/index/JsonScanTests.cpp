@@ -1,5 +1,5 @@
-// Tests for index/JsonScan.h: walks over objects and arrays, raw values, decoding, and bounded nesting.
-#include "index/JsonScan.h"
+// Tests for index/trace/JsonScan.h: walks over objects and arrays, raw values, decoding, and bounded nesting.
+#include "index/trace/JsonScan.h"
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>

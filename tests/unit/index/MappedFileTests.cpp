@@ -1,7 +1,7 @@
-// Tests for index/MappedFile.h: mapping, empty files, missing files, growth seen by remap(), moves, and
+// Tests for index/trace/MappedFile.h: mapping, empty files, missing files, growth seen by remap(), moves, and
 // files truncated or deleted while mapped (the SIGBUS guard and state()); openInputFile refusing FIFOs and
 // devices without blocking.
-#include "index/MappedFile.h"
+#include "index/trace/MappedFile.h"
 
 #include <doctest/doctest.h>
 

@@ -1,5 +1,5 @@
-// Tests for index/Md5.h: RFC 1321 test vectors, block-boundary lengths, streaming in odd pieces.
-#include "index/Md5.h"
+// Tests for index/trace/Md5.h: RFC 1321 test vectors, block-boundary lengths, streaming in odd pieces.
+#include "index/trace/Md5.h"
 
 #include <doctest/doctest.h>
 

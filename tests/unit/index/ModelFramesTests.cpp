@@ -1,6 +1,6 @@
-// Tests for index/ModelFrames.h: which recorded frames are model code (PyTorch, the standard library and
-// synthetic files are not; third-party packages are), libraryPaths globs, and the origin of a stack.
-#include "index/ModelFrames.h"
+// Tests for index/analysis/ModelFrames.h: which recorded frames are model code (PyTorch, the standard library
+// and synthetic files are not; third-party packages are), libraryPaths globs, and the origin of a stack.
+#include "index/analysis/ModelFrames.h"
 
 #include <doctest/doctest.h>
 

@@ -1,7 +1,7 @@
-// Tests for index/Origins.cpp on the project's own real traces: the end of the fallback chain (Index.h) for
-// kernels whose stacks hold only PyTorch's frames, and which launches were recorded without provenance.
-#include "index/Index.h"
-#include "index/ModelFrames.h"
+// Tests for index/build/Origins.cpp on the project's own real traces: the end of the fallback chain (Index.h)
+// for kernels whose stacks hold only PyTorch's frames, and which launches were recorded without provenance.
+#include "index/analysis/ModelFrames.h"
+#include "index/model/Index.h"
 #include "unit/TestFiles.h"
 
 #include <doctest/doctest.h>

@@ -1,6 +1,6 @@
-#include "index/OutputCode.h"
+#include "index/analysis/OutputCode.h"
 
-#include "index/Provenance.h"
+#include "index/analysis/Provenance.h"
 #include "unit/TestFiles.h"
 
 #include <doctest/doctest.h>

@@ -1,8 +1,8 @@
-// Tests for index/PathResolver.h: normalizePath, and resolve()'s order (pathMappings, the recorded path, the
-// longest path-suffix match under the roots, unresolved), its tie-breaking, the directories it skips and its
-// memoization. Trees are built under a fresh temporary directory; recorded paths name a machine we are not
-// on.
-#include "index/PathResolver.h"
+// Tests for index/files/PathResolver.h: normalizePath, and resolve()'s order (pathMappings, the recorded
+// path, the longest path-suffix match under the roots, unresolved), its tie-breaking, the directories it
+// skips and its memoization. Trees are built under a fresh temporary directory; recorded paths name a machine
+// we are not on.
+#include "index/files/PathResolver.h"
 
 #include <doctest/doctest.h>
 

@@ -1,7 +1,8 @@
-// Tests for index/Profile.h: the Chrome-trace reader on the real profiles (plain JSON, gzip from the
+// Tests for index/runtime/Profile.h: the Chrome-trace reader on the real profiles (plain JSON, gzip from the
 // TensorBoard handler, CUDA graph replays), checked against nlohmann's DOM reading of the same files; cut and
 // corrupt inputs; the op names of launches; the join on small traces written here, one rule each.
-#include "index/Profile.h"
+#include "index/files/Discovery.h"
+#include "index/runtime/Profile.h"
 #include "unit/TestFiles.h"
 
 #include <doctest/doctest.h>

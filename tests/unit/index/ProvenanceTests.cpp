@@ -1,6 +1,6 @@
-#include "index/Provenance.h"
+#include "index/analysis/Provenance.h"
 
-#include "index/ModelFrames.h"
+#include "index/analysis/ModelFrames.h"
 #include "unit/TestFiles.h"
 
 #include <doctest/doctest.h>

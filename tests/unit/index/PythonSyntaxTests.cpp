@@ -1,4 +1,4 @@
-#include "index/PythonSyntax.h"
+#include "index/analysis/PythonSyntax.h"
 #include "unit/TestFiles.h"
 
 #include <doctest/doctest.h>

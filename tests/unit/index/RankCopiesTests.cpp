@@ -1,11 +1,11 @@
-// Tests for the sharing of analyses between ranks (index/Index.h: Index::firstCopy, Index::firstEquivalent):
-// the ranks of a host of several GPUs write output code, graphs and provenance that differ only in the device
-// they name and in the cache files their kernels were written to. One analysis serves them all; what names a
-// file or hashes the device stays each rank's own. The reference is the real 2-GPU DDP trace of
-// tests/traces/ddp_gpt2 (rank 1 on cuda:1), each rank's log also indexed alone: sharing must give exactly
-// what analysing a rank on its own gives.
-#include "index/Index.h"
-#include "index/Md5.h"
+// Tests for the sharing of analyses between ranks (index/model/Index.h: Index::firstCopy,
+// Index::firstEquivalent): the ranks of a host of several GPUs write output code, graphs and provenance that
+// differ only in the device they name and in the cache files their kernels were written to. One analysis
+// serves them all; what names a file or hashes the device stays each rank's own. The reference is the real
+// 2-GPU DDP trace of tests/traces/ddp_gpt2 (rank 1 on cuda:1), each rank's log also indexed alone: sharing
+// must give exactly what analysing a rank on its own gives.
+#include "index/model/Index.h"
+#include "index/trace/Md5.h"
 #include "unit/TestFiles.h"
 
 #include <doctest/doctest.h>

@@ -1,5 +1,5 @@
-// Tests for index/ReadPolicy.h: roots, symlinks out of them, component-wise containment, missing files.
-#include "index/ReadPolicy.h"
+// Tests for index/files/ReadPolicy.h: roots, symlinks out of them, component-wise containment, missing files.
+#include "index/files/ReadPolicy.h"
 #include "unit/TestFiles.h"
 
 #include <doctest/doctest.h>

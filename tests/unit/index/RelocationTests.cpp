@@ -1,5 +1,6 @@
-// Tests for index/Relocation.h: recorded lines found again in edited sources and other library versions.
-#include "index/Relocation.h"
+// Tests for index/analysis/Relocation.h: recorded lines found again in edited sources and other library
+// versions.
+#include "index/analysis/Relocation.h"
 
 #include <doctest/doctest.h>
 

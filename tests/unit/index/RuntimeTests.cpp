@@ -1,9 +1,9 @@
-// Tests for index/Runtime.h: the runtime step of Index::build on the real fixtures. Which profiles and run
-// logs are found (beside the traces, under the roots, named by the options) and which are refused
+// Tests for index/runtime/Runtime.h: the runtime step of Index::build on the real fixtures. Which profiles
+// and run logs are found (beside the traces, under the roots, named by the options) and which are refused
 // (ReadPolicy); times per launch, compile and line; several runs in one workspace; damaged inputs; reuse
 // across incremental builds.
-#include "index/Index.h"
-#include "index/Runtime.h"
+#include "index/model/Index.h"
+#include "index/runtime/Runtime.h"
 #include "unit/TestFiles.h"
 
 #include <doctest/doctest.h>

@@ -1,6 +1,6 @@
-// Tests for index/SourceReader.h: the policy and the size cap are applied and said, each version of a file
-// is read once, the cache is bounded.
-#include "index/SourceReader.h"
+// Tests for index/files/SourceReader.h: the policy and the size cap are applied and said, each version of a
+// file is read once, the cache is bounded.
+#include "index/files/SourceReader.h"
 #include "unit/TestFiles.h"
 
 #include <doctest/doctest.h>

@@ -1,4 +1,4 @@
-#include "index/TextLines.h"
+#include "index/support/TextLines.h"
 
 #include <doctest/doctest.h>
 

@@ -1,6 +1,6 @@
-// Tests for index/TraceLog.h: envelope variants, kept and skipped kinds, payload access and md5, compile ids,
-// corrupted input, ranks, growth (refresh/finalize), and every fixture log.
-#include "index/TraceLog.h"
+// Tests for index/trace/TraceLog.h: envelope variants, kept and skipped kinds, payload access and md5,
+// compile ids, corrupted input, ranks, growth (refresh/finalize), and every fixture log.
+#include "index/trace/TraceLog.h"
 #include "unit/TestFiles.h"
 
 #include <doctest/doctest.h>

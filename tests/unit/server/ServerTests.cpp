@@ -6,7 +6,7 @@
 #include "server/Convert.h"
 #include "server/Server.h"
 
-#include "index/PathResolver.h"
+#include "index/files/PathResolver.h"
 #include "protocol/URI.h"
 #include "unit/TestFiles.h"
 #include "unit/server/FakeTransport.h"

@@ -1,7 +1,7 @@
 // Tests for server/TextViews.h: views of immutable texts kept between requests, and when they go.
 #include "server/TextViews.h"
 
-#include "index/PathResolver.h"
+#include "index/files/PathResolver.h"
 
 #include <doctest/doctest.h>
 

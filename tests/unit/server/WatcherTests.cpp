@@ -4,7 +4,7 @@
 // `inductor/status` notification that follows each build (bounded waits, no sleeps).
 #include "server/Server.h"
 
-#include "index/PathResolver.h"
+#include "index/files/PathResolver.h"
 #include "unit/TestFiles.h"
 #include "unit/server/FakeTransport.h"
 

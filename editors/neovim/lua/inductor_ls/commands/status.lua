@@ -27,7 +27,7 @@ function M.describe(s, root)
     end
   end
   if s.ready ~= false then
-    -- The server's one definition of the counts (`counts`: index/Counts.h), as the VS Code status bar,
+    -- The server's one definition of the counts (`counts`: index/model/Counts.h), as the VS Code status bar,
     -- explain and the compiles listing give them; older servers send only the top level.
     local c = type(s.counts) == 'table' and s.counts or nil
     local parts = {

@@ -1,0 +1,296 @@
+#include "index/files/Discovery.h"
+
+#include "index/files/PathResolver.h"
+#include "index/files/ReadPolicy.h"
+#include "index/trace/MappedFile.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <sys/stat.h>
+#include <system_error>
+
+namespace fs = std::filesystem;
+
+namespace inductor::index {
+
+bool isTraceLogName(const std::string &name) {
+  return name.rfind("dedicated_log_torch_trace", 0) == 0 && name.size() > 4 &&
+         name.compare(name.size() - 4, 4, ".log") == 0;
+}
+
+bool isRunLogCandidateName(const std::string &name) {
+  if (isTraceLogName(name)) return false;
+  for (std::string_view ext : {".log", ".out", ".txt", ".stdout", ".stderr"})
+    if (name.size() > ext.size() && name.compare(name.size() - ext.size(), ext.size(), ext) == 0) return true;
+  return false;
+}
+
+namespace {
+
+bool startsWith(const std::string &s, std::string_view p) {
+  return s.rfind(p, 0) == 0;
+}
+bool endsWith(const std::string &s, std::string_view p) {
+  return s.size() >= p.size() && s.compare(s.size() - p.size(), p.size(), p) == 0;
+}
+
+/// Cache file names are `c` + a 51-character base32 hash (torch/_inductor/codecache.py code_hash).
+bool isCacheHashName(const std::string &stem) {
+  if (stem.size() < 20 || stem[0] != 'c') return false;
+  return std::all_of(stem.begin() + 1, stem.end(),
+                     [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); });
+}
+
+/// Pseudo file systems: nothing torch.compile writes lives there, and walking them is slow (and /proc names
+/// every process's files).
+bool isPseudoFileSystem(const fs::path &p) {
+  return p == "/proc" || p == "/sys" || p == "/dev";
+}
+
+struct Collector {
+  // One file reached by several paths is kept under one: not through a link if possible, else the smallest.
+  struct Choice {
+    std::string path;
+    bool viaLink = false;
+  };
+  std::map<std::pair<uint64_t, uint64_t>, Choice> byIdentity; // (device, inode) -> chosen path.
+  std::set<std::string> dropped;                              // Paths of files chosen under another path.
+
+  /// False when `full` is a second path of a file already chosen under a better one.
+  bool choose(const std::string &full, bool viaLink) {
+    struct stat st;
+    if (::stat(full.c_str(), &st) != 0) return true;
+    auto [it, inserted] =
+        byIdentity.try_emplace({uint64_t(st.st_dev), uint64_t(st.st_ino)}, Choice{full, viaLink});
+    if (inserted) return true;
+    Choice &was = it->second;
+    if (was.path == full) return true; // The same path again (a file named and also found by a walk).
+    bool better = was.viaLink != viaLink ? !viaLink : full < was.path;
+    if (!better) {
+      dropped.insert(full);
+      return false;
+    }
+    dropped.insert(was.path);
+    was = Choice{full, viaLink};
+    return true;
+  }
+
+  /// Removes the paths of files chosen under another path.
+  void dropDuplicates() {
+    if (dropped.empty()) return;
+    auto erase = [&](std::set<std::string> &set) {
+      for (const std::string &d : dropped)
+        set.erase(d);
+    };
+    erase(traceLogs);
+    erase(cacheSources);
+    erase(wrappersCpp);
+    erase(provenance);
+    erase(kernelInformation);
+    erase(profiles);
+    for (auto it = dirs.begin(); it != dirs.end();) {
+      CompileFiles &f = it->second;
+      if (dropped.count(f.outputCode)) {
+        it = dirs.erase(it);
+        continue;
+      }
+      std::erase_if(f.graphs, [&](const std::string &g) { return dropped.count(g) > 0; });
+      ++it;
+    }
+  }
+
+  std::set<std::string> traceLogs;
+  // Graph directory -> its files.
+  std::map<std::string, CompileFiles> dirs;
+  std::set<std::string> cacheSources;
+  std::set<std::string> wrappersCpp;
+  std::set<std::string> provenance;
+  std::set<std::string> kernelInformation;
+  std::set<std::string> profiles;
+  std::set<std::string> runLogCandidates;
+
+  void add(const fs::path &p, bool explicitFile, bool viaLink = false) {
+    std::string name = p.filename().string();
+    std::string dir = p.parent_path().string();
+    std::string full = p.string();
+    // Known names first; a file the user named explicitly may also be a log or a provenance map by extension.
+    bool provenanceName = (startsWith(name, "inductor_provenance_tracking_node_mappings") ||
+                           startsWith(name, "inductor_provenance_tracking_kernel_stack_traces")) &&
+                          endsWith(name, ".json");
+    bool explicitLog = explicitFile && (endsWith(name, ".log") || endsWith(name, ".txt"));
+    bool explicitJson = explicitFile && endsWith(name, ".json") && name != "kernel_information.json";
+    // The set or slot it goes to; only files of interest are stat'ed for their identity.
+    auto keep = [&] { return choose(full, viaLink); };
+    if (isProfileName(name) && !provenanceName) {
+      if (keep()) profiles.insert(full);
+      return;
+    }
+    if (!explicitFile && isRunLogCandidateName(name)) runLogCandidates.insert(full);
+    if (isTraceLogName(name) || explicitLog) {
+      if (keep()) traceLogs.insert(full);
+    } else if (name == "output_code.py" || name == "output_code.cpp") {
+      if (keep()) dirs[dir].outputCode = full;
+    } else if (name == "fx_graph_transformed.py") {
+      if (keep()) dirs[dir].graphs.insert(dirs[dir].graphs.begin(), full);
+    } else if (name == "fx_graph_readable.py" || name == "fx_graph_runnable.py") {
+      if (keep()) dirs[dir].graphs.push_back(full);
+    } else if (provenanceName || explicitJson) {
+      if (keep()) provenance.insert(full);
+    } else if (name == "kernel_information.json") {
+      if (keep()) kernelInformation.insert(full);
+    } else if (endsWith(name, ".wrapper.cpp")) {
+      if (keep()) wrappersCpp.insert(full);
+    } else if (endsWith(name, ".py") && isCacheHashName(name.substr(0, name.size() - 3))) {
+      if (keep()) cacheSources.insert(full);
+    }
+  }
+};
+
+} // namespace
+
+DiscoveredInputs discoverInputs(const std::vector<std::string> &inputs, size_t maxFiles,
+                                const ReadPolicy *policy, const DirectoryListed &listed, size_t maxDepth) {
+  DiscoveredInputs out;
+  Collector c;
+  size_t seen = 0, skippedLinks = 0;
+  bool capReported = false;
+  constexpr size_t kLinksReported = 5;
+  for (const std::string &input : inputs) {
+    std::error_code ec;
+    fs::path root = fs::absolute(input, ec);
+    root = fs::path(normalizePath(root.string()));
+    fs::file_status status = fs::status(root, ec);
+    if (fs::is_regular_file(status)) {
+      if (listed) listed(root.parent_path().string(), false);
+      c.add(root, true);
+      continue;
+    }
+    if (!fs::is_directory(status)) {
+      struct stat st;
+      if (::stat(root.c_str(), &st) == 0)
+        out.errors.push_back(input + ": not read: not a regular file or directory (" +
+                             fileKindName(unsigned(st.st_mode)) + ")");
+      else
+        out.errors.push_back(input + ": no such file or directory");
+      continue;
+    }
+    bool depthReported = false;
+    if (listed) listed(root.string(), true);
+    fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec), end;
+    for (; !ec && it != end; it.increment(ec)) {
+      std::error_code fe;
+      if (it->is_symlink(fe)) {
+        // Judged by its target; never walked into (the iterator does not follow directory links).
+        if (!policy || !policy->allows(it->path().string())) {
+          if (++skippedLinks <= kLinksReported)
+            out.notes.push_back({it->path().string(),
+                                 "not read: a symbolic link that leads out of the workspace "
+                                 "folders and trace inputs"});
+          continue;
+        }
+        if (!it->is_regular_file(fe)) continue;
+        if (seen >= maxFiles) break;
+        ++seen;
+        c.add(it->path(), false, /*viaLink=*/true);
+        continue;
+      }
+      if (it->is_directory(fe)) {
+        // Directories count toward the cap: a tree of empty ones costs as much to walk as files.
+        if (seen >= maxFiles) break;
+        ++seen;
+        if ((isSkippedDirectory(it->path().filename().string()) && it->path() != root) ||
+            isPseudoFileSystem(it->path())) {
+          it.disable_recursion_pending();
+        } else if (size_t(it.depth()) + 1 >= maxDepth) {
+          // Its entries would lie maxDepth levels below the input: not entered (the iterator would keep an
+          // open directory and a longer path for every level).
+          it.disable_recursion_pending();
+          if (!depthReported) {
+            depthReported = true;
+            out.notes.push_back({it->path().string(), "not looked into: directories more than " +
+                                                          std::to_string(maxDepth) + " levels below " +
+                                                          input + " are not searched for traces"});
+          }
+        } else if (listed) {
+          listed(it->path().string(), true); // The iterator opens it at the next increment.
+        }
+        continue;
+      }
+      if (!it->is_regular_file(fe)) continue;
+      if (seen >= maxFiles) break;
+      ++seen;
+      c.add(it->path(), false);
+    }
+    if (seen >= maxFiles && !ec && it != end && !capReported) {
+      capReported = true;
+      out.notes.push_back({input, "stopped looking for traces after " + std::to_string(maxFiles) +
+                                      " files and directories: the rest of this directory is not indexed; "
+                                      "name the trace directories in traceDirs instead"});
+    }
+  }
+  if (skippedLinks > kLinksReported)
+    out.notes.push_back(
+        {"", std::to_string(skippedLinks - kLinksReported) +
+                 " more symbolic links out of the workspace folders and trace inputs were not read"});
+  c.dropDuplicates();
+
+  out.traceLogs.assign(c.traceLogs.begin(), c.traceLogs.end());
+
+  // Provenance files in a graph directory belong to it; others stand alone.
+  for (const std::string &p : c.provenance) {
+    std::string dir = fs::path(p).parent_path().string();
+    std::string name = fs::path(p).filename().string();
+    auto it = c.dirs.find(dir);
+    if (it != c.dirs.end() && !it->second.outputCode.empty()) {
+      if (startsWith(name, "inductor_provenance_tracking_node_mappings"))
+        it->second.nodeMappings = p;
+      else
+        it->second.stackTraces = p;
+    } else {
+      out.standaloneProvenance.push_back(p);
+    }
+  }
+
+  // Cache wrappers with a `.debug/` directory: the directory's graphs belong to the wrapper, whose own text
+  // is the same as the directory's output_code.py (the index merges them by content).
+  std::set<std::string> claimedCache;
+  for (auto &[dir, files] : c.dirs) {
+    if (files.outputCode.empty()) continue;
+    files.graphName = fs::path(dir).filename().string();
+    auto rank = [](const std::string &g) {
+      std::string name = fs::path(g).filename().string();
+      return name == "fx_graph_transformed.py" ? 0 : name == "fx_graph_readable.py" ? 1 : 2;
+    };
+    std::stable_sort(files.graphs.begin(), files.graphs.end(),
+                     [&](const std::string &a, const std::string &b) { return rank(a) < rank(b); });
+    out.compiles.push_back(files);
+  }
+  for (const std::string &w : c.wrappersCpp) {
+    CompileFiles files;
+    files.outputCode = w;
+    std::string info = (fs::path(w).parent_path() / "kernel_information.json").string();
+    if (c.kernelInformation.count(info)) files.kernelInformation = info;
+    out.compiles.push_back(files);
+  }
+  for (const std::string &k : c.kernelInformation) {
+    bool used = std::any_of(out.compiles.begin(), out.compiles.end(),
+                            [&](const CompileFiles &f) { return f.kernelInformation == k; });
+    if (!used) out.standaloneProvenance.push_back(k);
+  }
+  out.cacheSources.assign(c.cacheSources.begin(), c.cacheSources.end());
+  out.profiles.assign(c.profiles.begin(), c.profiles.end());
+  out.runLogCandidates.assign(c.runLogCandidates.begin(), c.runLogCandidates.end());
+  return out;
+}
+
+bool isProfileName(std::string_view name) {
+  std::string n(name);
+  std::transform(n.begin(), n.end(), n.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  if (endsWith(n, ".gz")) n.resize(n.size() - 3);
+  if (!endsWith(n, ".json") || startsWith(n, "inductor_provenance")) return false;
+  return n.find("trace") != std::string::npos || n.find("profile") != std::string::npos;
+}
+
+} // namespace inductor::index
