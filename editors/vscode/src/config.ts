@@ -7,28 +7,13 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { InitializationOptions, PathMapping } from './protocol';
 
 export const section = 'inductorLs';
 
-export interface PathMapping {
-  from: string;
-  to: string;
-}
-
-// Wire shape of `initializationOptions` (pinned server interface). A field that
-// is absent lets the server choose: no `traceDirs` means "discover under the
-// workspace folders".
-export interface InitializationOptions {
-  traceDirs?: string[];
-  pathMappings?: PathMapping[];
-  profiles?: string[];
-  runLogs?: string[];
-  pythonPath?: string;
-  libraryPaths?: string[];
-  // false in an untrusted workspace (Restricted Mode): the server runs no
-  // interpreter at all. Absent means trusted.
-  trusted?: boolean;
-}
+// The wire shapes of `initializationOptions` live with the other wire types
+// (protocol.ts, held to protocol/inductor-protocol.json).
+export type { InitializationOptions, PathMapping } from './protocol';
 
 // Whether the workspace is trusted. In Restricted Mode the extension never
 // takes a program to run from the workspace: not the server (serverPath), not

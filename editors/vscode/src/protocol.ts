@@ -1,8 +1,48 @@
 // protocol.ts: wire types of inductor-ls's custom LSP methods, as the server
 // sends them (see the server interface in README.md). Nothing here is a VS Code
 // type; the features convert at their edge.
+//
+// Held to protocol/inductor-protocol.json, the one description of the custom
+// protocol, by test/fast/protocol.test.mjs: each of its `$defs` is a type here
+// of the same name, with the same fields, optionality and types, and each
+// method has its RequestType/NotificationType. Change both together.
 
-import { type Location, NotificationType, RequestType } from 'vscode-languageclient';
+import {
+  type Location,
+  NotificationType,
+  type Position,
+  type Range,
+  RequestType,
+  type TextDocumentIdentifier,
+} from 'vscode-languageclient';
+
+// LSP's own types, used as the description's Position, Range, Location and
+// TextDocumentIdentifier.
+export type { Location, Position, Range, TextDocumentIdentifier };
+
+// Params the server ignores (clients send `{}`), and the empty object.
+export type NoParams = Record<string, never>;
+export type EmptyObject = Record<string, never>;
+
+// initialize's `initializationOptions` (pinned server interface). A field that
+// is absent lets the server choose: no `traceDirs` means "discover under the
+// workspace folders". The server also takes one string where a list is
+// expected.
+export interface InitializationOptions {
+  traceDirs?: string | string[];
+  pathMappings?: PathMapping[];
+  libraryPaths?: string | string[];
+  pythonPath?: string | null;
+  profiles?: string | string[];
+  runLogs?: string | string[];
+  // false in an untrusted workspace (Restricted Mode): the server runs no
+  // interpreter at all. Absent means trusted.
+  trusted?: boolean;
+}
+export interface PathMapping {
+  from: string;
+  to: string;
+}
 
 // `inductor/status` request `{}` → StatusResult; the server also sends it as a
 // notification whenever the index changes.
@@ -14,14 +54,12 @@ export interface StatusResult {
   compiles: number;
   kernels: number;
   launches: number;
-  launchesWithOrigin: number;
-  // Launches whose user source files are not on this machine.
-  launchesWithMissingSource: number;
-  firstMissingSource: string | null;
   errors: number;
-  corruptedRecords: number;
+  userLines: number;
+  // The Python environment whose import roots resolve package paths.
+  python: PythonStatus;
   // While indexing: how far, and what is being done.
-  progress: { percentage: number; message: string } | null;
+  progress: Progress | null;
   // Requests waiting for the first index.
   waitingRequests: number;
   // Indexes served so far this session: a new value is a new index (the
@@ -30,6 +68,24 @@ export interface StatusResult {
   // What the user should know (no trace, missing sources, corrupted
   // records), each already shown once as a message.
   notices: Notice[];
+  // Sent once an index exists (`ready`), from here to `counts`.
+  launchesWithOrigin?: number;
+  corruptedRecords?: number;
+  // The work of the last build (an incremental one reads what was appended).
+  traceBytes?: number;
+  traceBytesRead?: number;
+  compilesAnalysed?: number;
+  // Compile health: Dynamo compiles and their events.
+  frameCompiles?: number;
+  graphBreaks?: number;
+  recompiles?: number;
+  compileFailures?: number;
+  // Launches whose user source files are not on this machine.
+  launchesWithMissingSource?: number;
+  firstMissingSource?: string | null;
+  // Profiler traces and printer run logs read.
+  profiles?: number;
+  runLogs?: number;
   // What every view counts (index/model/Counts.h): what the status bar shows. The
   // top-level `compiles`/`kernels`/`launches` are the build's own numbers
   // (output codes and launches per rank), kept for older clients.
@@ -53,14 +109,32 @@ export interface Counts {
   failures: number;
   ranks: number;
 }
-export interface Notice {
-  kind: 'noTrace' | 'missingSources' | 'corruptedRecords' | string;
-  // LSP MessageType: 1 error, 2 warning, 3 info.
-  type: number;
+export interface Progress {
+  percentage: number;
   message: string;
 }
-export const statusRequest = new RequestType<object, StatusResult, void>('inductor/status');
-export const statusNotification = new NotificationType<Partial<StatusResult>>('inductor/status');
+export interface PythonStatus {
+  interpreter: string; // Empty when none was found (or none may run).
+  source: string;
+  environments: PythonEnvironment[]; // Read without running them.
+  trusted: boolean;
+  importRoots: string[];
+  error: string;
+  kept: boolean; // An earlier session's answer, not asked again yet.
+}
+export interface PythonEnvironment {
+  prefix: string;
+  source: string;
+  importRoots: string[];
+}
+export interface Notice {
+  kind: 'noTrace' | 'missingSources' | 'noProvenance' | 'corruptedRecords';
+  // LSP MessageType: 1 error, 2 warning, 3 info, 4 log.
+  type: 1 | 2 | 3 | 4;
+  message: string;
+}
+export const statusRequest = new RequestType<NoParams, StatusResult, void>('inductor/status');
+export const statusNotification = new NotificationType<StatusResult>('inductor/status');
 
 // `inductor/artifactContent` `{uri}` → text of an artifact that exists only
 // inside a trace log (URI scheme `inductor-trace:`).
@@ -69,13 +143,11 @@ export interface ArtifactContentParams {
 }
 export interface ArtifactContentResult {
   text: string;
-  languageId: 'python' | 'cpp' | string;
+  languageId: 'python' | 'cpp';
 }
-export const artifactContentRequest = new RequestType<
-  ArtifactContentParams,
-  ArtifactContentResult | null,
-  void
->('inductor/artifactContent');
+export const artifactContentRequest = new RequestType<ArtifactContentParams, ArtifactContentResult, void>(
+  'inductor/artifactContent',
+);
 
 // `inductor/listArtifacts` `{}` → every artifact of the index.
 export type ArtifactKind = 'outputCode' | 'wrapperCode' | 'kernel' | 'graph';
@@ -89,15 +161,15 @@ export interface Artifact {
   // The compile's label (`[0/0] backward`, `[0/0] forward rank 1`) and index.
   compile: string | null;
   compileIndex: number | null;
-  rank?: number | null;
-  graphKind?: string | null;
-  graphName?: string | null;
+  rank: number | null;
+  graphKind: 'forward' | 'backward' | 'inference' | 'unknown' | 'aot' | null;
+  graphName: string | null;
   // The TORCH_TRACE log the compile came from; null for compiles found only in files.
   trace: string | null;
   kind: ArtifactKind;
-  languageId: string;
+  languageId: 'python' | 'cpp';
 }
-export const listArtifactsRequest = new RequestType<object, Artifact[], void>(
+export const listArtifactsRequest = new RequestType<NoParams, Artifact[], void>(
   'inductor/listArtifacts',
 );
 
@@ -118,11 +190,11 @@ export const showLaunchSitesCommand = 'inductor.showLaunchSites';
 
 // The launch sites a model line's lens counts (one per site in each compile,
 // ranks merged), at a position of the document as it is now; [] elsewhere.
-export const launchSitesRequest = new RequestType<
-  { textDocument: { uri: string }; position: { line: number; character: number } },
-  Location[] | null,
-  void
->('inductor/launchSites');
+export interface LaunchSitesParams {
+  textDocument: TextDocumentIdentifier;
+  position: Position;
+}
+export const launchSitesRequest = new RequestType<LaunchSitesParams, Location[], void>('inductor/launchSites');
 
 // Client command: [uri: string, line: number (1-based)] → open the document
 // at that line. client.ts turns hover links VS Code will not follow
@@ -136,46 +208,70 @@ export const traceScheme = 'inductor-trace';
 // `inductor/compiles` `{uri?}` → every compiled frame, its compiles (with or
 // without output code) and what happened in each (server/Compiles.cpp). With
 // `uri`, only the frames defined or diagnosed in that file.
+export type CompileStatus = 'ok' | 'graph break' | 'recompiled' | 'failed' | 'not compiled';
 export interface CompileEvent {
-  kind: 'graphBreak' | 'recompile' | 'failure' | 'specialization' | string;
-  severity: number; // LSP DiagnosticSeverity.
+  kind: 'graphBreak' | 'recompile' | 'failure' | 'specialization';
+  severity: 1 | 2 | 3 | 4; // LSP DiagnosticSeverity.
   message: string;
   code: string;
   location: Location | null;
+}
+export interface CompileAttempt {
+  attempt: number;
+  restartReason: string;
+}
+// FX graph and AOT autograd cache outcomes; null when the trace says nothing.
+export type CacheOutcome = 'hit' | 'miss' | 'bypass' | null;
+export interface CacheOutcomes {
+  fxGraph: CacheOutcome;
+  aotAutograd: CacheOutcome;
+}
+export interface ArtifactRef {
+  uri: string;
+  title: string;
+}
+// A compile's first record: its log and 0-based line.
+export interface TraceRecord {
+  uri: string;
+  line: number;
 }
 export interface FrameCompile {
   compileId: string;
   label: string;
   rank: number | null;
-  status: 'ok' | 'graph break' | 'recompiled' | 'failed' | 'not compiled' | string;
+  status: CompileStatus;
   summary: string;
-  attempts: { attempt: number; restartReason: string }[];
+  attempts: CompileAttempt[];
   seconds: number | null;
   backwardSeconds: number | null;
   runtimeSeconds: number | null;
   guardCount: number | null;
   shapeEnvGuardCount: number | null;
   graphOpCount: number | null;
-  cache: { fxGraph: string | null; aotAutograd: string | null };
+  cache: CacheOutcomes;
   failType: string | null;
   failReason: string | null;
   recompileReasons: string[];
   events: CompileEvent[];
-  artifacts: { uri: string; title: string }[];
-  trace: { uri: string; line: number } | null;
+  artifacts: ArtifactRef[];
+  trace: TraceRecord | null;
 }
 export interface CompiledFrame {
   function: string; // co_name as logged (may be empty).
-  name?: string; // The user's name: co_name, else the one its frame id has in another compile.
-  resumes?: { function: string; line: number } | null; // torch_dynamo_resume_in_<function>_at_<line>.
+  name: string; // The user's name: co_name, else the one its frame id has in another compile.
+  resumes: ResumePoint | null; // torch_dynamo_resume_in_<function>_at_<line>.
   frameId: number | null;
   compiledAutogradId: number | null;
   rank: number | null;
   location: Location | null; // The def line.
   resumeOf: number | null; // Index of the frame whose graph break this frame resumes after.
-  status: string;
+  status: CompileStatus;
   summary: string;
   compiles: FrameCompile[];
+}
+export interface ResumePoint {
+  function: string;
+  line: number;
 }
 // The frames as the user wrote them: by file and function, a resumed frame
 // under the function it resumes, every rank's frames of a function together.
@@ -184,16 +280,20 @@ export interface CompiledFunction {
   path: string | null;
   function: string;
   location: Location | null; // The def line.
-  status: string;
+  status: CompileStatus;
   summary: string; // "[0/0–0/3] 4 compiles · 3 recompiles · 1.2 s"
   frames: number[]; // Indices into CompilesResult.frames.
 }
+// With a `uri` that names no user file: frames [], no functions, summary {}.
 export interface CompilesResult {
   frames: CompiledFrame[];
   functions?: CompiledFunction[];
-  summary: Partial<Counts>;
+  summary: Counts | EmptyObject;
 }
-export const compilesRequest = new RequestType<{ uri?: string }, CompilesResult, void>('inductor/compiles');
+export interface CompilesParams {
+  uri?: string;
+}
+export const compilesRequest = new RequestType<CompilesParams, CompilesResult, void>('inductor/compiles');
 
 // Client command of the code lens on a compiled function's def line:
 // [uri, position, {function, line, compileIds}]. Reveals the function's frames
@@ -203,30 +303,46 @@ export const showCompilesCommand = 'inductor.showCompiles';
 // first (see server/HotLines.cpp). `label` is what lenses show ("133 µs/step",
 // "400 µs total"); `basisText` says whether times are per step or totals.
 export interface HotLine {
-  location: { uri: string; range: { start: { line: number; character: number }; end: { line: number; character: number } } };
+  location: Location | null; // Null when the line is gone from the file.
   path: string;
   line: number; // 1-based
   code: string;
-  ns: number;
+  ns: number; // Total over the profiles.
   perStepNs: number;
+  stepNs: number[]; // Per marked step.
   percent: number;
   label: string;
   launches: number;
   byKind: Record<string, number>;
 }
+export interface HotKernel {
+  location: Location;
+  kernel: string;
+  compile: string;
+  ns: number;
+  perStepNs: number;
+  stepNs: number[];
+  percent: number;
+  label: string;
+}
 export interface HotLinesResult {
   basis: 'perStep' | 'total' | 'none';
   basisText: string;
   steps: string[];
+  stepNs: number[];
   totalNs: number;
   eagerNs: number;
+  unjoinedNs: number;
   caveats: string[];
   profiles: string[];
   lines: HotLine[];
+  kernels: HotKernel[]; // Hottest first; [] with `uri`.
 }
-export const hotLinesRequest = new RequestType<{ limit?: number; uri?: string }, HotLinesResult, void>(
-  'inductor/hotLines',
-);
+export interface HotLinesParams {
+  limit?: number; // Default 200.
+  uri?: string; // Only the lines of that user file.
+}
+export const hotLinesRequest = new RequestType<HotLinesParams, HotLinesResult, void>('inductor/hotLines');
 
 // Client command of the server's printer code actions: one argument
 // {title, env: {NAME: value}, shell: "NAME=value ...", explanation}. The

@@ -47,6 +47,13 @@ async function showHotLines(client: LanguageClient): Promise<HotLine | undefined
     matchOnDescription: true,
   });
   if (!picked?.line) return undefined;
+  // Null when the line is gone from the file (edited since the trace): nowhere to go.
+  if (!picked.line.location) {
+    void vscode.window.showWarningMessage(
+      `Inductor: ${picked.line.path}:${picked.line.line} is no longer in the file (${picked.line.code.trim()}).`,
+    );
+    return picked.line;
+  }
   const loc = client.protocol2CodeConverter.asLocation(picked.line.location);
   const editor = await vscode.window.showTextDocument(loc.uri, { selection: loc.range, preview: false });
   editor.revealRange(loc.range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);

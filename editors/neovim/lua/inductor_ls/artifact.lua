@@ -10,6 +10,7 @@
 
 local config = require('inductor_ls.config')
 local lsp = require('inductor_ls.lsp')
+local protocol = require('inductor_ls.protocol')
 local root = require('inductor_ls.root')
 local uri = require('inductor_ls.uri')
 
@@ -74,7 +75,7 @@ function M.read(args)
     vim.wait(timeout, function()
       return client.initialized or client:is_stopped()
     end, 20)
-    local response, err = lsp.request_sync(client, 'inductor/artifactContent', { uri = server_uri }, timeout, bufnr)
+    local response, err = protocol.request_sync(client, 'inductor/artifactContent', { uri = server_uri }, timeout, bufnr)
     local result = response and response.result
     if type(result) == 'table' and type(result.text) == 'string' then
       local lines = vim.split(result.text, '\n', { plain = true })

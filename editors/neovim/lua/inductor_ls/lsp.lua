@@ -9,6 +9,7 @@
 --- reach `vim.diagnostic` through Neovim's own `textDocument/publishDiagnostics` handler.
 
 local config = require('inductor_ls.config')
+local protocol = require('inductor_ls.protocol')
 local uri = require('inductor_ls.uri')
 
 local M = {}
@@ -121,7 +122,9 @@ handlers['workspace/codeLens/refresh'] = function(_, _, ctx)
 end
 
 --- `inductor/status` (notification): keep the counts, announce `User InductorLsStatus`.
+--- Kept as `protocol.view` cuts it: the fields this client declares it reads.
 handlers['inductor/status'] = function(_, result, ctx)
+  result = protocol.view('inductor/status', result, true)
   M.status[ctx.client_id] = result
   if result and result.indexing == false then
     M.labels[ctx.client_id] = nil -- A new index: artifact labels are fetched again.
@@ -235,7 +238,7 @@ function M.label(client, target)
   local labels = M.labels[client.id]
   if not labels then
     labels = {}
-    local response = M.request_sync(client, 'inductor/listArtifacts', vim.empty_dict(), 2000)
+    local response = protocol.request_sync(client, 'inductor/listArtifacts', vim.empty_dict(), 2000)
     for _, a in ipairs(response and type(response.result) == 'table' and response.result or {}) do
       local key = uri.to_client(a.uri)
       if labels[key] and a.compile and not labels[key]:find(a.compile, 1, true) then

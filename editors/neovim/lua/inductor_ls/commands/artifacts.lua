@@ -6,6 +6,7 @@
 --- it). The choice opens; log-only artifacts open as `inductor-trace:` buffers.
 
 local lsp = require('inductor_ls.lsp')
+local protocol = require('inductor_ls.protocol')
 local uri = require('inductor_ls.uri')
 
 local M = {}
@@ -42,7 +43,7 @@ function M.run()
   if not client then
     return
   end
-  lsp.request(client, 'inductor/listArtifacts', vim.empty_dict(), function(err, result)
+  protocol.request(client, 'inductor/listArtifacts', vim.empty_dict(), function(err, result)
     if err or type(result) ~= 'table' or #result == 0 then
       vim.notify('inductor-ls: no artifacts' .. (err and (': ' .. (err.message or '')) or ''), vim.log.levels.INFO)
       return

@@ -12,6 +12,7 @@
 
 local config = require('inductor_ls.config')
 local lsp = require('inductor_ls.lsp')
+local protocol = require('inductor_ls.protocol')
 
 local M = {}
 
@@ -102,7 +103,7 @@ end
 ---@param opts { uri?: string, loclist?: boolean, title?: string, keep?: fun(frame: table): boolean, resolve?: fun(frames: table[]) }
 function M.show(client, opts)
   local params = opts.uri and { uri = opts.uri } or vim.empty_dict()
-  lsp.request(client, 'inductor/compiles', params, function(err, result)
+  protocol.request(client, 'inductor/compiles', params, function(err, result)
     if err or type(result) ~= 'table' then
       vim.notify('inductor-ls: inductor/compiles: ' .. (err and (err.message or vim.inspect(err)) or 'no answer'),
         vim.log.levels.ERROR)

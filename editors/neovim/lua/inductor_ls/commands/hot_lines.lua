@@ -6,6 +6,7 @@
 --- caveat of the join (CUDA graph replays, calls it could not tie) is echoed.
 
 local lsp = require('inductor_ls.lsp')
+local protocol = require('inductor_ls.protocol')
 local config = require('inductor_ls.config')
 
 return function()
@@ -13,7 +14,7 @@ return function()
   if not client then
     return
   end
-  lsp.request(client, 'inductor/hotLines', { limit = 500 }, function(err, result)
+  protocol.request(client, 'inductor/hotLines', { limit = 500 }, function(err, result)
     if err then
       vim.notify('inductor-ls: hot lines: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
       return

@@ -5,6 +5,7 @@
 --- `inductor/launchSites` to the inductor-ls client only.
 
 local lsp = require('inductor_ls.lsp')
+local protocol = require('inductor_ls.protocol')
 local locations = require('inductor_ls.locations')
 
 return function()
@@ -16,7 +17,7 @@ return function()
   local params = lsp.position_params(client)
   local line = vim.api.nvim_win_get_cursor(0)[1]
   local title = string.format('Kernels from %s:%d', vim.fn.fnamemodify(vim.api.nvim_buf_get_name(bufnr), ':t'), line)
-  lsp.request(client, 'inductor/launchSites', params, locations.launch_sites_handler('launch sites', function(locs)
+  protocol.request(client, 'inductor/launchSites', params, locations.launch_sites_handler('launch sites', function(locs)
     locations.to_quickfix(locs, client.offset_encoding, title, client)
   end), bufnr)
 end

@@ -6,6 +6,7 @@
 --- One location: jump to it; several: quickfix list.
 
 local lsp = require('inductor_ls.lsp')
+local protocol = require('inductor_ls.protocol')
 local locations = require('inductor_ls.locations')
 
 ---@param command table LSP Command `{title, command, arguments}`
@@ -19,7 +20,7 @@ return function(command, ctx)
   end
   local params = { textDocument = { uri = args[1] }, position = args[2] }
   -- No locations: the file changed since the lens was made, and the line no longer produced kernels.
-  lsp.request(client, 'inductor/launchSites', params, locations.launch_sites_handler('launch sites', function(locs)
+  protocol.request(client, 'inductor/launchSites', params, locations.launch_sites_handler('launch sites', function(locs)
     locations.show(locs, client.offset_encoding or 'utf-16', command.title or 'inductor-ls', client)
   end), ctx.bufnr)
 end

@@ -4,6 +4,7 @@
 --- this machine, corrupted records).
 
 local lsp = require('inductor_ls.lsp')
+local protocol = require('inductor_ls.protocol')
 
 local M = {}
 
@@ -64,7 +65,7 @@ function M.run()
   if not client then
     return
   end
-  lsp.request(client, 'inductor/status', vim.empty_dict(), function(err, s)
+  protocol.request(client, 'inductor/status', vim.empty_dict(), function(err, s)
     if err or type(s) ~= 'table' then
       vim.notify('inductor-ls: status: ' .. (err and err.message or 'no answer'), vim.log.levels.ERROR)
       return
