@@ -186,8 +186,8 @@ void Server::startIndexing(Rebuild kind) {
       sendStatus(/*force=*/newStep);
     };
     auto sourcesFor = [](const index::IndexOptions &o) {
-      // The roots of Index::readPolicy() (index::readRoots), with the import roots as these options have them:
-      // an index served before the interpreter answered gets them here when they come (sourcesKnown).
+      // The roots of Index::readPolicy() (index::readRoots), with the import roots as these options have
+      // them: an index served before the interpreter answered gets them here when they come (sourcesKnown).
       return std::make_shared<const index::SourceReader>(index::ReadPolicy(index::readRoots(o)));
     };
     // Two passes at most: the second when the kept import roots turn out to be out of date.
