@@ -41,20 +41,6 @@ std::string kindName(index::ArtifactKind k) {
   return "graph";
 }
 
-std::string graphKindName(index::GraphKind k) {
-  switch (k) {
-  case index::GraphKind::Forward:
-    return "forward";
-  case index::GraphKind::Backward:
-    return "backward";
-  case index::GraphKind::Inference:
-    return "inference";
-  case index::GraphKind::Unknown:
-    break;
-  }
-  return "unknown";
-}
-
 } // namespace
 
 void Server::onArtifactContent(const json &params, Reply reply) {
@@ -63,7 +49,7 @@ void Server::onArtifactContent(const json &params, Reply reply) {
                        "inductor/artifactContent needs {\"uri\": string}");
   std::string uri = params["uri"].get<std::string>();
   withIndex(std::move(reply), [this, uri](const index::Index &index, const Reply &reply) {
-    TextCache texts(*this, index);
+    TextCache texts(documents(), index);
     Target t = resolveTarget(index, uri, texts);
     // A user source file that is not on this machine, as the trace recorded it (definition and other
     // answers point there instead of to a file:// URI of a file that does not exist).
@@ -96,7 +82,8 @@ void Server::onListArtifacts(const json &, Reply reply) {
       j["compile"] = c ? json(c->label()) : json(nullptr);
       j["compileIndex"] = a.compile.valid() ? json(a.compile.value) : json(nullptr);
       j["rank"] = c && c->rank ? json(*c->rank) : json(nullptr);
-      j["graphKind"] = c ? json(c->aoti ? "aot" : graphKindName(c->graphKind)) : json(nullptr);
+      j["graphKind"] =
+          c ? json(c->aoti ? "aot" : index::graphKindName(c->graphKind, "unknown")) : json(nullptr);
       j["graphName"] = a.graphName.empty() ? json(nullptr) : json(a.graphName);
       j["trace"] = c && !c->traceFile.empty() ? json(c->traceFile) : json(nullptr);
       out.push_back(std::move(j));

@@ -168,7 +168,7 @@ void Server::onCodeAction(const protocol::CodeActionParams &params, Reply reply)
   withIndex(std::move(reply), [this, params](const index::Index &index, const Reply &reply) {
     json out = json::array();
     const std::string &uri = params.textDocument.uri;
-    TextCache texts(*this, index);
+    TextCache texts(documents(), index);
     // Quick fixes first, then the printer's commands (server/RuntimeCodeActions.cpp: on launches, and on user
     // lines once a run log is there); those have no kind, so a client asking for given kinds only does not
     // get them.

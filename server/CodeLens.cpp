@@ -140,7 +140,7 @@ std::string launchLocations(TextCache &texts, const index::Index &index,
 void Server::onCodeLens(const protocol::CodeLensParams &params, Reply reply) {
   withIndex(std::move(reply), [this, params](const index::Index &index, const Reply &reply) {
     const std::string &uri = params.textDocument.uri;
-    TextCache texts(*this, index);
+    TextCache texts(documents(), index);
     Target target = resolveTarget(index, uri, texts);
     if (target.kind == Target::Kind::Artifact) texts.prefer(target.artifact, params.textDocument.uri);
     // Written directly: a large output code has thousands of lenses (JsonWriter.h).
@@ -287,7 +287,7 @@ void Server::onCodeLens(const protocol::CodeLensParams &params, Reply reply) {
 void Server::onLaunchSites(const protocol::TextDocumentPositionParams &params, Reply reply) {
   withIndex(std::move(reply), [this, params](const index::Index &index, const Reply &reply) {
     const std::string &uri = params.textDocument.uri;
-    TextCache texts(*this, index);
+    TextCache texts(documents(), index);
     Target target = resolveTarget(index, uri, texts);
     if (target.kind != Target::Kind::UserFile) return reply(json::array());
     // The line's launches as the lens found them: the recorded lines at this line of the text now.

@@ -84,7 +84,7 @@ void Server::onCompiles(const json &params, Reply reply) {
   }
   withIndex(std::move(reply), [this, uri](const index::Index &index, const Reply &reply) {
     const index::CompileHealth &h = index.compileHealth();
-    TextCache texts(*this, index);
+    TextCache texts(documents(), index);
     std::string filterPath;
     if (!uri.empty()) {
       Target t = resolveTarget(index, uri, texts);

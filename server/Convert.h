@@ -1,16 +1,19 @@
-// server/Convert.h: conversions between LSP (URIs, UTF-16/UTF-8 positions) and index/ (paths, artifacts, byte
-// columns), shared by the feature files. The only place where positions change units.
+// server/Convert.h: conversions between LSP (URIs, UTF-16/UTF-8 positions, locations) and index/ (paths,
+// artifacts, byte columns, origins), shared by the feature files. The only place where positions change units
+// (with server/TextCache.h, which holds the texts they are counted in). Markdown helpers: server/Markdown.h;
+// queries that are pure functions of the index: index/model/TextQueries.h.
 #pragma once
 
 #include "index/analysis/GraphDump.h"
 #include "index/analysis/Relocation.h"
 #include "index/files/SourceReader.h"
 #include "index/model/Index.h"
+#include "index/model/TextQueries.h"
 #include "protocol/JsonWriter.h"
 #include "protocol/Position.h"
 #include "protocol/Protocol.h"
-#include "server/Server.h"
-#include "server/TextViews.h"
+#include "server/Markdown.h"
+#include "server/TextCache.h"
 
 #include <map>
 #include <memory>
@@ -73,8 +76,6 @@ private:
   std::unordered_set<Key, KeyHash> seen_;
 };
 
-class TextCache;
-
 /// Classifies a URI: an indexed artifact (file: or inductor-trace:), else an open document whose text is a
 /// copy of indexed generated code (an exact or an edited copy), else a user file (file: URI), else None.
 Target resolveTarget(const index::Index &index, const std::string &uri, TextCache &texts);
@@ -99,97 +100,6 @@ std::string recordedSourceText(const index::Index &index, const std::string &pat
 /// What a location or picker entry in an artifact is, for people: its compile and graph, and its file:
 /// `[0/0] backward · output_code.py`, `[1/0] inference rank 1 · output code in the log`.
 std::string artifactLabel(const index::Index &index, index::ArtifactId id, const std::string &uri);
-
-/// `1 kernel`, `2 kernels`; `many` defaults to `one` + "s".
-std::string plural(size_t n, std::string_view one, std::string_view many = {});
-
-/// A Markdown link `[text](uri#L<line>)` (line 1-based; none when 0). `text` is used as given (it may be a
-/// code span); the URI is percent-encoded already (protocol::fileURI, makeURI), so it needs no escaping.
-std::string markdownLink(std::string_view text, const std::string &uri, uint32_t line = 0);
-/// A code span for Markdown, safe for text holding backticks.
-std::string codeSpan(std::string_view s);
-
-/// Per-request table of document texts and line tables (those of open documents and source files kept between
-/// requests: TextViews.h), to convert byte columns into the negotiated encoding
-/// for every document a response points into, and to find recorded user lines in the text users have now.
-/// Texts: the open document (what the user sees, with unsaved edits), else for indexed generated code its
-/// text (Server::document), else for user source files the file through the server's SourceReader (which
-/// applies the ReadPolicy and the size cap, and says why it did not read).
-class TextCache {
-public:
-  TextCache(const Server &server, const index::Index &index) : server_(server), index_(index) {}
-  /// Answers about `id` use `uri` (the document the request came from) rather than the artifact's preferred
-  /// copy: a user in TORCH_COMPILE_DEBUG's output_code.py stays there instead of jumping to the cache's copy.
-  void prefer(index::ArtifactId id, std::string uri) { preferred_[id.value] = std::move(uri); }
-  /// The URI to point at for an artifact: the one given to prefer(), else a copy the client has open, else
-  /// artifactURI(). Valid while this cache lives, until the next prefer() of the same artifact.
-  const std::string &uriOf(const index::Index &index, index::ArtifactId id);
-  /// Line text (without terminator), empty if unknown. Valid while this cache lives.
-  std::string_view lineText(const std::string &uri, uint32_t line);
-  uint32_t lineCount(const std::string &uri);
-  protocol::Position position(const std::string &uri, uint32_t line, size_t byteColumn);
-  /// Byte column of an LSP position in a document.
-  size_t byteColumn(const std::string &uri, const protocol::Position &p);
-  /// A range covering the non-blank text of a line.
-  protocol::Range lineRange(const std::string &uri, uint32_t line);
-  /// For generated code whose text is not the indexed one (the client edited it, or it is an edited copy):
-  /// the analysis of its current text. nullptr when the document holds the indexed text.
-  const index::OutputCodeAnalysis *editedAnalysis(const std::string &uri, index::Language language);
-  /// Marks `uri` as an edited copy of indexed generated code (see Target::copy).
-  void markEditedCopy(const std::string &uri);
-  /// The open document at `uri`, or nullptr.
-  std::shared_ptr<const Document> openDocument(const std::string &uri) const;
-  /// The indexed generated code an open document's text is a copy of (Server::generatedCodeMatch); marks
-  /// `uri` as an edited copy when it is one.
-  index::GeneratedCodeMatch generatedCodeMatch(const std::string &uri, const Document &doc);
-  /// The document's lines (see get() for which text), split once.
-  const index::TextLines *lines(const std::string &uri);
-  /// Where the lines the trace recorded for the user file `path` (Index::recordedLines) are in its current
-  /// text (the open document at `uri`, else the file): parallel to recordedLines(path). nullptr when the text
-  /// cannot be read; `reason` then says why ("outside the workspace", "not found here", ...).
-  const std::vector<index::Relocation> *relocations(const std::string &uri, const std::string &path,
-                                                    std::string *reason = nullptr);
-  /// The views of the document's text, kept between requests for open documents and source files; null for
-  /// log-only generated code read in place.
-  const TextViews *views(const std::string &uri) { return get(uri).views.get(); }
-  /// What placing an origin in the user file recorded as `path` needs, looked up once per request (an answer
-  /// places thousands of origins in a few files): its URI and, for a file that exists, where the trace's
-  /// recorded lines of it (`index.recordedLines`) are now (relocations(); null, with `reason`, when the file
-  /// cannot be read). Valid while this cache lives.
-  struct UserFile {
-    std::string uri;
-    const std::vector<index::Relocation> *relocated = nullptr;
-    std::string reason;
-    const std::vector<index::RecordedLine> *recorded = nullptr;
-  };
-  const UserFile &userFile(const index::Index &index, const std::string &path, bool exists);
-
-private:
-  struct Entry {
-    std::shared_ptr<const Document> doc;           ///< Open documents and generated code.
-    std::shared_ptr<const index::SourceFile> file; ///< User source files read through the SourceReader.
-    std::string reason;                            ///< Why a user source file was not read.
-    bool editedCopy = false;
-    /// Log-only generated code that is not open: its lines as views into the log's mapping
-    /// (Index::textLinesInLog), instead of a copy of the whole payload in `doc` (null then, as `views`). The
-    /// copies of one payload (every rank's) share the first copy's lines (Index::firstCopy).
-    std::shared_ptr<const index::TextLines> mapped;
-    /// The text of `doc` or `file` and what is derived from it: kept between requests for open documents
-    /// and source files (Server::textViews).
-    std::shared_ptr<const TextViews> views;
-    std::shared_ptr<const std::vector<index::Relocation>> relocated; ///< Lazily.
-  };
-  Entry &get(const std::string &uri);
-  /// The last entry get() returned: answers convert many positions of one document in a row.
-  const std::string *lastUri_ = nullptr;
-  Entry *lastEntry_ = nullptr;
-  const Server &server_;
-  const index::Index &index_;
-  std::map<std::string, Entry> entries_;
-  std::map<uint32_t, std::string> preferred_;
-  std::map<uint32_t, std::string> resolved_;            ///< uriOf() answers, per request.
-  std::unordered_map<std::string, UserFile> userFiles_; ///< By recorded path.
-};
 
 /// An origin as it is now in its file: the recorded line found again by its text
 /// (index/analysis/Relocation.h).
@@ -221,11 +131,10 @@ std::string shortPlace(const PlacedOrigin &p);
 ///
 /// Every line's answer is kept with the text (TextViews::derived) once all lines were asked for: later calls,
 /// with or without `only`, read it.
-std::map<uint32_t, std::vector<index::LaunchRef>> userLinesNow(TextCache &texts, const index::Index &index,
-                                                               const std::string &uri,
-                                                               const std::string &path,
-                                                               std::optional<uint32_t> only = std::nullopt);
-using UserLinesNow = std::map<uint32_t, std::vector<index::LaunchRef>>;
+using UserLinesNow = index::UserLinesNow;
+/// (index::userLinesNow over the text as it is now, found through `texts`.)
+UserLinesNow userLinesNow(TextCache &texts, const index::Index &index, const std::string &uri,
+                          const std::string &path, std::optional<uint32_t> only = std::nullopt);
 /// userLinesNow() of every line, shared: kept with the text when it is kept (an open document or a source
 /// file, see TextViews).
 std::shared_ptr<const UserLinesNow> allUserLinesNow(TextCache &texts, const index::Index &index,
@@ -266,8 +175,9 @@ std::optional<protocol::Location> fileCommentTarget(const index::Index &index, s
                                                     std::optional<size_t> byteColumn, TextCache &texts,
                                                     index::FileCommentAt *found = nullptr);
 
-/// The symbol under an LSP position in an artifact, falling back to the identifier under the cursor when the
-/// index has no exact token there (a kernel named in a comment, a graph node used as an argument).
+/// The symbol under an LSP position in an artifact, in the document's text now (index::symbolAtColumn),
+/// falling back to the identifier under the cursor when the index has no exact token there (a kernel named in
+/// a comment, a graph node used as an argument).
 index::SymbolAt symbolAtPosition(const index::Index &index, index::ArtifactId id, TextCache &texts,
                                  const std::string &uri, const protocol::Position &position);
 

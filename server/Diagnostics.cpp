@@ -99,7 +99,7 @@ std::vector<std::string> reportedUris(const index::Index &index, TextCache &text
 void Server::publishDiagnostics(const index::Index &index, const std::vector<std::string> &uris) {
   if (capabilities_.diagnosticPull) return;
   std::lock_guard<std::mutex> lock(publishedMutex_);
-  TextCache texts(*this, index);
+  TextCache texts(documents(), index);
   for (const std::string &uri : uris) {
     protocol::PublishDiagnosticsParams p;
     p.uri = uri;
@@ -120,7 +120,7 @@ void Server::publishAllDiagnostics(const index::Index &index) {
   }
   std::set<std::string> uris;
   {
-    TextCache texts(*this, index);
+    TextCache texts(documents(), index);
     for (const std::string &uri : reportedUris(index, texts))
       uris.insert(uri);
   }
@@ -139,7 +139,7 @@ void Server::publishAllDiagnostics(const index::Index &index) {
 void Server::onDocumentDiagnostic(const protocol::DocumentDiagnosticParams &params, Reply reply) {
   withIndex(std::move(reply), [this, params](const index::Index &index, const Reply &reply) {
     protocol::DocumentDiagnosticReport report;
-    TextCache texts(*this, index);
+    TextCache texts(documents(), index);
     report.items = documentDiagnostics(index, texts, params.textDocument.uri);
     report.resultId = resultId(report.items);
     if (params.previousResultId == report.resultId) {
@@ -155,7 +155,7 @@ void Server::onWorkspaceDiagnostic(const protocol::WorkspaceDiagnosticParams &pa
     std::map<std::string, std::string> previous;
     for (const protocol::PreviousResultId &p : params.previousResultIds)
       previous[p.uri] = p.value;
-    TextCache texts(*this, index);
+    TextCache texts(documents(), index);
     protocol::WorkspaceDiagnosticReport out;
     std::set<std::string> reported;
     for (const std::string &uri : reportedUris(index, texts)) {

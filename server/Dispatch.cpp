@@ -29,6 +29,10 @@ void Server::bindNotification(const char *method, void (Server::*handler)(const 
   };
 }
 
+void Server::bindNotification(const char *method, void (Server::*handler)()) {
+  notifications_[method] = [this, handler](const json &) { (this->*handler)(); };
+}
+
 void Server::registerHandlers() {
   // clang-format off
   bind("initialize",                         &Server::onInitialize);
@@ -52,6 +56,9 @@ void Server::registerHandlers() {
   bind("workspace/executeCommand",           &Server::onExecuteCommand);
   bind("workspace/symbol",                   &Server::onWorkspaceSymbol);
 
+  bindNotification("$/cancelRequest",                  &Server::onCancelRequest);
+  bindNotification("exit",                             &Server::onExit);
+  bindNotification("initialized",                      &Server::onInitialized);
   bindNotification("textDocument/didChange",           &Server::onDidChange);
   bindNotification("textDocument/didClose",            &Server::onDidClose);
   bindNotification("textDocument/didOpen",             &Server::onDidOpen);

@@ -33,7 +33,7 @@ std::optional<protocol::Location> fileCommentTarget(const index::Index &index, s
 void Server::onDocumentLink(const protocol::DocumentLinkParams &params, Reply reply) {
   withIndex(std::move(reply), [this, params](const index::Index &index, const Reply &reply) {
     const std::string &uri = params.textDocument.uri;
-    TextCache texts(*this, index);
+    TextCache texts(documents(), index);
     json out = json::array();
     for (uint32_t line = 0, n = texts.lineCount(uri); line < n; ++line) {
       std::string_view text = texts.lineText(uri, line);

@@ -8,7 +8,7 @@ namespace inductor::server {
 void Server::onDocumentSymbol(const protocol::DocumentSymbolParams &params, Reply reply) {
   withIndex(std::move(reply), [this, params](const index::Index &index, const Reply &reply) {
     const std::string &uri = params.textDocument.uri;
-    TextCache texts(*this, index);
+    TextCache texts(documents(), index);
     Target target = resolveTarget(index, uri, texts);
     json out = json::array();
     if (target.kind != Target::Kind::Artifact) return reply(std::move(out));

@@ -40,4 +40,17 @@ std::optional<protocol::Location> placeLocation(TextCache &texts, const index::I
 /// `file.py:LINE` of a place.
 std::string placeLabel(const index::Origin &place);
 
+/// Compile health of one user line (1-based), as hover Markdown (server/HealthHover.cpp): `head` (its
+/// events, then the compiled function's compiles) goes before the line's kernels, `tail` (guards installed,
+/// dynamic shapes) after them; both empty when there is none.
+struct HealthMarkdown {
+  std::string head, tail;
+};
+HealthMarkdown healthMarkdown(const index::Index &index, const std::string &path, uint32_t line);
+
+/// The recorded line of the user file `path` whose compile-health place (an event, a compiled function's def
+/// line, a guard's or a dynamic shape's line) is at `line` (0-based) now; nullopt when none is.
+std::optional<uint32_t> recordedHealthLine(TextCache &texts, const index::Index &index,
+                                           const std::string &path, uint32_t line);
+
 } // namespace inductor::server

@@ -32,7 +32,7 @@ void Server::onHotLines(const json &params, Reply reply) {
   withIndex(std::move(reply), [this, limit, uri](const index::Index &index, const Reply &reply) {
     const index::RuntimeData &rt = index.runtime();
     const index::RuntimeTimes &times = rt.times;
-    TextCache texts(*this, index);
+    TextCache texts(documents(), index);
     json out;
     out["basis"] = !times.present() ? "none" : times.stepsMarked() ? "perStep" : "total";
     out["basisText"] = times.present() ? timeBasis(times) : "no profiler trace found";

@@ -35,7 +35,7 @@ void Server::onInlayHint(const protocol::InlayHintParams &params, Reply reply) {
   withIndex(std::move(reply), [this, params](const index::Index &index, const Reply &reply) {
     const std::string &uri = params.textDocument.uri;
     json out = json::array();
-    TextCache texts(*this, index);
+    TextCache texts(documents(), index);
     Target target = resolveTarget(index, uri, texts);
     if (target.kind != Target::Kind::Artifact) return reply(std::move(out));
     texts.prefer(target.artifact, uri);

@@ -54,6 +54,8 @@ struct PythonInterpreter {
 
 /// Reads an environment variable; defaults to ::getenv. Replaced in tests.
 using GetEnv = std::function<std::optional<std::string>(const char *name)>;
+/// The process's own environment (std::getenv; an empty value counts as unset): the default GetEnv.
+GetEnv processEnv();
 
 /// The interpreter to ask (see the file comment), or nullopt when there is none. An explicit `setting` is
 /// returned as is (a bare name: the first on PATH, when found), even when it does not exist, so that the

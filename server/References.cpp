@@ -16,7 +16,7 @@ namespace inductor::server {
 
 void Server::onReferences(const protocol::ReferenceParams &params, Reply reply) {
   withIndex(std::move(reply), [this, params](const index::Index &index, const Reply &reply) {
-    TextCache texts(*this, index);
+    TextCache texts(documents(), index);
     Target target = resolveTarget(index, params.textDocument.uri, texts);
     if (target.kind == Target::Kind::Artifact) texts.prefer(target.artifact, params.textDocument.uri);
     std::vector<index::LaunchRef> launches;

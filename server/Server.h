@@ -35,6 +35,8 @@
 #include "protocol/Position.h"
 #include "protocol/Protocol.h"
 #include "protocol/Transport.h"
+#include "server/Cancellation.h"
+#include "server/Documents.h"
 #include "server/PythonEnv.h"
 #include "server/TextViews.h"
 
@@ -89,16 +91,6 @@ private:
   std::shared_ptr<State> state_;
 };
 
-/// An open document as the client sees it.
-struct Document {
-  std::string uri;
-  std::string text;
-  int64_t version = 0;
-  /// The client changed the text since opening it: positions in it may no longer be the index's (see
-  /// symbolAtPosition in server/Convert.h).
-  bool edited = false;
-};
-
 struct ServerOptions {
   /// Worker threads for requests and index analysis; 0 answers requests inline on the reader thread.
   unsigned jobs = 2;
@@ -150,6 +142,10 @@ public:
   // Lifecycle and document sync (server/Lifecycle.cpp).
   void onInitialize(const protocol::InitializeParams &params, Reply reply);
   void onShutdown(const json &params, Reply reply);
+  // The reader loop's own notifications (server/Server.cpp).
+  void onInitialized();
+  void onExit();
+  void onCancelRequest(const protocol::CancelParams &params);
   void onDidOpen(const protocol::DidOpenTextDocumentParams &params);
   void onDidChange(const protocol::DidChangeTextDocumentParams &params);
   void onDidClose(const protocol::DidCloseTextDocumentParams &params);
@@ -182,18 +178,18 @@ public:
   void onCodeAction(const protocol::CodeActionParams &params, Reply reply);
   void onCompiles(const json &params, Reply reply);
 
-  /// Snapshot of a document for a request: the open document, else the artifact's text or the file on disk.
+  /// What a request reads documents from, taken now (server/Documents.h): the open documents, the reader of
+  /// source files, the caches kept between requests and the position encoding.
+  DocumentSnapshot documents() const;
+  /// Snapshot of a document for a request: the open document, else the artifact's text or the file on disk
+  /// (DocumentSnapshot::document with the served index).
   std::shared_ptr<const Document> document(const std::string &uri) const;
   /// The open document at `uri`, or nullptr.
   std::shared_ptr<const Document> openDocument(const std::string &uri) const;
-  /// The reader of user source files for the current index (its ReadPolicy covers the index's roots: the
-  /// workspace folders, the trace inputs, the pathMappings targets and the Python import roots). Never null.
+  /// The reader of user source files for the current index (its ReadPolicy covers the index's roots,
+  /// index::readRoots: the workspace folders, the trace inputs, the profiles and run logs, the pathMappings
+  /// targets and the Python import roots). Never null.
   std::shared_ptr<const index::SourceReader> sources() const;
-  /// Index::matchGeneratedCode for an open document, computed once per document version and index.
-  index::GeneratedCodeMatch generatedCodeMatch(const index::Index &index, const Document &doc) const;
-  /// The URI of the first of `paths` (local files) that the client has open, if any: answers point into the
-  /// copy of an artifact the user is looking at.
-  std::optional<std::string> openCopy(const std::vector<std::string> &paths) const;
   /// Views of open documents' and source files' texts, kept between requests (TextViews.h).
   TextViewCache &textViews() const { return textViews_; }
   protocol::OffsetEncoding encoding() const { return encoding_; }
@@ -208,6 +204,8 @@ private:
   void registerHandlers(); // server/Dispatch.cpp
   template <class Params> void bind(const char *method, void (Server::*handler)(const Params &, Reply));
   template <class Params> void bindNotification(const char *method, void (Server::*handler)(const Params &));
+  /// A notification without params (`exit`, `initialized`): whatever params it carries are ignored.
+  void bindNotification(const char *method, void (Server::*handler)());
   void handleMessage(const std::string &body);
   void handleRequest(protocol::Message &message);
   void handleNotification(protocol::Message &message);
@@ -303,14 +301,7 @@ private:
   PythonEnvironment python_;
   ImportRootsCache importRootsCache_;
   std::shared_ptr<const index::SourceReader> sources_; ///< Guarded by indexMutex_.
-  struct CopyMatch {
-    int64_t version = 0;
-    uint64_t index = 0; ///< Index::serial (an address can be reused once an index is freed).
-    size_t textSize = 0;
-    index::GeneratedCodeMatch match;
-  };
-  mutable std::mutex copyMutex_;
-  mutable std::unordered_map<std::string, CopyMatch> copyMatches_; ///< By URI, for open documents.
+  mutable GeneratedCodeMatches codeMatches_; ///< For open documents (DocumentSnapshot::generatedCodeMatch).
 
   mutable TextViewCache textViews_;
   mutable std::mutex docsMutex_;
@@ -346,8 +337,7 @@ private:
   index::IndexCache indexCache_;
   std::atomic<bool> cancelBuild_{false};
 
-  std::mutex cancelMutex_;
-  std::map<std::string, std::shared_ptr<std::atomic<bool>>> cancelled_;
+  InFlightRequests inFlight_; ///< Requests accepted by withIndex and not answered yet, for $/cancelRequest.
 
   std::unique_ptr<boost::asio::thread_pool> pool_;
   std::atomic<int64_t> nextRequestId_{1};

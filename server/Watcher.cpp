@@ -25,6 +25,7 @@
 // kOtherMax. A due rebuild waits for a running build rather than cancel it. Directories are watched by each
 // build's discovery as it lists them, before it reads them, so no input escapes both. Everything here runs
 // only with ServerOptions::watch (`--no-watch` turns it off).
+#include "server/Watcher.h"
 #include "index/files/Discovery.h"
 #include "index/files/PathResolver.h"
 #include "protocol/URI.h"
@@ -45,26 +46,6 @@ namespace fs = std::filesystem;
 namespace inductor::server {
 
 namespace {
-
-bool endsWith(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
-/// `c` + a base32 hash + `.py`: a file of Inductor's cache (wrapper code or a kernel).
-bool isCacheFileName(std::string_view name) {
-  if (!endsWith(name, ".py") || name.size() < 23 || name[0] != 'c') return false;
-  return std::all_of(name.begin() + 1, name.end() - 3,
-                     [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); });
-}
-
-/// A file whose appearance or change can change the index (see index/files/Discovery.h).
-bool interesting(std::string_view name) {
-  return index::isTraceLogName(std::string(name)) || name == "output_code.py" || name == "output_code.cpp" ||
-         name == "fx_graph_readable.py" || name == "fx_graph_transformed.py" ||
-         name == "fx_graph_runnable.py" || name == "kernel_information.json" ||
-         (name.substr(0, 29) == "inductor_provenance_tracking_" && endsWith(name, ".json")) ||
-         endsWith(name, ".wrapper.cpp") || isCacheFileName(name);
-}
 
 /// Directories never watched: those discovery skips, installed packages and virtual environments.
 bool skipped(const fs::path &dir) {
@@ -198,7 +179,7 @@ bool Server::watchTree(const std::string &root) {
         continue;
       }
       addWatch(it->path().string(), true);
-    } else if (interesting(it->path().filename().string())) {
+    } else if (isWatchedInputName(it->path().filename().string())) {
       found = true;
     }
   }
@@ -347,7 +328,7 @@ void Server::startWatcher() {
                 if (!parent.empty() && !skipped(dir) && watchTree(dir.string())) event(false);
                 continue;
               }
-              if (interesting(name))
+              if (isWatchedInputName(name))
                 event((ev->mask & (IN_MODIFY | IN_CLOSE_WRITE)) && index::isTraceLogName(name));
             }
           }
@@ -374,42 +355,6 @@ void Server::startWatcher() {
       }
     }
   });
-}
-
-void Server::registerClientWatchers() {
-  if (!options_.watch || !capabilities_.didChangeWatchedFilesDynamicRegistration) return;
-  protocol::DidChangeWatchedFilesRegistrationOptions watch;
-  for (const char *glob : {"**/dedicated_log_torch_trace*.log", "**/output_code.{py,cpp}", "**/*.wrapper.cpp",
-                           "**/fx_graph_{readable,transformed,runnable}.py",
-                           "**/inductor_provenance_tracking_*.json", "**/kernel_information.json"})
-    watch.watchers.push_back({glob, std::nullopt});
-  protocol::RegistrationParams params;
-  params.registrations.push_back(
-      {"inductor-ls/watchedFiles", "workspace/didChangeWatchedFiles", json(watch)});
-  watchRegistration_ = sendRequest("client/registerCapability", json(params));
-  logInfo("asked the client to report changes to trace inputs too");
-}
-
-void Server::onRegistrationAnswer(const protocol::Message &response) {
-  if (response.error)
-    logInfo("the client does not watch files for us (" + response.error->message + "): inotify only");
-}
-
-void Server::onDidChangeWatchedFiles(const protocol::DidChangeWatchedFilesParams &params) {
-  if (!options_.watch) return;
-  bool any = false, appendsOnly = true;
-  for (const protocol::FileEvent &e : params.changes) {
-    auto parsed = protocol::parseURI(e.uri);
-    if (!parsed) continue;
-    std::string name = fs::path(parsed->path).filename().string();
-    if (!interesting(name)) continue;
-    any = true;
-    appendsOnly = appendsOnly && e.type == protocol::FileChangeType::Changed && index::isTraceLogName(name);
-  }
-  if (!any) return;
-  std::lock_guard<std::mutex> lock(watchMutex_);
-  clientEvents_ = true;
-  clientAppendsOnly_ = clientAppendsOnly_ && appendsOnly;
 }
 
 void Server::stopWatcher() {

@@ -6,7 +6,7 @@ namespace inductor::server {
 
 void Server::onWorkspaceSymbol(const protocol::WorkspaceSymbolParams &params, Reply reply) {
   withIndex(std::move(reply), [this, params](const index::Index &index, const Reply &reply) {
-    TextCache texts(*this, index);
+    TextCache texts(documents(), index);
     json out = json::array();
     for (const index::KernelSymbol &k : index.searchKernels(params.query)) {
       protocol::SymbolInformation info;

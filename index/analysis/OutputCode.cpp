@@ -398,6 +398,20 @@ void mergeEmbeddedCpp(OutputCodeAnalysis &out, const TextLines &cpp, uint32_t fi
 
 } // namespace
 
+std::string_view graphKindName(GraphKind kind, std::string_view unknown) {
+  switch (kind) {
+  case GraphKind::Forward:
+    return "forward";
+  case GraphKind::Backward:
+    return "backward";
+  case GraphKind::Inference:
+    return "inference";
+  case GraphKind::Unknown:
+    break;
+  }
+  return unknown;
+}
+
 std::string_view displayName(KernelKind kind) {
   switch (kind) {
   case KernelKind::Unknown:

@@ -70,6 +70,9 @@ KernelKind kindFromName(std::string_view name);
 
 /// Which graph of a compiled frame the output code runs: the suffix of its AOT ID (`0_forward`).
 enum class GraphKind { Unknown, Forward, Backward, Inference };
+/// The graph's name as the AOT ID writes it: "forward", "backward", "inference", or `unknown` (default "")
+/// for Unknown. The one place a GraphKind becomes text (compile labels, inductor/listArtifacts).
+std::string_view graphKindName(GraphKind kind, std::string_view unknown = {});
 
 /// A kernel defined in output code.
 struct KernelDefinition {

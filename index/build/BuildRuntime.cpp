@@ -11,8 +11,6 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
-#include <set>
-#include <sys/stat.h>
 
 namespace fs = std::filesystem;
 
@@ -42,98 +40,15 @@ std::string runtimeBaseName(const std::string &path) {
 using namespace detail;
 
 void IndexBuilder::buildRuntime(const DiscoveredInputs &inputs) {
-  // Files: named by the options, found by discovery, and beside every trace log (its directory and the one
-  // above, two levels down: `<case>/trace/*.log` has `<case>/profile/*.json.gz` and `<case>/run.log`).
-  std::vector<std::string> policyRoots = options_.roots;
-  policyRoots.insert(policyRoots.end(), options_.inputs.begin(), options_.inputs.end());
-  policyRoots.insert(policyRoots.end(), options_.profiles.begin(), options_.profiles.end());
-  policyRoots.insert(policyRoots.end(), options_.runLogs.begin(), options_.runLogs.end());
-  for (const PathMapping &m : options_.pathMappings)
-    policyRoots.push_back(m.to);
-  ReadPolicy policy(policyRoots);
-
-  RuntimeFiles files;
-  std::set<std::string> profileSet, runLogSet;
-  auto addProfile = [&](const std::string &p, bool isExplicit) {
-    std::string n = normalizePath(fs::absolute(p).string());
-    if (isExplicit) files.explicitProfiles.insert(n);
-    if (profileSet.insert(n).second) files.profiles.push_back(n);
-  };
-  auto addRunLog = [&](const std::string &p, bool isExplicit) {
-    std::string n = normalizePath(fs::absolute(p).string());
-    if (isExplicit) files.explicitRunLogs.insert(n);
-    if (runLogSet.insert(n).second) files.runLogs.push_back(n);
-  };
-  auto expand = [&](const std::string &p, bool profile) {
-    std::error_code ec;
-    if (fs::is_directory(p, ec)) {
-      // A folder named in the settings: every JSON file in it may be a profile (whatever its name; reading
-      // tells), and every file with a log-like name a run log.
-      fs::recursive_directory_iterator it(p, fs::directory_options::skip_permission_denied, ec), end;
-      for (size_t seen = 0; !ec && it != end && seen < 20000; it.increment(ec), ++seen) {
-        std::error_code fe;
-        if (it->is_directory(fe)) {
-          if (it.depth() >= 3 || isSkippedDirectory(it->path().filename().string()))
-            it.disable_recursion_pending();
-          continue;
-        }
-        if (!it->is_regular_file(fe)) continue;
-        std::string name = it->path().filename().string();
-        if (profile && (name.ends_with(".json") || name.ends_with(".json.gz")))
-          addProfile(it->path().string(), true);
-        else if (!profile && isRunLogCandidateName(name))
-          addRunLog(it->path().string(), false);
-      }
-      return;
-    }
-    struct stat st;
-    if (::stat(p.c_str(), &st) != 0) {
-      diag(p, 0, profile ? "profile not found" : "run log not found");
-      return;
-    }
-    if (!S_ISREG(st.st_mode)) {
-      // A FIFO would block the reader for ever, a device is no profile: reported, never opened.
-      diag(p, 0,
-           std::string(profile ? "profile" : "run log") + " not read: not a regular file (" +
-               fileKindName(unsigned(st.st_mode)) + ")");
-      return;
-    }
-    profile ? addProfile(p, true) : addRunLog(p, true);
-  };
-  for (const std::string &p : options_.profiles)
-    expand(p, true);
-  for (const std::string &p : options_.runLogs)
-    expand(p, false);
-  for (const std::string &p : inputs.profiles)
-    addProfile(p, false);
-  for (const std::string &p : inputs.runLogCandidates)
-    addRunLog(p, false);
-  std::set<std::string> besideDirs;
-  for (const auto &log : tables_->logs) {
-    fs::path dir = fs::path(log->path()).parent_path();
-    besideDirs.insert(dir.string());
-    if (dir.has_parent_path()) besideDirs.insert(dir.parent_path().string());
-  }
-  for (const std::string &dir : besideDirs) {
-    if (!policy.allows(dir)) continue;
-    std::error_code ec;
-    fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end;
-    size_t seen = 0;
-    for (; !ec && it != end && seen < 5000; it.increment(ec), ++seen) {
-      std::error_code fe;
-      if (it->is_directory(fe)) {
-        if (it.depth() >= 1 || isSkippedDirectory(it->path().filename().string()))
-          it.disable_recursion_pending();
-        continue;
-      }
-      if (!it->is_regular_file(fe)) continue;
-      std::string name = it->path().filename().string();
-      if (isProfileName(name))
-        addProfile(it->path().string(), false);
-      else if (isRunLogCandidateName(name))
-        addRunLog(it->path().string(), false);
-    }
-  }
+  // Files: named by the options, found by discovery, and beside every trace log (Discovery.h). Read under
+  // the build's roots without the import roots (readRoots): the profile and run-log settings are roots.
+  ReadPolicy policy(readRoots(options_, /*withImportRoots=*/false));
+  std::vector<std::string> logs;
+  for (const auto &log : tables_->logs)
+    logs.push_back(log->path());
+  RuntimeInputs files = discoverRuntimeInputs(options_.profiles, options_.runLogs, inputs, logs, policy);
+  for (const DiscoveredInputs::Note &p : files.problems)
+    diag(p.path, 0, p.message);
 
   auto data = std::make_shared<RuntimeData>();
   buildProfiles(files, policy, *data);

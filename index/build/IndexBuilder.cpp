@@ -42,20 +42,6 @@ std::string slug(std::string_view s) {
   return out;
 }
 
-std::string_view graphKindName(GraphKind k) {
-  switch (k) {
-  case GraphKind::Forward:
-    return "forward";
-  case GraphKind::Backward:
-    return "backward";
-  case GraphKind::Inference:
-    return "inference";
-  case GraphKind::Unknown:
-    break;
-  }
-  return "";
-}
-
 /// Priority of a graph artifact as the post-grad graph of a compile (higher wins), 0 if it is not one.
 int postGradPriority(std::string_view name) {
   if (name == "inductor_post_grad_graph") return 4;
@@ -667,17 +653,10 @@ std::shared_ptr<const Index> IndexBuilder::run() {
 // Index.
 
 std::string_view Compile::kindWord() const {
-  switch (graphKind) {
-  case GraphKind::Forward:
-    return "forward";
-  case GraphKind::Backward:
-    return "backward";
-  case GraphKind::Inference:
-    return aoti ? "AOT" : "inference";
-  case GraphKind::Unknown:
-    break;
-  }
-  return aoti ? "AOT" : "other";
+  // An AOTInductor compile's inference graph (or one of no known kind) reads "AOT".
+  if (graphKind == GraphKind::Forward || graphKind == GraphKind::Backward) return graphKindName(graphKind);
+  if (aoti) return "AOT";
+  return graphKind == GraphKind::Inference ? graphKindName(graphKind) : "other";
 }
 
 std::string Compile::label(bool withRank) const {
@@ -696,6 +675,8 @@ std::string Compile::label(bool withRank) const {
 std::vector<std::string> readRoots(const IndexOptions &options, bool withImportRoots) {
   std::vector<std::string> roots = options.roots;
   roots.insert(roots.end(), options.inputs.begin(), options.inputs.end());
+  roots.insert(roots.end(), options.profiles.begin(), options.profiles.end());
+  roots.insert(roots.end(), options.runLogs.begin(), options.runLogs.end());
   for (const PathMapping &m : options.pathMappings)
     roots.push_back(m.to);
   if (withImportRoots) roots.insert(roots.end(), options.pythonPaths.begin(), options.pythonPaths.end());

@@ -56,8 +56,6 @@ Expected<std::string> readFileBounded(const std::string &path, size_t maxBytes);
 std::string basename(std::string_view p);
 /// A file-name-safe form of a label ("[0/0] forward" -> "0-0-forward").
 std::string slug(std::string_view s);
-/// "forward", "backward", "inference", or "" for Unknown.
-std::string_view graphKindName(GraphKind k);
 /// Priority of a graph artifact as the post-grad graph of a compile (higher wins), 0 if it is not one.
 int postGradPriority(std::string_view name);
 /// Priority of a graph artifact as the pre-grad graph (the graph whose node names provenance calls pre-grad).
@@ -218,10 +216,8 @@ std::string fxGraphCacheKey(std::string_view json);
 
 /// The runtime inputs of a build (BuildRuntime.cpp): normalized paths, each once, in the order found;
 /// explicit ones (named by the options) get diagnostics when they cannot be used.
-struct RuntimeFiles {
-  std::vector<std::string> profiles, runLogs;
-  std::set<std::string> explicitProfiles, explicitRunLogs;
-};
+/// The runtime inputs of a build (discoverRuntimeInputs in Discovery.h).
+using RuntimeFiles = RuntimeInputs;
 
 /// A profile's join, kept for the next build: reused while the file (stamp) and the compiles it was joined
 /// to (signature) are the same.

@@ -5,6 +5,7 @@
 #include "index/trace/MappedFile.h"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -291,6 +292,94 @@ bool isProfileName(std::string_view name) {
   if (endsWith(n, ".gz")) n.resize(n.size() - 3);
   if (!endsWith(n, ".json") || startsWith(n, "inductor_provenance")) return false;
   return n.find("trace") != std::string::npos || n.find("profile") != std::string::npos;
+}
+
+RuntimeInputs discoverRuntimeInputs(const std::vector<std::string> &profiles,
+                                    const std::vector<std::string> &runLogs, const DiscoveredInputs &found,
+                                    const std::vector<std::string> &traceLogs, const ReadPolicy &policy) {
+  RuntimeInputs out;
+  std::set<std::string> profileSet, runLogSet;
+  auto addProfile = [&](const std::string &p, bool isExplicit) {
+    std::string n = normalizePath(fs::absolute(p).string());
+    if (isExplicit) out.explicitProfiles.insert(n);
+    if (profileSet.insert(n).second) out.profiles.push_back(n);
+  };
+  auto addRunLog = [&](const std::string &p, bool isExplicit) {
+    std::string n = normalizePath(fs::absolute(p).string());
+    if (isExplicit) out.explicitRunLogs.insert(n);
+    if (runLogSet.insert(n).second) out.runLogs.push_back(n);
+  };
+  auto expand = [&](const std::string &p, bool profile) {
+    std::error_code ec;
+    if (fs::is_directory(p, ec)) {
+      // A folder named in the settings: every JSON file in it may be a profile (whatever its name; reading
+      // tells), and every file with a log-like name a run log.
+      fs::recursive_directory_iterator it(p, fs::directory_options::skip_permission_denied, ec), end;
+      for (size_t seen = 0; !ec && it != end && seen < 20000; it.increment(ec), ++seen) {
+        std::error_code fe;
+        if (it->is_directory(fe)) {
+          if (it.depth() >= 3 || isSkippedDirectory(it->path().filename().string()))
+            it.disable_recursion_pending();
+          continue;
+        }
+        if (!it->is_regular_file(fe)) continue;
+        std::string name = it->path().filename().string();
+        if (profile && (name.ends_with(".json") || name.ends_with(".json.gz")))
+          addProfile(it->path().string(), true);
+        else if (!profile && isRunLogCandidateName(name))
+          addRunLog(it->path().string(), false);
+      }
+      return;
+    }
+    struct stat st;
+    if (::stat(p.c_str(), &st) != 0) {
+      out.problems.push_back({p, profile ? "profile not found" : "run log not found"});
+      return;
+    }
+    if (!S_ISREG(st.st_mode)) {
+      // A FIFO would block the reader for ever, a device is no profile: reported, never opened.
+      out.problems.push_back({p, std::string(profile ? "profile" : "run log") +
+                                     " not read: not a regular file (" + fileKindName(unsigned(st.st_mode)) +
+                                     ")"});
+      return;
+    }
+    profile ? addProfile(p, true) : addRunLog(p, true);
+  };
+  for (const std::string &p : profiles)
+    expand(p, true);
+  for (const std::string &p : runLogs)
+    expand(p, false);
+  for (const std::string &p : found.profiles)
+    addProfile(p, false);
+  for (const std::string &p : found.runLogCandidates)
+    addRunLog(p, false);
+  std::set<std::string> besideDirs;
+  for (const std::string &log : traceLogs) {
+    fs::path dir = fs::path(log).parent_path();
+    besideDirs.insert(dir.string());
+    if (dir.has_parent_path()) besideDirs.insert(dir.parent_path().string());
+  }
+  for (const std::string &dir : besideDirs) {
+    if (!policy.allows(dir)) continue;
+    std::error_code ec;
+    fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end;
+    size_t seen = 0;
+    for (; !ec && it != end && seen < 5000; it.increment(ec), ++seen) {
+      std::error_code fe;
+      if (it->is_directory(fe)) {
+        if (it.depth() >= 1 || isSkippedDirectory(it->path().filename().string()))
+          it.disable_recursion_pending();
+        continue;
+      }
+      if (!it->is_regular_file(fe)) continue;
+      std::string name = it->path().filename().string();
+      if (isProfileName(name))
+        addProfile(it->path().string(), false);
+      else if (isRunLogCandidateName(name))
+        addRunLog(it->path().string(), false);
+    }
+  }
+  return out;
 }
 
 } // namespace inductor::index

@@ -41,6 +41,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -101,6 +102,31 @@ constexpr size_t kMaxWalkDepth = 64;
 DiscoveredInputs discoverInputs(const std::vector<std::string> &inputs, size_t maxFiles = 200000,
                                 const ReadPolicy *policy = nullptr, const DirectoryListed &listed = {},
                                 size_t maxDepth = kMaxWalkDepth);
+
+/// The runtime inputs of a build (index/runtime/Runtime.h): torch.profiler Chrome traces and candidate run
+/// logs of the intermediate value debug printer. Paths are absolute and normalized, each listed once, in the
+/// order found.
+struct RuntimeInputs {
+  std::vector<std::string> profiles, runLogs;
+  /// Those named by the settings (a profile that fails to read is then reported; a found one is only
+  /// skipped). Files in a folder named as `profiles` count as named; files in a folder named as `runLogs` do
+  /// not.
+  std::set<std::string> explicitProfiles, explicitRunLogs;
+  /// Named inputs that were not taken ("profile not found", "run log not read: not a regular file (FIFO)").
+  std::vector<DiscoveredInputs::Note> problems;
+};
+
+/// Finds the runtime inputs, in this order: the `profiles` and `runLogs` the settings name (files, or folders
+/// walked 3 levels deep and 20,000 entries at most: every `*.json[.gz]` in a profiles folder, every
+/// isRunLogCandidateName in a run-logs folder; anything that is not a regular file is reported, never
+/// opened), those discovery found under the inputs (`found.profiles`, `found.runLogCandidates`), then those
+/// beside each of `traceLogs` (in its directory and the one above, and one level below them, 5,000 entries
+/// per directory: `<case>/trace/*.log` has `<case>/profile/*.json.gz` and `<case>/run.log`), by name
+/// (isProfileName, isRunLogCandidateName), in directories `policy` allows only. Skips what discoverInputs
+/// skips (isSkippedDirectory). Nothing is opened: reading tells what a candidate is.
+RuntimeInputs discoverRuntimeInputs(const std::vector<std::string> &profiles,
+                                    const std::vector<std::string> &runLogs, const DiscoveredInputs &found,
+                                    const std::vector<std::string> &traceLogs, const ReadPolicy &policy);
 
 /// True for names like `dedicated_log_torch_trace_rank_0_abc.log`.
 bool isTraceLogName(const std::string &fileName);

@@ -336,9 +336,10 @@ struct IndexOptions {
   std::vector<std::string> runLogs;
 };
 
-/// The roots a build may read under (Index::readPolicy()): `roots`, `inputs`, the `to` side of `pathMappings`
-/// and, `withImportRoots`, `pythonPaths`. The server's SourceReader and `inductor-ls explain` read under the
-/// same roots.
+/// The roots a build may read under (Index::readPolicy()): `roots`, `inputs`, `profiles`, `runLogs`, the `to`
+/// side of `pathMappings` and, `withImportRoots`, `pythonPaths`. The one place they are listed: the build's
+/// discovery, its runtime inputs, the served index, the server's SourceReader and `inductor-ls explain` all
+/// read under these roots.
 std::vector<std::string> readRoots(const IndexOptions &options, bool withImportRoots = true);
 
 /// Progress of a build: `done` of `total` units of the whole build (done * 100 / total is its percentage; the

@@ -745,6 +745,39 @@ TEST_CASE("$/cancelRequest: a request waiting for the index is answered RequestC
   }
 }
 
+TEST_CASE("$/cancelRequest: every request in flight with the id is cancelled, each answered once") {
+  // As in the test above, every message is queued before the reader starts, so both requests wait for the
+  // index. The client sends two requests with one id (it reused an id it no longer waited for): the cancel
+  // cannot tell them apart and names both. Keyed by the id alone, the second request's entry replaced the
+  // first's, and the first was answered as if never cancelled.
+  Client c({.jobs = 0, .watch = false}, /*start=*/false);
+  int init = c.send("initialize", {{"processId", nullptr},
+                                   {"capabilities", json::object()},
+                                   {"initializationOptions", {{"traceDirs", {kFixtures + "/traces"}}}}});
+  auto push = [&](json message) {
+    message["jsonrpc"] = "2.0";
+    c.transport().push(message.dump());
+  };
+  push({{"id", "same"}, {"method", "textDocument/hover"}, {"params", at(kForward, kGeluLine, kGeluColumn)}});
+  push({{"id", "same"},
+        {"method", "textDocument/definition"},
+        {"params", at(kForward, kGeluLine, kGeluColumn)}});
+  c.notify("$/cancelRequest", {{"id", "same"}});
+  int other = c.send("textDocument/definition", at(kForward, kGeluLine, kGeluColumn));
+  c.start();
+  CHECK(c.response(init).contains("result"));
+  CHECK(c.response(other).contains("result")); // Answered after both (requests keep their order).
+  std::vector<json> same;
+  for (const json &m : c.transport().sent())
+    if (!m.contains("method") && m.value("id", json()) == "same") same.push_back(m);
+  REQUIRE(same.size() == 2);
+  for (const json &m : same) {
+    INFO(m.dump());
+    REQUIRE(m.contains("error"));
+    CHECK(m["error"]["code"] == -32800);
+  }
+}
+
 TEST_CASE("a worker pool answers pipelined requests, each exactly once") {
   Client c({.jobs = 2, .watch = false});
   c.initialize();

@@ -1,0 +1,346 @@
+// server/Indexing.cpp: the server's side of a build (server/Server.h, "threads"): starting a build on the
+// builder thread (cancelling a running one), its progress ($/progress and inductor/status), the Python
+// environment asked beside it (server/PythonEnv.cpp), and publishing the index it made: waiting requests run,
+// notices, diagnostics, the watcher's new inputs.
+#include <utility> // Before Asio: GCC 12 in C++20 needs it.
+
+#include "server/Server.h"
+
+#include "protocol/Position.h"
+#include "protocol/URI.h"
+#include "server/Counts.h"
+#include "server/Logger.h"
+#include "server/Markdown.h"
+#include "server/Notices.h"
+#include "server/PythonEnv.h"
+
+#include <boost/asio/post.hpp>
+#include <boost/asio/thread_pool.hpp>
+
+#include <chrono>
+#include <future>
+
+namespace inductor::server {
+
+using protocol::ErrorCode;
+
+json Server::statusJson() const {
+  std::lock_guard<std::mutex> lock(indexMutex_);
+  json j = {{"indexing", indexing_}, {"traces", 0}, {"compiles", 0}, {"kernels", 0},
+            {"launches", 0},         {"errors", 0}, {"userLines", 0}};
+  {
+    std::lock_guard<std::mutex> py(pythonMutex_);
+    json environments = json::array();
+    for (const StaticEnvironment &e : python_.environments)
+      environments.push_back({{"prefix", e.prefix}, {"source", e.source}, {"importRoots", e.importRoots}});
+    j["python"] = {{"interpreter", python_.interpreter},
+                   {"source", python_.source},
+                   {"environments", environments},
+                   {"trusted", trusted_},
+                   {"importRoots", python_.importRoots},
+                   {"error", python_.error},
+                   {"kept", python_.kept}};
+  }
+  j["waitingRequests"] = waiting_.size();
+  j["builds"] = builds_;
+  j["progress"] = indexing_ ? json{{"percentage", progressPercent_}, {"message", progressMessage_}} : json();
+  j["ready"] = index_ != nullptr;
+  j["notices"] = notices_;
+  if (index_) {
+    index::IndexStats s = index_->stats();
+    j["traces"] = s.traceFiles;
+    j["compiles"] = s.compiles;
+    j["kernels"] = s.kernels;
+    j["launches"] = s.launches;
+    j["errors"] = s.errors;
+    j["userLines"] = s.userLines;
+    j["launchesWithOrigin"] = s.launchesWithOrigin;
+    j["corruptedRecords"] = s.corruptedRecords;
+    // The work of the last build: an incremental one reads only what was appended.
+    j["traceBytes"] = s.traceBytes;
+    j["traceBytesRead"] = s.traceBytesRead;
+    j["compilesAnalysed"] = s.compilesAnalysed;
+    // Compile health: every Dynamo compile (with or without output code) and its events.
+    j["frameCompiles"] = s.frameCompiles;
+    j["graphBreaks"] = s.graphBreaks;
+    j["recompiles"] = s.recompiles;
+    j["compileFailures"] = s.compileFailures;
+    j["launchesWithMissingSource"] = s.launchesWithMissingSource;
+    j["firstMissingSource"] = s.firstMissingSource.empty() ? json() : json(s.firstMissingSource);
+    j["profiles"] = s.profiles;
+    j["runLogs"] = s.runLogs;
+    j["counts"] = countsJson(*index::countsOf(*index_));
+  }
+  return j;
+}
+
+void Server::sendStatus(bool force) {
+  {
+    std::lock_guard<std::mutex> lock(indexMutex_);
+    auto now = std::chrono::steady_clock::now();
+    if (!force && now - lastStatus_ < std::chrono::milliseconds(250)) return;
+    lastStatus_ = now;
+  }
+  sendNotification("inductor/status", statusJson());
+}
+
+bool Server::buildRunning() {
+  std::lock_guard<std::mutex> lock(indexMutex_);
+  return indexing_ || publishing_;
+}
+
+void Server::startIndexing(Rebuild kind) {
+  std::lock_guard<std::mutex> start(startMutex_);
+  uint64_t generation;
+  {
+    std::lock_guard<std::mutex> lock(indexMutex_);
+    generation = ++generation_;
+    indexing_ = true;
+    progressPercent_ = 0;
+    progressMessage_ = "starting";
+  }
+  cancelBuild_ = true;
+  if (builder_.joinable()) builder_.join();
+  cancelBuild_ = false;
+  // No builder runs now: the cache may be touched here.
+  bool incremental = kind == Rebuild::Incremental && !indexCache_.empty();
+  if (!incremental) indexCache_.clear();
+
+  if (capabilities_.workDoneProgress) {
+    progressToken_ = "inductor-ls/index/" + std::to_string(generation);
+    sendRequest("window/workDoneProgress/create", json{{"token", progressToken_}});
+    protocol::WorkDoneProgressBegin begin;
+    begin.title = "Indexing torch.compile traces";
+    begin.cancellable = false;
+    begin.percentage = 0;
+    sendNotification("$/progress",
+                     json(protocol::ProgressParams<protocol::WorkDoneProgressBegin>{progressToken_, begin}));
+  }
+  sendStatus(/*force=*/true);
+  index::IndexOptions options = indexOptions_;
+  options.jobs = std::max(1u, options_.jobs);
+  if (options_.watch) {
+    setWatchedInputs(options.inputs);
+    options.directoryListed = watchWhatDiscoveryLists(options);
+  }
+  std::string token = progressToken_;
+  bool progress = capabilities_.workDoneProgress;
+  PythonQuery pythonQuery = this->pythonQuery();
+  builder_ = std::thread([this, options, generation, token, progress, incremental, pythonQuery]() mutable {
+    auto started = std::chrono::steady_clock::now();
+    // The Python environment (a subprocess, once per setting): its import roots resolve package paths and may
+    // be read. Asked beside the log scan, which does not need them (the build waits for them after it).
+    PythonEnvironment python;
+    std::thread asker;
+    std::promise<std::vector<std::string>> importRoots;
+    // The interpreter runs in the background until the build needs its answer or ends (queryImportRoots).
+    // Shared: the index keeps the resolver, and so the callback, after this thread.
+    auto background = std::make_shared<std::atomic<bool>>(true);
+    // An earlier session's answer for the same interpreter is used at once and checked after the index is
+    // served: a start does not wait for the interpreter.
+    bool checkKept = false;
+    if (auto known = knownPythonEnvironment(pythonQuery)) {
+      python = std::move(*known);
+      options.pythonPaths = python.importRoots;
+    } else if (auto kept = keptPythonEnvironment(pythonQuery)) {
+      python = std::move(*kept);
+      options.pythonPaths = python.importRoots;
+      checkKept = true;
+    } else {
+      options.pythonPathsLater = importRoots.get_future().share();
+      options.pythonPathsNeeded = [background] { *background = false; };
+      asker = std::thread([&python, &importRoots, background, pythonQuery, this] {
+        try {
+          python = pythonEnvironment(pythonQuery, background.get());
+        } catch (const std::exception &e) { // Never fatal: the build goes on without import roots.
+          logWarn(std::string("python: ") + e.what());
+        }
+        importRoots.set_value(python.importRoots);
+      });
+    }
+    auto lastReport = started;
+    std::string lastStep;
+    auto callback = [&](size_t done, size_t total, std::string_view message) {
+      uint32_t percentage = total ? static_cast<uint32_t>(std::min<size_t>(done * 100 / total, 100)) : 0;
+      {
+        std::lock_guard<std::mutex> lock(indexMutex_);
+        if (generation != generation_) return; // A newer build reports.
+        progressPercent_ = percentage;
+        progressMessage_ = std::string(message);
+      }
+      // At most ten reports a second, but the first of each step always: a fast step is still seen.
+      auto now = std::chrono::steady_clock::now();
+      std::string_view step = message.substr(0, message.find(':'));
+      bool newStep = step != lastStep;
+      if (!newStep && now - lastReport < std::chrono::milliseconds(100)) return;
+      lastStep = std::string(step);
+      lastReport = now;
+      if (progress) {
+        protocol::WorkDoneProgressReport report;
+        report.message = std::string(message);
+        report.percentage = percentage;
+        sendNotification("$/progress",
+                         json(protocol::ProgressParams<protocol::WorkDoneProgressReport>{token, report}));
+      }
+      // Each step's start too, as in $/progress: a whole build may be shorter than the status's 250 ms.
+      sendStatus(/*force=*/newStep);
+    };
+    auto sourcesFor = [](const index::IndexOptions &o) {
+      // The roots of Index::readPolicy() (index::readRoots), with the import roots as these options have
+      // them: an index served before the interpreter answered gets them here when they come (sourcesKnown).
+      return std::make_shared<const index::SourceReader>(index::ReadPolicy(index::readRoots(o)));
+    };
+    // Two passes at most: the second when the kept import roots turn out to be out of date.
+    for (bool firstPass = true;; firstPass = false) {
+      auto index = index::Index::build(options, callback, &cancelBuild_, &indexCache_);
+      *background = false;
+      if (!cancelBuild_) {
+        auto ms =
+            std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started)
+                .count();
+        index::IndexStats s = index->stats();
+        logInfo(std::string(incremental ? "reindexed incrementally: " : "indexed ") +
+                std::to_string(s.traceFiles) + " trace files (" + std::to_string(s.traceBytes) + " bytes, " +
+                std::to_string(s.traceBytesRead) + " read), " + std::to_string(s.compiles) + " compiles (" +
+                std::to_string(s.compilesAnalysed) + " analysed), " + std::to_string(s.launches) +
+                " launches (" + std::to_string(s.launchesWithOrigin) + " with a user origin) in " +
+                std::to_string(ms) + " ms");
+        if (incremental) {
+          index::IndexCache::BuildStats b = indexCache_.lastBuild();
+          logDebug("incremental build: " + std::to_string(b.logsResumed) + " logs resumed, " +
+                   std::to_string(b.logsReused) + " unchanged, " + std::to_string(b.logsOpened) +
+                   " read from the start; " + std::to_string(b.compilesReused) + " compiles reused");
+        }
+      }
+      // The build waited for the interpreter only where a path needed its import roots. When it has not
+      // answered yet, nothing in the index depends on it: the index is served now, and the import roots
+      // join the readable roots when they come.
+      bool servedEarly = false;
+      if (asker.joinable() && !cancelBuild_ &&
+          options.pythonPathsLater.wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
+        logInfo("served without the Python environment's import roots (no recorded path needed them) while "
+                "the interpreter answers");
+        index::IndexOptions now = options;
+        now.pythonPathsLater = {};
+        indexingDone(index, sourcesFor(now), generation, now, /*endProgress=*/firstPass);
+        servedEarly = true;
+      }
+      if (asker.joinable())
+        asker.join(); // A cancelled build may not have waited; the query sees the cancel too.
+      if (cancelBuild_) return;
+      options.pythonPaths = python.importRoots;
+      options.pythonPathsLater = {};
+      auto sources = sourcesFor(options);
+      if (servedEarly) {
+        sourcesKnown(std::move(sources), generation);
+        return;
+      }
+      indexingDone(std::move(index), std::move(sources), generation, options, /*endProgress=*/firstPass);
+      if (!checkKept) return;
+      checkKept = false;
+      // Ask the interpreter now that answers are served: what stamps cannot see (`pyenv global` behind a
+      // shim) changes the answer, and then the index is built again with it.
+      forgetPythonEnvironment();
+      PythonEnvironment asked = pythonEnvironment(pythonQuery);
+      if (cancelBuild_) return;
+      if (!asked.error.empty()) {
+        // The interpreter failed now; its kept answer still stands (the error is in the status).
+        std::lock_guard<std::mutex> lock(pythonMutex_);
+        python_.importRoots = python.importRoots;
+        python_.asked = python.asked;
+        python_.kept = true;
+        return;
+      }
+      if (asked.importRoots == python.importRoots) return;
+      logInfo("python: " + asked.interpreter + " answers other import roots than in an earlier session (" +
+              std::to_string(python.importRoots.size()) + " then, " +
+              std::to_string(asked.importRoots.size()) + " now): indexing again with them");
+      python = std::move(asked);
+      options.pythonPaths = python.importRoots;
+      indexCache_.clear(); // Origins resolved with the old roots are not reused.
+      incremental = false;
+      progress = false; // The first pass ended the client's progress.
+      started = std::chrono::steady_clock::now();
+    }
+  });
+}
+
+void Server::publishNotices(const index::Index &index, const index::IndexOptions &options) {
+  std::vector<Notice> notices = noticesFor(index, options);
+  json list = json::array();
+  std::vector<const Notice *> fresh;
+  {
+    std::lock_guard<std::mutex> lock(indexMutex_);
+    for (const Notice &n : notices) {
+      list.push_back({{"kind", n.kind}, {"type", static_cast<int>(n.type)}, {"message", n.message}});
+      if (noticesShown_.insert(n.key).second) fresh.push_back(&n);
+    }
+    notices_ = std::move(list);
+  }
+  for (const Notice *n : fresh) {
+    logInfo(n->message);
+    sendNotification("window/logMessage", json(protocol::LogMessageParams{n->type, n->message}));
+    sendNotification("window/showMessage", json(protocol::ShowMessageParams{n->type, n->message}));
+  }
+}
+
+void Server::sourcesKnown(std::shared_ptr<const index::SourceReader> sources, uint64_t generation) {
+  {
+    std::lock_guard<std::mutex> lock(indexMutex_);
+    if (generation != generation_) return; // A newer build was started; it will publish.
+    sources_ = std::move(sources);
+  }
+  sendStatus(/*force=*/true); // With the interpreter's answer.
+}
+
+void Server::indexingDone(std::shared_ptr<const index::Index> index,
+                          std::shared_ptr<const index::SourceReader> sources, uint64_t generation,
+                          const index::IndexOptions &options, bool endProgress) {
+  std::vector<std::function<void()>> waiting;
+  {
+    std::lock_guard<std::mutex> lock(indexMutex_);
+    if (generation != generation_) return; // A newer build was started; it will publish.
+    index_ = index;
+    sources_ = std::move(sources);
+    indexing_ = false;
+    publishing_ = true;
+    ++builds_;
+    waiting.swap(waiting_);
+  }
+  struct Published { // However this function ends.
+    Server &server;
+    ~Published() {
+      std::lock_guard<std::mutex> lock(server.indexMutex_);
+      server.publishing_ = false;
+    }
+  } published{*this};
+  codeMatches_.clear(); // Matches of the previous index (keyed by its serial) are no use now.
+  for (auto &w : waiting)
+    w();
+  if (capabilities_.workDoneProgress && endProgress) {
+    protocol::WorkDoneProgressEnd end;
+    index::IndexStats s = index->stats();
+    end.message = plural(s.compiles, "compile") + ", " + plural(s.kernels, "kernel");
+    sendNotification("$/progress",
+                     json(protocol::ProgressParams<protocol::WorkDoneProgressEnd>{progressToken_, end}));
+  }
+  const auto &diags = index->diagnostics();
+  for (size_t i = 0; i < diags.size() && i < 50; ++i)
+    logWarn(diags[i].file + ":" + std::to_string(diags[i].line + 1) + ": " + diags[i].message);
+  if (!diags.empty()) {
+    protocol::LogMessageParams m;
+    m.type = protocol::MessageType::Warning;
+    m.message = "inductor-ls: " + plural(diags.size(), "problem") +
+                " while indexing; the rest of the traces is served. First: " + diags[0].file + ":" +
+                std::to_string(diags[0].line + 1) + ": " + diags[0].message;
+    sendNotification("window/logMessage", json(m));
+  }
+  publishNotices(*index, options);
+  if (options_.watch) watchLogDirectories(index->traceFiles());
+  sendStatus(/*force=*/true);
+  publishAllDiagnostics(*index);
+  if (capabilities_.codeLensRefreshSupport) sendRequest("workspace/codeLens/refresh", nullptr);
+  if (capabilities_.inlayHintRefreshSupport) sendRequest("workspace/inlayHint/refresh", nullptr);
+}
+
+} // namespace inductor::server

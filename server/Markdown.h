@@ -1,0 +1,21 @@
+// server/Markdown.h: the pieces of Markdown the views write (hover text, messages): counted nouns, links into
+// documents and code spans. Plain strings in, Markdown out; no LSP, no index.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace inductor::server {
+
+/// `1 kernel`, `2 kernels`; `many` defaults to `one` + "s".
+std::string plural(size_t n, std::string_view one, std::string_view many = {});
+
+/// A Markdown link `[text](uri#L<line>)` (line 1-based; none when 0). `text` is used as given (it may be a
+/// code span); the URI is percent-encoded already (protocol::fileURI, makeURI), so it needs no escaping.
+std::string markdownLink(std::string_view text, const std::string &uri, uint32_t line = 0);
+/// A code span for Markdown, safe for text holding backticks.
+std::string codeSpan(std::string_view s);
+
+} // namespace inductor::server
