@@ -1,7 +1,7 @@
-// server/CodeLens.cpp: textDocument/codeLens, and inductor/launchSites (what a model line's lens opens).
-// Lenses come resolved (no codeLens/resolve); a user file's lens titles are kept with its text per index
-// (TextViews::derived), as editors ask for a document's lenses again on every edit elsewhere, focus and
-// scroll.
+// server/CodeLens.cpp: textDocument/codeLens (a model line's lens opens inductor/launchSites:
+// LaunchSites.cpp). Lenses come resolved (no codeLens/resolve); a user file's lens titles are kept with its
+// text per index (TextViews::derived), as editors ask for a document's lenses again on every edit elsewhere,
+// focus and scroll.
 //  - User source: on each line that produced kernels, `4 kernels, 10 launches · 2 forward · 2 backward`
 //    (distinct kernels per compile and graph, launch sites; index::LaunchSummary in index/model/Counts.h).
 //    Its command `inductor.showLaunchSites` [uri, position] carries no locations: the client asks
@@ -17,14 +17,11 @@
 // `inductor.showLocations` with arguments [uri, position, locations], the argument shape of VS Code's
 // `editor.action.showReferences`. The editor integrations implement both commands (one location: go there;
 // several: a peek or list).
-//
-// inductor/launchSites {textDocument, position} -> Location[]: the launch sites the lens of that line of a
-// user file counts, one per site in each compile, the ranks of a compile merged (references lists every
-// rank's); [] on other lines and documents.
 #include "protocol/Position.h"
 #include "server/Convert.h"
 #include "server/Counts.h"
 #include "server/Health.h"
+#include "server/InductorRequests.h"
 #include "server/RuntimeFormat.h"
 #include "server/Server.h"
 
@@ -117,22 +114,6 @@ std::string originTitle(const std::vector<PlacedOrigin> &origins) {
     title += "  " + (code.size() > 80 ? std::string(protocol::utf8Prefix(code, 77)) + "..." : code);
   if (origins.size() > 1) title += "  +" + std::to_string(origins.size() - 1) + " more";
   return title;
-}
-
-/// Launch sites of `launches`, one location each (ranks sharing one output code file share their sites), as
-/// the JSON text of an array.
-std::string launchLocations(TextCache &texts, const index::Index &index,
-                            const std::vector<index::LaunchRef> &launches) {
-  protocol::JsonWriter w;
-  w.reserve(launches.size() * 128); // About a location's text.
-  w.beginArray();
-  UniqueLocations unique(w);
-  for (index::LaunchRef r : launches) {
-    const std::string &uri = texts.uriOf(index, r.artifact);
-    unique.add(uri, launchRange(texts, index, r, uri));
-  }
-  w.endArray();
-  return w.take();
 }
 
 } // namespace
@@ -281,25 +262,6 @@ void Server::onCodeLens(const protocol::CodeLensParams &params, Reply reply) {
       }
     }
     done();
-  });
-}
-
-void Server::onLaunchSites(const protocol::TextDocumentPositionParams &params, Reply reply) {
-  withIndex(std::move(reply), [this, params](const index::Index &index, const Reply &reply) {
-    const std::string &uri = params.textDocument.uri;
-    TextCache texts(documents(), index);
-    Target target = resolveTarget(index, uri, texts);
-    if (target.kind != Target::Kind::UserFile) return reply(json::array());
-    // The line's launches as the lens found them: the recorded lines at this line of the text now.
-    uint32_t line = params.position.line + 1;
-    auto now = userLinesNow(texts, index, uri, target.path, line);
-    auto it = now.find(line);
-    if (it == now.end()) return reply(json::array());
-    // One per site in each compile, not one per rank (a 32-rank trace would send 32 copies of each). The
-    // ranks' copies (the same code, up to the device) add no site: left out before summarizing (8 ranks: 8×
-    // fewer to look at).
-    reply.text(launchLocations(texts, index,
-                               index::summarizeLaunches(index, withoutCopies(index, it->second)).sites()));
   });
 }
 

@@ -2,6 +2,8 @@
 // as a tree (VS Code) or a list (Neovim).
 //
 //   inductor/compiles {uri?} -> {frames: [Frame], functions: [Function], summary: Counts}
+//   (protocol::CompilesParams -> protocol::CompilesResult; built by compilesResult(), which explain --json
+//   writes as `compileHealth`)
 //   Frame    = {function (co_name as logged), name (the user's name: co_name, else the name its frame id has
 //               in another compile), resumes: {function, line}|null (a
 //               `torch_dynamo_resume_in_<fn>_at_<line>` frame: what runs after a graph break), frameId,
@@ -28,6 +30,7 @@
 #include "server/Convert.h"
 #include "server/Counts.h"
 #include "server/Health.h"
+#include "server/InductorRequests.h"
 #include "server/Server.h"
 
 #include "protocol/URI.h"
@@ -61,171 +64,156 @@ std::string baseName(std::string_view path) {
   return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
 }
 
-json optionalNumber(const std::optional<double> &v) {
-  return v ? json(*v) : json(nullptr);
+std::optional<std::string> cacheName(index::CacheOutcome c) {
+  if (c == index::CacheOutcome::Unknown) return std::nullopt;
+  return std::string(index::cacheOutcomeName(c));
 }
 
-json optionalInt(const std::optional<int64_t> &v) {
-  return v ? json(*v) : json(nullptr);
+template <class T> std::optional<int64_t> optionalInt(const std::optional<T> &v) {
+  return v ? std::optional<int64_t>(*v) : std::nullopt;
 }
 
-json cacheName(index::CacheOutcome c) {
-  return c == index::CacheOutcome::Unknown ? json(nullptr) : json(std::string(index::cacheOutcomeName(c)));
+std::optional<std::string> nonEmpty(const std::string &s) {
+  return s.empty() ? std::nullopt : std::optional<std::string>(s);
 }
 
 } // namespace
 
-void Server::onCompiles(const json &params, Reply reply) {
-  std::string uri;
-  if (params.is_object() && params.contains("uri")) {
-    if (!params["uri"].is_string())
-      return reply.error(protocol::ErrorCode::InvalidParams, "inductor/compiles: `uri` must be a string");
-    uri = params["uri"].get<std::string>();
+protocol::CompilesResult compilesResult(const index::Index &index, TextCache &texts,
+                                        const std::string &filterPath) {
+  const index::CompileHealth &h = index.compileHealth();
+  auto inFile = [&](std::optional<uint32_t> place) {
+    return place && index::normalizePath(h.places[*place].path) == filterPath;
+  };
+  auto location = [&](std::optional<uint32_t> place) -> std::optional<protocol::Location> {
+    if (!place) return std::nullopt;
+    return placeLocation(texts, index, h.places[*place]);
+  };
+
+  protocol::CompilesResult result;
+  index::FunctionGroups groups = index::groupFunctions(h);
+  std::vector<int64_t> frameIndex(h.frames.size(), -1);
+  for (uint32_t fi = 0; fi < h.frames.size(); ++fi) {
+    const index::CompiledFrame &f = h.frames[fi];
+    if (!filterPath.empty()) {
+      bool keep = inFile(f.def);
+      for (uint32_t c : f.compiles)
+        for (uint32_t e : h.compiles[c].events)
+          keep |= inFile(h.events[e].at);
+      if (!keep) continue;
+    }
+    protocol::FrameEntry frame;
+    index::CompileStatus worst = index::CompileStatus::Ok;
+    for (uint32_t ci : f.compiles) {
+      const index::FrameCompile &c = h.compiles[ci];
+      worst = std::min(worst, c.status);
+      protocol::CompileEntry &e = frame.compiles.emplace_back();
+      e.compileId = c.id.str();
+      e.label = c.label();
+      e.rank = optionalInt(c.rank);
+      e.status = index::compileStatusName(c.status);
+      e.summary = compileSummary(h, ci);
+      for (const index::CompileAttempt &a : c.attempts)
+        e.attempts.push_back({a.attempt, a.restartReason});
+      e.seconds = c.compileSeconds;
+      e.backwardSeconds = c.backwardSeconds;
+      e.runtimeSeconds = c.runtimeSeconds;
+      e.guardCount = c.guardCount;
+      e.shapeEnvGuardCount = c.shapeEnvGuardCount;
+      e.graphOpCount = c.graphOpCount;
+      e.fxGraphCache = cacheName(c.fxGraphCache);
+      e.aotAutogradCache = cacheName(c.aotAutogradCache);
+      e.failType = nonEmpty(c.failType);
+      e.failReason = nonEmpty(c.failReason);
+      e.recompileReasons = c.recompileReasons;
+      for (uint32_t ev : c.events) {
+        const index::HealthEvent &event = h.events[ev];
+        e.events.push_back({kindName(event.kind), static_cast<int>(event.severity), event.title, event.id,
+                            location(event.at)});
+      }
+      for (uint32_t out : c.outputs) {
+        const index::Compile &compiled = index.compiles()[out];
+        if (compiled.outputCode.valid())
+          e.artifacts.push_back(
+              {artifactURI(index, compiled.outputCode), index.artifact(compiled.outputCode).title});
+        for (index::ArtifactId g : compiled.graphs)
+          e.artifacts.push_back({artifactURI(index, g), index.artifact(g).title});
+      }
+      if (c.traceFile < index.traceFiles().size())
+        e.trace = protocol::TraceRef{protocol::fileURI(index.traceFiles()[c.traceFile]), c.firstLine};
+    }
+    frameIndex[fi] = static_cast<int64_t>(result.frames.size());
+    if (auto r = index::parseResumeName(groups.name[fi]))
+      frame.resumes = protocol::ResumeOf{r->first, r->second};
+    frame.function = f.function;
+    frame.name = groups.name[fi];
+    frame.frameId = optionalInt(f.frameId);
+    frame.compiledAutogradId = optionalInt(f.compiledAutogradId);
+    frame.rank = optionalInt(f.rank);
+    frame.location = location(f.def);
+    frame.resumeOf = optionalInt(f.resumeOf);
+    frame.status = index::compileStatusName(worst);
+    frame.summary = compilesTitle(h, f.compiles);
+    result.frames.push_back(std::move(frame));
   }
-  withIndex(std::move(reply), [this, uri](const index::Index &index, const Reply &reply) {
-    const index::CompileHealth &h = index.compileHealth();
+  // resumeOf: frame numbers -> positions in the answer (null when that frame was filtered out).
+  for (protocol::FrameEntry &f : result.frames)
+    if (f.resumeOf) {
+      int64_t pos = frameIndex[static_cast<size_t>(*f.resumeOf)];
+      f.resumeOf = pos >= 0 ? std::optional<int64_t>(pos) : std::nullopt;
+    }
+  // Frames by file and function, with the user's names (index::groupFunctions): a resumed frame under the
+  // function it resumes, the ranks' frames of a function together; files in order of first appearance.
+  std::vector<std::vector<uint32_t>> kept(groups.functions.size());
+  for (uint32_t fi = 0; fi < h.frames.size(); ++fi)
+    if (frameIndex[fi] >= 0) kept[groups.function[fi]].push_back(fi);
+  std::vector<std::string> files;
+  std::map<std::string, std::vector<size_t>> byFile;
+  for (size_t g = 0; g < groups.functions.size(); ++g) {
+    if (kept[g].empty()) continue;
+    std::optional<uint32_t> def = groups.functions[g].def;
+    std::string file = def ? h.places[*def].path : std::string();
+    if (!byFile.count(file)) files.push_back(file);
+    byFile[file].push_back(g);
+  }
+  std::vector<protocol::FunctionEntry> &functions = result.functions.emplace();
+  for (const std::string &file : files)
+    for (size_t g : byFile[file]) {
+      protocol::FunctionEntry &fn = functions.emplace_back();
+      std::vector<uint32_t> compiles;
+      index::CompileStatus worst = index::CompileStatus::Ok;
+      for (uint32_t fi : kept[g]) {
+        fn.frames.push_back(frameIndex[fi]);
+        for (uint32_t ci : h.frames[fi].compiles) {
+          compiles.push_back(ci);
+          worst = std::min(worst, h.compiles[ci].status);
+        }
+      }
+      if (!file.empty()) {
+        fn.file = baseName(file);
+        fn.path = file;
+      }
+      fn.function = groups.functions[g].name;
+      fn.location = location(groups.functions[g].def);
+      fn.status = index::compileStatusName(worst);
+      fn.summary = compilesTitle(h, compiles);
+    }
+  // The whole index's counts, as the status and explain give them (index/model/Counts.h).
+  result.summary = protocolCounts(*index::countsOf(index));
+  return result;
+}
+
+void Server::onCompiles(const protocol::CompilesParams &params, Reply reply) {
+  withIndex(std::move(reply), [this, uri = params.uri](const index::Index &index, const Reply &reply) {
     TextCache texts(documents(), index);
     std::string filterPath;
-    if (!uri.empty()) {
-      Target t = resolveTarget(index, uri, texts);
-      if (t.kind != Target::Kind::UserFile)
-        return reply(json{{"frames", json::array()}, {"summary", json::object()}});
+    if (uri && !uri->empty()) {
+      Target t = resolveTarget(index, *uri, texts);
+      // Not a user file: no frames (and no functions or summary).
+      if (t.kind != Target::Kind::UserFile) return reply(json(protocol::CompilesResult{}));
       filterPath = t.path;
     }
-    auto inFile = [&](std::optional<uint32_t> place) {
-      return place && index::normalizePath(h.places[*place].path) == filterPath;
-    };
-    auto location = [&](std::optional<uint32_t> place) -> json {
-      if (!place) return nullptr;
-      auto l = placeLocation(texts, index, h.places[*place]);
-      return l ? json(*l) : json(nullptr);
-    };
-
-    index::FunctionGroups groups = index::groupFunctions(h);
-    json frames = json::array();
-    std::vector<int64_t> frameIndex(h.frames.size(), -1);
-    for (uint32_t fi = 0; fi < h.frames.size(); ++fi) {
-      const index::CompiledFrame &f = h.frames[fi];
-      if (!filterPath.empty()) {
-        bool keep = inFile(f.def);
-        for (uint32_t c : f.compiles)
-          for (uint32_t e : h.compiles[c].events)
-            keep |= inFile(h.events[e].at);
-        if (!keep) continue;
-      }
-      json compiles = json::array();
-      index::CompileStatus worst = index::CompileStatus::Ok;
-      for (uint32_t ci : f.compiles) {
-        const index::FrameCompile &c = h.compiles[ci];
-        worst = std::min(worst, c.status);
-        json attempts = json::array();
-        for (const index::CompileAttempt &a : c.attempts)
-          attempts.push_back({{"attempt", a.attempt}, {"restartReason", a.restartReason}});
-        json events = json::array();
-        for (uint32_t e : c.events) {
-          const index::HealthEvent &ev = h.events[e];
-          events.push_back({{"kind", kindName(ev.kind)},
-                            {"severity", static_cast<int>(ev.severity)},
-                            {"message", ev.title},
-                            {"code", ev.id},
-                            {"location", location(ev.at)}});
-        }
-        json artifacts = json::array();
-        for (uint32_t out : c.outputs) {
-          const index::Compile &compiled = index.compiles()[out];
-          if (compiled.outputCode.valid())
-            artifacts.push_back({{"uri", artifactURI(index, compiled.outputCode)},
-                                 {"title", index.artifact(compiled.outputCode).title}});
-          for (index::ArtifactId g : compiled.graphs)
-            artifacts.push_back({{"uri", artifactURI(index, g)}, {"title", index.artifact(g).title}});
-        }
-        json trace = nullptr;
-        if (c.traceFile < index.traceFiles().size())
-          trace = {{"uri", protocol::fileURI(index.traceFiles()[c.traceFile])}, {"line", c.firstLine}};
-        compiles.push_back(
-            {{"compileId", c.id.str()},
-             {"label", c.label()},
-             {"rank", c.rank ? json(*c.rank) : json(nullptr)},
-             {"status", std::string(index::compileStatusName(c.status))},
-             {"summary", compileSummary(h, ci)},
-             {"attempts", std::move(attempts)},
-             {"seconds", optionalNumber(c.compileSeconds)},
-             {"backwardSeconds", optionalNumber(c.backwardSeconds)},
-             {"runtimeSeconds", optionalNumber(c.runtimeSeconds)},
-             {"guardCount", optionalInt(c.guardCount)},
-             {"shapeEnvGuardCount", optionalInt(c.shapeEnvGuardCount)},
-             {"graphOpCount", optionalInt(c.graphOpCount)},
-             {"cache",
-              {{"fxGraph", cacheName(c.fxGraphCache)}, {"aotAutograd", cacheName(c.aotAutogradCache)}}},
-             {"failType", c.failType.empty() ? json(nullptr) : json(c.failType)},
-             {"failReason", c.failReason.empty() ? json(nullptr) : json(c.failReason)},
-             {"recompileReasons", c.recompileReasons},
-             {"events", std::move(events)},
-             {"artifacts", std::move(artifacts)},
-             {"trace", std::move(trace)}});
-      }
-      frameIndex[fi] = static_cast<int64_t>(frames.size());
-      json resumes = nullptr;
-      if (auto r = index::parseResumeName(groups.name[fi]))
-        resumes = {{"function", r->first}, {"line", r->second}};
-      frames.push_back(
-          {{"function", f.function},
-           {"name", groups.name[fi]},
-           {"resumes", std::move(resumes)},
-           {"frameId", f.frameId ? json(*f.frameId) : json(nullptr)},
-           {"compiledAutogradId", f.compiledAutogradId ? json(*f.compiledAutogradId) : json(nullptr)},
-           {"rank", f.rank ? json(*f.rank) : json(nullptr)},
-           {"location", location(f.def)},
-           {"resumeOf", f.resumeOf ? json(*f.resumeOf) : json(nullptr)},
-           {"status", std::string(index::compileStatusName(worst))},
-           {"summary", compilesTitle(h, f.compiles)},
-           {"compiles", std::move(compiles)}});
-    }
-    // resumeOf: frame numbers -> positions in the answer (null when that frame was filtered out).
-    for (json &f : frames)
-      if (f["resumeOf"].is_number()) {
-        int64_t pos = frameIndex[f["resumeOf"].get<size_t>()];
-        f["resumeOf"] = pos >= 0 ? json(pos) : json(nullptr);
-      }
-    // Frames by file and function, with the user's names (index::groupFunctions): a resumed frame under the
-    // function it resumes, the ranks' frames of a function together; files in order of first appearance.
-    std::vector<std::vector<uint32_t>> kept(groups.functions.size());
-    for (uint32_t fi = 0; fi < h.frames.size(); ++fi)
-      if (frameIndex[fi] >= 0) kept[groups.function[fi]].push_back(fi);
-    std::vector<std::string> files;
-    std::map<std::string, std::vector<size_t>> byFile;
-    for (size_t g = 0; g < groups.functions.size(); ++g) {
-      if (kept[g].empty()) continue;
-      std::optional<uint32_t> def = groups.functions[g].def;
-      std::string file = def ? h.places[*def].path : std::string();
-      if (!byFile.count(file)) files.push_back(file);
-      byFile[file].push_back(g);
-    }
-    json functions = json::array();
-    for (const std::string &file : files)
-      for (size_t g : byFile[file]) {
-        std::vector<uint32_t> compiles;
-        json positions = json::array();
-        index::CompileStatus worst = index::CompileStatus::Ok;
-        for (uint32_t fi : kept[g]) {
-          positions.push_back(frameIndex[fi]);
-          for (uint32_t ci : h.frames[fi].compiles) {
-            compiles.push_back(ci);
-            worst = std::min(worst, h.compiles[ci].status);
-          }
-        }
-        functions.push_back({{"file", file.empty() ? json(nullptr) : json(baseName(file))},
-                             {"path", file.empty() ? json(nullptr) : json(file)},
-                             {"function", groups.functions[g].name},
-                             {"location", location(groups.functions[g].def)},
-                             {"status", std::string(index::compileStatusName(worst))},
-                             {"summary", compilesTitle(h, compiles)},
-                             {"frames", std::move(positions)}});
-      }
-    // The whole index's counts, as the status and explain give them (index/model/Counts.h).
-    reply(json{{"frames", std::move(frames)},
-               {"functions", std::move(functions)},
-               {"summary", countsJson(*index::countsOf(index))}});
+    reply(json(compilesResult(index, texts, filterPath)));
   });
 }
 

@@ -12,19 +12,21 @@ std::string compilesTitle(const index::CompileHealth &health, const std::vector<
   return s;
 }
 
-protocol::json countsJson(const index::IndexCounts &c) {
-  return protocol::json{{"traces", c.traces},
-                        {"compiles", c.compiles},
-                        {"graphs", c.graphs},
-                        {"frames", c.health.frames},
-                        {"kernels", c.kernels},
-                        {"launches", c.launches},
-                        {"launchesWithOrigin", c.launchesWithOrigin},
-                        {"problems", c.problems()},
-                        {"graphBreaks", c.health.graphBreaks},
-                        {"recompiles", c.health.recompiles},
-                        {"failures", c.health.failures},
-                        {"ranks", c.health.ranks}};
+protocol::Counts protocolCounts(const index::IndexCounts &c) {
+  protocol::Counts out;
+  out.traces = c.traces;
+  out.compiles = c.compiles;
+  out.graphs = c.graphs;
+  out.frames = c.health.frames;
+  out.kernels = c.kernels;
+  out.launches = c.launches;
+  out.launchesWithOrigin = c.launchesWithOrigin;
+  out.problems = c.problems();
+  out.graphBreaks = c.health.graphBreaks;
+  out.recompiles = c.health.recompiles;
+  out.failures = c.health.failures;
+  out.ranks = c.health.ranks;
+  return out;
 }
 
 } // namespace inductor::server

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "index/model/Counts.h"
-#include "protocol/Json.h"
+#include "protocol/InductorProtocol.h"
 
 #include <cstdint>
 #include <string>
@@ -19,6 +19,9 @@ std::string compilesTitle(const index::CompileHealth &health, const std::vector<
 /// The counts of a whole index, as inductor/status (`counts`), inductor/compiles (`summary`) and
 /// `explain --json` (`counts`) send them: {traces, compiles, graphs, frames, kernels, launches,
 /// launchesWithOrigin, problems, graphBreaks, recompiles, failures, ranks}.
-protocol::json countsJson(const index::IndexCounts &counts);
+protocol::Counts protocolCounts(const index::IndexCounts &counts);
+inline protocol::json countsJson(const index::IndexCounts &counts) {
+  return protocolCounts(counts);
+}
 
 } // namespace inductor::server

@@ -1,11 +1,27 @@
 // server/Dispatch.cpp: the method table, and the one place where JSON params become typed params.
 // Grep for a method string and you land on its handler.
+#include "server/Dispatch.h"
+
+#include "protocol/InductorProtocol.h"
 #include "server/Logger.h"
 #include "server/Server.h"
 
 namespace inductor::server {
 
-using protocol::ErrorCode;
+namespace {
+
+/// nlohmann's message without its `[json.exception.type_error.302] ` prefix: the JSON path and what is wrong.
+std::string readable(const std::string &error) {
+  if (error.rfind("[json.exception.", 0) == 0)
+    if (size_t end = error.find("] "); end != std::string::npos) return error.substr(end + 2);
+  return error;
+}
+
+} // namespace
+
+void replyInvalidParams(const Reply &reply, std::string_view why) {
+  reply.error(protocol::ErrorCode::InvalidParams, reply.method() + ": " + std::string(why));
+}
 
 template <class Params>
 void Server::bind(const char *method, void (Server::*handler)(const Params &, Reply)) {
@@ -13,7 +29,7 @@ void Server::bind(const char *method, void (Server::*handler)(const Params &, Re
     Params params;
     std::string error;
     if (!protocol::fromJSON(raw.is_null() ? json::object() : raw, params, error))
-      return reply.error(ErrorCode::InvalidParams, error);
+      return replyInvalidParams(reply, "cannot read the params: " + readable(error));
     (this->*handler)(params, std::move(reply));
   };
 }

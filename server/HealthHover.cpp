@@ -16,24 +16,6 @@
 
 namespace inductor::server {
 
-namespace {
-
-std::string eventHeading(index::HealthEventKind k) {
-  switch (k) {
-  case index::HealthEventKind::GraphBreak:
-    return "Graph break";
-  case index::HealthEventKind::Recompile:
-    return "Recompile";
-  case index::HealthEventKind::Failure:
-    return "Compile failure";
-  case index::HealthEventKind::Specialization:
-    break;
-  }
-  return "Dynamic shape specialized";
-}
-
-} // namespace
-
 HealthMarkdown healthMarkdown(const index::Index &index, const std::string &path, uint32_t line) {
   index::HealthAtLine at = index.healthAt(path, line);
   if (at.empty()) return {};
@@ -54,7 +36,7 @@ HealthMarkdown healthMarkdown(const index::Index &index, const std::string &path
     std::string note = ev.shownAt == ev.at ? std::string()
                                            : "In this call, at `" + shortOrigin(h.places[*ev.at]) +
                                                  "` (a file not on this machine).";
-    std::string key = eventHeading(ev.kind) + "\n" + note + "\n" + ev.title;
+    std::string key = std::string(index::healthEventHeading(ev.kind)) + "\n" + note + "\n" + ev.title;
     auto it = std::find_if(texts.begin(), texts.end(), [&](auto &t) { return t.first == key; });
     if (it == texts.end()) {
       texts.push_back({key, {}});
@@ -63,7 +45,7 @@ HealthMarkdown healthMarkdown(const index::Index &index, const std::string &path
     it->second.push_back(ev.compile);
     std::string link =
         ev.url.empty() ? "" : " · [" + (ev.id.empty() ? std::string("details") : ev.id) + "](" + ev.url + ")";
-    heading[key] = {eventHeading(ev.kind), link, note, ev.title};
+    heading[key] = {std::string(index::healthEventHeading(ev.kind)), link, note, ev.title};
   }
   // One line per distinct event: its kind, compiles, title and link. PyTorch's text (explanation, hints,
   // traceback) is the diagnostic's message, which editors show beside this hover: never repeated here.

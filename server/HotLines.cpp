@@ -1,111 +1,82 @@
 // server/HotLines.cpp: the custom request `inductor/hotLines`, the per-line time table for editors' views
-// (VS Code's hottest-lines picker, Neovim's quickfix list).
+// (VS Code's hottest-lines picker, Neovim's quickfix list); built by hotLinesResult(), which explain --json
+// writes as the core of `runtime`.
 //
 //   params: {limit?: number (default 200), uri?: string (only the lines of that user file)}
-//   result: {basis: "perStep" | "total", basisText, steps: [names], totalNs, eagerNs, unjoinedNs, caveats:
-//   [...],
-//            profiles: [paths],
-//            lines: [{location: Location, path, line (1-based), code, ns, perStepNs, percent, label,
-//            launches,
-//                     byKind: {forward: ns, ...}}], largest first,
-//            kernels: [{location, kernel, compile, ns, percent, label}], largest first (not with `uri`)}
-// `ns` is the total over the profiles; `perStepNs` is ns divided by the step count when steps are marked
-// (else equal to ns); `label` is what the lens shows ("133 µs/step", "400 µs total"). Without profiles: lines
-// is empty and basis is "none".
+//   result: {basis: "perStep" | "total" | "none", basisText, steps: [names], stepNs, totalNs, eagerNs,
+//            unjoinedNs, caveats: [...], profiles: [paths],
+//            lines: [{location: Location|null, path, line (1-based), code, ns, perStepNs, stepNs, percent,
+//                     label, launches, byKind: {forward: ns, ...}}], largest first,
+//            kernels: [{location, kernel, compile, ns, perStepNs, stepNs, percent, label}], largest first
+//            (not with `uri`)}
+// (protocol::HotLinesParams -> protocol::HotLinesResult.) `ns` is the total over the profiles; `perStepNs` is
+// ns divided by the step count when steps are marked (else equal to ns); `label` is what the lens shows
+// ("133 µs/step", "400 µs total"). Without profiles: lines is empty and basis is "none".
 #include "protocol/URI.h"
 #include "server/Convert.h"
+#include "server/InductorRequests.h"
 #include "server/RuntimeFormat.h"
 #include "server/Server.h"
 
-#include <algorithm>
+#include <filesystem>
 
 namespace inductor::server {
 
-void Server::onHotLines(const json &params, Reply reply) {
-  size_t limit = 200;
-  std::optional<std::string> uri;
-  if (params.is_object()) {
-    if (auto it = params.find("limit"); it != params.end() && it->is_number_unsigned())
-      limit = std::min<size_t>(it->get<size_t>(), 100000);
-    if (auto it = params.find("uri"); it != params.end() && it->is_string()) uri = it->get<std::string>();
+protocol::HotLinesResult hotLinesResult(const index::Index &index, TextCache &texts, uint64_t limit,
+                                        const std::string &onlyPath) {
+  const index::RuntimeData &rt = index.runtime();
+  const index::RuntimeTimes &times = rt.times;
+  protocol::HotLinesResult out;
+  out.basis = !times.present() ? "none" : times.stepsMarked() ? "perStep" : "total";
+  out.basisText = times.present() ? timeBasis(times) : "no profiler trace found";
+  out.steps = times.steps;
+  out.stepNs = times.stepNs;
+  out.totalNs = times.totalNs;
+  out.eagerNs = times.eagerNs;
+  out.unjoinedNs = times.unjoinedNs;
+  out.caveats = times.caveats;
+  for (const index::ProfileInfo &p : times.profiles)
+    out.profiles.push_back(p.path);
+  std::string only = onlyPath.empty() ? std::string() : index::normalizePath(onlyPath);
+  for (const index::LineTiming &l : rt.hotLines) {
+    if (out.lines.size() >= limit) break;
+    if (!only.empty() && index::normalizePath(l.path) != only) continue;
+    index::Origin o;
+    o.path = l.path;
+    o.line = l.line;
+    o.code = l.code;
+    std::error_code ec;
+    o.exists = std::filesystem::exists(l.path, ec);
+    // Where the line is now (null when it is gone from the file), and its text.
+    PlacedOrigin placed = placeOrigin(texts, index, o);
+    out.lines.push_back({placed.location, l.path, placed.line, placed.code, l.ns, times.perStep(l.ns),
+                         l.perStep, times.percent(l.ns), timeText(times, l.ns), l.launches, l.byKind});
   }
-  withIndex(std::move(reply), [this, limit, uri](const index::Index &index, const Reply &reply) {
-    const index::RuntimeData &rt = index.runtime();
-    const index::RuntimeTimes &times = rt.times;
-    TextCache texts(documents(), index);
-    json out;
-    out["basis"] = !times.present() ? "none" : times.stepsMarked() ? "perStep" : "total";
-    out["basisText"] = times.present() ? timeBasis(times) : "no profiler trace found";
-    out["steps"] = times.steps;
-    out["stepNs"] = times.stepNs;
-    out["totalNs"] = times.totalNs;
-    out["eagerNs"] = times.eagerNs;
-    out["unjoinedNs"] = times.unjoinedNs;
-    out["caveats"] = times.caveats;
-    out["profiles"] = json::array();
-    for (const index::ProfileInfo &p : times.profiles)
-      out["profiles"].push_back(p.path);
-    std::string only;
-    if (uri)
-      if (auto p = protocol::filePath(*uri)) only = index::normalizePath(*p);
-    json lines = json::array();
-    for (const index::LineTiming &l : rt.hotLines) {
-      if (lines.size() >= limit) break;
-      if (!only.empty() && index::normalizePath(l.path) != only) continue;
-      index::Origin o;
-      o.path = l.path;
-      o.line = l.line;
-      o.code = l.code;
-      std::error_code ec;
-      o.exists = std::filesystem::exists(l.path, ec);
-      json byKind = json::object();
-      for (const auto &[kind, ns] : l.byKind)
-        byKind[kind] = ns;
-      // Where the line is now (null when it is gone from the file), and its text.
-      PlacedOrigin placed = placeOrigin(texts, index, o);
-      lines.push_back({{"location", placed.location ? json(*placed.location) : json(nullptr)},
-                       {"path", l.path},
-                       {"line", placed.line},
-                       {"code", placed.code},
-                       {"ns", l.ns},
-                       {"perStepNs", times.perStep(l.ns)},
-                       {"stepNs", l.perStep},
-                       {"percent", times.percent(l.ns)},
-                       {"label", timeText(times, l.ns)},
-                       {"launches", l.launches},
-                       {"byKind", byKind}});
+  if (only.empty() && times.present()) {
+    std::vector<index::TimedLaunch> launches = index::hotLaunches(index);
+    for (size_t i = 0; i < launches.size() && i < limit; ++i) {
+      const index::Launch &l = index.launch(launches[i].ref);
+      const index::Compile *c = index.compileOf(launches[i].ref.artifact);
+      uint64_t ns = launches[i].timing->ns;
+      out.kernels.push_back(
+          {launchLocation(texts, index, launches[i].ref),
+           l.site.kernel + (l.site.debugHandle ? ":" + std::to_string(*l.site.debugHandle) : ""),
+           c ? c->label() : "", ns, times.perStep(ns), launches[i].timing->perStep, times.percent(ns),
+           timeText(times, ns)});
     }
-    out["lines"] = std::move(lines);
-    json kernels = json::array();
-    if (only.empty() && times.present()) {
-      std::vector<std::pair<uint64_t, index::LaunchRef>> all;
-      for (const index::Compile &c : index.compiles()) {
-        if (!c.outputCode.valid()) continue;
-        for (uint32_t l = 0; l < index.artifact(c.outputCode).launches.size(); ++l)
-          if (const index::LaunchTiming *t = index::launchTiming(index, {c.outputCode, l}))
-            all.emplace_back(t->ns, index::LaunchRef{c.outputCode, l});
-      }
-      std::stable_sort(all.begin(), all.end(),
-                       [](const auto &a, const auto &b) { return a.first > b.first; });
-      for (size_t i = 0; i < all.size() && i < limit; ++i) {
-        const index::Launch &l = index.launch(all[i].second);
-        const index::Compile *c = index.compileOf(all[i].second.artifact);
-        const index::LaunchTiming *t = index::launchTiming(index, all[i].second);
-        kernels.push_back(
-            {{"location", launchLocation(texts, index, all[i].second)},
-             {"kernel",
-              l.site.kernel + (l.site.debugHandle ? ":" + std::to_string(*l.site.debugHandle) : "")},
-             {"compile", c ? c->label() : ""},
-             {"ns", all[i].first},
-             {"perStepNs", times.perStep(all[i].first)},
-             {"stepNs", t->perStep},
-             {"percent", times.percent(all[i].first)},
-             {"label", timeText(times, all[i].first)}});
-      }
-    }
-    out["kernels"] = std::move(kernels);
-    reply(std::move(out));
-  });
+  }
+  return out;
+}
+
+void Server::onHotLines(const protocol::HotLinesParams &params, Reply reply) {
+  std::string only;
+  if (params.uri)
+    if (auto p = protocol::filePath(*params.uri)) only = *p;
+  withIndex(std::move(reply),
+            [this, limit = params.limit, only](const index::Index &index, const Reply &reply) {
+              TextCache texts(documents(), index);
+              reply(json(hotLinesResult(index, texts, limit, only)));
+            });
 }
 
 } // namespace inductor::server

@@ -24,56 +24,6 @@ namespace inductor::server {
 
 using protocol::ErrorCode;
 
-json Server::statusJson() const {
-  std::lock_guard<std::mutex> lock(indexMutex_);
-  json j = {{"indexing", indexing_}, {"traces", 0}, {"compiles", 0}, {"kernels", 0},
-            {"launches", 0},         {"errors", 0}, {"userLines", 0}};
-  {
-    std::lock_guard<std::mutex> py(pythonMutex_);
-    json environments = json::array();
-    for (const StaticEnvironment &e : python_.environments)
-      environments.push_back({{"prefix", e.prefix}, {"source", e.source}, {"importRoots", e.importRoots}});
-    j["python"] = {{"interpreter", python_.interpreter},
-                   {"source", python_.source},
-                   {"environments", environments},
-                   {"trusted", trusted_},
-                   {"importRoots", python_.importRoots},
-                   {"error", python_.error},
-                   {"kept", python_.kept}};
-  }
-  j["waitingRequests"] = waiting_.size();
-  j["builds"] = builds_;
-  j["progress"] = indexing_ ? json{{"percentage", progressPercent_}, {"message", progressMessage_}} : json();
-  j["ready"] = index_ != nullptr;
-  j["notices"] = notices_;
-  if (index_) {
-    index::IndexStats s = index_->stats();
-    j["traces"] = s.traceFiles;
-    j["compiles"] = s.compiles;
-    j["kernels"] = s.kernels;
-    j["launches"] = s.launches;
-    j["errors"] = s.errors;
-    j["userLines"] = s.userLines;
-    j["launchesWithOrigin"] = s.launchesWithOrigin;
-    j["corruptedRecords"] = s.corruptedRecords;
-    // The work of the last build: an incremental one reads only what was appended.
-    j["traceBytes"] = s.traceBytes;
-    j["traceBytesRead"] = s.traceBytesRead;
-    j["compilesAnalysed"] = s.compilesAnalysed;
-    // Compile health: every Dynamo compile (with or without output code) and its events.
-    j["frameCompiles"] = s.frameCompiles;
-    j["graphBreaks"] = s.graphBreaks;
-    j["recompiles"] = s.recompiles;
-    j["compileFailures"] = s.compileFailures;
-    j["launchesWithMissingSource"] = s.launchesWithMissingSource;
-    j["firstMissingSource"] = s.firstMissingSource.empty() ? json() : json(s.firstMissingSource);
-    j["profiles"] = s.profiles;
-    j["runLogs"] = s.runLogs;
-    j["counts"] = countsJson(*index::countsOf(*index_));
-  }
-  return j;
-}
-
 void Server::sendStatus(bool force) {
   {
     std::lock_guard<std::mutex> lock(indexMutex_);

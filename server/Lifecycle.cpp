@@ -10,73 +10,42 @@ using protocol::ErrorCode;
 
 namespace {
 
-/// Reads `traceDirs`, `pathMappings`, `libraryPaths` and `pythonPath` from initializationOptions (or a
-/// `settings.inductorLs` object). Malformed entries are skipped with a warning: a bad setting must not stop
-/// the server.
-void readOptions(const json &opts, index::IndexOptions &out, std::string &pythonPath) {
-  if (!opts.is_object()) return;
-  if (auto it = opts.find("pythonPath"); it != opts.end()) {
-    pythonPath.clear();
-    if (it->is_string()) {
-      pythonPath = it->get<std::string>();
-      if (auto p = protocol::filePath(pythonPath)) pythonPath = *p;
-    } else if (!it->is_null()) {
-      logWarn("ignoring pythonPath that is not a string: " + it->dump());
-    }
-  }
-  if (auto it = opts.find("libraryPaths"); it != opts.end()) {
-    out.libraryPaths.clear();
-    if (it->is_array()) {
-      for (const json &g : *it)
-        if (g.is_string())
-          out.libraryPaths.push_back(g.get<std::string>());
-        else
-          logWarn("ignoring libraryPaths entry that is not a string: " + g.dump());
-    } else if (it->is_string()) {
-      out.libraryPaths.push_back(it->get<std::string>());
-    }
-  }
-  if (auto it = opts.find("traceDirs"); it != opts.end()) {
+/// Applies the settings of initializationOptions (or of a configuration change) to the index options and the
+/// `pythonPath` setting: a setting present replaces the one before; `file://` URIs become paths. What the
+/// settings skipped (protocol::InitializationOptions::warnings) is logged: a bad setting must not stop the
+/// server.
+void applyOptions(const protocol::InitializationOptions &opts, index::IndexOptions &out,
+                  std::string &pythonPath) {
+  for (const std::string &w : opts.warnings)
+    logWarn(w);
+  auto path = [](const std::string &s) { return protocol::filePath(s).value_or(s); };
+  if (opts.pythonPath) pythonPath = opts.pythonPath->empty() ? std::string() : path(*opts.pythonPath);
+  if (opts.libraryPaths) out.libraryPaths = *opts.libraryPaths;
+  if (opts.traceDirs) {
     out.inputs.clear();
-    if (it->is_array()) {
-      for (const json &d : *it)
-        if (d.is_string()) {
-          std::string s = d.get<std::string>();
-          if (auto p = protocol::filePath(s)) s = *p;
-          out.inputs.push_back(s);
-        }
-    } else if (it->is_string()) {
-      out.inputs.push_back(it->get<std::string>());
-    }
+    for (const std::string &d : *opts.traceDirs)
+      out.inputs.push_back(path(d));
   }
   // Runtime inputs (index/runtime/Runtime.h): profiler traces and printer run logs, files or directories.
-  for (auto [key, out2] : {std::pair<const char *, std::vector<std::string> *>{"profiles", &out.profiles},
-                           {"runLogs", &out.runLogs}})
-    if (auto it = opts.find(key); it != opts.end()) {
-      out2->clear();
-      for (const json &d : it->is_array() ? *it : json::array({*it}))
-        if (d.is_string()) {
-          std::string s = d.get<std::string>();
-          if (auto p = protocol::filePath(s)) s = *p;
-          out2->push_back(s);
-        } else {
-          logWarn(std::string("ignoring malformed ") + key + " entry " + d.dump());
-        }
+  for (auto [in, to] : {std::pair{&opts.profiles, &out.profiles}, std::pair{&opts.runLogs, &out.runLogs}})
+    if (*in) {
+      to->clear();
+      for (const std::string &d : **in)
+        to->push_back(path(d));
     }
-  if (auto it = opts.find("pathMappings"); it != opts.end()) {
+  if (opts.pathMappings) {
     out.pathMappings.clear();
-    if (it->is_array()) {
-      for (const json &m : *it) {
-        if (m.is_object() && m.contains("from") && m.contains("to") && m["from"].is_string() &&
-            m["to"].is_string())
-          out.pathMappings.push_back({m["from"].get<std::string>(), m["to"].get<std::string>()});
-        else
-          logWarn(
-              "ignoring malformed pathMappings entry " +
-              std::string(protocol::utf8Prefix(m.dump(-1, ' ', false, json::error_handler_t::replace), 200)));
-      }
-    }
+    for (const protocol::PathMapping &m : *opts.pathMappings)
+      out.pathMappings.push_back({m.from, m.to});
   }
+}
+
+/// The settings in `j` (tolerant: never fails, see protocol::InitializationOptions).
+protocol::InitializationOptions readOptions(const json &j) {
+  protocol::InitializationOptions opts;
+  std::string error;
+  protocol::fromJSON(j, opts, error);
+  return opts;
 }
 
 json serverCapabilities(protocol::OffsetEncoding encoding, const protocol::ClientCapabilities &client) {
@@ -117,18 +86,11 @@ void Server::onInitialize(const protocol::InitializeParams &params, Reply reply)
     if (auto p = protocol::filePath(*params.rootUri)) roots.push_back(*p);
   if (roots.empty() && params.rootPath) roots.push_back(*params.rootPath);
   indexOptions_.roots = roots;
-  readOptions(params.initializationOptions, indexOptions_, pythonPathSetting_);
+  protocol::InitializationOptions options = readOptions(params.initializationOptions);
+  applyOptions(options, indexOptions_, pythonPathSetting_);
   // `trusted: false` (VS Code's restricted mode): no interpreter is run, not even one a setting names. Read
   // here only: a later configuration change cannot grant trust; the client restarts the server for that.
-  if (params.initializationOptions.is_object())
-    if (auto it = params.initializationOptions.find("trusted"); it != params.initializationOptions.end()) {
-      trusted_ = it->is_boolean() && it->get<bool>();
-      if (!it->is_boolean())
-        logWarn(
-            "trusted is not a boolean (" +
-            std::string(protocol::utf8Prefix(it->dump(-1, ' ', false, json::error_handler_t::replace), 200)) +
-            "): taken as false");
-    }
+  if (options.trusted) trusted_ = *options.trusted;
   initialized_ = true;
 
   protocol::InitializeResult result;
@@ -147,7 +109,7 @@ void Server::onInitialize(const protocol::InitializeParams &params, Reply reply)
   startIndexing(Rebuild::Full);
 }
 
-void Server::onShutdown(const json &, Reply reply) {
+void Server::onShutdown(const protocol::NoParams &, Reply reply) {
   shutdown_ = true;
   cancelBuild_ = true;
   reply(nullptr);
@@ -192,26 +154,25 @@ void Server::onDidClose(const protocol::DidCloseTextDocumentParams &params) {
 void Server::onDidChangeConfiguration(const protocol::DidChangeConfigurationParams &params) {
   json settings = params.settings;
   if (settings.is_object() && settings.contains("inductorLs")) settings = settings["inductorLs"];
-  if (!settings.is_object() || (!settings.contains("traceDirs") && !settings.contains("pathMappings") &&
-                                !settings.contains("pythonPath") && !settings.contains("libraryPaths") &&
-                                !settings.contains("profiles") && !settings.contains("runLogs")))
-    return;
+  protocol::InitializationOptions options = readOptions(settings);
+  if (!options.hasIndexSettings()) return;
   std::string previousPython = pythonPathSetting_;
-  readOptions(settings, indexOptions_, pythonPathSetting_);
+  applyOptions(options, indexOptions_, pythonPathSetting_);
   if (pythonPathSetting_ != previousPython) logInfo("pythonPath changed: asking the interpreter again");
   logInfo("configuration changed: reindexing");
   startIndexing(Rebuild::Full);
 }
 
-void Server::onExecuteCommand(const protocol::ExecuteCommandParams &params, Reply reply) {
-  if (params.command == "inductor.reindex") {
+void Server::onExecuteCommand(const protocol::InductorCommandParams &params, Reply reply) {
+  switch (params.command) {
+  case protocol::InductorCommandParams::Command::Reindex:
     // What the user asks for when something looks stale: read everything, ask the interpreter again (a
     // package may have been installed).
     forgetPythonEnvironment();
     startIndexing(Rebuild::Full);
-    return reply(nullptr);
+    break;
   }
-  reply.error(ErrorCode::InvalidParams, "unknown command: " + params.command);
+  reply(nullptr);
 }
 
 } // namespace inductor::server

@@ -30,6 +30,7 @@
 
 #include "index/files/SourceReader.h"
 #include "index/model/Index.h"
+#include "protocol/InductorProtocol.h"
 #include "protocol/Json.h"
 #include "protocol/JsonRpc.h"
 #include "protocol/Position.h"
@@ -141,7 +142,7 @@ public:
 
   // Lifecycle and document sync (server/Lifecycle.cpp).
   void onInitialize(const protocol::InitializeParams &params, Reply reply);
-  void onShutdown(const json &params, Reply reply);
+  void onShutdown(const protocol::NoParams &params, Reply reply);
   // The reader loop's own notifications (server/Server.cpp).
   void onInitialized();
   void onExit();
@@ -151,32 +152,32 @@ public:
   void onDidClose(const protocol::DidCloseTextDocumentParams &params);
   void onDidChangeConfiguration(const protocol::DidChangeConfigurationParams &params);
   void onDidChangeWatchedFiles(const protocol::DidChangeWatchedFilesParams &params); // server/Watcher.cpp
-  void onExecuteCommand(const protocol::ExecuteCommandParams &params, Reply reply);
+  void onExecuteCommand(const protocol::InductorCommandParams &params, Reply reply);
 
   // Features, one file each (server/<Feature>.cpp).
   void onDefinition(const protocol::TextDocumentPositionParams &params, Reply reply);
   void onReferences(const protocol::ReferenceParams &params, Reply reply);
   void onHover(const protocol::TextDocumentPositionParams &params, Reply reply);
   void onCodeLens(const protocol::CodeLensParams &params, Reply reply);
-  void onLaunchSites(const protocol::TextDocumentPositionParams &params, Reply reply);
+  void onLaunchSites(const protocol::LaunchSitesParams &params, Reply reply); // server/LaunchSites.cpp
   void onDocumentLink(const protocol::DocumentLinkParams &params, Reply reply);
   void onDocumentSymbol(const protocol::DocumentSymbolParams &params, Reply reply);
   void onWorkspaceSymbol(const protocol::WorkspaceSymbolParams &params, Reply reply);
   // Runtime data: profiles and printer run logs (server/InlayHint.cpp, server/HotLines.cpp,
   // server/RuntimeCodeActions.cpp).
   void onInlayHint(const protocol::InlayHintParams &params, Reply reply);
-  void onHotLines(const json &params, Reply reply);
-  // Custom requests (server/Artifacts.cpp).
-  void onArtifactContent(const json &params, Reply reply);
-  void onListArtifacts(const json &params, Reply reply);
-  void onStatus(const json &params, Reply reply);
+  void onHotLines(const protocol::HotLinesParams &params, Reply reply);
+  // Custom requests (protocol/InductorProtocol.h), one file each (server/<Request>.cpp).
+  void onArtifactContent(const protocol::ArtifactContentParams &params, Reply reply);
+  void onListArtifacts(const protocol::NoParams &params, Reply reply);
+  void onStatus(const protocol::NoParams &params, Reply reply);
   // Compile health (index/health/CompileHealth.h): diagnostics pulled (server/Diagnostics.cpp), code actions
   // (server/CodeAction.cpp, with the printer's from server/RuntimeCodeActions.cpp) and the compiled frames
   // overview `inductor/compiles` (server/Compiles.cpp).
   void onDocumentDiagnostic(const protocol::DocumentDiagnosticParams &params, Reply reply);
   void onWorkspaceDiagnostic(const protocol::WorkspaceDiagnosticParams &params, Reply reply);
   void onCodeAction(const protocol::CodeActionParams &params, Reply reply);
-  void onCompiles(const json &params, Reply reply);
+  void onCompiles(const protocol::CompilesParams &params, Reply reply);
 
   /// What a request reads documents from, taken now (server/Documents.h): the open documents, the reader of
   /// source files, the caches kept between requests and the position encoding.
@@ -193,6 +194,12 @@ public:
   /// Views of open documents' and source files' texts, kept between requests (TextViews.h).
   TextViewCache &textViews() const { return textViews_; }
   protocol::OffsetEncoding encoding() const { return encoding_; }
+
+  /// Serves `index` read through `sources` as a build would, without building or telling a client: for
+  /// `inductor-ls explain` (server/cli/), which builds its index itself and writes the custom requests'
+  /// answers (server/InductorRequests.h) from it, through the same texts (TextCache) as the server.
+  void serveIndex(std::shared_ptr<const index::Index> index,
+                  std::shared_ptr<const index::SourceReader> sources);
 
   /// Runs `task(index)` on the pool once the index is ready; replies RequestCancelled if the request was
   /// cancelled before it started, InternalError if the task throws.
@@ -245,7 +252,7 @@ private:
   void sendNotification(std::string_view method, json params);
   /// Sends a request to the client; returns its id. Answers are not awaited (see handleMessage).
   json sendRequest(std::string_view method, json params);
-  /// The `inductor/status` object (server/Artifacts.cpp documents its fields).
+  /// The `inductor/status` object (server/Status.cpp).
   json statusJson() const;
   /// Sends `inductor/status`; during a build at most every 250 ms unless `force`.
   void sendStatus(bool force);

@@ -1042,4 +1042,32 @@ std::vector<RecordedCompile> readCompileHealth(const TraceLog &log, GuardTrees *
   return out;
 }
 
+std::string_view healthEventWord(HealthEventKind kind) {
+  switch (kind) {
+  case HealthEventKind::GraphBreak:
+    return "graph break";
+  case HealthEventKind::Recompile:
+    return "recompile";
+  case HealthEventKind::Failure:
+    return "failure";
+  case HealthEventKind::Specialization:
+    break;
+  }
+  return "specialization";
+}
+
+std::string_view healthEventHeading(HealthEventKind kind) {
+  switch (kind) {
+  case HealthEventKind::GraphBreak:
+    return "Graph break";
+  case HealthEventKind::Recompile:
+    return "Recompile";
+  case HealthEventKind::Failure:
+    return "Compile failure";
+  case HealthEventKind::Specialization:
+    break;
+  }
+  return "Dynamic shape specialized";
+}
+
 } // namespace inductor::index

@@ -217,6 +217,12 @@ std::string_view compileStatusName(CompileStatus s); ///< "failed", "not compile
 
 enum class HealthEventKind : uint8_t { GraphBreak, Recompile, Failure, Specialization };
 
+/// A kind as prose ("graph break", "recompile", "failure", "specialization": explain's text) and as a
+/// heading ("Graph break", "Recompile", "Compile failure", "Dynamic shape specialized": hovers). The wire
+/// names of inductor/compiles are protocol/'s.
+std::string_view healthEventWord(HealthEventKind kind);
+std::string_view healthEventHeading(HealthEventKind kind);
+
 /// How an event is shown: the LSP severities, decided here because they are facts about compiling.
 enum class HealthSeverity : uint8_t { Error = 1, Warning = 2, Information = 3, Hint = 4 };
 

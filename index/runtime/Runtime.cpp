@@ -19,6 +19,19 @@ const CompileTiming *compileTiming(const Index &index, CompileRef ref) {
   return &v[ref.value];
 }
 
+std::vector<TimedLaunch> hotLaunches(const Index &index) {
+  std::vector<TimedLaunch> out;
+  for (const Compile &c : index.compiles()) {
+    if (!c.outputCode.valid()) continue;
+    for (uint32_t l = 0; l < index.artifact(c.outputCode).launches.size(); ++l)
+      if (const LaunchTiming *t = launchTiming(index, {c.outputCode, l}))
+        out.push_back({{c.outputCode, l}, t});
+  }
+  std::stable_sort(out.begin(), out.end(),
+                   [](const TimedLaunch &a, const TimedLaunch &b) { return a.timing->ns > b.timing->ns; });
+  return out;
+}
+
 const LaunchValues *launchValues(const Index &index, LaunchRef ref) {
   const auto &m = index.runtime().launchValues;
   auto it = m.find(RuntimeData::key(ref));

@@ -150,6 +150,14 @@ struct RuntimeData {
 const LaunchTiming *launchTiming(const Index &index, LaunchRef ref);
 const CompileTiming *compileTiming(const Index &index, CompileRef ref);
 const LaunchValues *launchValues(const Index &index, LaunchRef ref);
+/// A launch the profiles timed, and its time (owned by the index).
+struct TimedLaunch {
+  LaunchRef ref;
+  const LaunchTiming *timing = nullptr;
+};
+/// Every timed launch of the compiles' output code, largest time first (index order among equals): the one
+/// ranking of launches by GPU time (inductor/hotLines `kernels`, `explain`). Empty without profiles.
+std::vector<TimedLaunch> hotLaunches(const Index &index);
 /// The timing of a user line (1-based), by local path.
 const LineTiming *lineTiming(const Index &index, std::string_view path, uint32_t line);
 /// The runtime diagnostics located in a user file (by local path) or in one of `artifacts`.

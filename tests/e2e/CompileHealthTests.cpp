@@ -844,9 +844,12 @@ TEST_CASE("compile health: explain prints a Compile health section; comp_failure
   auto parsed = nlohmann::json::parse(json, nullptr, false);
   REQUIRE(parsed.is_object());
   CHECK(parsed["stats"]["frameCompiles"] == 1);
-  CHECK(parsed["compileHealth"]["compiles"][0]["status"] == "failed");
-  CHECK(parsed["compileHealth"]["events"][0]["kind"] == "failure");
-  CHECK(parsed["compileHealth"]["events"][0]["at"]["line"] == e.events[0].at->line);
+  // compileHealth is inductor/compiles' answer (issue 31; ProtocolAgreementTests.cpp): frames, their
+  // compiles, and each compile's events at their LSP location (0-based lines).
+  const nlohmann::json &failed = parsed["compileHealth"]["frames"][0]["compiles"][0];
+  CHECK(failed["status"] == "failed");
+  CHECK(failed["events"][0]["kind"] == "failure");
+  CHECK(failed["events"][0]["location"]["range"]["start"]["line"] == e.events[0].at->line - 1);
 
   // A recompile placed at a frame's first line, whose text no record holds, in a library not installed
   // here (ddp_gpt2's transformers `@wraps(func)` wrapper): the line says why it has no text.

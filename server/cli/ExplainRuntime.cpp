@@ -1,9 +1,10 @@
-// server/ExplainRuntime.cpp: the runtime part of `inductor-ls explain` (see Explain.h): GPU time per user
+// server/cli/ExplainRuntime.cpp: the runtime part of `inductor-ls explain` (see Explain.h): GPU time per user
 // line, per kernel launch and per compile, sorted, with the eager remainder and the join's caveats; the
-// printer's statistics of every launch and the first NaN/Inf.
+// printer's statistics of every launch and the first NaN/Inf. Under `--json`, the hot lines and launches are
+// inductor/hotLines' (ExplainJson.cpp); runtimeDetails() adds what only explain writes.
 #include "protocol/Position.h"
-#include "server/Explain.h"
 #include "server/RuntimeFormat.h"
+#include "server/cli/Explain.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -25,25 +26,6 @@ std::string launchName(const index::Launch &l) {
 
 std::string artifactFile(const index::Artifact &a) {
   return a.paths.empty() ? a.virtualName : a.paths.front();
-}
-
-struct TimedLaunch {
-  index::LaunchRef ref;
-  const index::LaunchTiming *timing;
-};
-
-std::vector<TimedLaunch> timedLaunches(const index::Index &index) {
-  std::vector<TimedLaunch> out;
-  for (const index::Compile &c : index.compiles()) {
-    if (!c.outputCode.valid()) continue;
-    const index::Artifact &a = index.artifact(c.outputCode);
-    for (uint32_t l = 0; l < a.launches.size(); ++l)
-      if (const index::LaunchTiming *t = index::launchTiming(index, {c.outputCode, l}))
-        out.push_back({{c.outputCode, l}, t});
-  }
-  std::stable_sort(out.begin(), out.end(),
-                   [](const TimedLaunch &a, const TimedLaunch &b) { return a.timing->ns > b.timing->ns; });
-  return out;
 }
 
 std::string truncate(std::string s, size_t n) {
@@ -90,7 +72,7 @@ void printRuntime(const index::Index &index) {
                   percentText(times.percent(l.ns)).c_str(), l.launches, split.c_str());
     }
 
-    auto launches = timedLaunches(index);
+    std::vector<index::TimedLaunch> launches = index::hotLaunches(index);
     if (!launches.empty()) std::printf("\nHottest kernel launches (%s)\n", timeBasis(times).c_str());
     for (size_t i = 0; i < launches.size() && i < 30; ++i) {
       const index::Launch &l = index.launch(launches[i].ref);
@@ -157,52 +139,21 @@ void printRuntime(const index::Index &index) {
   }
 }
 
-protocol::json runtimeJson(const index::Index &index) {
+protocol::json runtimeDetails(const index::Index &index) {
   using protocol::json;
   const index::RuntimeData &rt = index.runtime();
   const index::RuntimeTimes &times = rt.times;
   json out;
-  out["profiles"] = json::array();
+  out["profileDetails"] = json::array();
   for (const index::ProfileInfo &p : times.profiles)
-    out["profiles"].push_back({{"path", p.path},
-                               {"steps", p.steps},
-                               {"totalNs", p.totalNs},
-                               {"eagerNs", p.eagerNs},
-                               {"unjoinedNs", p.unjoinedNs},
-                               {"calls", p.calls},
-                               {"truncated", p.truncated}});
-  out["steps"] = times.steps;
-  out["stepNs"] = times.stepNs;
-  out["totalNs"] = times.totalNs;
-  out["eagerNs"] = times.eagerNs;
-  out["unjoinedNs"] = times.unjoinedNs;
+    out["profileDetails"].push_back({{"path", p.path},
+                                     {"steps", p.steps},
+                                     {"totalNs", p.totalNs},
+                                     {"eagerNs", p.eagerNs},
+                                     {"unjoinedNs", p.unjoinedNs},
+                                     {"calls", p.calls},
+                                     {"truncated", p.truncated}});
   out["outsideStepsNs"] = times.outsideStepsNs;
-  out["caveats"] = times.caveats;
-  out["lines"] = json::array();
-  for (const index::LineTiming &l : rt.hotLines)
-    out["lines"].push_back({{"path", l.path},
-                            {"line", l.line},
-                            {"code", l.code},
-                            {"ns", l.ns},
-                            {"perStep", l.perStep},
-                            {"launches", l.launches},
-                            {"timedLaunches", l.timedLaunches},
-                            {"byKind", l.byKind}});
-  out["launches"] = json::array();
-  for (const TimedLaunch &t : timedLaunches(index)) {
-    const index::Launch &l = index.launch(t.ref);
-    const index::Compile *c = index.compileOf(t.ref.artifact);
-    out["launches"].push_back(
-        {{"file", artifactFile(index.artifact(t.ref.artifact))},
-         {"line", l.site.line + 1},
-         {"kernel", l.site.kernel},
-         {"debugHandle", l.site.debugHandle ? json(*l.site.debugHandle) : json(nullptr)},
-         {"compile", c ? c->label() : ""},
-         {"ns", t.timing->ns},
-         {"perStep", t.timing->perStep},
-         {"activities", t.timing->activities},
-         {"calls", t.timing->calls}});
-  }
   out["compiles"] = json::array();
   for (uint32_t c = 0; c < index.compiles().size(); ++c)
     if (const index::CompileTiming *t = index::compileTiming(index, {c}))

@@ -1,4 +1,5 @@
-#include "server/Explain.h"
+// server/cli/Explain.cpp: `inductor-ls explain` (see Explain.h): the arguments, the build, and the text.
+#include "server/cli/Explain.h"
 
 #include "index/files/SourceReader.h"
 #include "index/model/Index.h"
@@ -45,48 +46,6 @@ std::string pytorchName(const index::Origin &o) {
   return shortName(p);
 }
 
-/// The text of an origin's line: as the trace recorded it, else the file's line here (read through the
-/// SourceReader, like the server), else why there is none (never a bare line number that reads like an empty
-/// line).
-std::string sourceText(const index::Origin &o, const index::SourceReader &sources) {
-  std::string code(index::trim(o.code));
-  if (!code.empty()) return code;
-  if (!o.exists) return "(text not recorded; the file is not on this machine)";
-  index::SourceRead r = sources.read(o.path);
-  if (!r.ok()) return "(text not recorded; the file is " + r.reason() + ")";
-  if (o.line < 1 || o.line > r.file->lines.size())
-    return "(text not recorded; the file here has " + std::to_string(r.file->lines.size()) + " lines)";
-  return std::string(index::trim(r.file->lines[o.line - 1]));
-}
-
-std::string kindName(index::HealthEventKind k) {
-  switch (k) {
-  case index::HealthEventKind::GraphBreak:
-    return "graph break";
-  case index::HealthEventKind::Recompile:
-    return "recompile";
-  case index::HealthEventKind::Failure:
-    return "failure";
-  case index::HealthEventKind::Specialization:
-    break;
-  }
-  return "specialization";
-}
-
-std::string severityName(index::HealthSeverity s) {
-  switch (s) {
-  case index::HealthSeverity::Error:
-    return "error";
-  case index::HealthSeverity::Warning:
-    return "warning";
-  case index::HealthSeverity::Information:
-    return "information";
-  case index::HealthSeverity::Hint:
-    break;
-  }
-  return "hint";
-}
-
 std::string frameName(const index::CompileHealth &h, const index::CompiledFrame &f) {
   std::string name = f.function.empty() ? "?" : f.function;
   if (f.def)
@@ -127,7 +86,8 @@ void printCompileHealth(const index::Index &index, const index::SourceReader &so
       std::printf("  %4u  %s\n", line, sourceText(o, sources).c_str());
       for (uint32_t e : events) {
         const index::HealthEvent &ev = h.events[e];
-        std::string what = kindName(ev.kind) + " [" + h.compiles[ev.compile].id.str() + "]";
+        std::string what =
+            std::string(index::healthEventWord(ev.kind)) + " [" + h.compiles[ev.compile].id.str() + "]";
         if (h.compiles[ev.compile].rank) what += " rank " + std::to_string(*h.compiles[ev.compile].rank);
         std::printf("          %-24s %s%s\n", what.c_str(), ev.title.c_str(),
                     ev.id.empty() ? "" : (" (" + ev.id + ")").c_str());
@@ -136,45 +96,9 @@ void printCompileHealth(const index::Index &index, const index::SourceReader &so
   }
   for (uint32_t e : unplaced) {
     const index::HealthEvent &ev = h.events[e];
-    std::printf("\n  (no model line) %s [%s] %s\n", kindName(ev.kind).c_str(),
+    std::printf("\n  (no model line) %s [%s] %s\n", std::string(index::healthEventWord(ev.kind)).c_str(),
                 h.compiles[ev.compile].id.str().c_str(), ev.title.c_str());
   }
-}
-
-protocol::json healthJson(const index::Index &index) {
-  const index::CompileHealth &h = index.compileHealth();
-  auto place = [&](std::optional<uint32_t> p) -> protocol::json {
-    if (!p) return nullptr;
-    const index::Origin &o = h.places[*p];
-    return {{"path", o.path}, {"line", o.line}, {"exists", o.exists}};
-  };
-  protocol::json out = {{"compiles", protocol::json::array()}, {"events", protocol::json::array()}};
-  for (uint32_t ci = 0; ci < h.compiles.size(); ++ci) {
-    const index::FrameCompile &c = h.compiles[ci];
-    const index::CompiledFrame &f = h.frames[c.frame];
-    protocol::json j = {{"compileId", c.id.str()},
-                        {"rank", c.rank ? protocol::json(*c.rank) : protocol::json(nullptr)},
-                        {"function", f.function},
-                        {"def", place(f.def)},
-                        {"status", std::string(index::compileStatusName(c.status))},
-                        {"attempts", c.attempts.size()},
-                        {"failType", c.failType},
-                        {"recompileReasons", c.recompileReasons},
-                        {"outputs", c.outputs.size()}};
-    if (auto cost = compileCost(h, {ci})) j["seconds"] = *cost;
-    if (c.guardCount) j["guardCount"] = *c.guardCount;
-    out["compiles"].push_back(std::move(j));
-  }
-  for (const index::HealthEvent &e : h.events)
-    out["events"].push_back({{"kind", kindName(e.kind)},
-                             {"severity", severityName(e.severity)},
-                             {"compileId", h.compiles[e.compile].id.str()},
-                             {"title", e.title},
-                             {"id", e.id},
-                             {"ranEagerly", e.ranEagerly},
-                             {"cachedCompiles", e.cachedCompiles},
-                             {"at", place(e.at)}});
-  return out;
 }
 
 void usage() {
@@ -199,6 +123,28 @@ void usage() {
 }
 
 } // namespace
+
+std::string sourceText(const index::Origin &o, const index::SourceReader &sources) {
+  std::string code(index::trim(o.code));
+  if (!code.empty()) return code;
+  if (!o.exists) return "(text not recorded; the file is not on this machine)";
+  index::SourceRead r = sources.read(o.path);
+  if (!r.ok()) return "(text not recorded; the file is " + r.reason() + ")";
+  if (o.line < 1 || o.line > r.file->lines.size())
+    return "(text not recorded; the file here has " + std::to_string(r.file->lines.size()) + " lines)";
+  return std::string(index::trim(r.file->lines[o.line - 1]));
+}
+
+UserLineLaunches userLineLaunches(const index::Index &index) {
+  UserLineLaunches out;
+  for (uint32_t i = 0; i < index.artifacts().size(); ++i) {
+    const index::Artifact &a = index.artifacts()[i];
+    for (uint32_t l = 0; l < a.launches.size(); ++l)
+      for (const index::Origin &o : a.launches[l].origins)
+        out[o.path][o.line].push_back({{i}, l});
+  }
+  return out;
+}
 
 int runExplain(const std::vector<std::string> &args) {
   index::IndexOptions options;
@@ -273,79 +219,19 @@ int runExplain(const std::vector<std::string> &args) {
     }
     options.pythonPaths = combineImportRoots(environments, asked, !pythonPath.empty());
   }
-  index::SourceReader sources{index::ReadPolicy(index::readRoots(options))};
+  auto sourcesShared =
+      std::make_shared<const index::SourceReader>(index::ReadPolicy(index::readRoots(options)));
+  const index::SourceReader &sources = *sourcesShared;
   auto started = std::chrono::steady_clock::now();
   auto index = index::Index::build(options);
   auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started)
                 .count();
   index::IndexStats stats = index->stats();
 
-  // User lines: path -> line -> launches.
-  std::map<std::string, std::map<uint32_t, std::vector<index::LaunchRef>>> userLines;
-  for (uint32_t i = 0; i < index->artifacts().size(); ++i) {
-    const index::Artifact &a = index->artifacts()[i];
-    for (uint32_t l = 0; l < a.launches.size(); ++l)
-      for (const index::Origin &o : a.launches[l].origins)
-        userLines[o.path][o.line].push_back({{i}, l});
-  }
+  UserLineLaunches userLines = userLineLaunches(*index);
 
   if (asJson) {
-    protocol::json out;
-    out["stats"] = {{"traceFiles", stats.traceFiles},
-                    {"traceBytes", stats.traceBytes},
-                    {"compiles", stats.compiles},
-                    {"compilesAnalysed", stats.compilesAnalysed},
-                    {"kernels", stats.kernels},
-                    {"frameCompiles", stats.frameCompiles},
-                    {"graphBreaks", stats.graphBreaks},
-                    {"recompiles", stats.recompiles},
-                    {"compileFailures", stats.compileFailures},
-                    {"launches", stats.launches},
-                    {"launchesWithOrigin", stats.launchesWithOrigin},
-                    {"userLines", stats.userLines},
-                    {"corruptedRecords", stats.corruptedRecords},
-                    {"errors", stats.errors},
-                    {"milliseconds", ms}};
-    // What every view counts (index/model/Counts.h); `stats` are the build's own numbers (per rank, per
-    // file).
-    out["counts"] = countsJson(*index::countsOf(*index));
-    out["launches"] = protocol::json::array();
-    for (uint32_t i = 0; i < index->artifacts().size(); ++i) {
-      const index::Artifact &a = index->artifacts()[i];
-      for (const index::Launch &l : a.launches) {
-        protocol::json origins = protocol::json::array();
-        for (const index::Origin &o : l.origins)
-          origins.push_back(
-              {{"path", o.path}, {"line", o.line}, {"code", sourceText(o, sources)}, {"exists", o.exists}});
-        out["launches"].push_back(
-            {{"artifact", a.title},
-             {"file", a.paths.empty() ? a.virtualName : a.paths.front()},
-             {"line", l.site.line + 1},
-             {"kernel", l.site.kernel},
-             {"debugHandle", l.site.debugHandle ? protocol::json(*l.site.debugHandle) : nullptr},
-             {"kind", std::string(index::displayName(l.kind))},
-             {"origins", origins}});
-      }
-    }
-    out["userLines"] = protocol::json::array();
-    for (const auto &[path, lines] : userLines)
-      for (const auto &[line, launches] : lines) {
-        protocol::json ks = protocol::json::array();
-        for (index::LaunchRef r : launches) {
-          const index::Launch &l = index->launch(r);
-          const index::Compile *c = index->compileOf(r.artifact);
-          ks.push_back({{"kernel", l.site.kernel},
-                        {"debugHandle", l.site.debugHandle ? protocol::json(*l.site.debugHandle) : nullptr},
-                        {"compile", c ? c->label() : ""}});
-        }
-        out["userLines"].push_back({{"path", path}, {"line", line}, {"kernels", ks}});
-      }
-    out["compileHealth"] = healthJson(*index);
-    out["diagnostics"] = protocol::json::array();
-    for (const auto &d : index->diagnostics())
-      out["diagnostics"].push_back({{"file", d.file}, {"line", d.line + 1}, {"message", d.message}});
-    out["runtime"] = runtimeJson(*index);
-    std::cout << out.dump(2) << "\n";
+    std::cout << explainJson(index, sourcesShared, static_cast<long long>(ms)).dump(2) << "\n";
     return 0;
   }
 

@@ -1,0 +1,578 @@
+// protocol/InductorProtocol.cpp: reading and writing the custom protocol's types (see the header).
+#include "protocol/InductorProtocol.h"
+
+#include "protocol/Position.h"
+
+#include <algorithm>
+
+namespace inductor::protocol {
+
+namespace {
+
+/// A member that must be there; throws out_of_range.403 (with the path) when missing.
+template <class T> void required(const json &j, const char *key, T &out) {
+  j.at(key).get_to(out);
+}
+
+/// A member that may be missing; `out` keeps its default then (and when null).
+template <class T> void member(const json &j, const char *key, T &out) {
+  if (auto it = j.find(key); it != j.end() && !it->is_null()) it->get_to(out);
+}
+template <class T> void member(const json &j, const char *key, std::optional<T> &out) {
+  out.reset();
+  if (auto it = j.find(key); it != j.end() && !it->is_null()) out = it->get<T>();
+}
+
+/// Writes an optional member as its value, or null when unset (the members documented "null when ...").
+template <class T> json nullable(const std::optional<T> &v) {
+  return v ? json(*v) : json(nullptr);
+}
+
+/// A setting's text for a warning: at most 200 bytes, invalid UTF-8 replaced.
+std::string shown(const json &j) {
+  return std::string(utf8Prefix(j.dump(-1, ' ', false, json::error_handler_t::replace), 200));
+}
+
+/// A list of strings from a setting: an array (other entries skipped, with a warning when `warn`), or one
+/// string; anything else is an empty list.
+std::vector<std::string> stringList(const json &v, const char *key, bool warn,
+                                    std::vector<std::string> &warnings) {
+  std::vector<std::string> out;
+  if (v.is_string()) {
+    out.push_back(v.get<std::string>());
+  } else if (v.is_array()) {
+    for (const json &e : v)
+      if (e.is_string())
+        out.push_back(e.get<std::string>());
+      else if (warn)
+        warnings.push_back(std::string("ignoring malformed ") + key + " entry " + shown(e));
+  }
+  return out;
+}
+
+} // namespace
+
+void from_json(const json &, NoParams &) {}
+
+// --- initializationOptions -------------------------------------------------------------------------------
+
+void from_json(const json &j, InitializationOptions &o) {
+  o = {};
+  if (!j.is_object()) return;
+  if (auto it = j.find("pythonPath"); it != j.end()) {
+    o.pythonPath = it->is_string() ? it->get<std::string>() : std::string();
+    if (!it->is_string() && !it->is_null())
+      o.warnings.push_back("ignoring pythonPath that is not a string: " + shown(*it));
+  }
+  if (auto it = j.find("libraryPaths"); it != j.end())
+    o.libraryPaths = stringList(*it, "libraryPaths", true, o.warnings);
+  if (auto it = j.find("traceDirs"); it != j.end())
+    o.traceDirs = stringList(*it, "traceDirs", false, o.warnings);
+  if (auto it = j.find("profiles"); it != j.end()) {
+    o.profiles = stringList(*it, "profiles", true, o.warnings);
+    if (!it->is_array() && !it->is_string())
+      o.warnings.push_back("ignoring malformed profiles entry " + shown(*it));
+  }
+  if (auto it = j.find("runLogs"); it != j.end()) {
+    o.runLogs = stringList(*it, "runLogs", true, o.warnings);
+    if (!it->is_array() && !it->is_string())
+      o.warnings.push_back("ignoring malformed runLogs entry " + shown(*it));
+  }
+  if (auto it = j.find("pathMappings"); it != j.end()) {
+    o.pathMappings.emplace();
+    if (it->is_array())
+      for (const json &m : *it) {
+        auto from = m.is_object() ? m.find("from") : m.end(), to = m.is_object() ? m.find("to") : m.end();
+        if (m.is_object() && from != m.end() && to != m.end() && from->is_string() && to->is_string())
+          o.pathMappings->push_back({from->get<std::string>(), to->get<std::string>()});
+        else
+          o.warnings.push_back("ignoring malformed pathMappings entry " + shown(m));
+      }
+  }
+  if (auto it = j.find("trusted"); it != j.end()) {
+    o.trusted = it->is_boolean() && it->get<bool>();
+    if (!it->is_boolean())
+      o.warnings.push_back("trusted is not a boolean (" + shown(*it) + "): taken as false");
+  }
+}
+
+void to_json(json &j, const InitializationOptions &o) {
+  j = json::object();
+  if (o.traceDirs) j["traceDirs"] = *o.traceDirs;
+  if (o.pathMappings) {
+    j["pathMappings"] = json::array();
+    for (const PathMapping &m : *o.pathMappings)
+      j["pathMappings"].push_back({{"from", m.from}, {"to", m.to}});
+  }
+  if (o.libraryPaths) j["libraryPaths"] = *o.libraryPaths;
+  if (o.pythonPath) j["pythonPath"] = *o.pythonPath;
+  if (o.profiles) j["profiles"] = *o.profiles;
+  if (o.runLogs) j["runLogs"] = *o.runLogs;
+  if (o.trusted) j["trusted"] = *o.trusted;
+}
+
+// --- workspace/executeCommand ----------------------------------------------------------------------------
+
+const char *commandName(InductorCommandParams::Command c) {
+  switch (c) {
+  case InductorCommandParams::Command::Reindex:
+    break;
+  }
+  return "inductor.reindex";
+}
+
+void from_json(const json &j, InductorCommandParams &p) {
+  std::string command;
+  required(j, "command", command);
+  if (command != commandName(InductorCommandParams::Command::Reindex))
+    throw json::other_error::create(501, "unknown command: " + command, &j);
+  p.command = InductorCommandParams::Command::Reindex;
+  auto it = j.find("arguments");
+  p.arguments = it != j.end() ? *it : json();
+}
+
+// --- inductor/artifactContent ----------------------------------------------------------------------------
+
+void from_json(const json &j, ArtifactContentParams &p) {
+  required(j, "uri", p.uri);
+}
+void to_json(json &j, const ArtifactContentParams &p) {
+  j = json{{"uri", p.uri}};
+}
+void from_json(const json &j, ArtifactContentResult &r) {
+  required(j, "text", r.text);
+  required(j, "languageId", r.languageId);
+}
+void to_json(json &j, const ArtifactContentResult &r) {
+  j = json{{"text", r.text}, {"languageId", r.languageId}};
+}
+
+// --- inductor/listArtifacts ------------------------------------------------------------------------------
+
+void from_json(const json &j, ArtifactEntry &e) {
+  required(j, "uri", e.uri);
+  member(j, "title", e.title);
+  member(j, "label", e.label);
+  member(j, "kind", e.kind);
+  member(j, "languageId", e.languageId);
+  member(j, "compileId", e.compileId);
+  member(j, "compile", e.compile);
+  member(j, "compileIndex", e.compileIndex);
+  member(j, "rank", e.rank);
+  member(j, "graphKind", e.graphKind);
+  member(j, "graphName", e.graphName);
+  member(j, "trace", e.trace);
+}
+void to_json(json &j, const ArtifactEntry &e) {
+  j = json{{"uri", e.uri},
+           {"title", e.title},
+           {"label", e.label},
+           {"kind", e.kind},
+           {"languageId", e.languageId},
+           {"compileId", nullable(e.compileId)},
+           {"compile", nullable(e.compile)},
+           {"compileIndex", nullable(e.compileIndex)},
+           {"rank", nullable(e.rank)},
+           {"graphKind", nullable(e.graphKind)},
+           {"graphName", nullable(e.graphName)},
+           {"trace", nullable(e.trace)}};
+}
+
+// --- Counts ----------------------------------------------------------------------------------------------
+
+void from_json(const json &j, Counts &c) {
+  for (auto [key, out] : {std::pair<const char *, uint64_t *>{"traces", &c.traces},
+                          {"compiles", &c.compiles},
+                          {"graphs", &c.graphs},
+                          {"frames", &c.frames},
+                          {"kernels", &c.kernels},
+                          {"launches", &c.launches},
+                          {"launchesWithOrigin", &c.launchesWithOrigin},
+                          {"problems", &c.problems},
+                          {"graphBreaks", &c.graphBreaks},
+                          {"recompiles", &c.recompiles},
+                          {"failures", &c.failures},
+                          {"ranks", &c.ranks}})
+    member(j, key, *out);
+}
+void to_json(json &j, const Counts &c) {
+  j = json{{"traces", c.traces},
+           {"compiles", c.compiles},
+           {"graphs", c.graphs},
+           {"frames", c.frames},
+           {"kernels", c.kernels},
+           {"launches", c.launches},
+           {"launchesWithOrigin", c.launchesWithOrigin},
+           {"problems", c.problems},
+           {"graphBreaks", c.graphBreaks},
+           {"recompiles", c.recompiles},
+           {"failures", c.failures},
+           {"ranks", c.ranks}};
+}
+
+// --- inductor/status -------------------------------------------------------------------------------------
+
+namespace {
+
+/// The members of StatusServed, by name, for reading and writing them alike.
+template <class Served, class F> void servedNumbers(Served &s, F &&f) {
+  f("launchesWithOrigin", s.launchesWithOrigin);
+  f("corruptedRecords", s.corruptedRecords);
+  f("traceBytes", s.traceBytes);
+  f("traceBytesRead", s.traceBytesRead);
+  f("compilesAnalysed", s.compilesAnalysed);
+  f("frameCompiles", s.frameCompiles);
+  f("graphBreaks", s.graphBreaks);
+  f("recompiles", s.recompiles);
+  f("compileFailures", s.compileFailures);
+  f("launchesWithMissingSource", s.launchesWithMissingSource);
+  f("profiles", s.profiles);
+  f("runLogs", s.runLogs);
+}
+
+template <class Status, class F> void statusNumbers(Status &s, F &&f) {
+  f("traces", s.traces);
+  f("compiles", s.compiles);
+  f("kernels", s.kernels);
+  f("launches", s.launches);
+  f("errors", s.errors);
+  f("userLines", s.userLines);
+  f("waitingRequests", s.waitingRequests);
+  f("builds", s.builds);
+}
+
+} // namespace
+
+void from_json(const json &j, StatusResult &s) {
+  s = {};
+  member(j, "indexing", s.indexing);
+  member(j, "ready", s.ready);
+  statusNumbers(s, [&](const char *key, uint64_t &v) { member(j, key, v); });
+  if (auto p = j.find("progress"); p != j.end() && p->is_object()) {
+    s.progress.emplace();
+    member(*p, "percentage", s.progress->percentage);
+    member(*p, "message", s.progress->message);
+  }
+  if (auto py = j.find("python"); py != j.end() && py->is_object()) {
+    member(*py, "interpreter", s.python.interpreter);
+    member(*py, "source", s.python.source);
+    member(*py, "trusted", s.python.trusted);
+    member(*py, "importRoots", s.python.importRoots);
+    member(*py, "error", s.python.error);
+    member(*py, "kept", s.python.kept);
+    if (auto envs = py->find("environments"); envs != py->end() && envs->is_array())
+      for (const json &e : *envs) {
+        PythonEnvironmentStatus env;
+        member(e, "prefix", env.prefix);
+        member(e, "source", env.source);
+        member(e, "importRoots", env.importRoots);
+        s.python.environments.push_back(std::move(env));
+      }
+  }
+  if (auto n = j.find("notices"); n != j.end() && n->is_array())
+    for (const json &e : *n) {
+      NoticeStatus notice;
+      member(e, "kind", notice.kind);
+      member(e, "type", notice.type);
+      member(e, "message", notice.message);
+      s.notices.push_back(std::move(notice));
+    }
+  if (j.contains("counts")) {
+    StatusServed served;
+    servedNumbers(served, [&](const char *key, uint64_t &v) { member(j, key, v); });
+    member(j, "firstMissingSource", served.firstMissingSource);
+    member(j, "counts", served.counts);
+    s.served = std::move(served);
+  }
+}
+
+void to_json(json &j, const StatusResult &s) {
+  j = json{{"indexing", s.indexing}, {"ready", s.ready}};
+  statusNumbers(s, [&](const char *key, const uint64_t &v) { j[key] = v; });
+  j["progress"] = s.progress ? json{{"percentage", s.progress->percentage}, {"message", s.progress->message}}
+                             : json(nullptr);
+  json environments = json::array();
+  for (const PythonEnvironmentStatus &e : s.python.environments)
+    environments.push_back({{"prefix", e.prefix}, {"source", e.source}, {"importRoots", e.importRoots}});
+  j["python"] = {{"interpreter", s.python.interpreter},
+                 {"source", s.python.source},
+                 {"environments", std::move(environments)},
+                 {"trusted", s.python.trusted},
+                 {"importRoots", s.python.importRoots},
+                 {"error", s.python.error},
+                 {"kept", s.python.kept}};
+  j["notices"] = json::array();
+  for (const NoticeStatus &n : s.notices)
+    j["notices"].push_back({{"kind", n.kind}, {"type", n.type}, {"message", n.message}});
+  if (s.served) {
+    servedNumbers(*s.served, [&](const char *key, const uint64_t &v) { j[key] = v; });
+    j["firstMissingSource"] = nullable(s.served->firstMissingSource);
+    j["counts"] = s.served->counts;
+  }
+}
+
+// --- inductor/compiles -----------------------------------------------------------------------------------
+
+void from_json(const json &j, CompilesParams &p) {
+  member(j, "uri", p.uri);
+}
+void to_json(json &j, const CompilesParams &p) {
+  j = json::object();
+  if (p.uri) j["uri"] = *p.uri;
+}
+
+namespace {
+
+json toJSON(const CompileEvent &e) {
+  return {{"kind", e.kind},
+          {"severity", e.severity},
+          {"message", e.message},
+          {"code", e.code},
+          {"location", nullable(e.location)}};
+}
+CompileEvent compileEvent(const json &j) {
+  CompileEvent e;
+  member(j, "kind", e.kind);
+  member(j, "severity", e.severity);
+  member(j, "message", e.message);
+  member(j, "code", e.code);
+  member(j, "location", e.location);
+  return e;
+}
+
+json toJSON(const CompileEntry &c) {
+  json attempts = json::array(), events = json::array(), artifacts = json::array();
+  for (const CompileAttemptEntry &a : c.attempts)
+    attempts.push_back({{"attempt", a.attempt}, {"restartReason", a.restartReason}});
+  for (const CompileEvent &e : c.events)
+    events.push_back(toJSON(e));
+  for (const ArtifactRef &a : c.artifacts)
+    artifacts.push_back({{"uri", a.uri}, {"title", a.title}});
+  return {{"compileId", c.compileId},
+          {"label", c.label},
+          {"rank", nullable(c.rank)},
+          {"status", c.status},
+          {"summary", c.summary},
+          {"attempts", std::move(attempts)},
+          {"seconds", nullable(c.seconds)},
+          {"backwardSeconds", nullable(c.backwardSeconds)},
+          {"runtimeSeconds", nullable(c.runtimeSeconds)},
+          {"guardCount", nullable(c.guardCount)},
+          {"shapeEnvGuardCount", nullable(c.shapeEnvGuardCount)},
+          {"graphOpCount", nullable(c.graphOpCount)},
+          {"cache", {{"fxGraph", nullable(c.fxGraphCache)}, {"aotAutograd", nullable(c.aotAutogradCache)}}},
+          {"failType", nullable(c.failType)},
+          {"failReason", nullable(c.failReason)},
+          {"recompileReasons", c.recompileReasons},
+          {"events", std::move(events)},
+          {"artifacts", std::move(artifacts)},
+          {"trace", c.trace ? json{{"uri", c.trace->uri}, {"line", c.trace->line}} : json(nullptr)}};
+}
+CompileEntry compileEntry(const json &j) {
+  CompileEntry c;
+  member(j, "compileId", c.compileId);
+  member(j, "label", c.label);
+  member(j, "rank", c.rank);
+  member(j, "status", c.status);
+  member(j, "summary", c.summary);
+  if (auto a = j.find("attempts"); a != j.end() && a->is_array())
+    for (const json &x : *a) {
+      CompileAttemptEntry attempt;
+      member(x, "attempt", attempt.attempt);
+      member(x, "restartReason", attempt.restartReason);
+      c.attempts.push_back(std::move(attempt));
+    }
+  member(j, "seconds", c.seconds);
+  member(j, "backwardSeconds", c.backwardSeconds);
+  member(j, "runtimeSeconds", c.runtimeSeconds);
+  member(j, "guardCount", c.guardCount);
+  member(j, "shapeEnvGuardCount", c.shapeEnvGuardCount);
+  member(j, "graphOpCount", c.graphOpCount);
+  if (auto cache = j.find("cache"); cache != j.end() && cache->is_object()) {
+    member(*cache, "fxGraph", c.fxGraphCache);
+    member(*cache, "aotAutograd", c.aotAutogradCache);
+  }
+  member(j, "failType", c.failType);
+  member(j, "failReason", c.failReason);
+  member(j, "recompileReasons", c.recompileReasons);
+  if (auto e = j.find("events"); e != j.end() && e->is_array())
+    for (const json &x : *e)
+      c.events.push_back(compileEvent(x));
+  if (auto a = j.find("artifacts"); a != j.end() && a->is_array())
+    for (const json &x : *a) {
+      ArtifactRef ref;
+      member(x, "uri", ref.uri);
+      member(x, "title", ref.title);
+      c.artifacts.push_back(std::move(ref));
+    }
+  if (auto t = j.find("trace"); t != j.end() && t->is_object()) {
+    c.trace.emplace();
+    member(*t, "uri", c.trace->uri);
+    member(*t, "line", c.trace->line);
+  }
+  return c;
+}
+
+} // namespace
+
+void to_json(json &j, const CompilesResult &r) {
+  json frames = json::array();
+  for (const FrameEntry &f : r.frames) {
+    json compiles = json::array();
+    for (const CompileEntry &c : f.compiles)
+      compiles.push_back(toJSON(c));
+    frames.push_back(
+        {{"function", f.function},
+         {"name", f.name},
+         {"resumes",
+          f.resumes ? json{{"function", f.resumes->function}, {"line", f.resumes->line}} : json(nullptr)},
+         {"frameId", nullable(f.frameId)},
+         {"compiledAutogradId", nullable(f.compiledAutogradId)},
+         {"rank", nullable(f.rank)},
+         {"location", nullable(f.location)},
+         {"resumeOf", nullable(f.resumeOf)},
+         {"status", f.status},
+         {"summary", f.summary},
+         {"compiles", std::move(compiles)}});
+  }
+  j = json{{"frames", std::move(frames)}, {"summary", r.summary ? json(*r.summary) : json::object()}};
+  if (r.functions) {
+    json functions = json::array();
+    for (const FunctionEntry &f : *r.functions)
+      functions.push_back({{"file", nullable(f.file)},
+                           {"path", nullable(f.path)},
+                           {"function", f.function},
+                           {"location", nullable(f.location)},
+                           {"status", f.status},
+                           {"summary", f.summary},
+                           {"frames", f.frames}});
+    j["functions"] = std::move(functions);
+  }
+}
+
+void from_json(const json &j, CompilesResult &r) {
+  r = {};
+  for (const json &x : j.at("frames")) {
+    FrameEntry f;
+    member(x, "function", f.function);
+    member(x, "name", f.name);
+    if (auto rs = x.find("resumes"); rs != x.end() && rs->is_object()) {
+      f.resumes.emplace();
+      member(*rs, "function", f.resumes->function);
+      member(*rs, "line", f.resumes->line);
+    }
+    member(x, "frameId", f.frameId);
+    member(x, "compiledAutogradId", f.compiledAutogradId);
+    member(x, "rank", f.rank);
+    member(x, "location", f.location);
+    member(x, "resumeOf", f.resumeOf);
+    member(x, "status", f.status);
+    member(x, "summary", f.summary);
+    if (auto cs = x.find("compiles"); cs != x.end() && cs->is_array())
+      for (const json &c : *cs)
+        f.compiles.push_back(compileEntry(c));
+    r.frames.push_back(std::move(f));
+  }
+  if (auto fs = j.find("functions"); fs != j.end() && fs->is_array()) {
+    r.functions.emplace();
+    for (const json &x : *fs) {
+      FunctionEntry f;
+      member(x, "file", f.file);
+      member(x, "path", f.path);
+      member(x, "function", f.function);
+      member(x, "location", f.location);
+      member(x, "status", f.status);
+      member(x, "summary", f.summary);
+      member(x, "frames", f.frames);
+      r.functions->push_back(std::move(f));
+    }
+  }
+  if (auto s = j.find("summary"); s != j.end() && s->is_object() && !s->empty()) r.summary = s->get<Counts>();
+}
+
+// --- inductor/hotLines -----------------------------------------------------------------------------------
+
+void from_json(const json &j, HotLinesParams &p) {
+  p = {};
+  if (!j.is_object()) return;
+  if (auto it = j.find("limit"); it != j.end() && it->is_number_unsigned())
+    p.limit = std::min<uint64_t>(it->get<uint64_t>(), 100000);
+  if (auto it = j.find("uri"); it != j.end() && it->is_string()) p.uri = it->get<std::string>();
+}
+void to_json(json &j, const HotLinesParams &p) {
+  j = json{{"limit", p.limit}};
+  if (p.uri) j["uri"] = *p.uri;
+}
+
+void to_json(json &j, const HotLinesResult &r) {
+  json lines = json::array(), kernels = json::array();
+  for (const HotLine &l : r.lines)
+    lines.push_back({{"location", nullable(l.location)},
+                     {"path", l.path},
+                     {"line", l.line},
+                     {"code", l.code},
+                     {"ns", l.ns},
+                     {"perStepNs", l.perStepNs},
+                     {"stepNs", l.stepNs},
+                     {"percent", l.percent},
+                     {"label", l.label},
+                     {"launches", l.launches},
+                     {"byKind", l.byKind}});
+  for (const HotKernel &k : r.kernels)
+    kernels.push_back({{"location", k.location},
+                       {"kernel", k.kernel},
+                       {"compile", k.compile},
+                       {"ns", k.ns},
+                       {"perStepNs", k.perStepNs},
+                       {"stepNs", k.stepNs},
+                       {"percent", k.percent},
+                       {"label", k.label}});
+  j = json{{"basis", r.basis},           {"basisText", r.basisText},     {"steps", r.steps},
+           {"stepNs", r.stepNs},         {"totalNs", r.totalNs},         {"eagerNs", r.eagerNs},
+           {"unjoinedNs", r.unjoinedNs}, {"caveats", r.caveats},         {"profiles", r.profiles},
+           {"lines", std::move(lines)},  {"kernels", std::move(kernels)}};
+}
+
+void from_json(const json &j, HotLinesResult &r) {
+  r = {};
+  member(j, "basis", r.basis);
+  member(j, "basisText", r.basisText);
+  member(j, "steps", r.steps);
+  member(j, "stepNs", r.stepNs);
+  member(j, "totalNs", r.totalNs);
+  member(j, "eagerNs", r.eagerNs);
+  member(j, "unjoinedNs", r.unjoinedNs);
+  member(j, "caveats", r.caveats);
+  member(j, "profiles", r.profiles);
+  if (auto ls = j.find("lines"); ls != j.end() && ls->is_array())
+    for (const json &x : *ls) {
+      HotLine l;
+      member(x, "location", l.location);
+      member(x, "path", l.path);
+      member(x, "line", l.line);
+      member(x, "code", l.code);
+      member(x, "ns", l.ns);
+      member(x, "perStepNs", l.perStepNs);
+      member(x, "stepNs", l.stepNs);
+      member(x, "percent", l.percent);
+      member(x, "label", l.label);
+      member(x, "launches", l.launches);
+      member(x, "byKind", l.byKind);
+      r.lines.push_back(std::move(l));
+    }
+  if (auto ks = j.find("kernels"); ks != j.end() && ks->is_array())
+    for (const json &x : *ks) {
+      HotKernel k;
+      member(x, "location", k.location);
+      member(x, "kernel", k.kernel);
+      member(x, "compile", k.compile);
+      member(x, "ns", k.ns);
+      member(x, "perStepNs", k.perStepNs);
+      member(x, "stepNs", k.stepNs);
+      member(x, "percent", k.percent);
+      member(x, "label", k.label);
+      r.kernels.push_back(std::move(k));
+    }
+}
+
+} // namespace inductor::protocol

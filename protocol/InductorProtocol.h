@@ -1,0 +1,369 @@
+// protocol/InductorProtocol.h: inductor-ls's own protocol, the `inductor/*` requests and the
+// `initializationOptions`, as types: one struct per params and result, with its from_json/to_json next to it
+// (like rust-analyzer's lsp_ext.rs beside lsp-types, and protocol/Protocol.h for the standard LSP types).
+//
+// These are the wire shapes the editors read (editors/vscode/src/protocol.ts, editors/neovim) and that
+// `inductor-ls explain --json` writes for compile health (`compileHealth`: a CompilesResult) and runtime
+// (`runtime`: a HotLinesResult and what only explain adds): change a field here and every client sees it.
+// Conventions, as in Protocol.h:
+//  - Names are the wire's. A member marked "null when ..." is always written, as `null` when unset (the
+//    clients test for null); members marked "omitted when ..." are left out when unset.
+//  - Params are read by from_json, which throws nlohmann::json::exception (with the JSON path) for a
+//    member of the wrong type; the server's binder (server/Dispatch.cpp) catches it, in one place, and
+//    answers InvalidParams. Params of the editors' settings are tolerant (InitializationOptions).
+//  - Lines are 0-based in Location (LSP) and 1-based where a member is called `line` beside a `path`
+//    (user source lines as PyTorch records them). Times are nanoseconds of device time (`ns`), or seconds
+//    where the member says so.
+// protocol/ knows no index: the server (server/*.cpp) fills these from index/ queries.
+#pragma once
+
+#include "protocol/Json.h"
+#include "protocol/Protocol.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace inductor::protocol {
+
+// NOLINTBEGIN(readability-identifier-naming): the wire's names.
+
+/// Params of a request that takes none (`inductor/listArtifacts`, `inductor/status`, `shutdown`): any value,
+/// null or absent, is accepted and ignored.
+struct NoParams {};
+void from_json(const json &j, NoParams &p);
+
+// ---------------------------------------------------------------------------------------------------------
+// initializationOptions (and `workspace/didChangeConfiguration` settings, bare or under `inductorLs`).
+
+/// `pathMappings` entry: a path prefix recorded on another machine, and where it is here.
+struct PathMapping {
+  std::string from;
+  std::string to;
+  friend bool operator==(const PathMapping &, const PathMapping &) = default;
+};
+
+/// The editors' settings (README "Settings"). Deviation: tolerant, unlike other params: a malformed entry is
+/// skipped and said in `warnings` (a bad setting must not stop the server), so from_json never throws.
+/// A member is set when its key is present, even when nothing usable came of it (the key then clears the
+/// setting). Paths are kept as sent: `file://` URIs are turned into paths by the server.
+struct InitializationOptions {
+  /// Trace inputs (folders or files); a string is one input. Entries that are not strings are skipped.
+  std::optional<std::vector<std::string>> traceDirs;
+  std::optional<std::vector<PathMapping>> pathMappings;
+  /// Globs of library code; a string is one glob.
+  std::optional<std::vector<std::string>> libraryPaths;
+  /// The interpreter to ask for import roots; empty when the key is null or not a string.
+  std::optional<std::string> pythonPath;
+  /// torch.profiler traces and printer run logs (files or folders); a string is one.
+  std::optional<std::vector<std::string>> profiles;
+  std::optional<std::vector<std::string>> runLogs;
+  /// false: no interpreter is run (VS Code's restricted mode). A value that is not a boolean reads as false.
+  /// Only `initialize` reads it.
+  std::optional<bool> trusted;
+  /// What was skipped or taken otherwise, one sentence each, for the server's log.
+  std::vector<std::string> warnings;
+
+  /// Whether any setting of the index is present (what a configuration change reindexes for).
+  bool hasIndexSettings() const {
+    return traceDirs || pathMappings || libraryPaths || pythonPath || profiles || runLogs;
+  }
+};
+/// Reads a JSON object (anything else reads as no settings).
+void from_json(const json &j, InitializationOptions &o);
+void to_json(json &j, const InitializationOptions &o); ///< For clients and tests; `warnings` not written.
+
+// ---------------------------------------------------------------------------------------------------------
+// workspace/executeCommand: the server's own commands.
+
+/// The commands the server executes (ServerCapabilities.executeCommandProvider): `inductor.reindex`.
+/// Deviation from ExecuteCommandParams: from_json refuses a command the server does not have, so that the
+/// binder answers it InvalidParams as it does any other params it cannot read.
+struct InductorCommandParams {
+  enum class Command { Reindex } command = Command::Reindex;
+  json arguments; ///< An array, or null when absent.
+};
+void from_json(const json &j, InductorCommandParams &p);
+/// The command's name on the wire: "inductor.reindex".
+const char *commandName(InductorCommandParams::Command c);
+
+// ---------------------------------------------------------------------------------------------------------
+// inductor/artifactContent {uri} -> {text, languageId}
+
+struct ArtifactContentParams {
+  /// An `inductor-trace:` URI, a `file:` URI of an indexed artifact, or
+  /// `inductor-trace:/recorded-source/<recorded path>` (a user file that is not on this machine). Required.
+  std::string uri;
+};
+void from_json(const json &j, ArtifactContentParams &p);
+void to_json(json &j, const ArtifactContentParams &p);
+
+struct ArtifactContentResult {
+  std::string text;
+  std::string languageId; ///< "python" or "cpp".
+};
+void from_json(const json &j, ArtifactContentResult &r);
+void to_json(json &j, const ArtifactContentResult &r);
+
+// ---------------------------------------------------------------------------------------------------------
+// inductor/listArtifacts {} -> [ArtifactEntry]: every artifact, in index order (compiles in order, each
+// compile's output code before its graphs; kernel files last). Several entries can share a URI (ranks
+// writing the same cache file): pickers show one per URI.
+
+struct ArtifactEntry {
+  std::string uri;
+  std::string title;
+  /// What pickers show: `[0/0] backward · output_code.py`.
+  std::string label;
+  std::string kind;                     ///< "outputCode", "wrapperCode", "kernel" or "graph".
+  std::string languageId;               ///< "python" or "cpp".
+  std::optional<std::string> compileId; ///< `frame/frame_compile_id`; null when unknown or shared.
+  std::optional<std::string> compile;   ///< The compile's label (`[0/0] backward`); null for kernel files.
+  std::optional<uint32_t> compileIndex; ///< Tells compiles apart; null for kernel files shared by compiles.
+  std::optional<int64_t> rank;          ///< null when not recorded.
+  /// "forward", "backward", "inference", "unknown" or "aot"; null without a compile.
+  std::optional<std::string> graphKind;
+  std::optional<std::string> graphName; ///< null when none.
+  std::optional<std::string> trace;     ///< The log the compile came from; null for compiles found in files.
+};
+void from_json(const json &j, ArtifactEntry &e);
+void to_json(json &j, const ArtifactEntry &e);
+
+// ---------------------------------------------------------------------------------------------------------
+// Counts (index/model/Counts.h, the one definition of what the views count): inductor/status `counts`,
+// inductor/compiles `summary`, explain --json `counts`.
+
+struct Counts {
+  uint64_t traces = 0, compiles = 0, graphs = 0, frames = 0, kernels = 0, launches = 0;
+  uint64_t launchesWithOrigin = 0, problems = 0, graphBreaks = 0, recompiles = 0, failures = 0, ranks = 0;
+  friend bool operator==(const Counts &, const Counts &) = default;
+};
+void from_json(const json &j, Counts &c);
+void to_json(json &j, const Counts &c);
+
+// ---------------------------------------------------------------------------------------------------------
+// inductor/status {} -> StatusResult, also sent as the `inductor/status` notification while indexing and
+// when an index is served.
+
+struct PythonEnvironmentStatus {
+  std::string prefix;
+  std::string source; ///< How it was found ("workspace .venv", "VIRTUAL_ENV", ...).
+  std::vector<std::string> importRoots;
+};
+
+struct PythonStatus {
+  std::string interpreter; ///< Empty when none was found (or none may run).
+  std::string source;
+  std::vector<PythonEnvironmentStatus> environments;
+  bool trusted = true;
+  std::vector<std::string> importRoots;
+  std::string error; ///< Why the import roots are unknown; empty otherwise.
+  bool kept = false; ///< The roots are an earlier session's answer, not asked again yet.
+};
+
+struct BuildProgress {
+  uint32_t percentage = 0;
+  std::string message;
+};
+
+/// One notice of the current index (server/Notices.h).
+struct NoticeStatus {
+  std::string kind; ///< "noTrace", "missingSources", "noProvenance", "corruptedRecords".
+  int type = 3;     ///< MessageType.
+  std::string message;
+};
+
+/// The served index's numbers in StatusResult (a struct of its own: clang cannot default-construct a nested
+/// struct with member initializers inside std::optional before the outer struct is complete).
+struct StatusServed {
+  uint64_t launchesWithOrigin = 0, corruptedRecords = 0;
+  uint64_t traceBytes = 0, traceBytesRead = 0, compilesAnalysed = 0; ///< The last build's work.
+  uint64_t frameCompiles = 0, graphBreaks = 0, recompiles = 0, compileFailures = 0;
+  uint64_t launchesWithMissingSource = 0;
+  std::optional<std::string> firstMissingSource; ///< null when none is missing.
+  uint64_t profiles = 0, runLogs = 0;
+  Counts counts;
+};
+
+struct StatusResult {
+  bool indexing = false;
+  bool ready = false; ///< An index is served.
+  /// Indexes served so far: tells a new index from a status update of the same one.
+  uint64_t builds = 0;
+  uint64_t waitingRequests = 0;          ///< Queued until the first index is ready.
+  std::optional<BuildProgress> progress; ///< null unless indexing.
+  PythonStatus python;
+  std::vector<NoticeStatus> notices;
+  // The served index's statistics (index::IndexStats); 0 before the first index.
+  uint64_t traces = 0, compiles = 0, kernels = 0, launches = 0, errors = 0, userLines = 0;
+  /// The rest is omitted before the first index is served.
+  std::optional<StatusServed> served;
+};
+void from_json(const json &j, StatusResult &s);
+void to_json(json &j, const StatusResult &s);
+
+// ---------------------------------------------------------------------------------------------------------
+// inductor/compiles {uri?} -> CompilesResult: the compiled frames overview (a tree in VS Code, a list in
+// Neovim), and explain --json's `compileHealth`.
+
+struct CompilesParams {
+  /// Only frames with a def line or an event in this user file. A member that is not a string is refused.
+  std::optional<std::string> uri;
+};
+void from_json(const json &j, CompilesParams &p);
+void to_json(json &j, const CompilesParams &p);
+
+/// One compile-health event (index/health/CompileHealth.h HealthEvent).
+struct CompileEvent {
+  std::string kind;    ///< "graphBreak", "recompile", "failure" or "specialization".
+  int severity = 2;    ///< DiagnosticSeverity: 1 error, 2 warning, 3 information, 4 hint.
+  std::string message; ///< One line: the reason's title, the failed guard, "fail_type: ...".
+  std::string code;    ///< PyTorch's id of the graph break (`GB0000`), `recompile-limit`, or empty.
+  std::optional<Location> location; ///< The user line as it is now; null when not placed or gone.
+  friend bool operator==(const CompileEvent &, const CompileEvent &) = default;
+};
+
+struct CompileAttemptEntry {
+  int attempt = 0;
+  std::string restartReason;
+  friend bool operator==(const CompileAttemptEntry &, const CompileAttemptEntry &) = default;
+};
+
+struct ArtifactRef {
+  std::string uri;
+  std::string title;
+  friend bool operator==(const ArtifactRef &, const ArtifactRef &) = default;
+};
+
+/// A line of a trace log (0-based): the compile's first record.
+struct TraceRef {
+  std::string uri;
+  uint32_t line = 0;
+  friend bool operator==(const TraceRef &, const TraceRef &) = default;
+};
+
+struct CompileEntry {
+  std::string compileId; ///< `frame/frame_compile_id`.
+  std::string label;
+  std::optional<int64_t> rank; ///< null when not recorded.
+  std::string status;          ///< "ok", "graph break", "recompiled", "failed", "not compiled".
+  std::string summary;         ///< "graph break · 2 attempts · 3.70 s · 10 guards · FX graph cache miss".
+  std::vector<CompileAttemptEntry> attempts;
+  std::optional<double> seconds, backwardSeconds, runtimeSeconds;      ///< null when not recorded.
+  std::optional<int64_t> guardCount, shapeEnvGuardCount, graphOpCount; ///< null when not recorded.
+  /// `cache`: {fxGraph, aotAutograd}, each "hit", "miss", "bypass" or null.
+  std::optional<std::string> fxGraphCache, aotAutogradCache;
+  std::optional<std::string> failType, failReason; ///< null unless it failed.
+  std::vector<std::string> recompileReasons;
+  std::vector<CompileEvent> events;
+  std::vector<ArtifactRef> artifacts; ///< Output code and graphs.
+  std::optional<TraceRef> trace;      ///< null when the log is unknown.
+  friend bool operator==(const CompileEntry &, const CompileEntry &) = default;
+};
+
+/// `torch_dynamo_resume_in_<fn>_at_<line>`: what runs after a graph break.
+struct ResumeOf {
+  std::string function;
+  uint32_t line = 0;
+  friend bool operator==(const ResumeOf &, const ResumeOf &) = default;
+};
+
+struct FrameEntry {
+  std::string function; ///< co_name as logged.
+  std::string name;     ///< The user's name: co_name, else the name its frame id has in another compile.
+  std::optional<ResumeOf> resumes;                          ///< null unless a resume frame.
+  std::optional<int64_t> frameId, compiledAutogradId, rank; ///< null when not recorded.
+  std::optional<Location> location;                         ///< The def line; null when unknown.
+  std::optional<int64_t> resumeOf; ///< Index into `frames`; null when none (or filtered out).
+  std::string status;              ///< The worst of its compiles'.
+  std::string summary;
+  std::vector<CompileEntry> compiles;
+  friend bool operator==(const FrameEntry &, const FrameEntry &) = default;
+};
+
+/// The frames grouped as the user wrote them, by file (in order of first appearance) and function.
+struct FunctionEntry {
+  std::optional<std::string> file; ///< Base name; null when unknown.
+  std::optional<std::string> path; ///< null when unknown.
+  std::string function;
+  std::optional<Location> location; ///< null when unknown.
+  std::string status;
+  std::string summary;
+  std::vector<int64_t> frames; ///< Indexes into `frames`.
+  friend bool operator==(const FunctionEntry &, const FunctionEntry &) = default;
+};
+
+struct CompilesResult {
+  std::vector<FrameEntry> frames; ///< In the order torch.compile compiled them, per log.
+  /// Omitted (with `summary` an empty object) when `uri` names no user file.
+  std::optional<std::vector<FunctionEntry>> functions;
+  std::optional<Counts> summary; ///< The whole index's counts; `{}` when `uri` names no user file.
+};
+void from_json(const json &j, CompilesResult &r);
+void to_json(json &j, const CompilesResult &r);
+
+// ---------------------------------------------------------------------------------------------------------
+// inductor/hotLines {limit?, uri?} -> HotLinesResult: the per-line time table (VS Code's hottest-lines
+// picker, Neovim's quickfix list), and the core of explain --json's `runtime`.
+
+struct HotLinesParams {
+  /// At most this many lines and kernels (default 200, at most 100,000). Deviation: a value that is not an
+  /// unsigned number is ignored rather than refused (as clients have always sent it).
+  uint64_t limit = 200;
+  /// Only the lines of this user file (and no kernels). Ignored when not a string.
+  std::optional<std::string> uri;
+};
+void from_json(const json &j, HotLinesParams &p);
+void to_json(json &j, const HotLinesParams &p);
+
+struct HotLine {
+  std::optional<Location> location; ///< Where the line is now; null when gone from the file.
+  std::string path;
+  uint32_t line = 0; ///< 1-based: the line now, else the recorded one.
+  std::string code;
+  uint64_t ns = 0;              ///< Total over the profiles.
+  uint64_t perStepNs = 0;       ///< ns per step when steps are marked, else ns.
+  std::vector<uint64_t> stepNs; ///< Per marked step; empty when none.
+  double percent = 0;           ///< Of all device time, 0..100.
+  std::string label;            ///< What the lens shows: "133 µs/step", "400 µs total".
+  uint32_t launches = 0;
+  std::map<std::string, uint64_t> byKind; ///< "forward", "backward", ... -> ns.
+  friend bool operator==(const HotLine &, const HotLine &) = default;
+};
+
+struct HotKernel {
+  Location location;   ///< The launch site in the output code.
+  std::string kernel;  ///< `name` or `name:debugHandle`.
+  std::string compile; ///< The compile's label.
+  uint64_t ns = 0, perStepNs = 0;
+  std::vector<uint64_t> stepNs;
+  double percent = 0;
+  std::string label;
+  friend bool operator==(const HotKernel &, const HotKernel &) = default;
+};
+
+struct HotLinesResult {
+  std::string basis;     ///< "perStep", "total" or "none" (no profile).
+  std::string basisText; ///< For people: "per step, mean of 3 steps", "no profiler trace found".
+  std::vector<std::string> steps;
+  std::vector<uint64_t> stepNs;
+  uint64_t totalNs = 0, eagerNs = 0, unjoinedNs = 0;
+  std::vector<std::string> caveats;
+  std::vector<std::string> profiles; ///< Paths.
+  std::vector<HotLine> lines;        ///< Largest first.
+  std::vector<HotKernel> kernels;    ///< Largest first; empty with `uri`.
+};
+void from_json(const json &j, HotLinesResult &r);
+void to_json(json &j, const HotLinesResult &r);
+
+// ---------------------------------------------------------------------------------------------------------
+// inductor/launchSites: TextDocumentPositionParams (a user line) -> [Location]: the launch sites of the
+// kernels computed for that line, one per site in each compile (the ranks' copies left out), for the lens
+// command `inductor.showLaunchSites`. Written as JSON text (protocol/JsonWriter.h): thousands of sites.
+using LaunchSitesParams = TextDocumentPositionParams;
+
+// NOLINTEND(readability-identifier-naming)
+
+} // namespace inductor::protocol

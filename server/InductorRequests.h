@@ -1,0 +1,38 @@
+// server/InductorRequests.h: the answers of the custom requests (protocol/InductorProtocol.h) as pure
+// functions of an index, shared by their handlers (one file each: Compiles.cpp, HotLines.cpp,
+// ListArtifacts.cpp, ArtifactContent.cpp, LaunchSites.cpp, Status.cpp) and by `inductor-ls explain --json`
+// (server/cli/), which writes the same structs: one JSON shape for compile health and runtime, whoever asks.
+//
+// Each takes a TextCache (server/Convert.h) for the texts the answer points into: locations are in the
+// negotiated encoding, and recorded user lines are found again in the text users have now.
+#pragma once
+
+#include "index/model/Index.h"
+#include "protocol/InductorProtocol.h"
+#include "server/Convert.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace inductor::server {
+
+/// The compiled frames overview (inductor/compiles; explain's `compileHealth`). `filterPath` (a normalised
+/// local path, or empty for all): only frames with a def line or an event in that user file.
+protocol::CompilesResult compilesResult(const index::Index &index, TextCache &texts,
+                                        const std::string &filterPath);
+
+/// The hottest user lines and kernel launches (inductor/hotLines; the core of explain's `runtime`): at most
+/// `limit` of each, largest first; with `onlyPath` (a local path), only that file's lines and no kernels.
+protocol::HotLinesResult hotLinesResult(const index::Index &index, TextCache &texts, uint64_t limit,
+                                        const std::string &onlyPath);
+
+/// Launch sites of `launches`, one location each (ranks sharing one output code file share their sites), as
+/// the JSON text of an array of Location (inductor/launchSites, and the code lenses' arguments).
+std::string launchLocations(TextCache &texts, const index::Index &index,
+                            const std::vector<index::LaunchRef> &launches);
+
+/// "python" or "cpp": an artifact's languageId (inductor/artifactContent, inductor/listArtifacts).
+std::string artifactLanguageId(const index::Artifact &artifact);
+
+} // namespace inductor::server

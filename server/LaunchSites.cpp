@@ -1,0 +1,49 @@
+// server/LaunchSites.cpp: the custom request `inductor/launchSites`, what a model line's code lens opens
+// (server/CodeLens.cpp: its command `inductor.showLaunchSites` carries no locations, as a line of a
+// many-compile trace has thousands of launch sites).
+//
+//   inductor/launchSites {textDocument, position} -> Location[] (protocol::LaunchSitesParams): the launch
+//   sites the lens of that line of a user file counts, one per site in each compile, the ranks of a compile
+//   merged (references lists every rank's); [] on other lines and documents.
+#include "index/model/Counts.h"
+#include "protocol/JsonWriter.h"
+#include "server/Convert.h"
+#include "server/InductorRequests.h"
+#include "server/Server.h"
+
+namespace inductor::server {
+
+std::string launchLocations(TextCache &texts, const index::Index &index,
+                            const std::vector<index::LaunchRef> &launches) {
+  protocol::JsonWriter w;
+  w.reserve(launches.size() * 128); // About a location's text.
+  w.beginArray();
+  UniqueLocations unique(w);
+  for (index::LaunchRef r : launches) {
+    const std::string &uri = texts.uriOf(index, r.artifact);
+    unique.add(uri, launchRange(texts, index, r, uri));
+  }
+  w.endArray();
+  return w.take();
+}
+
+void Server::onLaunchSites(const protocol::LaunchSitesParams &params, Reply reply) {
+  withIndex(std::move(reply), [this, params](const index::Index &index, const Reply &reply) {
+    const std::string &uri = params.textDocument.uri;
+    TextCache texts(documents(), index);
+    Target target = resolveTarget(index, uri, texts);
+    if (target.kind != Target::Kind::UserFile) return reply(json::array());
+    // The line's launches as the lens found them: the recorded lines at this line of the text now.
+    uint32_t line = params.position.line + 1;
+    auto now = userLinesNow(texts, index, uri, target.path, line);
+    auto it = now.find(line);
+    if (it == now.end()) return reply(json::array());
+    // One per site in each compile, not one per rank (a 32-rank trace would send 32 copies of each). The
+    // ranks' copies (the same code, up to the device) add no site: left out before summarizing (8 ranks: 8×
+    // fewer to look at).
+    reply.text(launchLocations(texts, index,
+                               index::summarizeLaunches(index, withoutCopies(index, it->second)).sites()));
+  });
+}
+
+} // namespace inductor::server

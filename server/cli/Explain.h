@@ -1,0 +1,54 @@
+// server/cli/Explain.h: `inductor-ls explain`, the command-line view of an index: for each kernel launch its
+// user origin, and for each user source line its kernels, then compile health and runtime. Plain text for
+// people, `--json` for scripts.
+//
+// The CLI is a client of the server's features, not a second implementation of them: `--json` writes
+// compile health (`compileHealth`) and runtime (`runtime`) as the custom requests' structs
+// (protocol/InductorProtocol.h, built by server/InductorRequests.h: inductor/compiles and inductor/hotLines),
+// so a script and an editor read one shape. Files: Explain.cpp (arguments, the build, the text),
+// ExplainJson.cpp
+// (`--json`), ExplainRuntime.cpp (the runtime section, text and the keys only explain writes).
+#pragma once
+
+#include "index/files/SourceReader.h"
+#include "index/model/Index.h"
+#include "protocol/Json.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace inductor::server {
+
+/// Runs the explain command with its arguments (after the word `explain`). Returns the exit code.
+int runExplain(const std::vector<std::string> &args);
+
+// --- Shared by the CLI's files. -------------------------------------------------------------------------
+
+/// The launches of every user line: path -> 1-based line -> launches, in index order.
+using UserLineLaunches = std::map<std::string, std::map<uint32_t, std::vector<index::LaunchRef>>>;
+UserLineLaunches userLineLaunches(const index::Index &index);
+
+/// The text of an origin's line: as the trace recorded it, else the file's line here (read through the
+/// SourceReader, like the server), else why there is none (never a bare line number that reads like an empty
+/// line).
+std::string sourceText(const index::Origin &o, const index::SourceReader &sources);
+
+/// The runtime section of the text (ExplainRuntime.cpp): GPU time per user line, launch and compile, and the
+/// printer's statistics and findings.
+void printRuntime(const index::Index &index);
+
+/// What only explain writes under `runtime` (ExplainRuntime.cpp), beside inductor/hotLines' members:
+/// outsideStepsNs, profileDetails [{path, steps, totalNs, eagerNs, unjoinedNs, calls, truncated}], compiles,
+/// eagerOps, values (the printer's statistics), diagnostics (runtime findings).
+protocol::json runtimeDetails(const index::Index &index);
+
+/// The `--json` document (ExplainJson.cpp): {stats, counts, launches, userLines, compileHealth
+/// (inductor/compiles' answer), diagnostics, runtime (inductor/hotLines' answer with every line and launch,
+/// and runtimeDetails())}. `sources`: the reader the index's build allowed; `milliseconds`: the build's time.
+protocol::json explainJson(std::shared_ptr<const index::Index> index,
+                           std::shared_ptr<const index::SourceReader> sources, long long milliseconds);
+
+} // namespace inductor::server

@@ -1,0 +1,103 @@
+// server/cli/ExplainJson.cpp: `inductor-ls explain --json` (see Explain.h). Compile health and runtime are
+// the custom requests' answers (server/InductorRequests.h), built through a Server that serves the CLI's
+// index to no client: the same texts, locations and encoding (UTF-16, the LSP default) as an editor gets.
+#include "server/cli/Explain.h"
+
+#include "protocol/Transport.h"
+#include "server/Convert.h"
+#include "server/Counts.h"
+#include "server/InductorRequests.h"
+#include "server/Server.h"
+
+#include <limits>
+
+namespace inductor::server {
+
+namespace {
+
+using protocol::json;
+
+/// A transport to no client: the Server below only lends its documents (TextCache) to the answers.
+class NoClient final : public protocol::Transport {
+public:
+  protocol::ReadResult readMessage() override {
+    protocol::ReadResult r;
+    r.kind = protocol::ReadResult::Kind::EndOfFile;
+    return r;
+  }
+  void send(const json &) override {}
+};
+
+} // namespace
+
+json explainJson(std::shared_ptr<const index::Index> index,
+                 std::shared_ptr<const index::SourceReader> sources, long long milliseconds) {
+  index::IndexStats stats = index->stats();
+  json out;
+  out["stats"] = {{"traceFiles", stats.traceFiles},
+                  {"traceBytes", stats.traceBytes},
+                  {"compiles", stats.compiles},
+                  {"compilesAnalysed", stats.compilesAnalysed},
+                  {"kernels", stats.kernels},
+                  {"frameCompiles", stats.frameCompiles},
+                  {"graphBreaks", stats.graphBreaks},
+                  {"recompiles", stats.recompiles},
+                  {"compileFailures", stats.compileFailures},
+                  {"launches", stats.launches},
+                  {"launchesWithOrigin", stats.launchesWithOrigin},
+                  {"userLines", stats.userLines},
+                  {"corruptedRecords", stats.corruptedRecords},
+                  {"errors", stats.errors},
+                  {"milliseconds", milliseconds}};
+  // What every view counts (index/model/Counts.h); `stats` are the build's own numbers (per rank, per file).
+  out["counts"] = countsJson(*index::countsOf(*index));
+  out["launches"] = json::array();
+  for (uint32_t i = 0; i < index->artifacts().size(); ++i) {
+    const index::Artifact &a = index->artifacts()[i];
+    for (const index::Launch &l : a.launches) {
+      json origins = json::array();
+      for (const index::Origin &o : l.origins)
+        origins.push_back(
+            {{"path", o.path}, {"line", o.line}, {"code", sourceText(o, *sources)}, {"exists", o.exists}});
+      out["launches"].push_back({{"artifact", a.title},
+                                 {"file", a.paths.empty() ? a.virtualName : a.paths.front()},
+                                 {"line", l.site.line + 1},
+                                 {"kernel", l.site.kernel},
+                                 {"debugHandle", l.site.debugHandle ? json(*l.site.debugHandle) : nullptr},
+                                 {"kind", std::string(index::displayName(l.kind))},
+                                 {"origins", origins}});
+    }
+  }
+  out["userLines"] = json::array();
+  for (const auto &[path, lines] : userLineLaunches(*index))
+    for (const auto &[line, launches] : lines) {
+      json ks = json::array();
+      for (index::LaunchRef r : launches) {
+        const index::Launch &l = index->launch(r);
+        const index::Compile *c = index->compileOf(r.artifact);
+        ks.push_back({{"kernel", l.site.kernel},
+                      {"debugHandle", l.site.debugHandle ? json(*l.site.debugHandle) : nullptr},
+                      {"compile", c ? c->label() : ""}});
+      }
+      out["userLines"].push_back({{"path", path}, {"line", line}, {"kernels", ks}});
+    }
+  out["diagnostics"] = json::array();
+  for (const auto &d : index->diagnostics())
+    out["diagnostics"].push_back({{"file", d.file}, {"line", d.line + 1}, {"message", d.message}});
+
+  // Compile health and runtime: what inductor/compiles and inductor/hotLines answer (every line and launch).
+  NoClient noClient;
+  ServerOptions options;
+  options.jobs = 0;
+  options.watch = false;
+  Server server(noClient, options);
+  server.serveIndex(index, sources);
+  TextCache texts(server.documents(), *index);
+  out["compileHealth"] = compilesResult(*index, texts, "");
+  json runtime = hotLinesResult(*index, texts, std::numeric_limits<uint64_t>::max(), "");
+  runtime.update(runtimeDetails(*index));
+  out["runtime"] = std::move(runtime);
+  return out;
+}
+
+} // namespace inductor::server

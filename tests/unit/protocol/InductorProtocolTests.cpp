@@ -1,0 +1,192 @@
+// Tests for protocol/InductorProtocol.h: the custom requests' params and results, and initializationOptions.
+#include "protocol/InductorProtocol.h"
+
+#include <doctest/doctest.h>
+
+using namespace inductor::protocol;
+
+namespace {
+
+template <class T> std::string parseError(const json &j) {
+  T out;
+  std::string error;
+  CHECK_FALSE(fromJSON(j, out, error));
+  return error;
+}
+
+template <class T> T parse(const json &j) {
+  T out;
+  std::string error;
+  const bool ok = fromJSON(j, out, error);
+  REQUIRE_MESSAGE(ok, error);
+  return out;
+}
+
+/// Written, read back and written again: the same JSON (every member read as it is written).
+template <class T> void checkRoundTrip(const json &written) {
+  json again = parse<T>(written);
+  CHECK_MESSAGE(again == written, json::diff(written, again).dump());
+}
+
+Location location(const std::string &uri, uint32_t line) {
+  return {uri, {{line, 4}, {line, 20}}};
+}
+
+} // namespace
+
+TEST_CASE("initializationOptions: settings read as sent, malformed entries skipped with a warning") {
+  InitializationOptions o = parse<InitializationOptions>(json::parse(R"({
+    "traceDirs": ["/t", 5, "file:///u"], "libraryPaths": "*/site-packages/*", "pythonPath": 3,
+    "profiles": ["/p.json", {"x": 1}], "runLogs": "/run.log", "trusted": "yes",
+    "pathMappings": [{"from": "/a", "to": "/b"}, {"from": "/c"}, 7]})"));
+  REQUIRE(o.traceDirs);
+  CHECK(*o.traceDirs == std::vector<std::string>{"/t", "file:///u"});
+  CHECK(*o.libraryPaths == std::vector<std::string>{"*/site-packages/*"});
+  CHECK(o.pythonPath == std::optional<std::string>(""));
+  CHECK(*o.profiles == std::vector<std::string>{"/p.json"});
+  CHECK(*o.runLogs == std::vector<std::string>{"/run.log"});
+  CHECK(o.trusted == std::optional<bool>(false));
+  CHECK(*o.pathMappings == std::vector<PathMapping>{{"/a", "/b"}});
+  // pythonPath, a profiles entry, two pathMappings entries, trusted.
+  CHECK(o.warnings.size() == 5);
+  CHECK(o.hasIndexSettings());
+
+  InitializationOptions none = parse<InitializationOptions>(json::parse(R"({"trusted": true})"));
+  CHECK_FALSE(none.hasIndexSettings());
+  CHECK(none.trusted == std::optional<bool>(true));
+  CHECK(none.warnings.empty());
+  CHECK_FALSE(parse<InitializationOptions>(json(nullptr)).hasIndexSettings());
+  CHECK_FALSE(parse<InitializationOptions>(json("x")).hasIndexSettings());
+  // A key present with nothing usable is still present: it clears the setting.
+  CHECK(parse<InitializationOptions>(json::parse(R"({"pathMappings": null})")).pathMappings->empty());
+}
+
+TEST_CASE("custom params: what cannot be read is refused with the JSON path, tolerant ones are not") {
+  CHECK(parseError<ArtifactContentParams>(json::object()).find("uri") != std::string::npos);
+  CHECK(parseError<ArtifactContentParams>(json{{"uri", 4}}).find("/uri") != std::string::npos);
+  CHECK(parse<ArtifactContentParams>(json{{"uri", "inductor-trace:/x"}}).uri == "inductor-trace:/x");
+
+  CHECK(parseError<CompilesParams>(json{{"uri", 4}}).find("/uri") != std::string::npos);
+  CHECK_FALSE(parse<CompilesParams>(json::object()).uri);
+  CHECK(parse<CompilesParams>(json{{"uri", "file:///m.py"}}).uri ==
+        std::optional<std::string>("file:///m.py"));
+
+  HotLinesParams hot = parse<HotLinesParams>(json{{"limit", -3}, {"uri", 5}});
+  CHECK(hot.limit == 200);
+  CHECK_FALSE(hot.uri);
+  CHECK(parse<HotLinesParams>(json{{"limit", 1u << 30}}).limit == 100000);
+  CHECK(parse<HotLinesParams>(json{{"limit", 7u}, {"uri", "file:///m.py"}}).limit == 7);
+
+  CHECK(parseError<InductorCommandParams>(json{{"command", "inductor.noSuchCommand"}})
+            .find("unknown command: inductor.noSuchCommand") != std::string::npos);
+  CHECK(parse<InductorCommandParams>(json{{"command", "inductor.reindex"}}).command ==
+        InductorCommandParams::Command::Reindex);
+  parse<NoParams>(json::object());
+  parse<NoParams>(json::array({1, 2}));
+}
+
+TEST_CASE("custom results: members documented null are written as null, and read back") {
+  ArtifactEntry kernel;
+  kernel.uri = "file:///c/k.py";
+  kernel.title = "k.py";
+  kernel.label = "k.py";
+  kernel.kind = "kernel";
+  kernel.languageId = "python";
+  json k = kernel;
+  for (const char *key :
+       {"compileId", "compile", "compileIndex", "rank", "graphKind", "graphName", "trace"}) {
+    CAPTURE(key);
+    REQUIRE(k.contains(key));
+    CHECK(k[key].is_null());
+  }
+  checkRoundTrip<ArtifactEntry>(k);
+
+  CompileEntry compile;
+  compile.compileId = "0/1";
+  compile.label = "[0/1]";
+  compile.status = "graph break";
+  compile.attempts = {{0, "restart"}, {1, ""}};
+  compile.seconds = 1.5;
+  compile.guardCount = 10;
+  compile.fxGraphCache = "miss";
+  compile.recompileReasons = {"size mismatch"};
+  compile.events = {{"graphBreak", 2, "Graph break", "GB0001", location("file:///m.py", 3)},
+                    {"recompile", 3, "guard failed", "", std::nullopt}};
+  compile.artifacts = {{"inductor-trace:/a/1/output_code.py", "output code"}};
+  compile.trace = TraceRef{"file:///t.log", 12};
+  FrameEntry frame;
+  frame.function = "torch_dynamo_resume_in_f_at_9";
+  frame.name = "f";
+  frame.resumes = ResumeOf{"f", 9};
+  frame.frameId = 0;
+  frame.location = location("file:///m.py", 8);
+  frame.status = "graph break";
+  frame.summary = "1 compile";
+  frame.compiles = {compile};
+  CompilesResult result;
+  result.frames = {frame};
+  result.functions = std::vector<FunctionEntry>{
+      {"m.py", "/w/m.py", "f", location("file:///m.py", 8), "graph break", "1 compile", {0}}};
+  result.summary = Counts{1, 1, 1, 1, 2, 3, 3, 1, 1, 0, 0, 1};
+  json written = result;
+  const json &c = written["frames"][0]["compiles"][0];
+  CHECK(c["cache"] == json{{"fxGraph", "miss"}, {"aotAutograd", nullptr}});
+  CHECK(c["events"][0]["severity"] == 2);
+  CHECK(c["events"][1]["location"].is_null());
+  CHECK(c["failType"].is_null());
+  CHECK(c["runtimeSeconds"].is_null());
+  CHECK(written["frames"][0]["resumeOf"].is_null());
+  checkRoundTrip<CompilesResult>(written);
+
+  // A `uri` that names no user file: no frames, no functions, an empty summary.
+  CHECK(json(CompilesResult{}) == json{{"frames", json::array()}, {"summary", json::object()}});
+
+  HotLinesResult hot;
+  hot.basis = "perStep";
+  hot.basisText = "per step";
+  hot.steps = {"ProfilerStep#1", "ProfilerStep#2"};
+  hot.stepNs = {10, 20};
+  hot.totalNs = 30;
+  hot.profiles = {"/p.json"};
+  hot.lines = {{location("file:///m.py", 4),
+                "/w/m.py",
+                5,
+                "y = f(x)",
+                30,
+                15,
+                {10, 20},
+                100.0,
+                "15 ns/step",
+                2,
+                {{"forward", 30}}},
+               {std::nullopt, "/w/gone.py", 7, "", 0, 0, {}, 0.0, "0 ns", 1, {}}};
+  hot.kernels = {{location("file:///c/out.py", 40),
+                  "triton_poi_0:3",
+                  "[0/0] forward",
+                  30,
+                  15,
+                  {10, 20},
+                  100.0,
+                  "15 ns/step"}};
+  json h = hot;
+  CHECK(h["lines"][1]["location"].is_null());
+  checkRoundTrip<HotLinesResult>(h);
+
+  StatusResult status;
+  status.indexing = true;
+  status.progress = BuildProgress{40, "reading logs"};
+  status.notices = {{"noTrace", 2, "No trace found."}};
+  json before = status;
+  CHECK_FALSE(before.contains("counts")); // Before the first index.
+  CHECK(before["progress"]["percentage"] == 40);
+  checkRoundTrip<StatusResult>(before);
+  status.indexing = false;
+  status.progress.reset();
+  status.ready = true;
+  status.served.emplace().counts.compiles = 4;
+  json after = status;
+  CHECK(after["progress"].is_null());
+  CHECK(after["firstMissingSource"].is_null());
+  CHECK(after["counts"]["compiles"] == 4);
+  checkRoundTrip<StatusResult>(after);
+}
