@@ -27,72 +27,62 @@ std::string whereText(const CompileHealth &h, const std::vector<uint32_t> &compi
   return s;
 }
 
+/// The distinct titles of `events`, in order, joined by "; ".
+std::string joinedTitles(const CompileHealth &h, const std::vector<uint32_t> &events) {
+  std::vector<std::string> titles;
+  for (uint32_t e : events)
+    appendUnique(titles, h.events[e].title);
+  std::string out;
+  for (size_t i = 0; i < titles.size(); ++i)
+    out += (i ? "; " : "") + titles[i];
+  return out;
+}
+
+/// PyTorch's explanations and hints of `events`, each distinct one once, in order.
+std::vector<std::string> detailsOf(const CompileHealth &h, const std::vector<uint32_t> &events) {
+  std::vector<std::string> details;
+  for (uint32_t e : events) {
+    appendUnique(details, h.events[e].explanation);
+    for (const std::string &hint : h.events[e].hints)
+      appendUnique(details, "Hint: " + hint);
+  }
+  return details;
+}
+
 std::string message(const CompileHealth &h, HealthEventKind kind, bool limit,
                     const std::vector<uint32_t> &events, const std::vector<uint32_t> &compiles,
                     size_t ranks) {
   std::string m;
   if (limit) {
     // "recompile limit (3) reached: this function runs eagerly from now on", then PyTorch's explanation.
-    std::vector<std::string> titles, details;
-    for (uint32_t e : events) {
-      appendUnique(titles, h.events[e].title);
-      appendUnique(details, h.events[e].explanation);
-      for (const std::string &hint : h.events[e].hints)
-        appendUnique(details, "Hint: " + hint);
-    }
-    for (size_t i = 0; i < titles.size(); ++i)
-      m += (i ? "; " : "") + titles[i];
-    for (const std::string &d : details)
+    m = joinedTitles(h, events);
+    for (const std::string &d : detailsOf(h, events))
       m += "\n" + d;
     m += "\n(" + whereText(h, compiles, ranks) + ")";
     return m;
   }
   switch (kind) {
   case HealthEventKind::GraphBreak: {
-    std::vector<std::string> titles;
-    for (uint32_t e : events)
-      appendUnique(titles, h.events[e].title);
-    m = "Graph break: ";
-    for (size_t i = 0; i < titles.size(); ++i)
-      m += (i ? "; " : "") + titles[i];
-    std::vector<std::string> details;
-    for (uint32_t e : events) {
-      appendUnique(details, h.events[e].explanation);
-      for (const std::string &hint : h.events[e].hints)
-        appendUnique(details, "Hint: " + hint);
-    }
-    for (const std::string &d : details)
+    m = "Graph break: " + joinedTitles(h, events);
+    for (const std::string &d : detailsOf(h, events))
       m += "\n" + d;
     break;
   }
   case HealthEventKind::Recompile: {
-    std::vector<std::string> failures;
     bool limitReached = false;
-    for (uint32_t e : events) {
-      appendUnique(failures, h.events[e].title);
+    for (uint32_t e : events)
       limitReached |= h.events[e].limitReached;
-    }
     // Compile ids, not compiles: every rank of a job recompiles the same frame (whereText counts the ranks).
     std::set<std::string> distinct;
     for (uint32_t c : compiles)
       distinct.insert(h.compiles[c].id.str());
-    m = "recompiled " + std::to_string(distinct.size()) + "× — ";
-    for (size_t i = 0; i < failures.size(); ++i)
-      m += (i ? "; " : "") + failures[i];
+    m = "recompiled " + std::to_string(distinct.size()) + "× — " + joinedTitles(h, events);
     if (limitReached) m += "\nThe recompile limit was reached: later calls run without compiling.";
     break;
   }
   case HealthEventKind::Failure: {
-    std::vector<std::string> titles, details;
-    for (uint32_t e : events) {
-      appendUnique(titles, h.events[e].title);
-      appendUnique(details, h.events[e].explanation);
-      for (const std::string &hint : h.events[e].hints)
-        appendUnique(details, "Hint: " + hint);
-    }
-    m = "Compile failed: ";
-    for (size_t i = 0; i < titles.size(); ++i)
-      m += (i ? "; " : "") + titles[i];
+    m = "Compile failed: " + joinedTitles(h, events);
+    std::vector<std::string> details = detailsOf(h, events);
     // The first lines of the reason, when the title is all there is (a backend's exception message).
     if (details.empty()) {
       const HealthEvent &first = h.events[events.front()];
@@ -111,12 +101,7 @@ std::string message(const CompileHealth &h, HealthEventKind kind, bool limit,
     break;
   }
   case HealthEventKind::Specialization: {
-    std::vector<std::string> titles;
-    for (uint32_t e : events)
-      appendUnique(titles, h.events[e].title);
-    m = "Dynamic shape specialized: ";
-    for (size_t i = 0; i < titles.size(); ++i)
-      m += (i ? "; " : "") + titles[i];
+    m = "Dynamic shape specialized: " + joinedTitles(h, events);
     break;
   }
   }
