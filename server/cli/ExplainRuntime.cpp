@@ -16,6 +16,17 @@ namespace inductor::server {
 
 namespace {
 
+/// Calls `f(compile, artifact, launch index, values)` for each launch of an output code that has printed
+/// tensor statistics, in compile and launch order (what both the text and the JSON list).
+template <typename F> void forEachLaunchWithValues(const index::Index &index, F &&f) {
+  for (const index::Compile &c : index.compiles()) {
+    if (!c.outputCode.valid()) continue;
+    const index::Artifact &a = index.artifact(c.outputCode);
+    for (uint32_t l = 0; l < a.launches.size(); ++l)
+      if (const index::LaunchValues *v = index::launchValues(index, {c.outputCode, l})) f(c, a, l, *v);
+  }
+}
+
 std::string fileName(const std::string &p) {
   return fs::path(p).filename().string();
 }
@@ -115,17 +126,12 @@ void printRuntime(const index::Index &index) {
       std::printf("\nTensor statistics from %s: %zu printed launches in %zu calls%s\n",
                   fileName(r.path).c_str(), r.launchEvents, r.calls,
                   r.unmatched ? (", " + std::to_string(r.unmatched) + " unmatched").c_str() : "");
-    for (const index::Compile &c : index.compiles()) {
-      if (!c.outputCode.valid()) continue;
-      const index::Artifact &a = index.artifact(c.outputCode);
-      for (uint32_t l = 0; l < a.launches.size(); ++l) {
-        const index::LaunchValues *v = index::launchValues(index, {c.outputCode, l});
-        if (!v) continue;
-        std::printf("  %-20s %5u  %-52s %s%s\n", c.label().c_str(), a.launches[l].site.line + 1,
-                    truncate(launchName(a.launches[l]), 52).c_str(), launchStatsText(*v).c_str(),
-                    v->calls > 1 ? ("  (" + std::to_string(v->calls) + " calls)").c_str() : "");
-      }
-    }
+    forEachLaunchWithValues(index, [&](const index::Compile &c, const index::Artifact &a, uint32_t l,
+                                       const index::LaunchValues &v) {
+      std::printf("  %-20s %5u  %-52s %s%s\n", c.label().c_str(), a.launches[l].site.line + 1,
+                  truncate(launchName(a.launches[l]), 52).c_str(), launchStatsText(v).c_str(),
+                  v.calls > 1 ? ("  (" + std::to_string(v.calls) + " calls)").c_str() : "");
+    });
   }
   if (!rt.diagnostics.empty()) std::printf("\nRuntime findings\n");
   for (const index::RuntimeDiagnostic &d : rt.diagnostics) {
@@ -188,26 +194,21 @@ protocol::json runtimeDetails(const index::Index &index) {
     return j;
   };
   out["values"] = json::array();
-  for (const index::Compile &c : index.compiles()) {
-    if (!c.outputCode.valid()) continue;
-    const index::Artifact &a = index.artifact(c.outputCode);
-    for (uint32_t l = 0; l < a.launches.size(); ++l) {
-      const index::LaunchValues *v = index::launchValues(index, {c.outputCode, l});
-      if (!v) continue;
-      json args = json::array();
-      for (const index::ArgValues &arg : v->args)
-        args.push_back({{"arg", arg.arg},
-                        {"output", arg.output},
-                        {"before", statsJson(arg.before)},
-                        {"after", statsJson(arg.after)}});
-      out["values"].push_back({{"file", artifactFile(a)},
-                               {"line", a.launches[l].site.line + 1},
-                               {"kernel", a.launches[l].site.kernel},
-                               {"compile", c.label()},
-                               {"calls", v->calls},
-                               {"args", args}});
-    }
-  }
+  forEachLaunchWithValues(index, [&](const index::Compile &c, const index::Artifact &a, uint32_t l,
+                                     const index::LaunchValues &v) {
+    json args = json::array();
+    for (const index::ArgValues &arg : v.args)
+      args.push_back({{"arg", arg.arg},
+                      {"output", arg.output},
+                      {"before", statsJson(arg.before)},
+                      {"after", statsJson(arg.after)}});
+    out["values"].push_back({{"file", artifactFile(a)},
+                             {"line", a.launches[l].site.line + 1},
+                             {"kernel", a.launches[l].site.kernel},
+                             {"compile", c.label()},
+                             {"calls", v.calls},
+                             {"args", args}});
+  });
   out["diagnostics"] = json::array();
   for (const index::RuntimeDiagnostic &d : rt.diagnostics) {
     std::string where =
