@@ -176,18 +176,24 @@ GeneratedCodeMatch Index::matchGeneratedCode(std::string_view text, bool cpp) co
   }
   auto kernel = analyzeKernelSource(lines);
   if (!kernel) return out;
-  // Kernel files of that name, those sharing the most lines first.
-  std::unordered_set<std::string_view> mine(lines.begin(), lines.end());
+  // Kernel files of that name, those sharing the most lines first. A copy of a kernel file is mostly that
+  // file: a user's module that defines its own @triton.jit kernel (which Inductor copies into a kernel file
+  // of the same name) holds the kernel's lines among many others, and is user code, not a copy.
+  auto blank = [](std::string_view l) { return l.find_first_not_of(" \t\r") == std::string_view::npos; };
+  std::unordered_set<std::string_view> mine;
+  for (std::string_view l : lines)
+    if (!blank(l)) mine.insert(l);
   std::vector<std::pair<size_t, ArtifactId>> scored;
   for (uint32_t i = 0; i < artifacts_.size(); ++i) {
     const Artifact &a = artifacts_[i];
     if (a.kind != ArtifactKind::KernelSource || !a.kernelSource || a.kernelSource->name != kernel->name)
       continue;
     std::string theirs = this->text(ArtifactId{i});
-    size_t common = 0;
+    std::unordered_set<std::string_view> shared;
     for (std::string_view l : splitLines(theirs))
-      common += mine.count(l);
-    scored.emplace_back(common, ArtifactId{i});
+      if (mine.count(l)) shared.insert(l);
+    if (2 * shared.size() < mine.size()) continue;
+    scored.emplace_back(shared.size(), ArtifactId{i});
   }
   std::stable_sort(scored.begin(), scored.end(),
                    [](const auto &a, const auto &b) { return a.first > b.first; });
