@@ -99,7 +99,13 @@ size_t checkUserLenses(LSPClient &client, const std::string &root,
     for (const LaunchRef &l : it->second)
       unique.insert(l.loc());
     std::vector<Loc> want(unique.begin(), unique.end());
-    CHECK(sorted(toLocs(sites)) == sorted(want));
+    std::set<Loc> got = toLocSet(sites), missing, extra;
+    std::set_difference(unique.begin(), unique.end(), got.begin(), got.end(),
+                        std::inserter(missing, missing.end()));
+    std::set_difference(got.begin(), got.end(), unique.begin(), unique.end(),
+                        std::inserter(extra, extra.end()));
+    CHECK_MESSAGE(sorted(toLocs(sites)) == sorted(want),
+                  "missing " << show(missing) << "; extra " << show(extra));
     // The lens's locations are the references of the line (ranks' identical copies listed once by both).
     json refs = client.request("textDocument/references", {{"textDocument", {{"uri", uri}}},
                                                            {"position", lens["range"]["start"]},
