@@ -46,6 +46,16 @@ export function describe(status: Partial<StatusResult>): { text: string; tooltip
   } else {
     text = `Inductor: ${plural(compiles, 'compile')} · ${plural(kernels, 'kernel')}` + (warning ? ' $(warning)' : '');
   }
+  // Several runs in the traces: the one every answer comes from, and how many others there are.
+  const others = status.otherRuns ?? 0;
+  if (typeof status.run === 'string' && others > 0) {
+    // The time of day of an id "2026-11-27 02:31:47"; other ids whole.
+    text += ` · run ${status.run.length >= 19 ? status.run.slice(11) : status.run} (+${others})`;
+    lines.push(
+      `Run ${status.run} (${plural(others, 'other run')} in the traces)` +
+        (typeof status.baseline === 'string' ? `, compared with run ${status.baseline}.` : '.'),
+    );
+  }
   const waiting = status.waitingRequests ?? 0;
   if (waiting > 0) {
     text += ` · ${plural(waiting, 'request')} waiting`;

@@ -90,6 +90,12 @@ function M.statusline(bufnr)
   else
     text = string.format('inductor: %s · %s', plural(c.compiles, 'compile'), plural(c.kernels, 'kernel'))
   end
+  -- Several runs in the traces: the one every answer comes from, and how many others there are.
+  if type(s.run) == 'string' and type(s.otherRuns) == 'number' and s.otherRuns > 0 then
+    -- The time of day of an id "2026-11-27 02:31:47"; other ids whole.
+    local id = #s.run >= 19 and s.run:sub(12) or s.run
+    text = text .. string.format(' · run %s (+%d)', id, s.otherRuns)
+  end
   if (s.waitingRequests or 0) > 0 then
     text = text .. string.format(' · %d waiting', s.waitingRequests)
   end

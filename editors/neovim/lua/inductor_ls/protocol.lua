@@ -60,6 +60,9 @@ local status = {
   errors = 'integer',
   waitingRequests = 'integer',
   launchesWithMissingSource = 'integer?',
+  run = 'string?',
+  otherRuns = 'integer?',
+  baseline = 'string?',
   progress = M.optional({ percentage = 'integer', message = 'string' }),
   notices = M.list({ kind = 'string', message = 'string' }),
   counts = M.optional({
@@ -122,6 +125,19 @@ M.methods = {
       basisText = 'string',
       caveats = M.list('string'),
       lines = M.list({ location = 'Location?', label = 'string', percent = 'number', code = 'string' }),
+    },
+  },
+  ['inductor/runs'] = {
+    sends = {},
+    reads = {
+      runs = M.list({
+        id = 'string',
+        startTime = 'string?',
+        ranks = M.list('integer'),
+        logs = M.list('string'),
+        current = 'boolean',
+        baseline = 'boolean',
+      }),
     },
   },
 }
