@@ -665,6 +665,8 @@ void IndexBuilder::buildFileCompiles(const DiscoveredInputs &inputs) {
     const std::string &text = *read;
     TextLines lines = splitLines(text);
     uint64_t h = identityHash(lines);
+    // Of several runs, a cache file (shared by runs) is the run's only as a copy of its output code.
+    if (restrictedToRun() && !byContent_.count(h) && !inSelectedRunDebugDir(unit.outputCode)) continue;
     if (auto it = byContent_.find(h); it != byContent_.end()) {
       // Every compile with this text (ranks writing the same cache file) gets the copy, so that all of them
       // point to the same preferred file.

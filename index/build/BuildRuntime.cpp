@@ -49,6 +49,24 @@ void IndexBuilder::buildRuntime(const DiscoveredInputs &inputs) {
   RuntimeInputs files = discoverRuntimeInputs(options_.profiles, options_.runLogs, inputs, logs, policy);
   for (const DiscoveredInputs::Note &p : files.problems)
     diag(p.path, 0, p.message);
+  if (restrictedToRun()) {
+    // Of several runs, the inputs attributed to this one (Runs.h); one the settings name and no run claims is
+    // kept (the user named it), and said so.
+    const Run &run = index_->runs_[*index_->runIndex_];
+    auto keep = [&](std::vector<std::string> &list, const std::vector<std::string> &own,
+                    const std::set<std::string> &named) {
+      std::vector<std::string> kept;
+      for (std::string &p : list) {
+        bool unclaimed = std::any_of(unattributed_.begin(), unattributed_.end(),
+                                     [&](const Unattributed &u) { return u.path == p; });
+        if (std::find(own.begin(), own.end(), p) != own.end() || (unclaimed && named.count(p)))
+          kept.push_back(std::move(p));
+      }
+      list = std::move(kept);
+    };
+    keep(files.profiles, run.profiles, files.explicitProfiles);
+    keep(files.runLogs, run.runLogs, files.explicitRunLogs);
+  }
 
   auto data = std::make_shared<RuntimeData>();
   buildProfiles(files, policy, *data);

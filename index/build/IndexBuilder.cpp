@@ -571,9 +571,8 @@ std::shared_ptr<const Index> IndexBuilder::run() {
   report(Step::Discovering, 0, "discovering traces");
   const std::vector<std::string> &searched = options_.inputs.empty() ? options_.roots : options_.inputs;
   DiscoveredInputs inputs = discoverInputs(searched, kMaxDiscoveredFiles, &policy_, options_.directoryListed);
-  openLogs(inputs.traceLogs);
   // A link refused without the import roots may lead into them: discovered again with them (rare: links in
-  // trace directories), and the logs found only now are read too.
+  // trace directories).
   if (!inputs.notes.empty()) {
     awaitPythonPaths();
     if (!options_.pythonPaths.empty()) {
@@ -581,17 +580,18 @@ std::shared_ptr<const Index> IndexBuilder::run() {
       DiscoveredInputs again =
           discoverInputs(searched, kMaxDiscoveredFiles, &withImportRoots, options_.directoryListed);
       std::set<std::string> known(inputs.traceLogs.begin(), inputs.traceLogs.end());
-      std::vector<std::string> added;
-      for (const std::string &log : again.traceLogs)
-        if (!known.count(log)) added.push_back(log);
-      if (!added.empty() && !cancelled()) openLogs(added);
-      if (!added.empty() || again.notes.size() < inputs.notes.size()) {
+      bool added = std::any_of(again.traceLogs.begin(), again.traceLogs.end(),
+                               [&](const std::string &log) { return !known.count(log); });
+      if (added || again.notes.size() < inputs.notes.size()) {
         std::lock_guard<std::mutex> lock(mutex_);
         readUnderImportRoots_ = true; // What was found depends on them.
       }
       inputs = std::move(again);
     }
   }
+  // One run's logs and debug directories only (Runs.h).
+  selectRunOf(inputs);
+  if (!cancelled()) openLogs(inputs.traceLogs);
 
   for (const std::string &e : inputs.errors) {
     // "<path>: <reason>": a path that exists but is no regular file or directory (a FIFO) is not "missing".
@@ -614,7 +614,8 @@ std::shared_ptr<const Index> IndexBuilder::run() {
     report(Step::ReadingFiles, 0, "reading debug directories and cache files");
     buildFileCompiles(inputs);
   }
-  if (!cancelled()) linkKernelSources(inputs.cacheSources);
+  // Of several runs, only kernel files the run's output code names (cache files are shared by runs).
+  if (!cancelled()) linkKernelSources(restrictedToRun() ? std::vector<std::string>{} : inputs.cacheSources);
   if (!cancelled()) buildHealth(health);
   if (!cancelled()) buildRuntime(inputs);
   if (!index_->runtime_) index_->runtime_ = std::make_shared<RuntimeData>();

@@ -388,6 +388,16 @@ private:
   std::vector<std::function<void()>> healthReads(HealthRead &out); // BuildHealth.cpp
   void buildHealth(HealthRead &read);                              // BuildHealth.cpp
   void buildRuntime(const DiscoveredInputs &inputs);
+  /// Groups the logs of `inputs` into runs (Runs.h), selects IndexOptions::run and keeps of `inputs` only
+  /// that run's logs and debug directories (BuildRuns.cpp). Sets index_->runs_ and runIndex_.
+  void selectRunOf(DiscoveredInputs &inputs);
+  /// Whether the build is restricted to one run of several: cache files then need a match (buildFileCompiles)
+  /// and runtime inputs an attribution (buildRuntime).
+  bool restrictedToRun() const { return index_->runs_.size() > 1 && index_->runIndex_.has_value(); }
+  /// Whether a file unit of `path` is the selected run's own: under one of its debug directories.
+  bool inSelectedRunDebugDir(const std::string &path) const;
+  /// Runtime inputs attributed to no run, with why (for explicitly named ones, which are kept).
+  std::vector<Unattributed> unattributed_;
   void buildProfiles(const detail::RuntimeFiles &files, const ReadPolicy &policy, RuntimeData &data);
   void buildRunLogs(const detail::RuntimeFiles &files, const ReadPolicy &policy, RuntimeData &data);
   void freeze();

@@ -53,6 +53,7 @@
 #include "index/files/Discovery.h"
 #include "index/files/PathResolver.h"
 #include "index/files/ReadPolicy.h"
+#include "index/files/Runs.h"
 #include "index/health/CompileHealth.h"
 #include "index/support/Expected.h"
 #include "index/support/SharedVector.h"
@@ -334,7 +335,16 @@ struct IndexOptions {
   /// Run logs holding the intermediate value debug printer's output, in addition to those found. Default:
   /// none.
   std::vector<std::string> runLogs;
+  /// The one run (index/files/Runs.h) the index is of: "latest", "previous", a run id ("2026-11-27 02:31:04")
+  /// or a path of one of its logs or directories (selectRun). Unset: "latest". An index holds exactly one
+  /// run's logs, debug directories, cache files and runtime inputs; one that names no run found builds the
+  /// latest and says so in a diagnostic. Inputs without any log (debug directories alone) are one run.
+  std::optional<std::string> run;
 };
+
+/// The runs the options' inputs hold, oldest first (discovery, the logs' first and last records, grouping and
+/// attribution: Runs.h), without building an index: cheap (a directory walk and 128 KB per log).
+std::vector<Run> findRuns(const IndexOptions &options);
 
 /// The roots a build may read under (Index::readPolicy()): `roots`, `inputs`, `profiles`, `runLogs`, the `to`
 /// side of `pathMappings` and, `withImportRoots`, `pythonPaths`. The one place they are listed: the build's
@@ -521,6 +531,11 @@ public:
   /// GPU time from profiles and tensor statistics from printer run logs, joined to launches and user lines
   /// (see Runtime.h, which also has the lookup helpers). Empty when there were none.
   const RuntimeData &runtime() const { return *runtime_; }
+  /// The run this index was built for (IndexOptions::run); an empty Run (no id, no logs) when the inputs held
+  /// no log.
+  const Run &run() const;
+  /// Every run the build found, oldest first (run() among them).
+  const std::vector<Run> &runs() const { return runs_; }
 
 private:
   friend class IndexBuilder;
@@ -536,6 +551,8 @@ private:
   struct Tables;
   std::shared_ptr<const Tables> tables_;
   std::shared_ptr<const RuntimeData> runtime_;
+  std::vector<Run> runs_;
+  std::optional<size_t> runIndex_;
 };
 
 } // namespace inductor::index

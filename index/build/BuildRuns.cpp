@@ -1,0 +1,83 @@
+// index/build/BuildRuns.cpp: an index of one run (index/files/Runs.h): the runs of the inputs, the one
+// IndexOptions::run selects, and the inputs restricted to it before any log is read, so that every later step
+// (reading logs, file compiles, compile health, runtime) sees only that run's files.
+#include "index/build/IndexBuilder.h"
+
+#include <algorithm>
+
+namespace inductor::index {
+
+using namespace detail;
+
+void IndexBuilder::selectRunOf(DiscoveredInputs &inputs) {
+  if (inputs.traceLogs.empty()) return; // Debug directories or cache files alone: no run to choose.
+  ReadPolicy policy(readRoots(options_, /*withImportRoots=*/false));
+  RuntimeInputs runtime =
+      discoverRuntimeInputs(options_.profiles, options_.runLogs, inputs, inputs.traceLogs, policy);
+  index_->runs_ = groupRuns(inputs, runtime, policy, &unattributed_);
+  const std::vector<Run> &runs = index_->runs_;
+  std::string selector = options_.run.value_or("latest");
+  std::optional<size_t> chosen = selectRun(runs, selector);
+  if (!chosen) {
+    chosen = runs.size() - 1;
+    diag("", 0,
+         "run \"" + selector + "\" is none of the " + std::to_string(runs.size()) +
+             " run(s) found; showing the latest, " + runs.back().id);
+  }
+  index_->runIndex_ = chosen;
+  if (runs.size() <= 1) return;
+  const Run &run = runs[*chosen];
+  std::vector<std::string> logs;
+  for (std::string &log : inputs.traceLogs)
+    if (std::find(run.logs.begin(), run.logs.end(), log) != run.logs.end()) logs.push_back(std::move(log));
+  inputs.traceLogs = std::move(logs);
+  // Debug directories of other runs (or of none) go; cache `.debug/` units stay for buildFileCompiles to
+  // match.
+  std::vector<CompileFiles> units;
+  for (CompileFiles &unit : inputs.compiles) {
+    std::string dir = debugRunDirOf(unit.outputCode);
+    if (dir.empty() || std::find(run.debugDirs.begin(), run.debugDirs.end(), dir) != run.debugDirs.end())
+      units.push_back(std::move(unit));
+  }
+  inputs.compiles = std::move(units);
+  // Debug directories and profiles of no run are named one by one; the run-log candidates (any *.log, *.txt
+  // beside the traces) once, with the first.
+  size_t runLogs = 0;
+  std::string firstRunLog;
+  for (const Unattributed &u : unattributed_) {
+    if (u.why.rfind("run log", 0) == 0) {
+      if (runLogs++ == 0) firstRunLog = u.path;
+      continue;
+    }
+    diag(u.path, 0, u.why + "; " + std::to_string(runs.size()) + " runs found: left out of run " + run.id);
+  }
+  if (runLogs > 0)
+    diag(firstRunLog, 0,
+         std::to_string(runLogs) +
+             " possible run log(s) of the printer belong to no run (they name no pid of a "
+             "run, and their times are in none), the first being this one; " +
+             std::to_string(runs.size()) + " runs found: left out of run " + run.id);
+}
+
+bool IndexBuilder::inSelectedRunDebugDir(const std::string &path) const {
+  if (!index_->runIndex_) return false;
+  std::string dir = debugRunDirOf(path);
+  const Run &run = index_->runs_[*index_->runIndex_];
+  return !dir.empty() && std::find(run.debugDirs.begin(), run.debugDirs.end(), dir) != run.debugDirs.end();
+}
+
+std::vector<Run> findRuns(const IndexOptions &options) {
+  ReadPolicy policy(readRoots(options, /*withImportRoots=*/false));
+  const std::vector<std::string> &searched = options.inputs.empty() ? options.roots : options.inputs;
+  DiscoveredInputs found = discoverInputs(searched, kMaxDiscoveredFiles, &policy);
+  RuntimeInputs runtime =
+      discoverRuntimeInputs(options.profiles, options.runLogs, found, found.traceLogs, policy);
+  return groupRuns(found, runtime, policy);
+}
+
+const Run &Index::run() const {
+  static const Run kNone;
+  return runIndex_ && *runIndex_ < runs_.size() ? runs_[*runIndex_] : kNone;
+}
+
+} // namespace inductor::index
