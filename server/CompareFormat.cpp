@@ -44,8 +44,7 @@ std::string timeOf(const index::Index &index, uint64_t perStepNs) {
 } // namespace
 
 std::string runName(const index::Index &index, std::string_view fallback) {
-  (void)index; // The run id comes with index/files/Runs.h.
-  return std::string(fallback);
+  return index.run().id.empty() ? std::string(fallback) : index.run().id;
 }
 
 std::shared_ptr<const std::vector<index::ComparedLine>>
@@ -66,17 +65,17 @@ const index::ComparedLine *comparedLineAt(const std::vector<index::ComparedLine>
   return nullptr;
 }
 
-std::string lensTitleVsBaseline(const index::Index &baseline, const index::ComparedLine *line,
+std::string lensTitleVsBaseline(const index::Index *baseline, const index::ComparedLine *line,
                                 const index::LaunchSummary &summary, const std::string &rest,
                                 const std::string &time) {
   std::string counts = summary.counts();
-  if (!line) return counts + rest + time;
+  if (!line || !baseline) return counts + rest + time;
   // The kernel count's change, counted as the lens counts (distinct kernels per graph, LaunchSummary).
   std::string delta;
   if (line->change == index::Change::New) {
     delta = " (new)";
   } else if (!line->launchesBefore.empty()) {
-    int64_t before = static_cast<int64_t>(index::summarizeLaunches(baseline, line->launchesBefore).kernels);
+    int64_t before = static_cast<int64_t>(index::summarizeLaunches(*baseline, line->launchesBefore).kernels);
     int64_t d = static_cast<int64_t>(summary.kernels) - before;
     if (d > 0)
       delta = " (+" + std::to_string(d) + ")";
@@ -92,7 +91,7 @@ std::string lensTitleVsBaseline(const index::Index &baseline, const index::Compa
     counts += delta;
   std::string vs;
   if (!time.empty() && line->gpuNsBefore && line->gpuNsAfter &&
-      baseline.runtime().times.stepsMarked() == (time.find("/step") != std::string::npos))
+      baseline->runtime().times.stepsMarked() == (time.find("/step") != std::string::npos))
     vs = " (" +
          signedDuration(static_cast<int64_t>(*line->gpuNsAfter) - static_cast<int64_t>(*line->gpuNsBefore)) +
          " vs baseline)";

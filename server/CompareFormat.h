@@ -31,8 +31,9 @@ const index::ComparedLine *comparedLineAt(const std::vector<index::ComparedLine>
 /// A model line's lens title against the baseline: `counts` (LaunchSummary::counts(): "10 kernels, 12
 /// launches") with the change of its kernel count after the first number (" (+2)", " (−1)", " (new)",
 /// " (code changed)"), then `rest` (the graph kinds), then `time` (lensTimeSuffix: " · 133 µs/step") with
-/// " (+35 µs vs baseline)" when both runs timed the line. `line` null: the title without comparison.
-std::string lensTitleVsBaseline(const index::Index &baseline, const index::ComparedLine *line,
+/// " (+35 µs vs baseline)" when both runs timed the line. `baseline` or `line` null: the title without
+/// comparison.
+std::string lensTitleVsBaseline(const index::Index *baseline, const index::ComparedLine *line,
                                 const index::LaunchSummary &summary, const std::string &rest,
                                 const std::string &time);
 

@@ -294,8 +294,8 @@ std::vector<uint32_t> newEvents(const Index &baseline, const Index &current) {
 
 Comparison compareRuns(const Index &baseline, const Index &current, const CompareOptions &options) {
   Comparison out;
-  out.baseline = {options.baselineId, baseline.traceFiles()};
-  out.current = {options.currentId, current.traceFiles()};
+  out.baseline = {options.baselineId.empty() ? baseline.run().id : options.baselineId, baseline.traceFiles()};
+  out.current = {options.currentId.empty() ? current.run().id : options.currentId, current.traceFiles()};
   out.perStepBefore = baseline.runtime().times.stepsMarked();
   out.perStepAfter = current.runtime().times.stepsMarked();
 

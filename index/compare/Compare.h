@@ -44,7 +44,7 @@ std::string_view changeName(Change change);
 
 /// One run of a comparison: what the caller names it, and its logs.
 struct ComparedRun {
-  std::string id;                ///< The run id (index/files/Runs.h), empty when the caller gave none.
+  std::string id;                ///< CompareOptions' name for it, else its Index::run() id (may be empty).
   std::vector<std::string> logs; ///< Index::traceFiles() of its index.
 };
 
@@ -98,7 +98,7 @@ struct CompareOptions {
   /// The user files' current text (the server's open documents). Empty: read through the current index's
   /// ReadPolicy (SourceReader.h).
   CurrentText text;
-  /// What to call the runs (ComparedRun::id).
+  /// What to call the runs (ComparedRun::id); empty: their Index::run() ids.
   std::string baselineId, currentId;
 };
 

@@ -3,10 +3,13 @@
 // server/Compare.cpp's compareResult through a Server that serves the CLI's index to no client).
 #include "server/cli/Explain.h"
 
+#include "index/files/PathResolver.h"
+#include "index/files/Runs.h"
 #include "protocol/Transport.h"
 #include "server/InductorRequests.h"
 #include "server/Server.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -70,12 +73,26 @@ std::shared_ptr<const index::Index> buildBaseline(const index::IndexOptions &cur
                                                   const std::string &arg) {
   index::IndexOptions o = current;
   std::error_code ec;
-  if (!fs::exists(arg, ec)) {
-    std::cerr << "explain: --baseline " << arg << ": no such trace folder or log\n";
-    return nullptr;
+  std::string path = fs::exists(arg, ec) ? index::normalizePath(fs::absolute(arg, ec).string()) : "";
+  auto inside = [&](const std::string &input) {
+    std::string in = index::normalizePath(fs::absolute(input, ec).string());
+    return path == in || path.starts_with(in + "/");
+  };
+  if (path.empty() || std::any_of(current.inputs.begin(), current.inputs.end(), inside)) {
+    // A run of the current inputs: by id, "previous", or the path of one of its logs or directories.
+    std::vector<index::Run> runs = index::findRuns(current);
+    if (!index::selectRun(runs, arg)) {
+      std::cerr << "explain: --baseline " << arg << ": no such run among the " << runs.size()
+                << " run(s) found, and no such trace folder or log\n";
+      return nullptr;
+    }
+    o.run = arg;
+    return index::Index::build(o);
   }
-  o.inputs = {arg};
-  // The user files are where the current run found them: under its roots, else under its inputs.
+  // A trace folder or log of its own (its latest run, or the run of that log), read with the current run's
+  // roots, else under its inputs, so that both find the same user files.
+  o.inputs = {path};
+  o.run = path;
   if (o.roots.empty()) o.roots = current.inputs;
   // Profiles and run logs named for the current run are not the baseline's; its own are found beside it.
   o.profiles.clear();

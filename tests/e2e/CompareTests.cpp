@@ -5,8 +5,10 @@
 // tests' own oracles (TraceOracle.h, HealthOracle.h), never from the server's output.
 #include "e2e/E2E.h"
 #include "e2e/HealthOracle.h"
+#include "e2e/ProfileOracle.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -71,6 +73,37 @@ std::map<std::tuple<std::string, std::string, std::string>, uint32_t> healthEven
     if (word == words.end()) continue;
     uint32_t line = e.at ? e.at->line : 0;
     out.emplace(std::make_tuple(word->second, e.at ? textAt(model, line) : "", e.title), line);
+  }
+  return out;
+}
+
+/// GPU time of each model line (by its text) in run `run`: ProfileOracle's exact join of that run's own
+/// profile to the launches of its output code (TraceOracle's origins), summed per line; per step when the
+/// profile marks steps (else the total over the profiled region), in µs.
+std::map<std::string, double> oracleLineTimes(const std::string &root, const std::string &run) {
+  std::vector<ExpectedOutputCode> codes = expectedOutputCodes({logOf(root, run)});
+  std::map<std::string, std::vector<std::string>> launches; // Cache key -> kernels in launch order.
+  std::map<std::string, const ExpectedOutputCode *> byKey;
+  std::map<std::string, std::map<uint32_t, std::string>> keys; // Log -> envelope line -> key.
+  for (const ExpectedOutputCode &c : codes) {
+    if (!keys.count(c.record.traceFile)) keys[c.record.traceFile] = cacheKeysOf(c.record.traceFile);
+    auto it = keys[c.record.traceFile].find(c.record.line);
+    if (it == keys[c.record.traceFile].end()) continue;
+    for (const LaunchSite &s : c.launches)
+      launches[it->second].push_back(s.kernel);
+    byKey[it->second] = &c;
+  }
+  OracleJoin join = joinByOracle(readProfile(root + "/profile_" + run + ".json"), launches);
+  std::vector<std::string> model = modelOf(root, run);
+  std::map<std::string, double> out;
+  double steps = join.steps.empty() ? 1.0 : static_cast<double>(join.steps.size());
+  for (const auto &[key, code] : byKey) {
+    auto ns = join.launchNs.find(key);
+    if (ns == join.launchNs.end()) continue;
+    for (size_t l = 0; l < code->launches.size() && l < ns->second.size(); ++l)
+      for (const Frame &f : code->originsOf(code->launches[l]))
+        if (localPath(f.path) == root + "/model.py")
+          out[textAt(model, f.line)] += static_cast<double>(ns->second[l]) / 1000.0 / steps;
   }
   return out;
 }
@@ -184,6 +217,58 @@ TEST_CASE("compare: runs_gpt — the new graph break on the print line and the n
     gone.insert({e["kind"].get<std::string>(), e["line"].get<uint32_t>()});
   }
   CHECK(gone == expected);
+}
+
+TEST_CASE("compare: runs_gpt — each line's GPU time before and after, within 20% of each run's profile") {
+  std::string root = caseDir("runs_gpt");
+  std::map<std::string, double> before = oracleLineTimes(root, "base"), after = oracleLineTimes(root, "new");
+  REQUIRE(!before.empty());
+  REQUIRE(!after.empty());
+  // Both runs in one folder, no --baseline path of its own: the latest run, compared with the previous one.
+  std::string cmd = std::string(INDUCTOR_LS_BINARY) + " explain --json --no-python --root '" + root +
+                    "' --baseline previous '" + root + "' 2>/dev/null";
+  json out = json::parse(run(cmd), nullptr, false);
+  REQUIRE(out.is_object());
+  json c = out["comparison"];
+  REQUIRE(c["baseline"].is_object());
+  CHECK(c["baseline"]["logs"] == json::array({logOf(root, "base")}));
+  CHECK(c["current"]["logs"] == json::array({logOf(root, "new")}));
+  CHECK(c["baseline"]["id"] != c["current"]["id"]);
+  size_t timed = 0;
+  for (const json &l : c["lines"]) {
+    std::string text = l["text"].get<std::string>();
+    INFO(text << " " << l.dump());
+    for (const auto &side :
+         {std::make_pair("gpuTimeBeforeUs", &before), std::make_pair("gpuTimeAfterUs", &after)}) {
+      auto expected = side.second->find(text);
+      if (expected == side.second->end() || expected->second <= 0) {
+        CHECK(l[side.first].is_null());
+        continue;
+      }
+      REQUIRE(l[side.first].is_number());
+      double got = l[side.first].get<double>();
+      CHECK(std::abs(got - expected->second) <= 0.2 * expected->second);
+      ++timed;
+    }
+  }
+  // Every line the oracle timed in either run was listed with its time.
+  size_t positive = 0;
+  for (const auto *times : {&before, &after})
+    for (const auto &entry : *times)
+      positive += entry.second > 0;
+  CHECK(timed == positive);
+  for (const char *text : {"h = F.gelu(h)", "h = self.drop(h)"}) {
+    const json *l = lineWithText(c, text);
+    REQUIRE(l);
+    CHECK((*l)["gpuTimeBeforeUs"].is_number());
+    CHECK((*l)["gpuTimeAfterUs"].is_null());
+  }
+  for (const char *text : {"h = F.silu(h)", "x = self.norm(x)"}) {
+    const json *l = lineWithText(c, text);
+    REQUIRE(l);
+    CHECK((*l)["gpuTimeBeforeUs"].is_null());
+    CHECK((*l)["gpuTimeAfterUs"].is_number());
+  }
 }
 
 } // namespace inductor::e2e

@@ -45,11 +45,11 @@ std::string logOf(const std::string &run) {
   return {};
 }
 
+/// The index of one run of the case folder, picked by the path of its log (Runs.h).
 std::shared_ptr<const Index> indexRun(const std::string &run) {
   IndexOptions o;
-  o.inputs = {logOf(run)};
-  o.roots = {kCase};
-  o.profiles = {kCase + "/profile_" + run + ".json"};
+  o.inputs = {kCase};
+  o.run = logOf(run);
   o.jobs = 2;
   return Index::build(o);
 }
@@ -86,8 +86,10 @@ TEST_CASE(
   REQUIRE(r.base->traceFiles().size() == 1);
   REQUIRE(r.latest->traceFiles().size() == 1);
   REQUIRE(r.base->traceFiles() != r.latest->traceFiles());
-  Comparison c = compareRuns(*r.base, *r.latest, {{}, "base", "new"});
+  Comparison c = compareRuns(*r.base, *r.latest, {{}, "base", ""});
   CHECK(c.baseline.id == "base");
+  CHECK(c.current.id == r.latest->run().id); // Unnamed: the run's own id.
+  CHECK(!c.current.id.empty());
   CHECK(c.current.logs == r.latest->traceFiles());
   const std::string model = readFile(kCase + "/model.py");
   REQUIRE(model == readFile(kCase + "/model_new.py.txt"));
@@ -124,6 +126,21 @@ TEST_CASE(
   // runs_gpt's profiles mark no ProfilerStep: totals over the profiled region, as the runs' own lenses say.
   CHECK(c.perStepBefore == r.base->runtime().times.stepsMarked());
   CHECK(c.perStepAfter == r.latest->runtime().times.stepsMarked());
+  // Each run's time of a line is the time of its launches in that run's own profile (Runs.h attributes
+  // profile_base.json to the base run only).
+  REQUIRE(r.base->runtime().times.profiles.size() == 1);
+  CHECK(r.base->runtime().times.profiles[0].path == kCase + "/profile_base.json");
+  REQUIRE(r.latest->runtime().times.profiles.size() == 1);
+  CHECK(r.latest->runtime().times.profiles[0].path == kCase + "/profile_new.json");
+  for (const ComparedLine &l : c.lines) {
+    uint64_t before = 0, after = 0;
+    for (LaunchRef ref : l.launchesBefore)
+      if (const LaunchTiming *t = launchTiming(*r.base, ref)) before += t->ns;
+    for (LaunchRef ref : l.launchesAfter)
+      if (const LaunchTiming *t = launchTiming(*r.latest, ref)) after += t->ns;
+    CHECK(l.gpuNsBefore.value_or(0) == before);
+    CHECK(l.gpuNsAfter.value_or(0) == after);
+  }
   // Every line of the comparison has kernels in one run at least, and a line's kernels are its launches'.
   for (const ComparedLine &l : c.lines) {
     CAPTURE(l.text);
