@@ -94,6 +94,13 @@ void from_json(const json &j, InitializationOptions &o) {
     if (!it->is_boolean())
       o.warnings.push_back("trusted is not a boolean (" + shown(*it) + "): taken as false");
   }
+  for (auto [key, slot] : {std::pair{"run", &o.run}, std::pair{"baseline", &o.baseline}})
+    if (auto it = j.find(key); it != j.end()) {
+      if (it->is_string())
+        *slot = it->get<std::string>();
+      else if (!it->is_null())
+        o.warnings.push_back(std::string("ignoring ") + key + " that is not a string: " + shown(*it));
+    }
 }
 
 void to_json(json &j, const InitializationOptions &o) {
@@ -109,6 +116,8 @@ void to_json(json &j, const InitializationOptions &o) {
   if (o.profiles) j["profiles"] = *o.profiles;
   if (o.runLogs) j["runLogs"] = *o.runLogs;
   if (o.trusted) j["trusted"] = *o.trusted;
+  if (o.run) j["run"] = *o.run;
+  if (o.baseline) j["baseline"] = *o.baseline;
 }
 
 // --- workspace/executeCommand ----------------------------------------------------------------------------
@@ -117,6 +126,10 @@ const char *commandName(InductorCommandParams::Command c) {
   switch (c) {
   case InductorCommandParams::Command::Reindex:
     break;
+  case InductorCommandParams::Command::SelectRun:
+    return "inductor.selectRun";
+  case InductorCommandParams::Command::SelectBaseline:
+    return "inductor.selectBaseline";
   }
   return "inductor.reindex";
 }
@@ -124,9 +137,14 @@ const char *commandName(InductorCommandParams::Command c) {
 void from_json(const json &j, InductorCommandParams &p) {
   std::string command;
   required(j, "command", command);
-  if (command != commandName(InductorCommandParams::Command::Reindex))
-    throw json::other_error::create(501, "unknown command: " + command, &j);
-  p.command = InductorCommandParams::Command::Reindex;
+  bool known = false;
+  for (auto c : {InductorCommandParams::Command::Reindex, InductorCommandParams::Command::SelectRun,
+                 InductorCommandParams::Command::SelectBaseline})
+    if (command == commandName(c)) {
+      p.command = c;
+      known = true;
+    }
+  if (!known) throw json::other_error::create(501, "unknown command: " + command, &j);
   auto it = j.find("arguments");
   p.arguments = it != j.end() ? *it : json();
 }
@@ -284,6 +302,9 @@ void from_json(const json &j, StatusResult &s) {
     member(j, "counts", served.counts);
     s.served = std::move(served);
   }
+  member(j, "run", s.run);
+  member(j, "otherRuns", s.otherRuns);
+  member(j, "baseline", s.baseline);
 }
 
 void to_json(json &j, const StatusResult &s) {
@@ -309,6 +330,9 @@ void to_json(json &j, const StatusResult &s) {
     j["firstMissingSource"] = nullable(s.served->firstMissingSource);
     j["counts"] = s.served->counts;
   }
+  j["run"] = nullable(s.run);
+  j["otherRuns"] = s.otherRuns;
+  j["baseline"] = nullable(s.baseline);
 }
 
 // --- inductor/compiles -----------------------------------------------------------------------------------
@@ -659,6 +683,37 @@ void from_json(const json &j, CompareResult &r) {
       member(x, "gpuTimeAfterUs", l.gpuTimeAfterUs);
       r.lines.push_back(std::move(l));
     }
+}
+
+// --- inductor/runs -----------------------------------------------------------------------------------
+
+void from_json(const json &j, RunsResult &r) {
+  r = {};
+  if (auto runs = j.find("runs"); runs != j.end() && runs->is_array())
+    for (const json &e : *runs) {
+      RunEntry run;
+      member(e, "id", run.id);
+      member(e, "startTime", run.startTime);
+      member(e, "endTime", run.endTime);
+      member(e, "ranks", run.ranks);
+      member(e, "logs", run.logs);
+      member(e, "current", run.current);
+      member(e, "baseline", run.baseline);
+      r.runs.push_back(std::move(run));
+    }
+}
+
+void to_json(json &j, const RunsResult &r) {
+  json runs = json::array();
+  for (const RunEntry &e : r.runs)
+    runs.push_back({{"id", e.id},
+                    {"startTime", nullable(e.startTime)},
+                    {"endTime", nullable(e.endTime)},
+                    {"ranks", e.ranks},
+                    {"logs", e.logs},
+                    {"current", e.current},
+                    {"baseline", e.baseline}});
+  j = json{{"runs", std::move(runs)}};
 }
 
 } // namespace inductor::protocol

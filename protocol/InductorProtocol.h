@@ -63,12 +63,16 @@ struct InitializationOptions {
   /// false: no interpreter is run (VS Code's restricted mode). A value that is not a boolean reads as false.
   /// Only `initialize` reads it.
   std::optional<bool> trusted;
+  /// The current run and the baseline run (index/files/Runs.h): "latest" (run's default), "previous"
+  /// (baseline's default), "none" (baseline only), a run id ("2026-11-27 02:31:04") or a path of one of the
+  /// run's logs or directories. A value that is not a string is skipped with a warning.
+  std::optional<std::string> run, baseline;
   /// What was skipped or taken otherwise, one sentence each, for the server's log.
   std::vector<std::string> warnings;
 
   /// Whether any setting of the index is present (what a configuration change reindexes for).
   bool hasIndexSettings() const {
-    return traceDirs || pathMappings || libraryPaths || pythonPath || profiles || runLogs;
+    return traceDirs || pathMappings || libraryPaths || pythonPath || profiles || runLogs || run || baseline;
   }
 };
 /// Reads a JSON object (anything else reads as no settings).
@@ -82,7 +86,9 @@ void to_json(json &j, const InitializationOptions &o); ///< For clients and test
 /// Deviation from ExecuteCommandParams: from_json refuses a command the server does not have, so that the
 /// binder answers it InvalidParams as it does any other params it cannot read.
 struct InductorCommandParams {
-  enum class Command { Reindex } command = Command::Reindex;
+  /// SelectRun, SelectBaseline: `arguments[0]` is a run id ("latest", "previous", a path; "none" for the
+  /// baseline), as the `run` and `baseline` settings.
+  enum class Command { Reindex, SelectRun, SelectBaseline } command = Command::Reindex;
   json arguments; ///< An array, or null when absent.
 };
 void from_json(const json &j, InductorCommandParams &p);
@@ -200,6 +206,11 @@ struct StatusResult {
   uint64_t traces = 0, compiles = 0, kernels = 0, launches = 0, errors = 0, userLines = 0;
   /// The rest is omitted before the first index is served.
   std::optional<StatusServed> served;
+  /// The run served (index/files/Runs.h; null before an index, or when the traces hold no log), how many
+  /// other runs the traces hold, and the baseline run (null when none, or not built yet).
+  std::optional<std::string> run;
+  uint64_t otherRuns = 0;
+  std::optional<std::string> baseline;
 };
 void from_json(const json &j, StatusResult &s);
 void to_json(json &j, const StatusResult &s);
@@ -418,5 +429,24 @@ void from_json(const json &j, CompareResult &r);
 void to_json(json &j, const CompareResult &r);
 
 // NOLINTEND(readability-identifier-naming)
+
+// ---------------------------------------------------------------------------------------------------------
+// inductor/runs {} -> RunsResult: the runs the traces hold (index/files/Runs.h), oldest first
+// (server/Runs.cpp).
+
+struct RunEntry {
+  std::string id;                       ///< "2026-11-27 02:31:04" (UTC start), ".2" on a collision.
+  std::optional<std::string> startTime; ///< ISO 8601 UTC with microseconds; null when unknown.
+  std::optional<std::string> endTime;   ///< Time of its last record, same form; null when unknown.
+  std::vector<int> ranks;               ///< Empty: a single-process run.
+  std::vector<std::string> logs;        ///< Absolute paths of its TORCH_TRACE logs.
+  bool current = false;                 ///< The run every answer comes from.
+  bool baseline = false;                ///< The run compared against (null baseline: none is).
+};
+struct RunsResult {
+  std::vector<RunEntry> runs;
+};
+void from_json(const json &j, RunsResult &r);
+void to_json(json &j, const RunsResult &r);
 
 } // namespace inductor::protocol

@@ -20,7 +20,8 @@ std::string artifactLanguageId(const index::Artifact &a) {
 }
 
 void Server::onArtifactContent(const protocol::ArtifactContentParams &params, Reply reply) {
-  withIndex(std::move(reply), [this, uri = params.uri](const index::Index &index, const Reply &reply) {
+  const std::string &doc = params.uri; // Of the current run, or of the baseline run.
+  withIndexFor(doc, std::move(reply), [this, uri = doc](const index::Index &index, const Reply &reply) {
     TextCache texts(documents(), index);
     Target t = resolveTarget(index, uri, texts);
     // A user source file that is not on this machine, as the trace recorded it (definition and other

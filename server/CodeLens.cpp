@@ -119,7 +119,8 @@ std::string originTitle(const std::vector<PlacedOrigin> &origins) {
 } // namespace
 
 void Server::onCodeLens(const protocol::CodeLensParams &params, Reply reply) {
-  withIndex(std::move(reply), [this, params](const index::Index &index, const Reply &reply) {
+  const std::string &doc = params.textDocument.uri; // Of the current run, or of the baseline run.
+  withIndexFor(doc, std::move(reply), [this, params](const index::Index &index, const Reply &reply) {
     const std::string &uri = params.textDocument.uri;
     TextCache texts(documents(), index);
     Target target = resolveTarget(index, uri, texts);

@@ -58,6 +58,7 @@ void Server::registerHandlers() {
   bind("inductor/hotLines",                  &Server::onHotLines);
   bind("inductor/launchSites",               &Server::onLaunchSites);
   bind("inductor/listArtifacts",             &Server::onListArtifacts);
+  bind("inductor/runs",                      &Server::onRuns);
   bind("inductor/status",                    &Server::onStatus);
   bind("shutdown",                           &Server::onShutdown);
   bind("textDocument/codeAction",            &Server::onCodeAction);

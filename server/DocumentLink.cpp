@@ -31,7 +31,8 @@ std::optional<protocol::Location> fileCommentTarget(const index::Index &index, s
 }
 
 void Server::onDocumentLink(const protocol::DocumentLinkParams &params, Reply reply) {
-  withIndex(std::move(reply), [this, params](const index::Index &index, const Reply &reply) {
+  const std::string &doc = params.textDocument.uri; // Of the current run, or of the baseline run.
+  withIndexFor(doc, std::move(reply), [this, params](const index::Index &index, const Reply &reply) {
     const std::string &uri = params.textDocument.uri;
     TextCache texts(documents(), index);
     json out = json::array();

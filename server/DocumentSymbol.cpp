@@ -6,7 +6,8 @@
 namespace inductor::server {
 
 void Server::onDocumentSymbol(const protocol::DocumentSymbolParams &params, Reply reply) {
-  withIndex(std::move(reply), [this, params](const index::Index &index, const Reply &reply) {
+  const std::string &doc = params.textDocument.uri; // Of the current run, or of the baseline run.
+  withIndexFor(doc, std::move(reply), [this, params](const index::Index &index, const Reply &reply) {
     const std::string &uri = params.textDocument.uri;
     TextCache texts(documents(), index);
     Target target = resolveTarget(index, uri, texts);

@@ -291,6 +291,7 @@ void Server::indexingDone(std::shared_ptr<const index::Index> index,
   publishAllDiagnostics(*index);
   if (capabilities_.codeLensRefreshSupport) sendRequest("workspace/codeLens/refresh", nullptr);
   if (capabilities_.inlayHintRefreshSupport) sendRequest("workspace/inlayHint/refresh", nullptr);
+  startBaseline(index, options); // After the current run is served (server/Runs.cpp).
 }
 
 } // namespace inductor::server

@@ -40,4 +40,12 @@ std::string launchLocations(TextCache &texts, const index::Index &index,
 /// "python" or "cpp": an artifact's languageId (inductor/artifactContent, inductor/listArtifacts).
 std::string artifactLanguageId(const index::Artifact &artifact);
 
+/// The runs the current index's build found, oldest first, with the current one and the baseline's (null:
+/// none) marked (inductor/runs; explain's `runs`).
+protocol::RunsResult runsResult(const index::Index &current, const index::Index *baseline);
+
+/// "run 2026-11-27 02:31:04 (the latest; 1 other run: 2026-11-27 02:30:00)", or "" when the traces hold at
+/// most one run: what inductor/status's readers and explain's text say of the runs.
+std::string runsSummary(const index::Index &current);
+
 } // namespace inductor::server

@@ -33,6 +33,7 @@ void applyOptions(const protocol::InitializationOptions &opts, index::IndexOptio
       for (const std::string &d : **in)
         to->push_back(path(d));
     }
+  if (opts.run) out.run = path(*opts.run);
   if (opts.pathMappings) {
     out.pathMappings.clear();
     for (const protocol::PathMapping &m : *opts.pathMappings)
@@ -60,7 +61,8 @@ json serverCapabilities(protocol::OffsetEncoding encoding, const protocol::Clien
   caps["documentSymbolProvider"] = true;
   caps["documentLinkProvider"] = json{{"resolveProvider", false}};
   caps["workspaceSymbolProvider"] = true;
-  caps["executeCommandProvider"] = json{{"commands", json::array({"inductor.reindex"})}};
+  caps["executeCommandProvider"] =
+      json{{"commands", json::array({"inductor.reindex", "inductor.selectRun", "inductor.selectBaseline"})}};
   caps["codeActionProvider"] =
       json{{"codeActionKinds", json::array({"quickfix"})}, {"resolveProvider", false}};
   // Compile health is pulled by clients that can (every file's at once: workspace diagnostics), pushed to the
@@ -91,6 +93,7 @@ void Server::onInitialize(const protocol::InitializeParams &params, Reply reply)
   // `trusted: false` (VS Code's restricted mode): no interpreter is run, not even one a setting names. Read
   // here only: a later configuration change cannot grant trust; the client restarts the server for that.
   if (options.trusted) trusted_ = *options.trusted;
+  if (options.baseline) baselineSetting_ = *options.baseline;
   initialized_ = true;
 
   protocol::InitializeResult result;
@@ -158,6 +161,10 @@ void Server::onDidChangeConfiguration(const protocol::DidChangeConfigurationPara
   if (!options.hasIndexSettings()) return;
   std::string previousPython = pythonPathSetting_;
   applyOptions(options, indexOptions_, pythonPathSetting_);
+  if (options.baseline) {
+    std::lock_guard<std::mutex> lock(indexMutex_);
+    baselineSetting_ = *options.baseline;
+  }
   if (pythonPathSetting_ != previousPython) logInfo("pythonPath changed: asking the interpreter again");
   logInfo("configuration changed: reindexing");
   startIndexing(Rebuild::Full);
@@ -170,6 +177,10 @@ void Server::onExecuteCommand(const protocol::InductorCommandParams &params, Rep
     // package may have been installed).
     forgetPythonEnvironment();
     startIndexing(Rebuild::Full);
+    break;
+  case protocol::InductorCommandParams::Command::SelectRun:
+  case protocol::InductorCommandParams::Command::SelectBaseline:
+    selectRun(params, params.command == protocol::InductorCommandParams::Command::SelectBaseline);
     break;
   }
   reply(nullptr);

@@ -15,7 +15,8 @@
 namespace inductor::server {
 
 void Server::onReferences(const protocol::ReferenceParams &params, Reply reply) {
-  withIndex(std::move(reply), [this, params](const index::Index &index, const Reply &reply) {
+  const std::string &doc = params.textDocument.uri; // Of the current run, or of the baseline run.
+  withIndexFor(doc, std::move(reply), [this, params](const index::Index &index, const Reply &reply) {
     TextCache texts(documents(), index);
     Target target = resolveTarget(index, params.textDocument.uri, texts);
     if (target.kind == Target::Kind::Artifact) texts.prefer(target.artifact, params.textDocument.uri);

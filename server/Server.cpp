@@ -87,6 +87,7 @@ Server::~Server() {
   cancelBuild_ = true;
   stopWatcher();
   if (builder_.joinable()) builder_.join();
+  stopBaseline();
   if (pool_) pool_->join();
 }
 

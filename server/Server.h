@@ -206,6 +206,18 @@ public:
   /// Runs `task(index)` on the pool once the index is ready; replies RequestCancelled if the request was
   /// cancelled before it started, InternalError if the task throws.
   void withIndex(Reply reply, std::function<void(const index::Index &, const Reply &)> task);
+  /// Runs (server/Runs.cpp): as withIndex, with the baseline run's index beside the current one's (null when
+  /// there is no baseline: the `baseline` setting is "none", there is no earlier run, or it is not built
+  /// yet). Both stay alive until `task` returns.
+  void withRuns(
+      Reply reply,
+      std::function<void(const index::Index &current, const index::Index *baseline, const Reply &)> task);
+  void onRuns(const protocol::NoParams &params, Reply reply);
+  /// As withIndex, for a request about the document at `uri`: output code or a graph that only the baseline
+  /// run's index holds (a document of that earlier run) is answered from that index, so it navigates within
+  /// its own run; everything else from the current run's.
+  void withIndexFor(const std::string &uri, Reply reply,
+                    std::function<void(const index::Index &, const Reply &)> task);
 
 private:
   using Handler = std::function<void(const json &params, Reply reply)>;
@@ -375,6 +387,24 @@ private:
   /// Client file events since the watcher thread last looked, and whether all were appends to logs.
   bool clientEvents_ = false, clientAppendsOnly_ = true;
   json watchRegistration_; ///< Id of the client/registerCapability request.
+
+  // Runs (server/Runs.cpp).
+  /// The id of the baseline run of `current` for the `baseline` setting, if any.
+  static std::optional<std::string> baselineRunOf(const index::Index &current, const std::string &setting);
+  /// After the current run's index is served: builds the baseline run's (unless it is the one kept), on
+  /// baselineBuilder_, cancelling one running. Called from the builder and reader threads.
+  void startBaseline(std::shared_ptr<const index::Index> current, index::IndexOptions options);
+  void stopBaseline();
+  std::shared_ptr<const index::Index> baselineIndex() const;
+  /// inductor.selectRun / inductor.selectBaseline.
+  void selectRun(const protocol::InductorCommandParams &params, bool baseline);
+  std::string baselineSetting_ = "previous";     ///< Guarded by indexMutex_.
+  std::shared_ptr<const index::Index> baseline_; ///< Guarded by indexMutex_.
+  std::optional<std::string> baselineWanted_;    ///< The run id being built or kept; indexMutex_.
+  std::mutex baselineStartMutex_;                ///< Serialises startBaseline().
+  std::thread baselineBuilder_;
+  std::atomic<bool> cancelBaseline_{false};
+  index::IndexCache baselineCache_; ///< Used by baselineBuilder_ only.
 };
 
 } // namespace inductor::server

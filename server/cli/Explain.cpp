@@ -8,6 +8,7 @@
 #include "server/Convert.h"
 #include "server/Counts.h"
 #include "server/Health.h"
+#include "server/InductorRequests.h"
 #include "server/Notices.h"
 #include "server/PythonEnv.h"
 
@@ -262,6 +263,8 @@ int runExplain(const std::vector<std::string> &args) {
               plural(counts.launches, "kernel launch", "kernel launches").c_str(), counts.launchesWithOrigin,
               plural(stats.userLines, "user source line").c_str(), problems.c_str(),
               static_cast<long long>(ms));
+  // The traces hold several runs (index/files/Runs.h): the one reported, and the others.
+  if (std::string runs = runsSummary(*index); !runs.empty()) std::printf("Reporting %s\n", runs.c_str());
   if (stats.corruptedRecords)
     std::printf("Skipped %s\n", plural(stats.corruptedRecords, "corrupted trace record").c_str());
   if (std::string note = noProvenanceMessage(stats); !note.empty()) std::printf("%s\n", note.c_str());

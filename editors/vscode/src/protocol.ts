@@ -38,6 +38,11 @@ export interface InitializationOptions {
   // false in an untrusted workspace (Restricted Mode): the server runs no
   // interpreter at all. Absent means trusted.
   trusted?: boolean;
+  // The current run ("latest" by default, "previous", a run id or a path of
+  // one of its logs) and the run compared with ("previous" by default,
+  // "none", a run id or a path).
+  run?: string | null;
+  baseline?: string | null;
 }
 export interface PathMapping {
   from: string;
@@ -90,6 +95,11 @@ export interface StatusResult {
   // top-level `compiles`/`kernels`/`launches` are the build's own numbers
   // (output codes and launches per rank), kept for older clients.
   counts?: Counts;
+  // The run served (its id, its UTC start time), how many others the traces
+  // hold, and the baseline run (null when none or not built yet).
+  run?: string | null;
+  otherRuns?: number;
+  baseline?: string | null;
 }
 // The one definition of what is counted, as `explain` and the Compiled Frames
 // view give it: compiles = Dynamo compiles (frame_id/frame_compile_id, ranks
@@ -395,3 +405,24 @@ export interface PrinterEnv {
   explanation: string;
 }
 export const showPrinterEnvCommand = 'inductor.showPrinterEnv';
+
+// `inductor/runs` `{}` → the runs the traces hold, oldest first: the logs of
+// one job each; `current` is the one every answer comes from, `baseline` the
+// one it is compared with.
+export interface RunEntry {
+  id: string;
+  startTime: string | null;
+  endTime: string | null;
+  ranks: number[];
+  logs: string[];
+  current: boolean;
+  baseline: boolean;
+}
+export interface RunsResult {
+  runs: RunEntry[];
+}
+export const runsRequest = new RequestType<NoParams, RunsResult, void>('inductor/runs');
+// `workspace/executeCommand` with one argument, a run id (or "latest",
+// "previous", a path; "none" for the baseline).
+export const selectRunCommand = 'inductor.selectRun';
+export const selectBaselineCommand = 'inductor.selectBaseline';

@@ -60,6 +60,9 @@ local status = {
   errors = 'integer',
   waitingRequests = 'integer',
   launchesWithMissingSource = 'integer?',
+  run = 'string?',
+  otherRuns = 'integer?',
+  baseline = 'string?',
   progress = M.optional({ percentage = 'integer', message = 'string' }),
   notices = M.list({ kind = 'string', message = 'string' }),
   counts = M.optional({
@@ -137,6 +140,19 @@ M.methods = {
         text = 'string',
         gpuTimeBeforeUs = 'number?',
         gpuTimeAfterUs = 'number?',
+      }),
+    },
+  },
+  ['inductor/runs'] = {
+    sends = {},
+    reads = {
+      runs = M.list({
+        id = 'string',
+        startTime = 'string?',
+        ranks = M.list('integer'),
+        logs = M.list('string'),
+        current = 'boolean',
+        baseline = 'boolean',
       }),
     },
   },

@@ -1,0 +1,196 @@
+// server/Runs.cpp: runs (index/files/Runs.h) on the server's side. The served index is of one run, the
+// current one (the `run` setting, "latest" by default: IndexOptions::run); the baseline run's index (the
+// `baseline` setting: "previous" by default, the run before the current one; "none"; a run id or a path) is
+// built after the current one is served, on its own thread with its own IndexCache, so the first answer never
+// waits for an older run. Requests that compare take both (withRuns).
+//
+//   inductor/runs {} -> {runs: [{id, startTime, endTime, ranks, logs, current, baseline}]} (oldest first)
+//   workspace/executeCommand inductor.selectRun [id] / inductor.selectBaseline [id]
+#include "protocol/URI.h"
+#include "server/InductorRequests.h"
+#include "server/Logger.h"
+#include "server/Server.h"
+
+#include <algorithm>
+
+namespace inductor::server {
+
+namespace {
+
+/// "2026-11-27T02:31:04.296625Z", or nullopt for an unknown time.
+std::optional<std::string> isoTime(int64_t us) {
+  if (us == 0) return std::nullopt;
+  std::string s = index::formatUtcSeconds(us);
+  s[10] = 'T';
+  char frac[16];
+  std::snprintf(frac, sizeof frac, ".%06lld", static_cast<long long>(((us % 1000000) + 1000000) % 1000000));
+  return s + frac + "Z";
+}
+
+} // namespace
+
+std::optional<std::string> Server::baselineRunOf(const index::Index &current, const std::string &setting) {
+  const std::vector<index::Run> &runs = current.runs();
+  const std::string &id = current.run().id;
+  if (setting == "none" || runs.size() < 2 || id.empty()) return std::nullopt;
+  size_t at = 0;
+  while (at < runs.size() && runs[at].id != id)
+    ++at;
+  if (at == runs.size()) return std::nullopt;
+  if (setting.empty() || setting == "previous") {
+    if (at == 0) return std::nullopt; // The current run is the oldest: nothing before it.
+    return runs[at - 1].id;
+  }
+  std::optional<size_t> chosen = index::selectRun(runs, setting);
+  if (!chosen || *chosen == at) return std::nullopt;
+  return runs[*chosen].id;
+}
+
+void Server::startBaseline(std::shared_ptr<const index::Index> current, index::IndexOptions options) {
+  std::lock_guard<std::mutex> start(baselineStartMutex_);
+  std::string setting;
+  {
+    std::lock_guard<std::mutex> lock(indexMutex_);
+    setting = baselineSetting_;
+  }
+  std::optional<std::string> wanted = current ? baselineRunOf(*current, setting) : std::nullopt;
+  // The same logs as the baseline kept: nothing to build (a baseline is an earlier run: its logs do not
+  // grow).
+  {
+    std::lock_guard<std::mutex> lock(indexMutex_);
+    if (!wanted) {
+      baseline_ = nullptr;
+      baselineWanted_.reset();
+    } else if (baseline_ && baseline_->run().id == *wanted) {
+      baselineWanted_ = wanted;
+      return;
+    } else {
+      baselineWanted_ = wanted;
+    }
+  }
+  cancelBaseline_ = true;
+  if (baselineBuilder_.joinable()) baselineBuilder_.join();
+  cancelBaseline_ = false;
+  if (!wanted) return;
+  options.run = *wanted;
+  options.directoryListed = {}; // The current build watches what discovery lists.
+  options.pythonPathsLater = {};
+  options.pythonPathsNeeded = {};
+  baselineBuilder_ = std::thread([this, options, wanted] {
+    auto index = index::Index::build(options, {}, &cancelBaseline_, &baselineCache_);
+    if (cancelBaseline_) return;
+    {
+      std::lock_guard<std::mutex> lock(indexMutex_);
+      if (baselineWanted_ != wanted) return; // Another baseline was asked for meanwhile.
+      baseline_ = std::move(index);
+    }
+    logInfo("baseline run " + *wanted + " indexed");
+    sendStatus(/*force=*/true);
+    if (capabilities_.codeLensRefreshSupport) sendRequest("workspace/codeLens/refresh", nullptr);
+  });
+}
+
+void Server::stopBaseline() {
+  cancelBaseline_ = true;
+  std::lock_guard<std::mutex> start(baselineStartMutex_);
+  if (baselineBuilder_.joinable()) baselineBuilder_.join();
+}
+
+std::shared_ptr<const index::Index> Server::baselineIndex() const {
+  std::lock_guard<std::mutex> lock(indexMutex_);
+  return baseline_;
+}
+
+void Server::withRuns(
+    Reply reply,
+    std::function<void(const index::Index &current, const index::Index *baseline, const Reply &)> task) {
+  withIndex(std::move(reply), [this, task = std::move(task)](const index::Index &current, const Reply &r) {
+    std::shared_ptr<const index::Index> baseline = baselineIndex(); // Held until the task returns.
+    // A baseline kept from another current run that is now the current one compares nothing.
+    if (baseline && baseline->run().id == current.run().id) baseline = nullptr;
+    task(current, baseline.get(), r);
+  });
+}
+
+protocol::RunsResult runsResult(const index::Index &current, const index::Index *baseline) {
+  protocol::RunsResult result;
+  for (const index::Run &run : current.runs()) {
+    protocol::RunEntry e;
+    e.id = run.id;
+    e.startTime = isoTime(run.startUs);
+    e.endTime = isoTime(run.endUs);
+    e.ranks = run.ranks;
+    e.logs = run.logs;
+    e.current = run.id == current.run().id;
+    e.baseline = baseline && run.id == baseline->run().id;
+    result.runs.push_back(std::move(e));
+  }
+  return result;
+}
+
+std::string runsSummary(const index::Index &current) {
+  const std::vector<index::Run> &runs = current.runs();
+  if (runs.size() < 2) return {};
+  std::string s = "run " + current.run().id + (current.run().id == runs.back().id ? " (the latest; " : " (");
+  s += std::to_string(runs.size() - 1) + (runs.size() == 2 ? " other run: " : " other runs: ");
+  bool first = true;
+  for (const index::Run &run : runs) {
+    if (run.id == current.run().id) continue;
+    s += (first ? "" : ", ") + run.id;
+    first = false;
+  }
+  return s + ")";
+}
+
+namespace {
+
+/// Whether `index` holds the document at `uri` as an artifact (a file: copy, or an inductor-trace: text).
+bool holds(const index::Index &index, const std::string &uri) {
+  if (auto path = protocol::filePath(uri)) return index.findByPath(*path).has_value();
+  auto parsed = protocol::parseURI(uri);
+  if (!parsed || parsed->scheme != "inductor-trace" || parsed->path.size() < 2) return false;
+  return index.findByVirtualName(std::string_view(parsed->path).substr(1)).has_value();
+}
+
+} // namespace
+
+void Server::withIndexFor(const std::string &uri, Reply reply,
+                          std::function<void(const index::Index &, const Reply &)> task) {
+  withIndex(std::move(reply), [this, uri, task = std::move(task)](const index::Index &current,
+                                                                  const Reply &r) {
+    // Output code or a graph of the baseline run navigates within its own run; anything else (user files
+    // included) is answered from the current run.
+    std::shared_ptr<const index::Index> baseline = baselineIndex();
+    if (baseline && baseline->run().id != current.run().id && !holds(current, uri) && holds(*baseline, uri))
+      return task(*baseline, r);
+    task(current, r);
+  });
+}
+
+void Server::onRuns(const protocol::NoParams &, Reply reply) {
+  withRuns(std::move(reply), [](const index::Index &current, const index::Index *baseline, const Reply &r) {
+    r(json(runsResult(current, baseline)));
+  });
+}
+
+void Server::selectRun(const protocol::InductorCommandParams &params, bool baseline) {
+  std::string id = "latest";
+  if (params.arguments.is_array() && !params.arguments.empty() && params.arguments[0].is_string())
+    id = params.arguments[0].get<std::string>();
+  if (!baseline) {
+    logInfo("run selected: " + id + ": reindexing");
+    indexOptions_.run = id;
+    startIndexing(Rebuild::Incremental);
+    return;
+  }
+  std::shared_ptr<const index::Index> current;
+  {
+    std::lock_guard<std::mutex> lock(indexMutex_);
+    baselineSetting_ = id;
+    current = index_;
+  }
+  logInfo("baseline selected: " + id);
+  if (current) startBaseline(current, indexOptions_);
+}
+
+} // namespace inductor::server
