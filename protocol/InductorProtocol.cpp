@@ -599,6 +599,92 @@ void from_json(const json &j, HotLinesResult &r) {
     }
 }
 
+void from_json(const json &j, CompareParams &p) {
+  p = {};
+  if (!j.is_object()) return;
+  if (auto it = j.find("baseline"); it != j.end() && it->is_string()) p.baseline = it->get<std::string>();
+  if (auto it = j.find("current"); it != j.end() && it->is_string()) p.current = it->get<std::string>();
+}
+void to_json(json &j, const CompareParams &p) {
+  j = json::object();
+  if (p.baseline) j["baseline"] = *p.baseline;
+  if (p.current) j["current"] = *p.current;
+}
+
+namespace {
+json compareRunJson(const CompareRun &r) {
+  return json{{"id", r.id}, {"logs", r.logs}};
+}
+CompareRun compareRunOf(const json &j) {
+  CompareRun r;
+  member(j, "id", r.id);
+  member(j, "logs", r.logs);
+  return r;
+}
+} // namespace
+
+void to_json(json &j, const CompareResult &r) {
+  json events = json::array(), lines = json::array();
+  for (const CompareEvent &e : r.events)
+    events.push_back({{"change", e.change},
+                      {"kind", e.kind},
+                      {"file", e.file},
+                      {"line", e.line},
+                      {"code", e.code},
+                      {"message", e.message}});
+  for (const CompareLine &l : r.lines)
+    lines.push_back({{"file", l.file},
+                     {"line", l.line},
+                     {"text", l.text},
+                     {"change", l.change},
+                     {"kernelsBefore", l.kernelsBefore},
+                     {"kernelsAfter", l.kernelsAfter},
+                     {"kernelsChanged", l.kernelsChanged},
+                     {"gpuTimeBeforeUs", nullable(l.gpuTimeBeforeUs)},
+                     {"gpuTimeAfterUs", nullable(l.gpuTimeAfterUs)}});
+  j = json{{"baseline", r.baseline ? compareRunJson(*r.baseline) : json(nullptr)},
+           {"current", compareRunJson(r.current)},
+           {"reason", r.reason},
+           {"basisBefore", r.basisBefore},
+           {"basisAfter", r.basisAfter},
+           {"events", std::move(events)},
+           {"lines", std::move(lines)}};
+}
+
+void from_json(const json &j, CompareResult &r) {
+  r = {};
+  if (auto b = j.find("baseline"); b != j.end() && b->is_object()) r.baseline = compareRunOf(*b);
+  if (auto c = j.find("current"); c != j.end() && c->is_object()) r.current = compareRunOf(*c);
+  member(j, "reason", r.reason);
+  member(j, "basisBefore", r.basisBefore);
+  member(j, "basisAfter", r.basisAfter);
+  if (auto es = j.find("events"); es != j.end() && es->is_array())
+    for (const json &x : *es) {
+      CompareEvent e;
+      member(x, "change", e.change);
+      member(x, "kind", e.kind);
+      member(x, "file", e.file);
+      member(x, "line", e.line);
+      member(x, "code", e.code);
+      member(x, "message", e.message);
+      r.events.push_back(std::move(e));
+    }
+  if (auto ls = j.find("lines"); ls != j.end() && ls->is_array())
+    for (const json &x : *ls) {
+      CompareLine l;
+      member(x, "file", l.file);
+      member(x, "line", l.line);
+      member(x, "text", l.text);
+      member(x, "change", l.change);
+      member(x, "kernelsBefore", l.kernelsBefore);
+      member(x, "kernelsAfter", l.kernelsAfter);
+      member(x, "kernelsChanged", l.kernelsChanged);
+      member(x, "gpuTimeBeforeUs", l.gpuTimeBeforeUs);
+      member(x, "gpuTimeAfterUs", l.gpuTimeAfterUs);
+      r.lines.push_back(std::move(l));
+    }
+}
+
 // --- inductor/runs -----------------------------------------------------------------------------------
 
 void from_json(const json &j, RunsResult &r) {

@@ -375,6 +375,59 @@ void to_json(json &j, const HotLinesResult &r);
 // command `inductor.showLaunchSites`. Written as JSON text (protocol/JsonWriter.h): thousands of sites.
 using LaunchSitesParams = TextDocumentPositionParams;
 
+// ---------------------------------------------------------------------------------------------------------
+// inductor/compare {baseline?, current?} -> CompareResult: what changed since a baseline run
+// (server/Compare.cpp, index/compare/Compare.h); explain --baseline writes the same struct as `comparison`.
+
+struct CompareParams {
+  /// Run ids (index/files/Runs.h), "latest", "previous" or paths; the served run and the server's baseline
+  /// when omitted. Ignored when not strings.
+  std::optional<std::string> baseline, current;
+};
+void from_json(const json &j, CompareParams &p);
+void to_json(json &j, const CompareParams &p);
+
+struct CompareRun {
+  std::string id;                ///< The run id; may be empty (a run given by its logs).
+  std::vector<std::string> logs; ///< Its TORCH_TRACE logs (local paths).
+  friend bool operator==(const CompareRun &, const CompareRun &) = default;
+};
+
+struct CompareEvent {
+  std::string change;  ///< "new" or "gone".
+  std::string kind;    ///< "graph break", "recompile" or "failure".
+  std::string file;    ///< Local absolute path of the user file; empty when no user line is known.
+  uint32_t line = 0;   ///< 1-based in the current file (a gone event's line no longer there: the baseline's).
+  std::string code;    ///< The recorded source text of the line.
+  std::string message; ///< The reason.
+  friend bool operator==(const CompareEvent &, const CompareEvent &) = default;
+};
+
+struct CompareLine {
+  std::string file;   ///< Local absolute path.
+  uint32_t line = 0;  ///< 1-based in the current file (a line no longer there: the baseline's).
+  std::string text;   ///< The line's text, trimmed.
+  std::string change; ///< "new", "gone", "changed" or "same".
+  std::vector<std::string> kernelsBefore, kernelsAfter; ///< Kernel names as the output code names them.
+  std::vector<std::string> kernelsChanged;              ///< In both, their generated code differs.
+  /// GPU time in µs, per step when the run's profiles mark steps (else the total); null without one.
+  std::optional<double> gpuTimeBeforeUs, gpuTimeAfterUs;
+  friend bool operator==(const CompareLine &, const CompareLine &) = default;
+};
+
+struct CompareResult {
+  std::optional<CompareRun> baseline; ///< Null when there is no baseline (then events and lines are []).
+  CompareRun current;
+  /// Why there is no comparison ("no earlier run"), empty when there is one.
+  std::string reason;
+  /// "perStep", "total" or "none" (no profile): what each run's GPU times are.
+  std::string basisBefore = "none", basisAfter = "none";
+  std::vector<CompareEvent> events; ///< New ones, then gone ones.
+  std::vector<CompareLine> lines;   ///< By file, then line.
+};
+void from_json(const json &j, CompareResult &r);
+void to_json(json &j, const CompareResult &r);
+
 // NOLINTEND(readability-identifier-naming)
 
 // ---------------------------------------------------------------------------------------------------------

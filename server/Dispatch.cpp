@@ -53,6 +53,7 @@ void Server::registerHandlers() {
   // clang-format off
   bind("initialize",                         &Server::onInitialize);
   bind("inductor/artifactContent",           &Server::onArtifactContent);
+  bind("inductor/compare",                   &Server::onCompare);
   bind("inductor/compiles",                  &Server::onCompiles);
   bind("inductor/hotLines",                  &Server::onHotLines);
   bind("inductor/launchSites",               &Server::onLaunchSites);

@@ -18,6 +18,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -106,7 +107,7 @@ void usage() {
   std::cerr
       << "usage: inductor-ls explain [--json] [--path-mapping FROM=TO]... [--root DIR]... [--python PATH]\n"
          "                           [--no-python] [--library-path GLOB]... [--profile FILE]...\n"
-         "                           [--run-log FILE]... PATH...\n"
+         "                           [--run-log FILE]... [--baseline RUN_OR_PATH] PATH...\n"
          "  PATH: trace directories, TORCH_COMPILE_DEBUG or Inductor cache directories, single logs.\n"
          "  Recorded paths are resolved by --path-mapping, then (files of installed packages) under the\n"
          "  import roots of the Python environment, then by suffix match under --root and PATH.\n"
@@ -120,7 +121,9 @@ void usage() {
          "  --profile: a torch.profiler Chrome trace (.json or .json.gz) to join to the launches; "
          "--run-log:\n"
          "  a run log with the intermediate value debug printer's output. Both are also found beside the\n"
-         "  traces.\n";
+         "  traces.\n"
+         "  --baseline: compare with this run (a run id, \"previous\", or a trace folder or log): compile-\n"
+         "  health events new or gone, each user line's kernels and GPU time before and after.\n";
 }
 
 } // namespace
@@ -151,6 +154,7 @@ int runExplain(const std::vector<std::string> &args) {
   index::IndexOptions options;
   bool asJson = false, noPython = false;
   std::string pythonPath;
+  std::optional<std::string> baselineArg;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string &a = args[i];
     if (a == "--json") {
@@ -173,6 +177,8 @@ int runExplain(const std::vector<std::string> &args) {
       options.libraryPaths.push_back(args[++i]);
     } else if (a == "--profile" && i + 1 < args.size()) {
       options.profiles.push_back(args[++i]);
+    } else if (a == "--baseline" && i + 1 < args.size()) {
+      baselineArg = args[++i];
     } else if (a == "--run-log" && i + 1 < args.size()) {
       options.runLogs.push_back(args[++i]);
     } else if (a == "-h" || a == "--help") {
@@ -228,11 +234,15 @@ int runExplain(const std::vector<std::string> &args) {
   auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started)
                 .count();
   index::IndexStats stats = index->stats();
+  std::shared_ptr<const index::Index> baseline;
+  if (baselineArg) baseline = buildBaseline(options, *baselineArg);
 
   UserLineLaunches userLines = userLineLaunches(*index);
 
   if (asJson) {
-    std::cout << explainJson(index, sourcesShared, static_cast<long long>(ms)).dump(2) << "\n";
+    protocol::json out = explainJson(index, sourcesShared, static_cast<long long>(ms));
+    if (baselineArg) out["comparison"] = comparisonJson(index, baseline, sourcesShared);
+    std::cout << out.dump(2) << "\n";
     return 0;
   }
 
@@ -318,6 +328,7 @@ int runExplain(const std::vector<std::string> &args) {
   }
   printCompileHealth(*index, sources);
   printRuntime(*index);
+  if (baselineArg) printComparison(index, baseline, sourcesShared);
   if (!index->diagnostics().empty()) {
     std::printf("\n%zu problem(s) while indexing:\n", index->diagnostics().size());
     for (size_t i = 0; i < index->diagnostics().size() && i < 20; ++i) {

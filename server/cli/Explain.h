@@ -51,4 +51,20 @@ protocol::json runtimeDetails(const index::Index &index);
 protocol::json explainJson(std::shared_ptr<const index::Index> index,
                            std::shared_ptr<const index::SourceReader> sources, long long milliseconds);
 
+/// The index of the run `--baseline` names (ExplainCompare.cpp): a run id or "previous" among the runs of the
+/// current inputs, or a trace folder or log of its own (read with the current run's roots, so that both
+/// find the same user files). Never null: a baseline that holds nothing gives an empty index.
+std::shared_ptr<const index::Index> buildBaseline(const index::IndexOptions &current, const std::string &arg);
+
+/// explain --json's `comparison` (ExplainCompare.cpp): inductor/compare's answer for the current index and
+/// the baseline.
+protocol::json comparisonJson(std::shared_ptr<const index::Index> current,
+                              std::shared_ptr<const index::Index> baseline,
+                              std::shared_ptr<const index::SourceReader> sources);
+
+/// The comparison as text (ExplainCompare.cpp): events new and gone, then the user lines that changed.
+void printComparison(std::shared_ptr<const index::Index> current,
+                     std::shared_ptr<const index::Index> baseline,
+                     std::shared_ptr<const index::SourceReader> sources);
+
 } // namespace inductor::server

@@ -33,6 +33,10 @@ vim.api.nvim_create_user_command('InductorHotLines', function()
   require('inductor_ls.commands.hot_lines')()
 end, { desc = 'inductor-ls: user lines by GPU time, from the profiler traces (quickfix)' })
 
+vim.api.nvim_create_user_command('InductorCompare', function()
+  require('inductor_ls.commands.compare')()
+end, { desc = 'inductor-ls: what changed since the baseline run: events and lines (quickfix)' })
+
 vim.keymap.set('n', '<Plug>(InductorKernels)', function()
   require('inductor_ls.commands.kernels')()
 end, { desc = 'inductor-ls: kernels from this line' })

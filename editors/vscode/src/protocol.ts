@@ -354,6 +354,47 @@ export interface HotLinesParams {
 }
 export const hotLinesRequest = new RequestType<HotLinesParams, HotLinesResult, void>('inductor/hotLines');
 
+// `inductor/compare` `{baseline?, current?}` → what changed since a baseline
+// run (see server/Compare.cpp): compile-health events new or gone, and each user
+// line's kernels and GPU time (µs per step, else total) before and after.
+export interface CompareRun {
+  id: string;
+  logs: string[];
+}
+export interface CompareEvent {
+  change: 'new' | 'gone';
+  kind: 'graph break' | 'recompile' | 'failure';
+  file: string;
+  line: number; // 1-based in the current file.
+  code: string;
+  message: string;
+}
+export interface CompareLine {
+  file: string;
+  line: number; // 1-based in the current file (a gone line's: the baseline's).
+  text: string;
+  change: 'new' | 'gone' | 'changed' | 'same';
+  kernelsBefore: string[];
+  kernelsAfter: string[];
+  kernelsChanged: string[];
+  gpuTimeBeforeUs: number | null;
+  gpuTimeAfterUs: number | null;
+}
+export interface CompareResult {
+  baseline: CompareRun | null; // Null when there is none (reason says why).
+  current: CompareRun;
+  reason: string;
+  basisBefore: 'perStep' | 'total' | 'none';
+  basisAfter: 'perStep' | 'total' | 'none';
+  events: CompareEvent[];
+  lines: CompareLine[];
+}
+export interface CompareParams {
+  baseline?: string; // Run id, "latest", "previous" or a path.
+  current?: string;
+}
+export const compareRequest = new RequestType<CompareParams, CompareResult, void>('inductor/compare');
+
 // Client command of the server's printer code actions: one argument
 // {title, env: {NAME: value}, shell: "NAME=value ...", explanation}. The
 // client shows it for the user to copy; it never runs anything.

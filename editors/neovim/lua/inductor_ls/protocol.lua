@@ -127,6 +127,22 @@ M.methods = {
       lines = M.list({ location = 'Location?', label = 'string', percent = 'number', code = 'string' }),
     },
   },
+  ['inductor/compare'] = {
+    sends = { baseline = 'string?', current = 'string?' },
+    reads = {
+      baseline = M.optional({ id = 'string' }),
+      reason = 'string',
+      events = M.list({ change = 'string', kind = 'string', file = 'string', line = 'integer', message = 'string' }),
+      lines = M.list({
+        change = 'string',
+        file = 'string',
+        line = 'integer',
+        text = 'string',
+        gpuTimeBeforeUs = 'number?',
+        gpuTimeAfterUs = 'number?',
+      }),
+    },
+  },
   ['inductor/runs'] = {
     sends = {},
     reads = {

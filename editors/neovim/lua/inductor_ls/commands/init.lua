@@ -8,6 +8,7 @@ local M = {}
 ---@type table<string, string> subcommand → module
 M.subcommands = {
   artifacts = 'inductor_ls.commands.artifacts',
+  compare = 'inductor_ls.commands.compare',
   compiles = 'inductor_ls.commands.compiles',
   hotlines = 'inductor_ls.commands.hot_lines',
   kernels = 'inductor_ls.commands.kernels',

@@ -1,0 +1,135 @@
+// server/cli/ExplainCompare.cpp: `inductor-ls explain --baseline RUN_OR_PATH` (see Explain.h): the baseline
+// run's index, and the comparison with it as text and as `comparison` (inductor/compare's answer, built by
+// server/Compare.cpp's compareResult through a Server that serves the CLI's index to no client).
+#include "server/cli/Explain.h"
+
+#include "index/files/PathResolver.h"
+#include "index/files/Runs.h"
+#include "protocol/Transport.h"
+#include "server/InductorRequests.h"
+#include "server/Server.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+
+namespace fs = std::filesystem;
+
+namespace inductor::server {
+
+namespace {
+
+using protocol::json;
+
+/// A transport to no client (as ExplainJson.cpp's): the Server only lends its documents to the answer.
+class NoClient final : public protocol::Transport {
+public:
+  protocol::ReadResult readMessage() override {
+    protocol::ReadResult r;
+    r.kind = protocol::ReadResult::Kind::EndOfFile;
+    return r;
+  }
+  void send(const json &) override {}
+};
+
+protocol::CompareResult comparison(std::shared_ptr<const index::Index> current,
+                                   std::shared_ptr<const index::Index> baseline,
+                                   std::shared_ptr<const index::SourceReader> sources) {
+  NoClient noClient;
+  ServerOptions options;
+  options.jobs = 0;
+  options.watch = false;
+  Server server(noClient, options);
+  server.serveIndex(current, std::move(sources));
+  TextCache texts(server.documents(), *current);
+  return compareResult(*current, baseline.get(), texts);
+}
+
+std::string shortPath(const std::string &path) {
+  std::error_code ec;
+  fs::path rel = fs::relative(path, fs::current_path(ec), ec);
+  return ec || rel.empty() ? path : rel.string();
+}
+
+std::string micros(const std::optional<double> &us) {
+  if (!us) return "none";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f µs", *us);
+  return buf;
+}
+
+std::string joined(const std::vector<std::string> &names) {
+  std::string out;
+  for (size_t i = 0; i < names.size() && i < 6; ++i)
+    out += (i ? ", " : "") + names[i];
+  if (names.size() > 6) out += ", +" + std::to_string(names.size() - 6) + " more";
+  return out.empty() ? "-" : out;
+}
+
+} // namespace
+
+std::shared_ptr<const index::Index> buildBaseline(const index::IndexOptions &current,
+                                                  const std::string &arg) {
+  index::IndexOptions o = current;
+  std::error_code ec;
+  std::string path = fs::exists(arg, ec) ? index::normalizePath(fs::absolute(arg, ec).string()) : "";
+  auto inside = [&](const std::string &input) {
+    std::string in = index::normalizePath(fs::absolute(input, ec).string());
+    return path == in || path.starts_with(in + "/");
+  };
+  if (path.empty() || std::any_of(current.inputs.begin(), current.inputs.end(), inside)) {
+    // A run of the current inputs: by id, "previous", or the path of one of its logs or directories.
+    std::vector<index::Run> runs = index::findRuns(current);
+    if (!index::selectRun(runs, arg)) {
+      std::cerr << "explain: --baseline " << arg << ": no such run among the " << runs.size()
+                << " run(s) found, and no such trace folder or log\n";
+      return nullptr;
+    }
+    o.run = arg;
+    return index::Index::build(o);
+  }
+  // A trace folder or log of its own (its latest run, or the run of that log), read with the current run's
+  // roots, else under its inputs, so that both find the same user files.
+  o.inputs = {path};
+  o.run = path;
+  if (o.roots.empty()) o.roots = current.inputs;
+  // Profiles and run logs named for the current run are not the baseline's; its own are found beside it.
+  o.profiles.clear();
+  o.runLogs.clear();
+  return index::Index::build(o);
+}
+
+json comparisonJson(std::shared_ptr<const index::Index> current, std::shared_ptr<const index::Index> baseline,
+                    std::shared_ptr<const index::SourceReader> sources) {
+  return comparison(std::move(current), std::move(baseline), std::move(sources));
+}
+
+void printComparison(std::shared_ptr<const index::Index> current,
+                     std::shared_ptr<const index::Index> baseline,
+                     std::shared_ptr<const index::SourceReader> sources) {
+  protocol::CompareResult c = comparison(std::move(current), std::move(baseline), std::move(sources));
+  if (!c.baseline) {
+    std::printf("\nComparison: %s\n", c.reason.c_str());
+    return;
+  }
+  std::printf("\nCompared with the baseline run %s (%zu log%s); GPU times %s before, %s now\n",
+              c.baseline->id.empty() ? "given" : c.baseline->id.c_str(), c.baseline->logs.size(),
+              c.baseline->logs.size() == 1 ? "" : "s", c.basisBefore.c_str(), c.basisAfter.c_str());
+  if (c.events.empty()) std::printf("  No compile-health event is new or gone.\n");
+  for (const protocol::CompareEvent &e : c.events)
+    std::printf("  %-4s %-11s %s:%u  %s  %s\n", e.change.c_str(), e.kind.c_str(), shortPath(e.file).c_str(),
+                e.line, e.code.c_str(), e.message.c_str());
+  for (const protocol::CompareLine &l : c.lines) {
+    if (l.change == "same") continue;
+    std::printf("  %-7s %s:%u  %s\n", l.change.c_str(), shortPath(l.file).c_str(), l.line, l.text.c_str());
+    std::printf("            kernels before: %s\n            kernels after:  %s\n",
+                joined(l.kernelsBefore).c_str(), joined(l.kernelsAfter).c_str());
+    if (!l.kernelsChanged.empty())
+      std::printf("            code changed:   %s\n", joined(l.kernelsChanged).c_str());
+    std::printf("            GPU time: %s -> %s\n", micros(l.gpuTimeBeforeUs).c_str(),
+                micros(l.gpuTimeAfterUs).c_str());
+  }
+}
+
+} // namespace inductor::server

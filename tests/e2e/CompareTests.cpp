@@ -1,0 +1,274 @@
+// End-to-end tests of the comparison with a baseline run (issue 28 points 3 and 4) on runs_gpt: two runs of
+// one small GPT from one folder, `model.py` edited in between (GELU+dropout became SiLU with a `.item()`
+// print, an RMSNorm line was added, a second batch size recompiles). What the comparison must say is derived
+// here from the two versions of the model (`model_base.py.txt`, `model_new.py.txt`) and each log by the
+// tests' own oracles (TraceOracle.h, HealthOracle.h), never from the server's output.
+#include "e2e/E2E.h"
+#include "e2e/HealthOracle.h"
+#include "e2e/ProfileOracle.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+
+namespace inductor::e2e {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string trimmed(const std::string &s) {
+  size_t b = s.find_first_not_of(" \t\r"), e = s.find_last_not_of(" \t\r");
+  return b == std::string::npos ? "" : s.substr(b, e - b + 1);
+}
+
+/// The log of run `run` ("base" or "new"): the one whose first record's pid is in the name of the run's
+/// `torch_compile_debug_<run>/run_<time>-pid_<pid>` directory.
+std::string logOf(const std::string &root, const std::string &run) {
+  std::string pid;
+  for (const auto &e : fs::directory_iterator(root + "/torch_compile_debug_" + run)) {
+    std::string name = e.path().filename().string();
+    pid = name.substr(name.rfind("pid_") + 4);
+  }
+  for (const std::string &log : filesIn(root + "/trace")) {
+    std::istringstream fields(readFile(log).substr(0, 200)); // `V1127 02:31:04.296000 2145 torch/...`
+    std::string level, time, p;
+    fields >> level >> time >> p;
+    if (p == pid) return log;
+  }
+  return {};
+}
+
+/// The model as run `run` saw it, by 1-based line.
+std::vector<std::string> modelOf(const std::string &root, const std::string &run) {
+  return splitLines(readFile(root + "/model_" + run + ".py.txt"));
+}
+
+std::string textAt(const std::vector<std::string> &model, uint32_t line) {
+  return line >= 1 && line <= model.size() ? trimmed(model[line - 1]) : "";
+}
+
+/// The texts of the model lines that a run's output code launches kernels for (TraceOracle's origins).
+std::set<std::string> kernelLineTexts(const std::string &root, const std::string &run) {
+  std::set<std::string> out;
+  std::vector<std::string> model = modelOf(root, run);
+  for (const auto &entry : launchesByUserLine(expectedOutputCodes({logOf(root, run)})))
+    if (localPath(entry.first.path) == root + "/model.py") out.insert(textAt(model, entry.first.line));
+  return out;
+}
+
+/// A run's compile-health events as (kind word, line text, title) (HealthOracle), with their lines.
+std::map<std::tuple<std::string, std::string, std::string>, uint32_t> healthEvents(const std::string &root,
+                                                                                   const std::string &run) {
+  static const std::map<std::string, std::string> words = {
+      {"graphBreak", "graph break"}, {"recompile", "recompile"}, {"failure", "failure"}};
+  std::map<std::tuple<std::string, std::string, std::string>, uint32_t> out;
+  std::vector<std::string> model = modelOf(root, run);
+  for (const ExpectedHealthEvent &e : expectedHealth(logOf(root, run)).events) {
+    auto word = words.find(e.kind);
+    if (word == words.end()) continue;
+    uint32_t line = e.at ? e.at->line : 0;
+    out.emplace(std::make_tuple(word->second, e.at ? textAt(model, line) : "", e.title), line);
+  }
+  return out;
+}
+
+/// GPU time of each model line (by its text) in run `run`: ProfileOracle's exact join of that run's own
+/// profile to the launches of its output code (TraceOracle's origins), summed per line; per step when the
+/// profile marks steps (else the total over the profiled region), in µs.
+std::map<std::string, double> oracleLineTimes(const std::string &root, const std::string &run) {
+  std::vector<ExpectedOutputCode> codes = expectedOutputCodes({logOf(root, run)});
+  std::map<std::string, std::vector<std::string>> launches; // Cache key -> kernels in launch order.
+  std::map<std::string, const ExpectedOutputCode *> byKey;
+  std::map<std::string, std::map<uint32_t, std::string>> keys; // Log -> envelope line -> key.
+  for (const ExpectedOutputCode &c : codes) {
+    if (!keys.count(c.record.traceFile)) keys[c.record.traceFile] = cacheKeysOf(c.record.traceFile);
+    auto it = keys[c.record.traceFile].find(c.record.line);
+    if (it == keys[c.record.traceFile].end()) continue;
+    for (const LaunchSite &s : c.launches)
+      launches[it->second].push_back(s.kernel);
+    byKey[it->second] = &c;
+  }
+  OracleJoin join = joinByOracle(readProfile(root + "/profile_" + run + ".json"), launches);
+  std::vector<std::string> model = modelOf(root, run);
+  std::map<std::string, double> out;
+  double steps = join.steps.empty() ? 1.0 : static_cast<double>(join.steps.size());
+  for (const auto &[key, code] : byKey) {
+    auto ns = join.launchNs.find(key);
+    if (ns == join.launchNs.end()) continue;
+    for (size_t l = 0; l < code->launches.size() && l < ns->second.size(); ++l)
+      for (const Frame &f : code->originsOf(code->launches[l]))
+        if (localPath(f.path) == root + "/model.py")
+          out[textAt(model, f.line)] += static_cast<double>(ns->second[l]) / 1000.0 / steps;
+  }
+  return out;
+}
+
+std::string run(const std::string &cmd) {
+  std::string out;
+  if (FILE *p = popen(cmd.c_str(), "r")) {
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, p)) > 0)
+      out.append(buf, n);
+    pclose(p);
+  }
+  return out;
+}
+
+/// explain --json --baseline: the current run is `current`'s log, the baseline `baseline`'s.
+json explainComparison(const std::string &root, const std::string &baseline, const std::string &current) {
+  std::string cmd = std::string(INDUCTOR_LS_BINARY) + " explain --json --no-python --root '" + root +
+                    "' --baseline '" + logOf(root, baseline) + "' '" + logOf(root, current) + "' 2>/dev/null";
+  json out = json::parse(run(cmd), nullptr, false);
+  return out.is_object() && out.contains("comparison") ? out["comparison"] : json();
+}
+
+const json *lineWithText(const json &comparison, const std::string &text) {
+  for (const json &l : comparison["lines"])
+    if (l["text"] == text) return &l;
+  return nullptr;
+}
+
+} // namespace
+
+TEST_CASE("compare: runs_gpt — explain --baseline lists the lines only one run compiled, matched by text") {
+  std::string root = caseDir("runs_gpt");
+  REQUIRE(readFile(root + "/model.py") == readFile(root + "/model_new.py.txt"));
+  std::set<std::string> before = kernelLineTexts(root, "base"), after = kernelLineTexts(root, "new");
+  std::set<std::string> gone, added;
+  std::set_difference(before.begin(), before.end(), after.begin(), after.end(),
+                      std::inserter(gone, gone.end()));
+  std::set_difference(after.begin(), after.end(), before.begin(), before.end(),
+                      std::inserter(added, added.end()));
+  // The oracle agrees with the edit the issue describes.
+  CHECK(gone.count("h = F.gelu(h)"));
+  CHECK(gone.count("h = self.drop(h)"));
+  CHECK(added.count("h = F.silu(h)"));
+  CHECK(added.count("x = self.norm(x)"));
+
+  json c = explainComparison(root, "base", "new");
+  REQUIRE(c.is_object());
+  REQUIRE(c["baseline"].is_object());
+  CHECK(c["baseline"]["logs"] == json::array({logOf(root, "base")}));
+  CHECK(c["current"]["logs"] == json::array({logOf(root, "new")}));
+  std::vector<std::string> model = modelOf(root, "new");
+  for (const auto &expectation : {std::make_pair(gone, "gone"), std::make_pair(added, "new")})
+    for (const std::string &text : expectation.first) {
+      std::string change = expectation.second;
+      INFO(change << ": " << text);
+      const json *l = lineWithText(c, text);
+      REQUIRE(l);
+      CHECK((*l)["change"] == change);
+      CHECK((*l)["file"] == root + "/model.py");
+      CHECK(textAt(model, (*l)["line"].get<uint32_t>()) == text); // Where that text is in model.py now.
+      CHECK((*l)[change == "gone" ? "kernelsAfter" : "kernelsBefore"].empty());
+    }
+  // Every line either run compiled is listed once, and no other.
+  std::set<std::string> listed;
+  for (const json &l : c["lines"]) {
+    std::string text = l["text"].get<std::string>();
+    CHECK(listed.insert(text).second);
+    CHECK((before.count(text) || after.count(text)));
+    if (before.count(text) && after.count(text)) CHECK((l["change"] == "same" || l["change"] == "changed"));
+  }
+  CHECK(listed.size() == before.size() + added.size());
+}
+
+TEST_CASE("compare: runs_gpt — the new graph break on the print line and the new recompile") {
+  std::string root = caseDir("runs_gpt");
+  auto before = healthEvents(root, "base"), after = healthEvents(root, "new");
+  // (kind, line) of the events only the new run has, by the oracle.
+  std::set<std::pair<std::string, uint32_t>> expected;
+  for (const auto &[key, line] : after)
+    if (!before.count(key)) expected.insert({std::get<0>(key), line});
+  std::vector<std::string> model = modelOf(root, "new");
+  uint32_t print = 0;
+  for (uint32_t l = 1; l <= model.size(); ++l)
+    if (model[l - 1].find(".item()") != std::string::npos && trimmed(model[l - 1]).starts_with("print("))
+      print = l;
+  REQUIRE(print);
+  CHECK(expected.count({"graph break", print}));
+  bool recompile =
+      std::any_of(expected.begin(), expected.end(), [](const auto &e) { return e.first == "recompile"; });
+  CHECK(recompile);
+
+  json c = explainComparison(root, "base", "new");
+  REQUIRE(c.is_object());
+  std::set<std::pair<std::string, uint32_t>> listed;
+  for (const json &e : c["events"]) {
+    INFO(e.dump());
+    CHECK(e["change"] == "new");
+    listed.insert({e["kind"].get<std::string>(), e["line"].get<uint32_t>()});
+    if (e["kind"] == "graph break" && e["line"] == print) CHECK(e["file"] == root + "/model.py");
+  }
+  CHECK(listed == expected);
+
+  // The other way round, the same events are gone and nothing is new.
+  json back = explainComparison(root, "new", "base");
+  REQUIRE(back.is_object());
+  std::set<std::pair<std::string, uint32_t>> gone;
+  for (const json &e : back["events"]) {
+    CHECK(e["change"] == "gone");
+    gone.insert({e["kind"].get<std::string>(), e["line"].get<uint32_t>()});
+  }
+  CHECK(gone == expected);
+}
+
+TEST_CASE("compare: runs_gpt — each line's GPU time before and after, within 20% of each run's profile") {
+  std::string root = caseDir("runs_gpt");
+  std::map<std::string, double> before = oracleLineTimes(root, "base"), after = oracleLineTimes(root, "new");
+  REQUIRE(!before.empty());
+  REQUIRE(!after.empty());
+  // Both runs in one folder, no --baseline path of its own: the latest run, compared with the previous one.
+  std::string cmd = std::string(INDUCTOR_LS_BINARY) + " explain --json --no-python --root '" + root +
+                    "' --baseline previous '" + root + "' 2>/dev/null";
+  json out = json::parse(run(cmd), nullptr, false);
+  REQUIRE(out.is_object());
+  json c = out["comparison"];
+  REQUIRE(c["baseline"].is_object());
+  CHECK(c["baseline"]["logs"] == json::array({logOf(root, "base")}));
+  CHECK(c["current"]["logs"] == json::array({logOf(root, "new")}));
+  CHECK(c["baseline"]["id"] != c["current"]["id"]);
+  size_t timed = 0;
+  for (const json &l : c["lines"]) {
+    std::string text = l["text"].get<std::string>();
+    INFO(text << " " << l.dump());
+    for (const auto &side :
+         {std::make_pair("gpuTimeBeforeUs", &before), std::make_pair("gpuTimeAfterUs", &after)}) {
+      auto expected = side.second->find(text);
+      if (expected == side.second->end() || expected->second <= 0) {
+        CHECK(l[side.first].is_null());
+        continue;
+      }
+      REQUIRE(l[side.first].is_number());
+      double got = l[side.first].get<double>();
+      CHECK(std::abs(got - expected->second) <= 0.2 * expected->second);
+      ++timed;
+    }
+  }
+  // Every line the oracle timed in either run was listed with its time.
+  size_t positive = 0;
+  for (const auto *times : {&before, &after})
+    for (const auto &entry : *times)
+      positive += entry.second > 0;
+  CHECK(timed == positive);
+  for (const char *text : {"h = F.gelu(h)", "h = self.drop(h)"}) {
+    const json *l = lineWithText(c, text);
+    REQUIRE(l);
+    CHECK((*l)["gpuTimeBeforeUs"].is_number());
+    CHECK((*l)["gpuTimeAfterUs"].is_null());
+  }
+  for (const char *text : {"h = F.silu(h)", "x = self.norm(x)"}) {
+    const json *l = lineWithText(c, text);
+    REQUIRE(l);
+    CHECK((*l)["gpuTimeBeforeUs"].is_null());
+    CHECK((*l)["gpuTimeAfterUs"].is_number());
+  }
+}
+
+} // namespace inductor::e2e
