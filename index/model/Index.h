@@ -72,6 +72,7 @@
 namespace inductor::index {
 
 struct RuntimeData; // index/runtime/Runtime.h
+struct RankReport;  // index/model/Ranks.h
 
 /// Index of an artifact in Index::artifacts(). Stable for the lifetime of one Index.
 struct ArtifactId {
@@ -521,6 +522,8 @@ public:
   /// GPU time from profiles and tensor statistics from printer run logs, joined to launches and user lines
   /// (see Runtime.h, which also has the lookup helpers). Empty when there were none.
   const RuntimeData &runtime() const { return *runtime_; }
+  /// The ranks of this run compared, and where they diverge (Ranks.h): computed on first use, then kept.
+  const RankReport &ranks() const;
 
 private:
   friend class IndexBuilder;
