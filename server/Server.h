@@ -178,6 +178,7 @@ public:
   void onWorkspaceDiagnostic(const protocol::WorkspaceDiagnosticParams &params, Reply reply);
   void onCodeAction(const protocol::CodeActionParams &params, Reply reply);
   void onCompiles(const protocol::CompilesParams &params, Reply reply);
+  void onRanks(const protocol::RanksParams &params, Reply reply);
 
   /// What a request reads documents from, taken now (server/Documents.h): the open documents, the reader of
   /// source files, the caches kept between requests and the position encoding.

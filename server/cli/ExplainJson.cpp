@@ -97,6 +97,7 @@ json explainJson(std::shared_ptr<const index::Index> index,
   json runtime = hotLinesResult(*index, texts, std::numeric_limits<uint64_t>::max(), "");
   runtime.update(runtimeDetails(*index));
   out["runtime"] = std::move(runtime);
+  out["ranks"] = ranksResult(*index); // inductor/ranks' answer.
   return out;
 }
 

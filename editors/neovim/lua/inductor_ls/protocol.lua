@@ -124,6 +124,21 @@ M.methods = {
       lines = M.list({ location = 'Location?', label = 'string', percent = 'number', code = 'string' }),
     },
   },
+  ['inductor/ranks'] = {
+    sends = { run = 'string?' },
+    reads = {
+      count = 'integer',
+      divergences = M.list({
+        kind = 'string',
+        ranks = M.list('integer'),
+        of = 'integer',
+        compileId = 'string',
+        file = 'string?',
+        line = 'integer?',
+        message = 'string',
+      }),
+    },
+  },
 }
 
 --- Notifications from the server this client handles, with the fields it reads.
