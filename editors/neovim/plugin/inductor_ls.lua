@@ -33,6 +33,10 @@ vim.api.nvim_create_user_command('InductorHotLines', function()
   require('inductor_ls.commands.hot_lines')()
 end, { desc = 'inductor-ls: user lines by GPU time, from the profiler traces (quickfix)' })
 
+vim.api.nvim_create_user_command('InductorRanks', function()
+  require('inductor_ls.commands.ranks')()
+end, { desc = 'inductor-ls: where the ranks of a distributed run diverge (quickfix)' })
+
 vim.keymap.set('n', '<Plug>(InductorKernels)', function()
   require('inductor_ls.commands.kernels')()
 end, { desc = 'inductor-ls: kernels from this line' })
