@@ -104,9 +104,9 @@ HealthMarkdown healthMarkdown(const index::Index &index, const std::string &path
         cache += (cache.empty() ? "" : ", ") + std::string("AOTAutograd ") +
                  std::string(index::cacheOutcomeName(fc.aotAutogradCache));
       if (rcp && rcp->cache.size() > 1) { // Cache outcomes that differ between ranks: each with its ranks.
-        cache = "FX graph";
+        cache.clear();
         for (const auto &[outcome, rs] : rcp->cache)
-          cache += " " + (outcome.empty() ? std::string("unknown") : outcome) + " (" +
+          cache += (cache.empty() ? "" : "; ") + (outcome.empty() ? std::string("unknown") : outcome) + " (" +
                    index::rankSubsetText(rs, ranks.ranks.size()) + ")";
       }
       auto cost = compileCost(h, {c});

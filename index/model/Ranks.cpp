@@ -190,10 +190,14 @@ RankReport compareRanks(const Index &index, const std::vector<const TraceLog *> 
   for (uint32_t c = 0; c < h.compiles.size(); ++c) {
     const FrameCompile &fc = h.compiles[c];
     if (!fc.rank) continue;
-    std::vector<Per> &v = byKey[{frameKeys[fc.frame], fc.id.frameCompileId.value_or(-1)}];
-    if (std::none_of(v.begin(), v.end(), [&](const Per &p) { return p.rank == *fc.rank; }))
-      v.push_back({c, *fc.rank});
+    byKey[{frameKeys[fc.frame], fc.id.frameCompileId.value_or(-1)}].push_back({c, *fc.rank});
     frameRanks[frameKeys[fc.frame]].insert(*fc.rank);
+  }
+  // Per rank its first compile of a key (a log read twice, or two logs of one rank, adds nothing).
+  for (auto &[key, v] : byKey) {
+    std::stable_sort(v.begin(), v.end(), [](const Per &a, const Per &b) { return a.rank < b.rank; });
+    v.erase(std::unique(v.begin(), v.end(), [](const Per &a, const Per &b) { return a.rank == b.rank; }),
+            v.end());
   }
 
   // Compile-health events on some ranks only: per (frame, kind, line), the ranks that had it.
@@ -246,11 +250,16 @@ RankReport compareRanks(const Index &index, const std::vector<const TraceLog *> 
 
   // Collective schedules per (log, compile id): the digests of each graph's schedule, in order.
   std::map<std::pair<uint32_t, std::string>, std::vector<const TraceRecord *>> schedules;
+  // Cache outcomes per (log, compile id), each graph's in order (the forward can hit and the backward miss).
+  std::map<std::pair<uint32_t, std::string>, std::vector<std::string_view>> cacheRecords;
   for (uint32_t l = 0; l < logs.size(); ++l) {
     if (!logs[l]) continue;
     for (const TraceRecord &r : logs[l]->records())
       if (r.kind == TraceKind::Artifact && r.name == "inductor_collective_schedule")
         schedules[{l, r.compileId.str()}].push_back(&r);
+      else if (r.kind == TraceKind::Artifact &&
+               (r.name.rfind("fx_graph_cache_", 0) == 0 || r.name.rfind("aotautograd_cache_", 0) == 0))
+        cacheRecords[{l, r.compileId.str()}].push_back(r.name);
   }
   auto scheduleKey = [&](const FrameCompile &fc) {
     std::string key;
@@ -275,7 +284,16 @@ RankReport compareRanks(const Index &index, const std::vector<const TraceLog *> 
     return ops;
   };
 
-  for (auto &[key, pers] : byKey) {
+  // In compile id order (the frames' ids of the lowest rank), not the keys'.
+  std::vector<const std::pair<const std::pair<std::string, int>, std::vector<Per>> *> order;
+  for (const auto &entry : byKey)
+    order.push_back(&entry);
+  std::stable_sort(order.begin(), order.end(), [&](const auto *a, const auto *b) {
+    return h.compiles[a->second.front().compile].id < h.compiles[b->second.front().compile].id;
+  });
+  for (const auto *entry : order) {
+    const auto &key = entry->first;
+    const std::vector<Per> &pers = entry->second;
     const FrameCompile &firstFc = h.compiles[pers.front().compile];
     const uint32_t frame = firstFc.frame;
     RankCompile rc;
@@ -372,7 +390,17 @@ RankReport compareRanks(const Index &index, const std::vector<const TraceLog *> 
     std::vector<std::pair<int, std::string>> cacheItems;
     for (const Per &p : pers) {
       const FrameCompile &fc = h.compiles[p.compile];
-      cacheItems.push_back({p.rank, std::string(cacheOutcomeName(fc.fxGraphCache))});
+      std::string outcome;
+      if (auto it = cacheRecords.find({fc.traceFile, fc.id.str()}); it != cacheRecords.end()) {
+        for (std::string_view name : it->second) {
+          if (!outcome.empty()) outcome += ", ";
+          bool fx = name.rfind("fx_graph_cache_", 0) == 0;
+          outcome += std::string(fx ? "FX graph " : "AOTAutograd ") + std::string(name.substr(fx ? 15 : 18));
+        }
+      } else if (fc.fxGraphCache != CacheOutcome::Unknown) {
+        outcome = "FX graph " + std::string(cacheOutcomeName(fc.fxGraphCache));
+      }
+      cacheItems.push_back({p.rank, outcome});
     }
     auto cache = groupRanks(cacheItems);
     for (const auto &[name, rs] : cache)
@@ -387,17 +415,17 @@ RankReport compareRanks(const Index &index, const std::vector<const TraceLog *> 
       d.at = defPlace();
       std::string theirs = cache[1].first.empty() ? "unknown" : cache[1].first;
       std::string others = cache[0].first.empty() ? "unknown" : cache[0].first;
-      d.message = "FX graph cache " + theirs + " on " + rankSubsetText(d.ranks, of) + ", " + others +
-                  " on the others";
+      d.message = "cache " + theirs + " on " + rankSubsetText(d.ranks, of) + "; " + others + " on the others";
       report.divergences.push_back(std::move(d));
     }
 
     // Collective schedules, across every rank that compiled the id.
     std::vector<std::pair<int, std::string>> schedItems;
+    // A rank that logged no schedule for the id (an FX graph cache hit skips the scheduler) is not compared.
     for (const Per &p : pers)
-      schedItems.push_back({p.rank, scheduleKey(h.compiles[p.compile])});
+      if (std::string k = scheduleKey(h.compiles[p.compile]); !k.empty()) schedItems.push_back({p.rank, k});
     auto sched = groupRanks(schedItems);
-    rc.collectives = scheduleOps(h.compiles[compileOfRank[sched.front().second.front()]]);
+    if (!sched.empty()) rc.collectives = scheduleOps(h.compiles[compileOfRank[sched.front().second.front()]]);
     for (size_t k = 1; k < sched.size(); ++k) {
       const FrameCompile &ref = h.compiles[compileOfRank[sched[0].second.front()]];
       const FrameCompile &other = h.compiles[compileOfRank[sched[k].second.front()]];

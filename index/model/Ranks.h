@@ -80,9 +80,11 @@ struct RankCompile {
   /// Groups of ranks by generated code (equal up to the device), the majority first; one group when all
   /// agree.
   std::vector<std::vector<int>> code;
-  /// Groups of ranks by FX graph cache outcome ("hit", "miss", "bypass", "" unknown), the majority first.
+  /// Groups of ranks by cache outcomes, each graph's in log order ("FX graph hit, AOTAutograd miss, FX graph
+  /// miss"; "" unknown), the majority first.
   std::vector<std::pair<std::string, std::vector<int>>> cache;
-  /// The collective ops of its graphs (the majority's), in schedule order; empty when it issued none.
+  /// The collective ops of its graphs (the majority's), in schedule order; empty when it issued none or no
+  /// rank logged its schedule (an FX graph cache hit does not).
   std::vector<std::string> collectives;
 };
 

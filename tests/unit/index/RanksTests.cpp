@@ -101,8 +101,14 @@ TEST_CASE("Ranks: ranks_agree differs only in the cache, and one rank alone is n
     CHECK(c.ranks.size() == 4);
     CHECK(c.outcomes.size() == 1);
     CHECK(c.code.size() == 1);
+    // Logged by the rank that missed the FX graph cache only; the others' hits skipped the scheduler.
     CHECK(c.collectives == std::vector<std::string>{"torch.ops._c10d_functional.all_reduce_.default",
                                                     "torch.ops._c10d_functional.wait_tensor.default"});
+  }
+  const RankDivergence *cache = find(r, RankDivergenceKind::Cache);
+  if (cache) {
+    CHECK(cache->ranks == std::vector<int>{1}); // Rank 1 missed where the others hit.
+    CHECK(cache->message.find("FX graph miss") != std::string::npos);
   }
   std::string one;
   for (const auto &entry : std::filesystem::directory_iterator(kFixtures + "/traces/ranks_agree/trace"))
