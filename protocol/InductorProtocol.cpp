@@ -716,4 +716,43 @@ void to_json(json &j, const RunsResult &r) {
   j = json{{"runs", std::move(runs)}};
 }
 
+void from_json(const json &j, RanksParams &p) {
+  member(j, "run", p.run);
+}
+void to_json(json &j, const RanksParams &p) {
+  j = json::object();
+  if (p.run) j["run"] = *p.run;
+}
+
+void from_json(const json &j, RanksResult &r) {
+  r = {};
+  member(j, "count", r.count);
+  if (auto ds = j.find("divergences"); ds != j.end() && ds->is_array())
+    for (const json &x : *ds) {
+      RankDivergenceEntry d;
+      member(x, "kind", d.kind);
+      member(x, "ranks", d.ranks);
+      member(x, "of", d.of);
+      member(x, "compileId", d.compileId);
+      member(x, "file", d.file);
+      member(x, "line", d.line);
+      member(x, "message", d.message);
+      member(x, "detail", d.detail);
+      r.divergences.push_back(std::move(d));
+    }
+}
+void to_json(json &j, const RanksResult &r) {
+  json ds = json::array();
+  for (const RankDivergenceEntry &d : r.divergences)
+    ds.push_back({{"kind", d.kind},
+                  {"ranks", d.ranks},
+                  {"of", d.of},
+                  {"compileId", d.compileId},
+                  {"file", nullable(d.file)},
+                  {"line", nullable(d.line)},
+                  {"message", d.message},
+                  {"detail", d.detail}});
+  j = {{"count", r.count}, {"divergences", std::move(ds)}};
+}
+
 } // namespace inductor::protocol

@@ -428,6 +428,40 @@ struct CompareResult {
 void from_json(const json &j, CompareResult &r);
 void to_json(json &j, const CompareResult &r);
 
+// inductor/ranks {run?} -> RanksResult: where the ranks of a run diverge (index/model/Ranks.h), each
+// divergence once, on the user line that caused it; explain --json's `ranks`.
+
+struct RanksParams {
+  /// The run to compare (a run's name, as the runs of the served index are named); absent: the served one.
+  /// A member that is not a string is refused.
+  std::optional<std::string> run;
+};
+void from_json(const json &j, RanksParams &p);
+void to_json(json &j, const RanksParams &p);
+
+/// One divergence between ranks.
+struct RankDivergenceEntry {
+  /// "recompile", "graph break", "failure", "different code", "collective schedule", "missing compile",
+  /// "cache".
+  std::string kind;
+  std::vector<int64_t> ranks;      ///< The ranks that differ from the others, sorted.
+  uint64_t of = 0;                 ///< Ranks in the run.
+  std::string compileId;           ///< "0/1".
+  std::optional<std::string> file; ///< The causing user line's file: a local absolute path; null if unknown.
+  std::optional<uint32_t> line;    ///< 1-based; null when unknown.
+  std::string message;             ///< "recompiled on rank 2 only (1 of 4): temp == 1.0".
+  std::string detail;              ///< For hovers: the first lines that differ, the collectives; may be "".
+  friend bool operator==(const RankDivergenceEntry &, const RankDivergenceEntry &) = default;
+};
+
+struct RanksResult {
+  uint64_t count = 0; ///< Ranks in the run (0 or 1: not a distributed run, nothing compared).
+  std::vector<RankDivergenceEntry> divergences;
+  friend bool operator==(const RanksResult &, const RanksResult &) = default;
+};
+void from_json(const json &j, RanksResult &r);
+void to_json(json &j, const RanksResult &r);
+
 // NOLINTEND(readability-identifier-naming)
 
 // ---------------------------------------------------------------------------------------------------------

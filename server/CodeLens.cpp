@@ -96,7 +96,7 @@ void appendCompileLenses(const index::Index &index, TextCache &texts, const std:
     for (uint32_t c : compiles)
       ids.push_back(h.compiles[c].id.str());
     protocol::Command cmd;
-    cmd.title = compilesTitle(h, compiles);
+    cmd.title = compilesTitle(h, compiles, index::countsOf(index)->health.ranks);
     cmd.command = "inductor.showCompiles";
     cmd.arguments =
         json::array({uri, lens.range.start,

@@ -153,7 +153,7 @@ protocol::CompilesResult compilesResult(const index::Index &index, TextCache &te
     frame.location = location(f.def);
     frame.resumeOf = optionalInt(f.resumeOf);
     frame.status = index::compileStatusName(worst);
-    frame.summary = compilesTitle(h, f.compiles);
+    frame.summary = compilesTitle(h, f.compiles, index::countsOf(index)->health.ranks);
     result.frames.push_back(std::move(frame));
   }
   // resumeOf: frame numbers -> positions in the answer (null when that frame was filtered out).
@@ -196,7 +196,7 @@ protocol::CompilesResult compilesResult(const index::Index &index, TextCache &te
       fn.function = groups.functions[g].name;
       fn.location = location(groups.functions[g].def);
       fn.status = index::compileStatusName(worst);
-      fn.summary = compilesTitle(h, compiles);
+      fn.summary = compilesTitle(h, compiles, index::countsOf(index)->health.ranks);
     }
   // The whole index's counts, as the status and explain give them (index/model/Counts.h).
   result.summary = protocolCounts(*index::countsOf(index));

@@ -4,11 +4,17 @@
 
 namespace inductor::server {
 
-std::string compilesTitle(const index::CompileHealth &health, const std::vector<uint32_t> &compiles) {
+std::string compilesTitle(const index::CompileHealth &health, const std::vector<uint32_t> &compiles,
+                          size_t runRanks) {
   index::CompileCounts counts = index::countCompiles(health, compiles);
   std::string s = compileIdRange(health, compiles) + " " + counts.text();
   if (counts.seconds) s += " · " + formatSeconds(*counts.seconds);
-  if (counts.ranks > 1) s += " · " + index::countText(counts.ranks, "rank");
+  if (counts.ranks > 1 && counts.ranks == runRanks)
+    s += " · all " + index::countText(counts.ranks, "rank");
+  else if (counts.ranks > 1 && counts.ranks < runRanks)
+    s += " · " + std::to_string(counts.ranks) + " of " + index::countText(runRanks, "rank");
+  else if (counts.ranks > 1)
+    s += " · " + index::countText(counts.ranks, "rank");
   return s;
 }
 

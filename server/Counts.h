@@ -13,8 +13,11 @@
 namespace inductor::server {
 
 /// The title of some compiles (a compiled function's, a frame's): "[8/0–8/4] 5 compiles · 1 failed · 4 graph
-/// breaks · 2 recompiles · 2.3 s · 2 ranks", counted by index::countCompiles.
-std::string compilesTitle(const index::CompileHealth &health, const std::vector<uint32_t> &compiles);
+/// breaks · 2 recompiles · 2.3 s · all 2 ranks", counted by index::countCompiles. `runRanks`: the ranks of
+/// the run (IndexCounts' health.ranks); ranks that all compiled them are said once, "all 4 ranks", some of
+/// them "3 of 4 ranks".
+std::string compilesTitle(const index::CompileHealth &health, const std::vector<uint32_t> &compiles,
+                          size_t runRanks = 0);
 
 /// The counts of a whole index, as inductor/status (`counts`), inductor/compiles (`summary`) and
 /// `explain --json` (`counts`) send them: {traces, compiles, graphs, frames, kernels, launches,

@@ -19,9 +19,11 @@
 #include "server/Server.h"
 
 #include "index/files/PathResolver.h"
+#include "index/model/Ranks.h"
 #include "index/runtime/Runtime.h"
 #include "protocol/URI.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <functional>
 #include <set>
@@ -55,6 +57,28 @@ std::vector<protocol::Diagnostic> fileDiagnostics(const index::Index &index, Tex
         d.relatedInformation.push_back({*l, what});
     out.push_back(std::move(d));
   }
+  // Ranks that diverge (index/model/Ranks.h) in what compile health has no event for: different generated
+  // code (Information), a collective schedule that differs (Error: the hang), a compile some ranks only
+  // made. Recompiles, graph breaks and failures of some ranks are the health diagnostics above; cache
+  // outcomes only hovers and views show.
+  for (const index::RankDivergence &r : index.ranks().divergences) {
+    if (r.kind != index::RankDivergenceKind::DifferentCode &&
+        r.kind != index::RankDivergenceKind::CollectiveSchedule &&
+        r.kind != index::RankDivergenceKind::MissingCompile)
+      continue;
+    if (!r.at || index::normalizePath(r.at->path) != index::normalizePath(path)) continue;
+    std::optional<protocol::Location> where = placeLocation(texts, index, *r.at);
+    if (!where) continue;
+    protocol::Diagnostic d;
+    d.range = where->range;
+    d.severity = severityOf(r.severity);
+    std::string code(index::rankDivergenceName(r.kind));
+    std::replace(code.begin(), code.end(), ' ', '-');
+    d.code = "ranks-" + code;
+    d.source = "torch.compile";
+    d.message = r.message;
+    out.push_back(std::move(d));
+  }
   return out;
 }
 
@@ -78,6 +102,9 @@ std::string resultId(const std::vector<protocol::Diagnostic> &items) {
 /// that exist here, and where runtime findings are (user files that exist here, generated code).
 std::vector<std::string> reportedUris(const index::Index &index, TextCache &texts) {
   std::set<std::string> out;
+  for (const index::RankDivergence &r : index.ranks().divergences)
+    if (r.at && r.at->exists && r.kind != index::RankDivergenceKind::Cache)
+      out.insert(protocol::fileURI(r.at->path));
   for (const std::string &path : index.healthPaths()) {
     auto diags = index.healthDiagnostics(path);
     if (!diags.empty() &&

@@ -59,6 +59,7 @@ void Server::registerHandlers() {
   bind("inductor/launchSites",               &Server::onLaunchSites);
   bind("inductor/listArtifacts",             &Server::onListArtifacts);
   bind("inductor/runs",                      &Server::onRuns);
+  bind("inductor/ranks",                     &Server::onRanks);
   bind("inductor/status",                    &Server::onStatus);
   bind("shutdown",                           &Server::onShutdown);
   bind("textDocument/codeAction",            &Server::onCodeAction);

@@ -7,6 +7,7 @@
 
 #include "index/files/PathResolver.h"
 #include "index/model/Counts.h"
+#include "index/model/Ranks.h"
 
 #include <algorithm>
 #include <map>
@@ -18,11 +19,25 @@ namespace inductor::server {
 
 HealthMarkdown healthMarkdown(const index::Index &index, const std::string &path, uint32_t line) {
   index::HealthAtLine at = index.healthAt(path, line);
-  if (at.empty()) return {};
+  const index::RankReport &ranks = index.ranks();
+  std::vector<const index::RankDivergence *> diverged;
+  for (const index::RankDivergence &d : ranks.divergences)
+    if (d.at && d.at->line == line && index::normalizePath(d.at->path) == path) diverged.push_back(&d);
+  if (at.empty() && diverged.empty()) return {};
   const index::CompileHealth &h = index.compileHealth();
   HealthMarkdown out;
   std::string *md = &out.head;
   auto section = [&](const std::string &s) { *md += (md->empty() ? "" : "\n\n") + s; };
+  // Where the ranks diverge on this line, each once (index/model/Ranks.h), with what differs.
+  if (!diverged.empty()) {
+    std::string s = "### Ranks that disagree";
+    for (const index::RankDivergence *d : diverged) {
+      s += "\n- **" + std::string(index::rankDivergenceName(d->kind)) + "** [" + d->compileId + "] " +
+           d->message;
+      if (!d->detail.empty()) s += "\n\n```text\n" + d->detail + "```";
+    }
+    section(s);
+  }
   // Events: one entry per distinct text, with the compiles it happened in.
   std::vector<std::pair<std::string, std::vector<uint32_t>>> texts;
   struct Heading {
@@ -63,18 +78,40 @@ HealthMarkdown healthMarkdown(const index::Index &index, const std::string &path
     // Its compiles as the lens and the compiled frames view count them (index::groupFunctions).
     const std::vector<uint32_t> &compiles =
         fn.frames.empty() ? fn.compiles : groups.functions[groups.function[fn.frames.front()]].compiles;
-    std::string s = "### " + codeSpan(fn.function) + " — " + compilesTitle(h, compiles) +
+    std::string s = "### " + codeSpan(fn.function) + " — " +
+                    compilesTitle(h, compiles, index::countsOf(index)->health.ranks) +
                     "\n\n| compile | status | time | guards | cache |\n|---|---|---|---|---|";
+    // The ranks that compiled an id alike are one row ("all 4 ranks"); a rank that differs is its own row
+    // under it (index::RankReport::outcomes). Single-process runs: one row per compile.
+    std::set<uint32_t> shown;
     for (uint32_t c : compiles) {
       const index::FrameCompile &fc = h.compiles[c];
+      std::string who;
+      const index::RankCompile *rcp = nullptr;
+      if (ranks.ranks.size() > 1 && c < ranks.compileOf.size() && ranks.compileOf[c] != UINT32_MAX) {
+        const index::RankCompile &rc = ranks.compiles[ranks.compileOf[c]];
+        rcp = &rc;
+        const index::RankGroup *group = nullptr;
+        for (const index::RankGroup &g : rc.outcomes)
+          if (std::find(g.compiles.begin(), g.compiles.end(), c) != g.compiles.end()) group = &g;
+        if (group && !shown.insert(group->compiles.front()).second) continue;
+        if (group) who = " · " + index::rankSubsetText(group->ranks, ranks.ranks.size());
+      }
       std::string cache;
       if (fc.fxGraphCache != index::CacheOutcome::Unknown)
         cache = "FX graph " + std::string(index::cacheOutcomeName(fc.fxGraphCache));
       if (fc.aotAutogradCache != index::CacheOutcome::Unknown)
         cache += (cache.empty() ? "" : ", ") + std::string("AOTAutograd ") +
                  std::string(index::cacheOutcomeName(fc.aotAutogradCache));
+      if (rcp && rcp->cache.size() > 1) { // Cache outcomes that differ between ranks: each with its ranks.
+        cache.clear();
+        for (const auto &[outcome, rs] : rcp->cache)
+          cache += (cache.empty() ? "" : "; ") + (outcome.empty() ? std::string("unknown") : outcome) + " (" +
+                   index::rankSubsetText(rs, ranks.ranks.size()) + ")";
+      }
       auto cost = compileCost(h, {c});
-      s += "\n| " + fc.label() + (h.frames[fc.frame].resumeOf ? " (resumed)" : "") + " | " +
+      s += "\n| " + (who.empty() ? fc.label() : "[" + fc.id.str() + "]" + who) +
+           (h.frames[fc.frame].resumeOf ? " (resumed)" : "") + " | " +
            std::string(index::compileStatusName(fc.status)) + " | " + (cost ? formatSeconds(*cost) : "") +
            " | " + (fc.guardCount ? std::to_string(*fc.guardCount) : "") + " | " + cache + " |";
     }

@@ -22,6 +22,10 @@ namespace inductor::server {
 protocol::CompilesResult compilesResult(const index::Index &index, TextCache &texts,
                                         const std::string &filterPath);
 
+/// Where the ranks of the index's run diverge (inductor/ranks; explain's `ranks`): index::Index::ranks() as
+/// the wire struct, every kind included (cache too), in its order.
+protocol::RanksResult ranksResult(const index::Index &index);
+
 /// The hottest user lines and kernel launches (inductor/hotLines; the core of explain's `runtime`): at most
 /// `limit` of each, largest first; with `onlyPath` (a local path), only that file's lines and no kernels.
 protocol::HotLinesResult hotLinesResult(const index::Index &index, TextCache &texts, uint64_t limit,

@@ -180,6 +180,7 @@ public:
   void onCompiles(const protocol::CompilesParams &params, Reply reply);
   // What changed since the baseline run (index/compare/Compare.h): inductor/compare (server/Compare.cpp).
   void onCompare(const protocol::CompareParams &params, Reply reply);
+  void onRanks(const protocol::RanksParams &params, Reply reply);
 
   /// What a request reads documents from, taken now (server/Documents.h): the open documents, the reader of
   /// source files, the caches kept between requests and the position encoding.

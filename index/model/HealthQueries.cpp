@@ -1,5 +1,6 @@
 // The compile-health queries of a built Index (see Index.h and CompileHealth.h): pure functions of the model.
 #include "index/model/IndexTables.h"
+#include "index/model/Ranks.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -14,8 +15,9 @@ void appendUnique(std::vector<std::string> &v, const std::string &s) {
   if (!s.empty() && std::find(v.begin(), v.end(), s) == v.end()) v.push_back(s);
 }
 
-/// "in 2 compiles: [0/0], [0/1] · 2 ranks".
-std::string whereText(const CompileHealth &h, const std::vector<uint32_t> &compiles, size_t ranks) {
+/// "in 2 compiles: [0/0], [0/1] · all 2 ranks"; `of`: the ranks of the run.
+std::string whereText(const CompileHealth &h, const std::vector<uint32_t> &compiles, size_t ranks,
+                      size_t of) {
   std::vector<std::string> ids;
   for (uint32_t c : compiles)
     appendUnique(ids, "[" + h.compiles[c].id.str() + "]");
@@ -23,7 +25,11 @@ std::string whereText(const CompileHealth &h, const std::vector<uint32_t> &compi
   for (size_t i = 0; i < ids.size() && i < 8; ++i)
     s += (i ? ", " : "") + ids[i];
   if (ids.size() > 8) s += ", …";
-  if (ranks > 1) s += " · " + std::to_string(ranks) + " ranks";
+  // Ranks that agree are named once: "all 4 ranks" (a subset is a divergence, named by its own line).
+  if (ranks > 1 && ranks == of)
+    s += " · all " + std::to_string(ranks) + " ranks";
+  else if (ranks > 1)
+    s += " · " + std::to_string(ranks) + " of " + std::to_string(of) + " ranks";
   return s;
 }
 
@@ -50,15 +56,15 @@ std::vector<std::string> detailsOf(const CompileHealth &h, const std::vector<uin
 }
 
 std::string message(const CompileHealth &h, HealthEventKind kind, bool limit,
-                    const std::vector<uint32_t> &events, const std::vector<uint32_t> &compiles,
-                    size_t ranks) {
+                    const std::vector<uint32_t> &events, const std::vector<uint32_t> &compiles, size_t ranks,
+                    size_t of) {
   std::string m;
   if (limit) {
     // "recompile limit (3) reached: this function runs eagerly from now on", then PyTorch's explanation.
     m = joinedTitles(h, events);
     for (const std::string &d : detailsOf(h, events))
       m += "\n" + d;
-    m += "\n(" + whereText(h, compiles, ranks) + ")";
+    m += "\n(" + whereText(h, compiles, ranks, of) + ")";
     return m;
   }
   switch (kind) {
@@ -105,7 +111,7 @@ std::string message(const CompileHealth &h, HealthEventKind kind, bool limit,
     break;
   }
   }
-  m += "\n(" + whereText(h, compiles, ranks) + ")";
+  m += "\n(" + whereText(h, compiles, ranks, of) + ")";
   return m;
 }
 
@@ -127,6 +133,9 @@ std::vector<HealthDiagnostic> Index::healthDiagnostics(std::string_view path) co
                                       {HealthEventKind::Recompile, true},
                                       {HealthEventKind::Recompile, false},
                                       {HealthEventKind::Specialization, false}};
+  // The ranks of the run (Ranks.h): an event some ranks only had leads with which (a divergence).
+  const RankReport &rankReport = ranks();
+  const size_t of = rankReport.ranks.size();
   auto isLimit = [](const HealthEvent &ev) { return ev.kind == HealthEventKind::Recompile && ev.ranEagerly; };
   for (const auto &[line, events] : it->second.events) {
     for (const Group &group : kGroups) {
@@ -166,7 +175,17 @@ std::vector<HealthDiagnostic> Index::healthDiagnostics(std::string_view path) co
         d.code = "specialization";
         break;
       }
-      d.message = message(health_, kind, group.limit, d.events, d.compiles, d.ranks);
+      d.message = message(health_, kind, group.limit, d.events, d.compiles, d.ranks, of);
+      for (const RankDivergence &div : rankReport.divergences) {
+        bool about = std::any_of(div.events.begin(), div.events.end(), [&](uint32_t e) {
+          return std::find(d.events.begin(), d.events.end(), e) != d.events.end();
+        });
+        if (!about) continue;
+        // "recompiled on rank 2 only (1 of 4): temp == 1.0": at least a Warning, whatever the kind's own.
+        d.severity = std::min(d.severity, HealthSeverity::Warning);
+        d.message = div.message + "\n" + d.message;
+        break;
+      }
       if (std::all_of(d.events.begin(), d.events.end(),
                       [&](uint32_t e) { return health_.events[e].shownAt != health_.events[e].at; })) {
         // Shown on the call that led there: say where it happened.

@@ -73,6 +73,7 @@
 namespace inductor::index {
 
 struct RuntimeData; // index/runtime/Runtime.h
+struct RankReport;  // index/model/Ranks.h
 
 /// Index of an artifact in Index::artifacts(). Stable for the lifetime of one Index.
 struct ArtifactId {
@@ -536,6 +537,8 @@ public:
   const Run &run() const;
   /// Every run the build found, oldest first (run() among them).
   const std::vector<Run> &runs() const { return runs_; }
+  /// The ranks of this run compared, and where they diverge (Ranks.h): computed on first use, then kept.
+  const RankReport &ranks() const;
 
 private:
   friend class IndexBuilder;

@@ -47,6 +47,9 @@ struct Index::Tables {
   /// Per artifact, the first one that is the same code up to its device (see Index::firstEquivalent); empty
   /// when no artifact has one.
   std::vector<uint32_t> firstEquivalent;
+  /// Index::ranks(), made on first use.
+  mutable std::once_flag ranksOnce;
+  mutable std::shared_ptr<const RankReport> ranks;
   /// The resolver the build used for origins, kept for Index::resolvePath.
   std::shared_ptr<const PathResolver> resolver;
 };

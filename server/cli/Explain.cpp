@@ -3,6 +3,7 @@
 
 #include "index/files/SourceReader.h"
 #include "index/model/Index.h"
+#include "index/model/Ranks.h"
 #include "index/support/TextLines.h"
 #include "protocol/Json.h"
 #include "server/Convert.h"
@@ -100,6 +101,18 @@ void printCompileHealth(const index::Index &index, const index::SourceReader &so
     const index::HealthEvent &ev = h.events[e];
     std::printf("\n  (no model line) %s [%s] %s\n", std::string(index::healthEventWord(ev.kind)).c_str(),
                 h.compiles[ev.compile].id.str().c_str(), ev.title.c_str());
+  }
+}
+
+/// The "Ranks" section: where the ranks of a distributed run diverge, each divergence once.
+void printRanks(const index::Index &index) {
+  const index::RankReport &r = index.ranks();
+  if (r.ranks.size() < 2) return;
+  std::printf("\nRanks: %zu, %zu divergence(s)\n", r.ranks.size(), r.divergences.size());
+  for (const index::RankDivergence &d : r.divergences) {
+    std::string where = d.at ? relative(d.at->path) + ":" + std::to_string(d.at->line) : std::string("?");
+    std::printf("  %-20s [%s] %s  %s\n", std::string(index::rankDivergenceName(d.kind)).c_str(),
+                d.compileId.c_str(), where.c_str(), d.message.c_str());
   }
 }
 
@@ -327,6 +340,7 @@ int runExplain(const std::vector<std::string> &args) {
     }
   }
   printCompileHealth(*index, sources);
+  printRanks(*index);
   printRuntime(*index);
   if (baselineArg) printComparison(index, baseline, sourcesShared);
   if (!index->diagnostics().empty()) {

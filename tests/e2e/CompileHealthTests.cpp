@@ -594,7 +594,8 @@ TEST_CASE("compile health: code lenses on compiled functions' def lines") {
 
 TEST_CASE("compile health: a def line's lens counts a compile id once, however many ranks ran it") {
   // multirank: two ranks compiled the same frames. With both logs, the lens says what rank 0's alone says
-  // (and "2 ranks"); its time is the longest rank's per compile id, between the larger rank's and the sum.
+  // (and "all 2 ranks"); its time is the longest rank's per compile id, between the larger rank's and the
+  // sum.
   const std::string root = caseDir("multirank");
   std::vector<std::string> logs = filesIn(root + "/trace", "dedicated_log_torch_trace");
   REQUIRE(logs.size() == 2);
@@ -618,7 +619,7 @@ TEST_CASE("compile health: a def line's lens counts a compile id once, however m
         title.seconds = std::stod(m[1]) * unit;
         t = m.prefix().str() + m.suffix().str();
       }
-      title.counts = t.substr(0, t.find(" · 2 ranks"));
+      title.counts = t.substr(0, t.find(" · all 2 ranks"));
     }
     s.client.shutdown();
     return out;

@@ -175,9 +175,10 @@ TEST_CASE("protocol schema: every answer and notification of the server matches 
   TempDir venv("venv-no-trace");
   venv.write(".venv/pyvenv.cfg", "home = /usr/bin\ninclude-system-site-packages = false\n");
   venv.write(".venv/lib/python3.12/site-packages/mylib/__init__.py", "x = 1\n");
-  for (const std::string &root : {fixtures + "mlp_train", fixtures + "profiled_mlp",
-                                  fixtures + "compile_health", fixtures + "multirank", fixtures + "aoti_conv",
-                                  traces + "health_zoo", traces + "gpt2_profiled", venv.path()}) {
+  for (const std::string &root :
+       {fixtures + "mlp_train", fixtures + "profiled_mlp", fixtures + "compile_health",
+        fixtures + "multirank", fixtures + "aoti_conv", traces + "health_zoo", traces + "gpt2_profiled",
+        venv.path(), fixtures + "ranks_diverge"}) {
     if (!fs::exists(root)) {
       FAIL_CHECK("case folder missing: " << root);
       continue;
@@ -202,6 +203,7 @@ TEST_CASE("protocol schema: every answer and notification of the server matches 
     json artifacts = run.request("inductor/listArtifacts", json::object());
     json all = run.request("inductor/compiles", json::object());
     json hot = run.request("inductor/hotLines", json::object());
+    run.request("inductor/ranks", json::object());
     hotLines += hot["lines"].size();
     for (const json &f : all["frames"])
       for (const json &c : f["compiles"])

@@ -37,6 +37,10 @@ vim.api.nvim_create_user_command('InductorCompare', function()
   require('inductor_ls.commands.compare')()
 end, { desc = 'inductor-ls: what changed since the baseline run: events and lines (quickfix)' })
 
+vim.api.nvim_create_user_command('InductorRanks', function()
+  require('inductor_ls.commands.ranks')()
+end, { desc = 'inductor-ls: where the ranks of a distributed run diverge (quickfix)' })
+
 vim.keymap.set('n', '<Plug>(InductorKernels)', function()
   require('inductor_ls.commands.kernels')()
 end, { desc = 'inductor-ls: kernels from this line' })

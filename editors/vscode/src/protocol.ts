@@ -305,6 +305,34 @@ export interface CompilesParams {
 }
 export const compilesRequest = new RequestType<CompilesParams, CompilesResult, void>('inductor/compiles');
 
+// `inductor/ranks` `{run?}` → where the ranks of a distributed run diverge,
+// each divergence once, on the user line that caused it (server/Ranks.cpp).
+export interface RanksParams {
+  run?: string;
+}
+export interface RankDivergence {
+  kind:
+    | 'recompile'
+    | 'graph break'
+    | 'failure'
+    | 'different code'
+    | 'collective schedule'
+    | 'missing compile'
+    | 'cache';
+  ranks: number[]; // The ranks that differ from the others.
+  of: number; // Ranks in the run.
+  compileId: string;
+  file: string | null; // Local absolute path of the causing user line.
+  line: number | null; // 1-based.
+  message: string;
+  detail: string;
+}
+export interface RanksResult {
+  count: number;
+  divergences: RankDivergence[];
+}
+export const ranksRequest = new RequestType<RanksParams, RanksResult, void>('inductor/ranks');
+
 // Client command of the code lens on a compiled function's def line:
 // [uri, position, {function, line, compileIds}]. Reveals the function's frames
 // in the Compiled Frames view.

@@ -636,7 +636,7 @@ TEST_CASE("Index compile health: ranks that recompiled alike are counted once, w
     // The same text ("recompiled 2× — ..."), and the ranks said once at the end.
     std::string first = message.substr(0, message.rfind('\n'));
     CHECK(two[where].rfind(first, 0) == 0);
-    CHECK(two[where].find(" · 2 ranks)") != std::string::npos);
+    CHECK(two[where].find(" · all 2 ranks)") != std::string::npos); // Ranks that agree: said once, as all.
   }
 }
 

@@ -156,6 +156,21 @@ M.methods = {
       }),
     },
   },
+  ['inductor/ranks'] = {
+    sends = { run = 'string?' },
+    reads = {
+      count = 'integer',
+      divergences = M.list({
+        kind = 'string',
+        ranks = M.list('integer'),
+        of = 'integer',
+        compileId = 'string',
+        file = 'string?',
+        line = 'integer?',
+        message = 'string',
+      }),
+    },
+  },
 }
 
 --- Notifications from the server this client handles, with the fields it reads.

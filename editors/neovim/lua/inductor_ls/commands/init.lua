@@ -13,6 +13,7 @@ M.subcommands = {
   hotlines = 'inductor_ls.commands.hot_lines',
   kernels = 'inductor_ls.commands.kernels',
   origin = 'inductor_ls.commands.origin',
+  ranks = 'inductor_ls.commands.ranks',
   reindex = 'inductor_ls.commands.reindex',
   status = 'inductor_ls.commands.status',
 }

@@ -1,0 +1,41 @@
+// server/Ranks.cpp: the custom request `inductor/ranks`, where the ranks of a distributed run diverge.
+//
+//   inductor/ranks {run?} -> {count, divergences: [{kind, ranks, of, compileId, file, line, message,
+//   detail}]} (protocol::RanksParams -> protocol::RanksResult; built by ranksResult(), which explain --json
+//   writes as `ranks`). kind: "recompile", "graph break", "failure", "different code", "collective schedule",
+//   "missing compile", "cache"; file: the local absolute path of the user line that caused it (null when
+//   unknown); line: 1-based, as recorded. Each divergence once (index/model/Ranks.h says how they are found).
+// `run` names the run to compare; the served index is one run, which is answered whatever `run` says.
+#include "server/InductorRequests.h"
+#include "server/Server.h"
+
+#include "index/model/Ranks.h"
+
+namespace inductor::server {
+
+protocol::RanksResult ranksResult(const index::Index &index) {
+  const index::RankReport &report = index.ranks();
+  protocol::RanksResult out;
+  out.count = report.ranks.size();
+  for (const index::RankDivergence &d : report.divergences) {
+    protocol::RankDivergenceEntry &e = out.divergences.emplace_back();
+    e.kind = index::rankDivergenceName(d.kind);
+    e.ranks.assign(d.ranks.begin(), d.ranks.end());
+    e.of = d.of;
+    e.compileId = d.compileId;
+    if (d.at) {
+      e.file = d.at->path;
+      e.line = d.at->line;
+    }
+    e.message = d.message;
+    e.detail = d.detail;
+  }
+  return out;
+}
+
+void Server::onRanks(const protocol::RanksParams &, Reply reply) {
+  withIndex(std::move(reply),
+            [](const index::Index &index, const Reply &reply) { reply(json(ranksResult(index))); });
+}
+
+} // namespace inductor::server
