@@ -57,6 +57,7 @@ void Server::registerHandlers() {
   bind("inductor/hotLines",                  &Server::onHotLines);
   bind("inductor/launchSites",               &Server::onLaunchSites);
   bind("inductor/listArtifacts",             &Server::onListArtifacts);
+  bind("inductor/lowered",                   &Server::onLowered);
   bind("inductor/status",                    &Server::onStatus);
   bind("shutdown",                           &Server::onShutdown);
   bind("textDocument/codeAction",            &Server::onCodeAction);

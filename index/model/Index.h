@@ -53,6 +53,7 @@
 #include "index/files/Discovery.h"
 #include "index/files/PathResolver.h"
 #include "index/files/ReadPolicy.h"
+#include "index/files/TritonCache.h"
 #include "index/health/CompileHealth.h"
 #include "index/support/Expected.h"
 #include "index/support/SharedVector.h"
@@ -334,6 +335,10 @@ struct IndexOptions {
   /// Run logs holding the intermediate value debug printer's output, in addition to those found. Default:
   /// none.
   std::vector<std::string> runLogs;
+  /// Triton cache folders (TRITON_CACHE_DIR, or an Inductor cache's `triton/`) to read kernels' IR and
+  /// resources from, in addition to those found under the inputs and inside the Inductor caches found (see
+  /// TritonCache.h). Default: none.
+  std::vector<std::string> tritonCacheDirs;
 };
 
 /// The roots a build may read under (Index::readPolicy()): `roots`, `inputs`, `profiles`, `runLogs`, the `to`
@@ -521,6 +526,9 @@ public:
   /// GPU time from profiles and tensor statistics from printer run logs, joined to launches and user lines
   /// (see Runtime.h, which also has the lookup helpers). Empty when there were none.
   const RuntimeData &runtime() const { return *runtime_; }
+  /// The Triton cache entries found (TritonCache.h): kernels' metadata and IR files; their IR is read and
+  /// parsed only on request (TritonIR.h). Empty when there was no cache.
+  const TritonCache &tritonCache() const { return *triton_; }
 
 private:
   friend class IndexBuilder;
@@ -536,6 +544,7 @@ private:
   struct Tables;
   std::shared_ptr<const Tables> tables_;
   std::shared_ptr<const RuntimeData> runtime_;
+  std::shared_ptr<const TritonCache> triton_ = std::make_shared<TritonCache>();
 };
 
 } // namespace inductor::index

@@ -7,6 +7,7 @@
 #include "server/Convert.h"
 #include "server/Counts.h"
 #include "server/InductorRequests.h"
+#include "server/KernelFormat.h"
 #include "server/Server.h"
 
 #include <limits>
@@ -97,6 +98,7 @@ json explainJson(std::shared_ptr<const index::Index> index,
   json runtime = hotLinesResult(*index, texts, std::numeric_limits<uint64_t>::max(), "");
   runtime.update(runtimeDetails(*index));
   out["runtime"] = std::move(runtime);
+  out["kernels"] = kernelResourcesByName(*index); // Triton kernels' resources (server/KernelFormat.h).
   return out;
 }
 
