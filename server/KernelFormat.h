@@ -46,6 +46,10 @@ std::vector<protocol::LoweredStage> loweredAt(const index::Index &index, TextCac
 /// location.
 std::optional<protocol::Location> irDefinition(const index::Index &index, TextCache &texts,
                                                const std::string &uri, const protocol::Position &position);
+/// Inlay hints on the lines of Triton kernel sources in `range` of an artifact (output code, a kernel file):
+/// the number of PTX instructions the kernel's PTX attributes to each line, `12 PTX`, appended to `out`.
+void appendPtxCountHints(const index::Index &index, TextCache &texts, const std::string &uri,
+                         const Target &target, const protocol::Range &range, protocol::json &out);
 /// `documentSymbol` of an IR file of the Triton cache: its functions (the kernel), as DocumentSymbol or, for
 /// clients without hierarchical support, SymbolInformation; nullopt for other documents.
 std::optional<protocol::json> irDocumentSymbols(const index::Index &index, TextCache &texts,

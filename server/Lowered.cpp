@@ -6,7 +6,10 @@
 // IR is read and parsed per request: a kernel's PTX is ~1 MB at most, parsed in a few milliseconds.
 #include "protocol/URI.h"
 #include "server/KernelFormat.h"
+#include "server/Markdown.h"
 #include "server/Server.h"
+
+#include <map>
 
 namespace inductor::server {
 
@@ -117,6 +120,52 @@ std::optional<json> irDocumentSymbols(const index::Index &index, TextCache &text
     }
   }
   return out;
+}
+
+void appendPtxCountHints(const index::Index &index, TextCache &texts, const std::string &uri,
+                         const Target &target, const protocol::Range &range, json &out) {
+  if (index.tritonCache().entries.empty() || target.kind != Target::Kind::Artifact) return;
+  const index::Artifact &a = index.artifact(target.artifact);
+  // The kernels whose source overlaps the range: (their ref, first artifact line of their source).
+  std::vector<index::TritonKernelRef> kernels;
+  if (a.kind == index::ArtifactKind::KernelSource) {
+    if (auto at = index::tritonKernelLineAt(index, target.artifact, range.start.line))
+      kernels.push_back(at->first);
+  } else {
+    for (size_t d = 0; d < a.code.kernels.size(); ++d) {
+      const index::KernelDefinition &k = a.code.kernels[d];
+      if (k.sourceFirstLine == 0 || k.sourceLastLine < range.start.line || k.sourceFirstLine > range.end.line)
+        continue;
+      if (auto at = index::tritonKernelLineAt(index, target.artifact, k.sourceFirstLine))
+        kernels.push_back(at->first);
+    }
+  }
+  for (const index::TritonKernelRef &kernel : kernels) {
+    index::TritonJoin join = index::joinTritonKernel(index, kernel);
+    if (join.status != index::TritonJoin::Status::Joined) continue;
+    const index::TritonCacheEntry &e = index.tritonCache().entries[join.entries.front()];
+    auto map = index::readTritonIr(index, e, index::TritonStage::Ptx);
+    if (!map) continue;
+    auto file = map->fileNamed(e.recordedKernelFile);
+    if (!file) continue;
+    std::map<uint32_t, uint32_t> counts; // Kernel line -> PTX instructions.
+    for (size_t i = 0; i < map->locations.size(); ++i)
+      if (map->code[i] && map->locations[i].file == *file && map->locations[i].line > 0)
+        ++counts[map->locations[i].line];
+    for (const auto &[kernelLine, n] : counts) {
+      auto line = index::artifactLineOfKernelLine(index, kernel, kernelLine);
+      if (!line || *line < range.start.line || *line > range.end.line) continue;
+      protocol::InlayHint h;
+      h.position = texts.position(uri, *line, texts.lineText(uri, *line).size());
+      h.label = std::to_string(n) + " PTX";
+      h.paddingLeft = true;
+      h.tooltip =
+          protocol::MarkupContent{protocol::MarkupKind::Markdown,
+                                  std::to_string(n) + " PTX instructions of " + codeSpan(e.metadata.name) +
+                                      " come from this line (`inductor/lowered` lists them)."};
+      out.push_back(h);
+    }
+  }
 }
 
 void Server::onLowered(const protocol::LoweredParams &params, Reply reply) {

@@ -8,6 +8,7 @@
 
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <regex>
 
@@ -295,4 +296,77 @@ TEST_CASE("kernel_ir: a PTX line -> its kernel line -> the model line; IR docume
     }
   }
   CHECK(checked >= 8);
+}
+
+TEST_CASE(
+    "kernel_ir: inductor/lowered latency on the kernel with the largest PTX (figure for bench/README.md)") {
+  Session s(caseRoot());
+  std::vector<EntryOracle> entries = cacheEntries();
+  const EntryOracle *largest = nullptr;
+  uintmax_t size = 0;
+  for (const EntryOracle &e : entries)
+    if (uintmax_t n = fs::file_size(e.dir + "/" + e.name + ".ptx"); n > size) {
+      size = n;
+      largest = &e;
+    }
+  REQUIRE(largest);
+  std::string kernelPath;
+  for (auto &f : fs::recursive_directory_iterator(caseRoot() + "/inductor_cache"))
+    if (f.path().filename() == largest->kernelFile) kernelPath = f.path().string();
+  REQUIRE(!kernelPath.empty());
+  std::string uri = fileURI(kernelPath);
+  size_t lines = 0;
+  for (char c : readFile(kernelPath))
+    lines += c == '\n';
+  s.client.request("inductor/lowered", textDocumentPosition(uri, 0, 0)); // The index is ready.
+  std::vector<double> ms;
+  for (int round = 0; round < 5; ++round)
+    for (uint32_t l = 0; l < lines; ++l) {
+      auto start = std::chrono::steady_clock::now();
+      json r = s.client.request("inductor/lowered", textDocumentPosition(uri, l, 0));
+      ms.push_back(
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+      REQUIRE(r.is_array());
+    }
+  std::sort(ms.begin(), ms.end());
+  double p50 = ms[ms.size() / 2], p99 = ms[ms.size() * 99 / 100];
+  MESSAGE("inductor/lowered on " << largest->name << " (" << size << " B of PTX), " << ms.size()
+                                 << " requests: p50 " << p50 << " ms, p99 " << p99 << " ms");
+  CHECK(ms.size() > 100);
+}
+
+TEST_CASE("kernel_ir: inlay hints count the PTX instructions of each kernel line") {
+  Session s(caseRoot());
+  std::vector<EntryOracle> entries = cacheEntries();
+  size_t hints = 0;
+  for (const EntryOracle &e : entries) {
+    if (!e.chosen && std::count_if(entries.begin(), entries.end(),
+                                   [&](const EntryOracle &o) { return o.name == e.name; }) > 1)
+      continue;
+    std::string kernelPath;
+    for (auto &f : fs::recursive_directory_iterator(caseRoot() + "/inductor_cache"))
+      if (f.path().filename() == e.kernelFile) kernelPath = f.path().string();
+    REQUIRE(!kernelPath.empty());
+    std::string ptx = readFile(e.dir + "/" + e.name + ".ptx");
+    std::string text = readFile(kernelPath);
+    uint32_t lines = static_cast<uint32_t>(std::count(text.begin(), text.end(), '\n'));
+    json r = s.client.request("textDocument/inlayHint",
+                              {{"textDocument", {{"uri", fileURI(kernelPath)}}},
+                               {"range", {{"start", position(0, 0)}, {"end", position(lines, 0)}}}});
+    REQUIRE(r.is_array());
+    std::map<uint32_t, std::string> got;
+    for (const json &h : r)
+      got[h["position"]["line"].get<uint32_t>()] = h["label"].get<std::string>();
+    for (uint32_t l = 0; l < lines; ++l) {
+      size_t want = ptxLinesOf(ptx, e.kernelFile, l + 1).size();
+      INFO(e.name << " line " << l + 1);
+      if (want == 0) {
+        CHECK(got.count(l) == 0);
+      } else {
+        CHECK(got[l] == std::to_string(want) + " PTX");
+        ++hints;
+      }
+    }
+  }
+  CHECK(hints > 50);
 }
