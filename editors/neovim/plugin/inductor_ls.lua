@@ -33,6 +33,16 @@ vim.api.nvim_create_user_command('InductorHotLines', function()
   require('inductor_ls.commands.hot_lines')()
 end, { desc = 'inductor-ls: user lines by GPU time, from the profiler traces (quickfix)' })
 
+vim.api.nvim_create_user_command('InductorLowered', function(cmd)
+  require('inductor_ls.commands.lowered')(cmd.fargs[1])
+end, {
+  nargs = '?',
+  complete = function()
+    return { 'ttir', 'ttgir', 'llir', 'ptx' }
+  end,
+  desc = "inductor-ls: this Triton kernel line's IR lines (quickfix; [stage]: ttir | ttgir | llir | ptx)",
+})
+
 vim.keymap.set('n', '<Plug>(InductorKernels)', function()
   require('inductor_ls.commands.kernels')()
 end, { desc = 'inductor-ls: kernels from this line' })
