@@ -270,9 +270,8 @@ TEST_CASE("kernel_ir: a PTX line -> its kernel line -> the model line; IR docume
     for (size_t i = 0; i + 1 < lines.size(); ++i) {
       std::smatch m;
       if (!std::regex_search(lines[i], m, locRe) || std::stol(m[1]) == 0) continue;
-      if (lines[i + 1].find_first_not_of(" \t") == std::string::npos ||
-          lines[i + 1].find('.') == lines[i + 1].find_first_not_of(" \t"))
-        continue;
+      size_t b = lines[i + 1].find_first_not_of(" \t");
+      if (b == std::string::npos || std::string(".$/{}").find(lines[i + 1][b]) != std::string::npos) continue;
       json defs = s.client.request("textDocument/definition",
                                    textDocumentPosition(fileURI(ptxPath), static_cast<uint32_t>(i + 1), 1));
       REQUIRE(defs.is_array());
