@@ -369,3 +369,42 @@ TEST_CASE("kernel_ir: inlay hints count the PTX instructions of each kernel line
   }
   CHECK(hints > 50);
 }
+
+TEST_CASE("kernel_ir: explain --json `kernels` holds each launched Triton kernel's resources") {
+  std::string cmd = "cd / && '" + std::string(INDUCTOR_LS_BINARY) + "' explain --json --no-python '" +
+                    caseRoot() + "' 2>/dev/null";
+  FILE *pipe = ::popen(cmd.c_str(), "r");
+  REQUIRE(pipe);
+  std::string out;
+  char buf[65536];
+  for (size_t n; (n = fread(buf, 1, sizeof buf, pipe)) > 0;)
+    out.append(buf, n);
+  REQUIRE(::pclose(pipe) == 0);
+  json j = json::parse(out, nullptr, false);
+  REQUIRE(j.is_object());
+  REQUIRE(j["kernels"].is_object());
+  std::vector<EntryOracle> entries = cacheEntries();
+  size_t checked = 0;
+  for (const std::string &path : outputCodes())
+    for (const LaunchOracle &l : tritonLaunches(readFile(path))) {
+      const EntryOracle &e = expectedEntry(entries, l);
+      const json &k = j["kernels"][l.kernel];
+      INFO(l.kernel << " " << k.dump());
+      REQUIRE(k.is_object());
+      // A name two compiles use for different code is the first's: check the values of names used once.
+      if (std::count_if(entries.begin(), entries.end(),
+                        [&](const EntryOracle &o) { return o.name == l.kernel; }) > 1 &&
+          !e.chosen)
+        continue;
+      CHECK(k["numWarps"] == e.numWarps);
+      CHECK(k["numStages"] == e.numStages);
+      CHECK(k["sharedBytes"] == e.shared);
+      CHECK(k["registers"].is_number_integer());
+      CHECK(k["spills"] == 0);
+      CHECK(k["ir"]["ptx"] == e.dir + "/" + e.name + ".ptx");
+      for (const char *unknown : {"numGb", "flop", "achievedGbPerS", "achievedTflopPerS"})
+        CHECK(k[unknown].is_null());
+      ++checked;
+    }
+  CHECK(checked >= 8);
+}
