@@ -755,4 +755,37 @@ void to_json(json &j, const RanksResult &r) {
   j = {{"count", r.count}, {"divergences", std::move(ds)}};
 }
 
+void from_json(const json &j, LoweredStage &s) {
+  required(j, "stage", s.stage);
+  required(j, "locations", s.locations);
+}
+void to_json(json &j, const LoweredStage &s) {
+  j = {{"stage", s.stage}, {"locations", s.locations}};
+}
+
+void from_json(const json &j, KernelResources &r) {
+  member(j, "numWarps", r.numWarps);
+  member(j, "numStages", r.numStages);
+  member(j, "sharedBytes", r.sharedBytes);
+  member(j, "registers", r.registers);
+  member(j, "spills", r.spills);
+  member(j, "ir", r.ir);
+  member(j, "numGb", r.numGb);
+  member(j, "flop", r.flop);
+  member(j, "achievedGbPerS", r.achievedGbPerS);
+  member(j, "achievedTflopPerS", r.achievedTflopPerS);
+}
+void to_json(json &j, const KernelResources &r) {
+  j = {{"numWarps", nullable(r.numWarps)},
+       {"numStages", nullable(r.numStages)},
+       {"sharedBytes", nullable(r.sharedBytes)},
+       {"registers", nullable(r.registers)},
+       {"spills", nullable(r.spills)},
+       {"ir", r.ir},
+       {"numGb", nullable(r.numGb)},
+       {"flop", nullable(r.flop)},
+       {"achievedGbPerS", nullable(r.achievedGbPerS)},
+       {"achievedTflopPerS", nullable(r.achievedTflopPerS)}};
+}
+
 } // namespace inductor::protocol

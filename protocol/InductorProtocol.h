@@ -462,6 +462,32 @@ struct RanksResult {
 void from_json(const json &j, RanksResult &r);
 void to_json(json &j, const RanksResult &r);
 
+// inductor/lowered: TextDocumentPositionParams (a line of a Triton kernel's source: in output code, in the
+// kernel's file, in a log-only document) -> [LoweredStage]: the lines of each IR stage of the Triton cache
+// entry that ran the kernel, which the IR's locations attribute to that source line. [] elsewhere, and when
+// no cache entry is joined to the kernel.
+using LoweredParams = TextDocumentPositionParams;
+
+struct LoweredStage {
+  std::string stage;               ///< "ttir", "ttgir", "llir" or "ptx", in that order.
+  std::vector<Location> locations; ///< Whole lines of the stage's file, in file order.
+  friend bool operator==(const LoweredStage &, const LoweredStage &) = default;
+};
+void from_json(const json &j, LoweredStage &s);
+void to_json(json &j, const LoweredStage &s);
+
+// ---------------------------------------------------------------------------------------------------------
+// explain --json's `kernels`: NAME -> KernelResources, a Triton kernel's resources as its cache entry and
+// cubin say, and its roofline figures where a profile and Inductor's estimates allow (null otherwise).
+struct KernelResources {
+  std::optional<uint64_t> numWarps, numStages, sharedBytes, registers, spills;
+  std::map<std::string, std::string> ir; ///< Stage ("ttir", "ptx", "cubin"...) -> local path.
+  std::optional<double> numGb, flop, achievedGbPerS, achievedTflopPerS;
+  friend bool operator==(const KernelResources &, const KernelResources &) = default;
+};
+void from_json(const json &j, KernelResources &r);
+void to_json(json &j, const KernelResources &r);
+
 // NOLINTEND(readability-identifier-naming)
 
 // ---------------------------------------------------------------------------------------------------------

@@ -5,6 +5,7 @@
 // of it (an `inductor-trace:/recorded-source/...` document, server/Convert.h), never as a file:// URI. On the
 // `PATH:LINE` of a `# File:` comment, in any document, -> that line (as its document link does).
 #include "server/Convert.h"
+#include "server/KernelFormat.h"
 #include "server/Server.h"
 
 #include <algorithm>
@@ -18,6 +19,7 @@ void Server::onDefinition(const protocol::TextDocumentPositionParams &params, Re
     TextCache texts(documents(), index);
     Target target = resolveTarget(index, uri, texts);
     json out = json::array();
+    if (auto ir = irDefinition(index, texts, uri, params.position)) out.push_back(*ir); // A Triton IR file.
     if (target.kind == Target::Kind::Artifact) {
       texts.prefer(target.artifact, uri);
       // Every compile sharing this file (ranks, cache hits) has the same text, so the same symbol here.

@@ -60,6 +60,7 @@ void Server::registerHandlers() {
   bind("inductor/listArtifacts",             &Server::onListArtifacts);
   bind("inductor/runs",                      &Server::onRuns);
   bind("inductor/ranks",                     &Server::onRanks);
+  bind("inductor/lowered",                   &Server::onLowered);
   bind("inductor/status",                    &Server::onStatus);
   bind("shutdown",                           &Server::onShutdown);
   bind("textDocument/codeAction",            &Server::onCodeAction);

@@ -1,6 +1,7 @@
 // server/DocumentSymbol.cpp: textDocument/documentSymbol for generated code: the kernels, the entry function
 // (`call` / `run_impl`) with its launches as children, and the nodes of FX graph dumps.
 #include "server/Convert.h"
+#include "server/KernelFormat.h"
 #include "server/Server.h"
 
 namespace inductor::server {
@@ -12,6 +13,8 @@ void Server::onDocumentSymbol(const protocol::DocumentSymbolParams &params, Repl
     TextCache texts(documents(), index);
     Target target = resolveTarget(index, uri, texts);
     json out = json::array();
+    if (auto ir = irDocumentSymbols(index, texts, uri, capabilities_.hierarchicalDocumentSymbolSupport))
+      return reply(std::move(*ir)); // A Triton IR file.
     if (target.kind != Target::Kind::Artifact) return reply(std::move(out));
     const index::Artifact &a = index.artifact(target.artifact);
     auto before = [](const protocol::Position &a, const protocol::Position &b) {

@@ -12,6 +12,7 @@
 #include "server/Convert.h"
 #include "server/Counts.h"
 #include "server/Health.h"
+#include "server/KernelFormat.h"
 #include "server/RuntimeFormat.h"
 #include "server/Server.h"
 
@@ -371,10 +372,11 @@ void Server::onHover(const protocol::TextDocumentPositionParams &params, Reply r
     switch (s.kind) {
     case index::SymbolAt::Kind::Launch:
       hover.contents.value = launchMarkdown(index, texts, {s.artifact, s.index}) +
+                             kernelResourcesMarkdown(index, s) +
                              launchRuntimeMarkdown(index, {s.artifact, s.index});
       break;
     case index::SymbolAt::Kind::KernelDefinition:
-      hover.contents.value = definitionMarkdown(index, texts, s) +
+      hover.contents.value = definitionMarkdown(index, texts, s) + kernelResourcesMarkdown(index, s) +
                              launchesRuntimeMarkdown(index, index.launchesOfDefinition(s.artifact, s.index));
       break;
     case index::SymbolAt::Kind::GraphNode:

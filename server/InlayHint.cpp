@@ -7,6 +7,7 @@
 // User files get no hints (their lines carry code lenses). Positions follow edits of the generated code the
 // same way definition and references do (launchLocation).
 #include "server/Convert.h"
+#include "server/KernelFormat.h"
 #include "server/RuntimeFormat.h"
 #include "server/Server.h"
 
@@ -79,6 +80,7 @@ void Server::onInlayHint(const protocol::InlayHintParams &params, Reply reply) {
         if (!label.empty()) out.push_back(endOfLine(texts, uri, line, std::move(label), statsTable(*v)));
       }
     }
+    appendPtxCountHints(index, texts, uri, target, params.range, out); // Triton kernel lines (Lowered.cpp).
     reply(std::move(out));
   });
 }

@@ -160,6 +160,7 @@ public:
   void onHover(const protocol::TextDocumentPositionParams &params, Reply reply);
   void onCodeLens(const protocol::CodeLensParams &params, Reply reply);
   void onLaunchSites(const protocol::LaunchSitesParams &params, Reply reply); // server/LaunchSites.cpp
+  void onLowered(const protocol::LoweredParams &params, Reply reply);         // server/Lowered.cpp
   void onDocumentLink(const protocol::DocumentLinkParams &params, Reply reply);
   void onDocumentSymbol(const protocol::DocumentSymbolParams &params, Reply reply);
   void onWorkspaceSymbol(const protocol::WorkspaceSymbolParams &params, Reply reply);

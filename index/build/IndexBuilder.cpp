@@ -570,15 +570,19 @@ std::shared_ptr<const Index> IndexBuilder::run() {
   }
   report(Step::Discovering, 0, "discovering traces");
   const std::vector<std::string> &searched = options_.inputs.empty() ? options_.roots : options_.inputs;
-  DiscoveredInputs inputs = discoverInputs(searched, kMaxDiscoveredFiles, &policy_, options_.directoryListed);
+  TritonCacheCollector triton; // Triton cache folders seen by the walk (BuildTriton.cpp).
+  DirectoryListed listed = [&](const std::string &dir, bool recursive) {
+    triton(dir);
+    if (options_.directoryListed) options_.directoryListed(dir, recursive);
+  };
+  DiscoveredInputs inputs = discoverInputs(searched, kMaxDiscoveredFiles, &policy_, listed);
   // A link refused without the import roots may lead into them: discovered again with them (rare: links in
   // trace directories).
   if (!inputs.notes.empty()) {
     awaitPythonPaths();
     if (!options_.pythonPaths.empty()) {
       ReadPolicy withImportRoots(readRoots(options_));
-      DiscoveredInputs again =
-          discoverInputs(searched, kMaxDiscoveredFiles, &withImportRoots, options_.directoryListed);
+      DiscoveredInputs again = discoverInputs(searched, kMaxDiscoveredFiles, &withImportRoots, listed);
       std::set<std::string> known(inputs.traceLogs.begin(), inputs.traceLogs.end());
       bool added = std::any_of(again.traceLogs.begin(), again.traceLogs.end(),
                                [&](const std::string &log) { return !known.count(log); });
@@ -616,6 +620,7 @@ std::shared_ptr<const Index> IndexBuilder::run() {
   }
   // Of several runs, only kernel files the run's output code names (cache files are shared by runs).
   if (!cancelled()) linkKernelSources(restrictedToRun() ? std::vector<std::string>{} : inputs.cacheSources);
+  if (!cancelled()) buildTritonCache(triton);
   if (!cancelled()) buildHealth(health);
   if (!cancelled()) buildRuntime(inputs);
   if (!index_->runtime_) index_->runtime_ = std::make_shared<RuntimeData>();
@@ -678,6 +683,7 @@ std::vector<std::string> readRoots(const IndexOptions &options, bool withImportR
   roots.insert(roots.end(), options.inputs.begin(), options.inputs.end());
   roots.insert(roots.end(), options.profiles.begin(), options.profiles.end());
   roots.insert(roots.end(), options.runLogs.begin(), options.runLogs.end());
+  roots.insert(roots.end(), options.tritonCacheDirs.begin(), options.tritonCacheDirs.end());
   for (const PathMapping &m : options.pathMappings)
     roots.push_back(m.to);
   if (withImportRoots) roots.insert(roots.end(), options.pythonPaths.begin(), options.pythonPaths.end());

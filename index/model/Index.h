@@ -54,6 +54,7 @@
 #include "index/files/PathResolver.h"
 #include "index/files/ReadPolicy.h"
 #include "index/files/Runs.h"
+#include "index/files/TritonCache.h"
 #include "index/health/CompileHealth.h"
 #include "index/support/Expected.h"
 #include "index/support/SharedVector.h"
@@ -341,6 +342,10 @@ struct IndexOptions {
   /// run's logs, debug directories, cache files and runtime inputs; one that names no run found builds the
   /// latest and says so in a diagnostic. Inputs without any log (debug directories alone) are one run.
   std::optional<std::string> run;
+  /// Triton cache folders (TRITON_CACHE_DIR, or an Inductor cache's `triton/`) to read kernels' IR and
+  /// resources from, in addition to those found under the inputs and inside the Inductor caches found (see
+  /// TritonCache.h). Default: none.
+  std::vector<std::string> tritonCacheDirs;
 };
 
 /// The runs the options' inputs hold, oldest first (discovery, the logs' first and last records, grouping and
@@ -539,6 +544,9 @@ public:
   const std::vector<Run> &runs() const { return runs_; }
   /// The ranks of this run compared, and where they diverge (Ranks.h): computed on first use, then kept.
   const RankReport &ranks() const;
+  /// The Triton cache entries found (TritonCache.h): kernels' metadata and IR files; their IR is read and
+  /// parsed only on request (TritonIR.h). Empty when there was no cache.
+  const TritonCache &tritonCache() const { return *triton_; }
 
 private:
   friend class IndexBuilder;
@@ -556,6 +564,7 @@ private:
   std::shared_ptr<const RuntimeData> runtime_;
   std::vector<Run> runs_;
   std::optional<size_t> runIndex_;
+  std::shared_ptr<const TritonCache> triton_ = std::make_shared<TritonCache>();
 };
 
 } // namespace inductor::index

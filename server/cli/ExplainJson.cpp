@@ -7,6 +7,7 @@
 #include "server/Convert.h"
 #include "server/Counts.h"
 #include "server/InductorRequests.h"
+#include "server/KernelFormat.h"
 #include "server/Server.h"
 
 #include <limits>
@@ -99,6 +100,7 @@ json explainJson(std::shared_ptr<const index::Index> index,
   out["runtime"] = std::move(runtime);
   out["runs"] = json(runsResult(*index, nullptr))["runs"]; // inductor/runs' entries; the current one marked.
   out["ranks"] = ranksResult(*index); // inductor/ranks' answer.
+  out["kernels"] = kernelResourcesByName(*index); // Triton kernels' resources (server/KernelFormat.h).
   return out;
 }
 

@@ -11,6 +11,7 @@
 
 #include <filesystem>
 #include <iterator>
+#include <sstream>
 #include <thread>
 
 namespace fs = std::filesystem;
@@ -167,7 +168,7 @@ TEST_CASE("protocol schema: every answer and notification of the server matches 
   json d = loadProtocolDescription();
   REQUIRE(checkDescription(d).empty());
   std::set<std::string> seen;
-  size_t launchSiteAnswers = 0, contents = 0, hotLines = 0, events = 0;
+  size_t launchSiteAnswers = 0, contents = 0, hotLines = 0, events = 0, loweredAnswers = 0;
   const std::string fixtures = fs::canonical(INDUCTOR_FIXTURES_DIR).string() + "/traces/";
   const std::string traces = fs::canonical(INDUCTOR_TRACES_DIR).string() + "/";
   // Besides the traces, a workspace without one but with a virtual environment: a notice (no trace) and a
@@ -178,7 +179,7 @@ TEST_CASE("protocol schema: every answer and notification of the server matches 
   for (const std::string &root :
        {fixtures + "mlp_train", fixtures + "profiled_mlp", fixtures + "compile_health",
         fixtures + "multirank", fixtures + "aoti_conv", traces + "health_zoo", traces + "gpt2_profiled",
-        venv.path(), fixtures + "ranks_diverge"}) {
+        venv.path(), fixtures + "ranks_diverge", fixtures + "kernel_ir"}) {
     if (!fs::exists(root)) {
       FAIL_CHECK("case folder missing: " << root);
       continue;
@@ -234,8 +235,16 @@ TEST_CASE("protocol schema: every answer and notification of the server matches 
     for (auto it = recorded.begin(); it != recorded.end() && std::distance(recorded.begin(), it) < 5; ++it)
       uris.insert(*it);
     for (const std::string &uri : uris) {
-      run.request("inductor/artifactContent", {{"uri", uri}});
+      json content = run.request("inductor/artifactContent", {{"uri", uri}});
       ++contents;
+      // Kernel internals: inductor/lowered on the first `tl.load(` line of each artifact (a Triton kernel's).
+      std::istringstream lines(content.value("text", std::string()));
+      uint32_t l = 0;
+      for (std::string line; std::getline(lines, line); ++l)
+        if (line.find("tl.load(") != std::string::npos) {
+          loweredAnswers += !run.request("inductor/lowered", textDocumentPosition(uri, l, 4)).empty();
+          break;
+        }
     }
 
     // Every inductor/status the server sent: while building (progress) and once built.
@@ -251,6 +260,7 @@ TEST_CASE("protocol schema: every answer and notification of the server matches 
   }
   // The runs covered what they should: the validator saw the optional parts too.
   CHECK(launchSiteAnswers > 0);
+  CHECK(loweredAnswers > 0);
   CHECK(contents > 0);
   CHECK(hotLines > 0);
   CHECK(events > 0);

@@ -41,6 +41,16 @@ vim.api.nvim_create_user_command('InductorRanks', function()
   require('inductor_ls.commands.ranks')()
 end, { desc = 'inductor-ls: where the ranks of a distributed run diverge (quickfix)' })
 
+vim.api.nvim_create_user_command('InductorLowered', function(cmd)
+  require('inductor_ls.commands.lowered')(cmd.fargs[1])
+end, {
+  nargs = '?',
+  complete = function()
+    return { 'ttir', 'ttgir', 'llir', 'ptx' }
+  end,
+  desc = "inductor-ls: this Triton kernel line's IR lines (quickfix; [stage]: ttir | ttgir | llir | ptx)",
+})
+
 vim.keymap.set('n', '<Plug>(InductorKernels)', function()
   require('inductor_ls.commands.kernels')()
 end, { desc = 'inductor-ls: kernels from this line' })

@@ -206,6 +206,15 @@ export interface LaunchSitesParams {
 }
 export const launchSitesRequest = new RequestType<LaunchSitesParams, Location[], void>('inductor/launchSites');
 
+// From a line of a Triton kernel's source (output code, the kernel's file, a
+// log-only document): its lines in each IR stage of the kernel's Triton cache
+// entry ('ttir', 'ttgir', 'llir', 'ptx', in that order); [] elsewhere.
+export interface LoweredStage {
+  stage: string;
+  locations: Location[];
+}
+export const loweredRequest = new RequestType<LaunchSitesParams, LoweredStage[], void>('inductor/lowered');
+
 // Client command: [uri: string, line: number (1-based)] → open the document
 // at that line. client.ts turns hover links VS Code will not follow
 // (`inductor-trace:` ones) into links to it.

@@ -93,6 +93,10 @@ M.methods = {
     sends = { textDocument = { uri = 'string' }, position = { line = 'integer', character = 'integer' } },
     reads = M.list('Location'),
   },
+  ['inductor/lowered'] = {
+    sends = { textDocument = { uri = 'string' }, position = { line = 'integer', character = 'integer' } },
+    reads = M.list({ stage = 'string', locations = M.list('Location') }),
+  },
   ['inductor/compiles'] = {
     sends = { uri = 'string?' },
     reads = {

@@ -1,0 +1,42 @@
+---@brief
+--- `:InductorLowered [stage]`: from the cursor line of a Triton kernel's source (output code, the
+--- kernel's file in the cache, a log-only `inductor-trace:` buffer), the lines of its IR that the
+--- compiler attributes to it (`inductor/lowered`), in the quickfix list: every stage (ttir, ttgir,
+--- llir, ptx), or only `stage`. `gd` on an IR line leads back to the kernel line.
+
+local lsp = require('inductor_ls.lsp')
+local protocol = require('inductor_ls.protocol')
+local config = require('inductor_ls.config')
+
+return function(stage)
+  local client = lsp.require_client()
+  if not client then
+    return
+  end
+  local params = vim.lsp.util.make_position_params(0, client.offset_encoding)
+  protocol.request(client, 'inductor/lowered', params, function(err, result)
+    if err then
+      vim.notify('inductor-ls: lowered: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+      return
+    end
+    local items = {}
+    for _, s in ipairs(result or {}) do
+      if not stage or stage == '' or stage == s.stage then
+        for _, item in ipairs(vim.lsp.util.locations_to_items(s.locations, client.offset_encoding)) do
+          item.text = s.stage .. '  ' .. vim.trim(item.text or '')
+          table.insert(items, item)
+        end
+      end
+    end
+    if #items == 0 then
+      vim.notify('inductor-ls: no IR lines for this line (not a Triton kernel line, or no Triton cache entry)',
+        vim.log.levels.INFO)
+      return
+    end
+    vim.fn.setqflist({}, ' ', { title = 'Lowered' .. (stage and stage ~= '' and (' (' .. stage .. ')') or ''),
+      items = items })
+    if config.get().open_quickfix then
+      vim.cmd('botright copen')
+    end
+  end)
+end

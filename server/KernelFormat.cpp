@@ -1,0 +1,91 @@
+// server/KernelFormat.cpp: see KernelFormat.h.
+#include "server/KernelFormat.h"
+
+#include "protocol/URI.h"
+#include "server/Markdown.h"
+
+#include <cstdio>
+
+namespace inductor::server {
+
+std::string formatBytes(uint64_t bytes) {
+  if (bytes < 1024) return std::to_string(bytes) + " B";
+  char buf[32];
+  if (bytes < (uint64_t{1} << 20))
+    std::snprintf(buf, sizeof buf, "%.1f KiB", static_cast<double>(bytes) / 1024);
+  else
+    std::snprintf(buf, sizeof buf, "%.1f MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
+  return buf;
+}
+
+protocol::KernelResources kernelResources(const index::Index &index, const index::TritonCacheEntry &entry) {
+  protocol::KernelResources r;
+  const index::TritonKernelMetadata &m = entry.metadata;
+  if (m.numWarps) r.numWarps = *m.numWarps;
+  if (m.numStages) r.numStages = *m.numStages;
+  if (m.sharedBytes) r.sharedBytes = *m.sharedBytes;
+  index::CubinResources cubin = index::cubinResources(index, entry);
+  if (cubin.registers) r.registers = *cubin.registers;
+  if (auto s = cubin.spills()) r.spills = *s;
+  for (size_t s = 0; s < index::kTritonStages; ++s)
+    if (!entry.files[s].empty())
+      r.ir[std::string(index::tritonStageName(static_cast<index::TritonStage>(s)))] = entry.files[s];
+  return r;
+}
+
+std::map<std::string, protocol::KernelResources> kernelResourcesByName(const index::Index &index) {
+  std::map<std::string, protocol::KernelResources> out;
+  for (size_t i = 0; i < index.artifacts().size(); ++i) {
+    index::ArtifactId id{static_cast<uint32_t>(i)};
+    const index::Artifact &a = index.artifact(id);
+    for (uint32_t l = 0; l < a.launches.size(); ++l) {
+      index::SymbolAt s;
+      s.kind = index::SymbolAt::Kind::Launch;
+      s.artifact = id;
+      s.index = l;
+      std::optional<index::TritonKernelRef> kernel = index::tritonKernelOf(index, s);
+      if (!kernel || out.count(kernel->name)) continue;
+      index::TritonJoin join = index::joinTritonKernel(index, *kernel);
+      out[kernel->name] = join.status == index::TritonJoin::Status::Joined
+                              ? kernelResources(index, index.tritonCache().entries[join.entries.front()])
+                              : protocol::KernelResources{};
+    }
+  }
+  return out;
+}
+
+std::string kernelResourcesMarkdown(const index::Index &index, const index::SymbolAt &symbol) {
+  if (index.tritonCache().entries.empty()) return {};
+  std::optional<index::TritonKernelRef> kernel = index::tritonKernelOf(index, symbol);
+  if (!kernel) return {};
+  index::TritonJoin join = index::joinTritonKernel(index, *kernel);
+  if (join.status != index::TritonJoin::Status::Joined) return "\n\n**Triton:** " + join.how;
+  const index::TritonCacheEntry &e = index.tritonCache().entries[join.entries.front()];
+  protocol::KernelResources r = kernelResources(index, e);
+  auto value = [](const std::optional<uint64_t> &v, std::string_view what) {
+    return (v ? std::to_string(*v) : std::string("unknown")) + " " + std::string(what);
+  };
+  std::string md = "\n\n**Triton:** num_warps " + (r.numWarps ? std::to_string(*r.numWarps) : "unknown") +
+                   " · num_stages " + (r.numStages ? std::to_string(*r.numStages) : "unknown") + " · " +
+                   (r.sharedBytes ? formatBytes(*r.sharedBytes) : std::string("unknown")) + " shared · " +
+                   value(r.registers, "registers") + " · " + value(r.spills, "spills");
+  if (!r.registers && e.files[static_cast<size_t>(index::TritonStage::Cubin)].empty())
+    md += " (no cubin in the cache entry)";
+  if (e.bestConfig && !e.bestConfig->values.empty()) {
+    md += "\n\n**Autotuned:** ";
+    for (size_t i = 0; i < e.bestConfig->values.size(); ++i)
+      md += (i ? " · " : "") + e.bestConfig->values[i].first + " " +
+            std::to_string(e.bestConfig->values[i].second);
+  }
+  md += "\n\n**IR:** ";
+  bool first = true;
+  for (size_t s = 0; s < index::kTritonStages; ++s) {
+    if (e.files[s].empty() || static_cast<index::TritonStage>(s) == index::TritonStage::Cubin) continue;
+    md += (first ? "" : " · ") + markdownLink(index::tritonStageName(static_cast<index::TritonStage>(s)),
+                                              protocol::fileURI(e.files[s]));
+    first = false;
+  }
+  return md;
+}
+
+} // namespace inductor::server

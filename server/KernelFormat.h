@@ -1,0 +1,58 @@
+// server/KernelFormat.h: a Triton kernel's resources (index/files/TritonCache.h: its cache entry's metadata
+// and cubin) as hover text and as the typed struct explain --json writes (protocol::KernelResources).
+#pragma once
+
+#include "index/model/TritonQueries.h"
+#include "protocol/InductorProtocol.h"
+
+#include <map>
+#include <string>
+
+namespace inductor::server {
+
+/// The resources of the Triton kernel a launch or definition names, for its hover:
+///   **Triton:** num_warps 4 · num_stages 1 · 1.0 KiB shared · 32 registers · 0 spills
+///   **Autotuned:** XBLOCK 1024 · num_warps 4 · num_stages 1
+///   **IR:** ttir · ttgir · llir · ptx (links)
+/// Values from the entry's metadata JSON; registers and spills from its cubin, "unknown" without one. When no
+/// entry is joined, one line says why (several entries, none); "" when the index has no Triton cache or the
+/// symbol is no Triton kernel.
+std::string kernelResourcesMarkdown(const index::Index &index, const index::SymbolAt &symbol);
+
+/// The same values as data (reads the cubin). `ir`: every stage file the entry holds.
+protocol::KernelResources kernelResources(const index::Index &index, const index::TritonCacheEntry &entry);
+
+/// explain --json's `kernels`: every Triton kernel launched by the index's output code, by name (a name used
+/// by several compiles for different code: the first launched), with the resources of its joined cache entry
+/// (all null when none is joined). numGb, flop and the achieved rates are null: not computed yet.
+std::map<std::string, protocol::KernelResources> kernelResourcesByName(const index::Index &index);
+
+/// "1.0 KiB", "512 B", "2.5 MiB".
+std::string formatBytes(uint64_t bytes);
+
+} // namespace inductor::server
+
+// Kernel internals as LSP answers (server/Lowered.cpp).
+#include "server/Convert.h"
+
+namespace inductor::server {
+
+/// `inductor/lowered`'s answer for a position of a document (see protocol::LoweredStage); [] when the line is
+/// in no Triton kernel's source or the kernel has no joined cache entry.
+std::vector<protocol::LoweredStage> loweredAt(const index::Index &index, TextCache &texts,
+                                              const std::string &uri, const protocol::Position &position);
+/// `definition` on a line of an IR file of the Triton cache: the kernel source line it came from (the
+/// kernel's file, else its source in the output code); nullopt for other documents and lines without a
+/// location.
+std::optional<protocol::Location> irDefinition(const index::Index &index, TextCache &texts,
+                                               const std::string &uri, const protocol::Position &position);
+/// Inlay hints on the lines of Triton kernel sources in `range` of an artifact (output code, a kernel file):
+/// the number of PTX instructions the kernel's PTX attributes to each line, `12 PTX`, appended to `out`.
+void appendPtxCountHints(const index::Index &index, TextCache &texts, const std::string &uri,
+                         const Target &target, const protocol::Range &range, protocol::json &out);
+/// `documentSymbol` of an IR file of the Triton cache: its functions (the kernel), as DocumentSymbol or, for
+/// clients without hierarchical support, SymbolInformation; nullopt for other documents.
+std::optional<protocol::json> irDocumentSymbols(const index::Index &index, TextCache &texts,
+                                                const std::string &uri, bool hierarchical);
+
+} // namespace inductor::server

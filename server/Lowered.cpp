@@ -1,0 +1,178 @@
+// server/Lowered.cpp: kernel internals as LSP answers (index/model/TritonQueries.h).
+//   inductor/lowered {textDocument, position} -> [{stage, locations}] (protocol::LoweredParams): from a line
+//   of a Triton kernel's source (output code, the kernel's file, a log-only `inductor-trace:` document), the
+//   lines of the TTIR, TTGIR, LLIR and PTX of its joined cache entry that the IR attributes to it.
+//   definition on an IR file's line -> the kernel source line; documentSymbol of an IR file -> its kernel.
+// IR is read and parsed per request: a kernel's PTX is ~1 MB at most, parsed in a few milliseconds.
+#include "protocol/URI.h"
+#include "server/KernelFormat.h"
+#include "server/Markdown.h"
+#include "server/Server.h"
+
+#include <map>
+
+namespace inductor::server {
+
+namespace {
+
+std::string_view baseName(std::string_view path) {
+  size_t slash = path.find_last_of('/');
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+/// The cache entry and stage of an IR file's URI.
+std::optional<std::pair<uint32_t, index::TritonStage>> irFileOf(const index::Index &index,
+                                                                const std::string &uri) {
+  if (index.tritonCache().entries.empty()) return std::nullopt;
+  auto path = protocol::filePath(uri);
+  if (!path) return std::nullopt;
+  return index::tritonFileAt(index, index::normalizePath(*path));
+}
+
+} // namespace
+
+std::vector<protocol::LoweredStage> loweredAt(const index::Index &index, TextCache &texts,
+                                              const std::string &uri, const protocol::Position &position) {
+  std::vector<protocol::LoweredStage> out;
+  if (index.tritonCache().entries.empty()) return out;
+  Target target = resolveTarget(index, uri, texts);
+  if (target.kind != Target::Kind::Artifact) return out;
+  for (index::ArtifactId id : target.all) {
+    auto at = index::tritonKernelLineAt(index, id, position.line);
+    if (!at) continue;
+    index::TritonJoin join = index::joinTritonKernel(index, at->first);
+    if (join.status != index::TritonJoin::Status::Joined) continue;
+    const index::TritonCacheEntry &e = index.tritonCache().entries[join.entries.front()];
+    for (index::TritonStage stage : {index::TritonStage::Ttir, index::TritonStage::Ttgir,
+                                     index::TritonStage::Llir, index::TritonStage::Ptx}) {
+      auto map = index::readTritonIr(index, e, stage);
+      if (!map) continue;
+      auto file = map->fileNamed(e.recordedKernelFile.empty() ? at->first.kernelFile : e.recordedKernelFile);
+      if (!file) continue;
+      protocol::LoweredStage s;
+      s.stage = std::string(index::tritonStageName(stage));
+      std::string irUri = protocol::fileURI(e.files[static_cast<size_t>(stage)]);
+      for (uint32_t line : map->linesOf(*file, at->second))
+        s.locations.push_back({irUri, texts.lineRange(irUri, line)});
+      out.push_back(std::move(s));
+    }
+    break;
+  }
+  return out;
+}
+
+std::optional<protocol::Location> irDefinition(const index::Index &index, TextCache &texts,
+                                               const std::string &uri, const protocol::Position &position) {
+  auto file = irFileOf(index, uri);
+  if (!file) return std::nullopt;
+  const index::TritonCacheEntry &e = index.tritonCache().entries[file->first];
+  auto map = index::readTritonIr(index, e, file->second);
+  if (!map || position.line >= map->locations.size()) return std::nullopt;
+  index::IrLocation loc = map->locations[position.line];
+  if (!loc.valid()) return std::nullopt;
+  const std::string &recorded = map->files[loc.file];
+  // The kernel's own file, where it is here (remapped like every recorded path).
+  index::ResolvedPath local = index.resolvePath(recorded);
+  if (local.exists && index.readPolicy().allows(local.path)) {
+    std::string target = protocol::fileURI(local.path);
+    return protocol::Location{target, texts.lineRange(target, loc.line - 1)};
+  }
+  // Else the kernel's source inside an output code that names that file.
+  for (size_t i = 0; i < index.artifacts().size(); ++i) {
+    index::ArtifactId id{static_cast<uint32_t>(i)};
+    const index::Artifact &a = index.artifact(id);
+    for (size_t d = 0; d < a.code.kernels.size(); ++d) {
+      const index::KernelDefinition &k = a.code.kernels[d];
+      if (k.name != e.metadata.name || baseName(k.kernelPath) != baseName(recorded)) continue;
+      index::TritonKernelRef ref{k.name, k.kernelPath, std::nullopt, id, static_cast<int>(d)};
+      if (auto line = index::artifactLineOfKernelLine(index, ref, loc.line)) {
+        const std::string &target = texts.uriOf(index, id);
+        return protocol::Location{target, texts.lineRange(target, *line)};
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<json> irDocumentSymbols(const index::Index &index, TextCache &texts, const std::string &uri,
+                                      bool hierarchical) {
+  auto file = irFileOf(index, uri);
+  if (!file || file->second == index::TritonStage::Cubin) return std::nullopt;
+  auto map = index::readTritonIr(index, index.tritonCache().entries[file->first], file->second);
+  json out = json::array();
+  if (!map) return out;
+  for (const index::IrFunction &f : map->functions) {
+    protocol::DocumentSymbol s;
+    s.name = f.name;
+    s.kind = protocol::SymbolKind::Function;
+    s.detail = std::string(index::tritonStageName(file->second)) + " kernel";
+    s.selectionRange = {texts.position(uri, f.line, f.column),
+                        texts.position(uri, f.line, f.column + f.name.size())};
+    s.range = {texts.position(uri, f.line, 0), texts.lineRange(uri, f.endLine).end};
+    if (hierarchical) {
+      out.push_back(s);
+    } else {
+      protocol::SymbolInformation info;
+      info.name = s.name;
+      info.kind = s.kind;
+      info.location = {uri, s.selectionRange};
+      out.push_back(info);
+    }
+  }
+  return out;
+}
+
+void appendPtxCountHints(const index::Index &index, TextCache &texts, const std::string &uri,
+                         const Target &target, const protocol::Range &range, json &out) {
+  if (index.tritonCache().entries.empty() || target.kind != Target::Kind::Artifact) return;
+  const index::Artifact &a = index.artifact(target.artifact);
+  // The kernels whose source overlaps the range: (their ref, first artifact line of their source).
+  std::vector<index::TritonKernelRef> kernels;
+  if (a.kind == index::ArtifactKind::KernelSource) {
+    if (auto at = index::tritonKernelLineAt(index, target.artifact, range.start.line))
+      kernels.push_back(at->first);
+  } else {
+    for (size_t d = 0; d < a.code.kernels.size(); ++d) {
+      const index::KernelDefinition &k = a.code.kernels[d];
+      if (k.sourceFirstLine == 0 || k.sourceLastLine < range.start.line || k.sourceFirstLine > range.end.line)
+        continue;
+      if (auto at = index::tritonKernelLineAt(index, target.artifact, k.sourceFirstLine))
+        kernels.push_back(at->first);
+    }
+  }
+  for (const index::TritonKernelRef &kernel : kernels) {
+    index::TritonJoin join = index::joinTritonKernel(index, kernel);
+    if (join.status != index::TritonJoin::Status::Joined) continue;
+    const index::TritonCacheEntry &e = index.tritonCache().entries[join.entries.front()];
+    auto map = index::readTritonIr(index, e, index::TritonStage::Ptx);
+    if (!map) continue;
+    auto file = map->fileNamed(e.recordedKernelFile);
+    if (!file) continue;
+    std::map<uint32_t, uint32_t> counts; // Kernel line -> PTX instructions.
+    for (size_t i = 0; i < map->locations.size(); ++i)
+      if (map->code[i] && map->locations[i].file == *file && map->locations[i].line > 0)
+        ++counts[map->locations[i].line];
+    for (const auto &[kernelLine, n] : counts) {
+      auto line = index::artifactLineOfKernelLine(index, kernel, kernelLine);
+      if (!line || *line < range.start.line || *line > range.end.line) continue;
+      protocol::InlayHint h;
+      h.position = texts.position(uri, *line, texts.lineText(uri, *line).size());
+      h.label = std::to_string(n) + " PTX";
+      h.paddingLeft = true;
+      h.tooltip =
+          protocol::MarkupContent{protocol::MarkupKind::Markdown,
+                                  std::to_string(n) + " PTX instructions of " + codeSpan(e.metadata.name) +
+                                      " come from this line (`inductor/lowered` lists them)."};
+      out.push_back(h);
+    }
+  }
+}
+
+void Server::onLowered(const protocol::LoweredParams &params, Reply reply) {
+  withIndex(std::move(reply), [this, params](const index::Index &index, const Reply &reply) {
+    TextCache texts(documents(), index);
+    reply(json(loweredAt(index, texts, params.textDocument.uri, params.position)));
+  });
+}
+
+} // namespace inductor::server

@@ -1,0 +1,410 @@
+// tests/e2e/KernelIrTests.cpp: kernel internals on kernel_ir (a Triton cache inside the Inductor cache):
+// every Triton launch joined to its cache entry, hover values equal to the metadata JSON,
+// `inductor/lowered`'s PTX lines equal to those the test's own parse of the .ptx attributes to the kernel
+// line, definition from a PTX line to the kernel line and on to the model line, and document symbols of IR
+// files. Expected values come from the fixture's files, read here (cache folders listed, JSON and IR parsed
+// by regex).
+#include "e2e/E2E.h"
+
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <regex>
+
+namespace fs = std::filesystem;
+using namespace inductor::e2e;
+
+namespace {
+
+std::string caseRoot() {
+  return fs::canonical(fixturesDir() + "/traces/kernel_ir").string();
+}
+
+/// A cache entry as the test reads it.
+struct EntryOracle {
+  std::string dir, name, kernelFile; ///< kernelFile: the file name the .source's first loc names.
+  long numWarps = -1, numStages = -1, shared = -1;
+  bool chosen = false; ///< Named by a .best_config.
+};
+
+long jsonNumber(const std::string &text, const std::string &key) {
+  std::smatch m;
+  return std::regex_search(text, m, std::regex("\"" + key + "\": (\\d+)")) ? std::stol(m[1]) : -1;
+}
+
+std::vector<EntryOracle> cacheEntries() {
+  std::vector<EntryOracle> out;
+  std::set<std::string> chosen;
+  for (auto &f : fs::recursive_directory_iterator(caseRoot() + "/inductor_cache")) {
+    if (f.path().extension() != ".best_config") continue;
+    std::smatch m;
+    std::string text = readFile(f.path().string());
+    if (std::regex_search(text, m, std::regex("\"triton_cache_hash\": \"(\\w+)\""))) chosen.insert(m[1]);
+  }
+  for (auto &d : fs::directory_iterator(caseRoot() + "/inductor_cache/triton/0")) {
+    EntryOracle e;
+    e.dir = d.path().string();
+    for (auto &f : fs::directory_iterator(d.path())) {
+      std::string n = f.path().filename().string();
+      if (f.path().extension() == ".json" && n.rfind("__grp__", 0) != 0) e.name = f.path().stem().string();
+    }
+    std::string json = readFile(e.dir + "/" + e.name + ".json");
+    e.numWarps = jsonNumber(json, "num_warps");
+    e.numStages = jsonNumber(json, "num_stages");
+    e.shared = jsonNumber(json, "shared");
+    std::smatch m;
+    std::string source = readFile(e.dir + "/" + e.name + ".source");
+    REQUIRE(std::regex_search(source, m, std::regex("loc\\(\"[^\"]*/([^/\"]+)\":")));
+    e.kernelFile = m[1];
+    e.chosen = chosen.count(d.path().filename().string()) > 0;
+    out.push_back(e);
+  }
+  return out;
+}
+
+/// Triton launches of an output code: (line, column of the kernel name, kernel name, its kernel file name).
+struct LaunchOracle {
+  uint32_t line = 0, column = 0;
+  std::string kernel, kernelFile;
+};
+
+std::vector<LaunchOracle> tritonLaunches(const std::string &text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);)
+    lines.push_back(l);
+  std::map<std::string, std::string> fileOf; // kernel -> kernel file name
+  std::string lastPath;
+  std::regex pathRe(R"(^# kernel path: .*/([^/]+\.py)$)"),
+      defRe(R"(^(triton_\w+) = async_compile\.triton\()"), runRe(R"(^(\s+)(triton_\w+)\.run\()");
+  std::vector<LaunchOracle> out;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    std::smatch m;
+    if (std::regex_search(lines[i], m, pathRe)) lastPath = m[1];
+    if (std::regex_search(lines[i], m, defRe)) fileOf[m[1]] = lastPath;
+    if (std::regex_search(lines[i], m, runRe))
+      out.push_back({static_cast<uint32_t>(i), static_cast<uint32_t>(m[1].length()), m[2], fileOf[m[2]]});
+  }
+  return out;
+}
+
+std::vector<std::string> outputCodes() {
+  std::vector<std::string> out;
+  for (auto &f : fs::recursive_directory_iterator(caseRoot() + "/torch_compile_debug"))
+    if (f.path().filename() == "output_code.py") out.push_back(f.path().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+const EntryOracle &expectedEntry(const std::vector<EntryOracle> &entries, const LaunchOracle &l) {
+  const EntryOracle *found = nullptr;
+  size_t candidates = 0;
+  for (const EntryOracle &e : entries)
+    if (e.name == l.kernel && e.kernelFile == l.kernelFile) {
+      ++candidates;
+      if (!found || e.chosen) found = &e;
+    }
+  REQUIRE_MESSAGE(found, "no cache entry for " << l.kernel);
+  if (candidates > 1) REQUIRE_MESSAGE(found->chosen, l.kernel << ": several entries, none chosen");
+  return *found;
+}
+
+std::string sharedText(long bytes) {
+  if (bytes < 1024) return std::to_string(bytes) + " B";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f KiB", static_cast<double>(bytes) / 1024);
+  return buf;
+}
+
+/// PTX line numbers (0-based) the test attributes to line `kernelLine` of `kernelFile`: instruction lines of
+/// the function body under a `.loc` naming it (the innermost `@[ file:line:col` of an inlined chain first).
+std::vector<uint32_t> ptxLinesOf(const std::string &ptx, const std::string &kernelFile, long kernelLine) {
+  std::vector<std::string> lines;
+  std::istringstream in(ptx);
+  for (std::string l; std::getline(in, l);)
+    lines.push_back(l);
+  std::map<std::string, std::string> files;
+  std::regex fileRe(R"(^\s*\.file\s+(\d+)\s+\"[^\"]*/([^/\"]+)\")"), locRe(R"(^\s*\.loc\s+(\d+)\s+(\d+))"),
+      chainRe(R"(@\[ ([^ :]+):(\d+):)");
+  for (const auto &l : lines) {
+    std::smatch m;
+    if (std::regex_search(l, m, fileRe)) files[m[1]] = m[2];
+  }
+  std::vector<uint32_t> out;
+  bool body = false, here = false;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const std::string &l = lines[i];
+    if (l == "{" || l == "}") {
+      body = l == "{";
+      continue;
+    }
+    if (!body) continue;
+    std::smatch m;
+    if (std::regex_search(l, m, locRe)) {
+      std::string f = files[m[1]];
+      long line = std::stol(m[2]);
+      std::string rest = l;
+      for (std::smatch c; std::regex_search(rest, c, chainRe); rest = c.suffix()) {
+        f = c[1];
+        line = std::stol(c[2]);
+      }
+      here = f == kernelFile && line == kernelLine;
+      continue;
+    }
+    size_t b = l.find_first_not_of(" \t");
+    if (b == std::string::npos || l[b] == '.' || l[b] == '/' || l[b] == '$' || l[b] == '{' || l[b] == '}')
+      continue;
+    if (here) out.push_back(static_cast<uint32_t>(i));
+  }
+  return out;
+}
+
+} // namespace
+
+TEST_CASE(
+    "kernel_ir: every Triton launch is joined to its cache entry; hover values equal the metadata JSON") {
+  Session s(caseRoot());
+  std::vector<EntryOracle> entries = cacheEntries();
+  REQUIRE(entries.size() >= 10);
+  size_t launches = 0;
+  for (const std::string &path : outputCodes()) {
+    std::string text = readFile(path);
+    for (const LaunchOracle &l : tritonLaunches(text)) {
+      ++launches;
+      const EntryOracle &e = expectedEntry(entries, l);
+      json hover =
+          s.client.request("textDocument/hover", textDocumentPosition(fileURI(path), l.line, l.column + 1));
+      REQUIRE_MESSAGE(hover.is_object(), l.kernel);
+      std::string md = hover["contents"]["value"];
+      INFO(l.kernel << "\n" << md);
+      std::string want = "**Triton:** num_warps " + std::to_string(e.numWarps) + " · num_stages " +
+                         std::to_string(e.numStages) + " · " + sharedText(e.shared) + " shared · ";
+      CHECK(md.find(want) != std::string::npos);
+      // Registers from the cubin (every entry here has one), never "unknown".
+      CHECK(std::regex_search(md, std::regex(R"(shared · \d+ registers · \d+ spills)")));
+      // The IR links point into the entry's folder.
+      CHECK(md.find(fileURI(e.dir + "/" + e.name + ".ptx")) != std::string::npos);
+      if (e.chosen) CHECK(md.find("**Autotuned:** ") != std::string::npos);
+    }
+  }
+  CHECK(launches >= 8);
+}
+
+TEST_CASE("kernel_ir: inductor/lowered gives exactly the PTX lines under the .loc lines of a kernel line") {
+  Session s(caseRoot());
+  std::vector<EntryOracle> entries = cacheEntries();
+  size_t total = 0, found = 0, requests = 0;
+  for (const std::string &path : outputCodes()) {
+    std::string text = readFile(path);
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    for (std::string l; std::getline(in, l);)
+      lines.push_back(l);
+    std::set<std::string> seen;
+    for (const LaunchOracle &l : tritonLaunches(text)) {
+      if (!seen.insert(l.kernel).second) continue;
+      const EntryOracle &e = expectedEntry(entries, l);
+      std::string ptxPath = e.dir + "/" + e.name + ".ptx";
+      std::string ptx = readFile(ptxPath);
+      // The kernel's source in the output code: from the line after `'''` to the closing `''', ...`.
+      size_t open = 0;
+      for (size_t i = 0; i < lines.size(); ++i)
+        if (lines[i].rfind(l.kernel + " = async_compile.triton(", 0) == 0) open = i;
+      REQUIRE(open > 0);
+      for (size_t i = open + 1; i < lines.size() && lines[i].rfind("''', device_str=", 0) != 0; ++i) {
+        long kernelLine = static_cast<long>(i - open) + 1; // Kernel file line 1 is the rest of the ''' line.
+        std::vector<uint32_t> want = ptxLinesOf(ptx, l.kernelFile, kernelLine);
+        json r = s.client.request("inductor/lowered",
+                                  textDocumentPosition(fileURI(path), static_cast<uint32_t>(i), 0));
+        ++requests;
+        REQUIRE(r.is_array());
+        std::vector<uint32_t> got;
+        for (const json &stage : r)
+          if (stage["stage"] == "ptx")
+            for (const json &loc : stage["locations"]) {
+              CHECK_MESSAGE(loc["uri"] == fileURI(ptxPath), "a PTX line from another kernel");
+              got.push_back(loc["range"]["start"]["line"]);
+            }
+        INFO(l.kernel << " kernel line " << kernelLine);
+        for (uint32_t g : got)
+          CHECK_MESSAGE(std::find(want.begin(), want.end(), g) != want.end(), "PTX line " << g + 1);
+        total += want.size();
+        for (uint32_t w : want)
+          found += std::find(got.begin(), got.end(), w) != got.end();
+        if (!want.empty()) CHECK(r.size() == 4); // ttir, ttgir, llir, ptx
+      }
+    }
+  }
+  CHECK(requests > 100);
+  REQUIRE(total > 100);
+  CHECK(found * 100 >= total * 98);
+}
+
+TEST_CASE("kernel_ir: a PTX line -> its kernel line -> the model line; IR document symbols") {
+  Session s(caseRoot());
+  std::vector<EntryOracle> entries = cacheEntries();
+  size_t checked = 0;
+  for (const EntryOracle &e : entries) {
+    if (!e.chosen && std::count_if(entries.begin(), entries.end(),
+                                   [&](const EntryOracle &o) { return o.name == e.name; }) > 1)
+      continue;
+    std::string ptxPath = e.dir + "/" + e.name + ".ptx";
+    std::string ptx = readFile(ptxPath);
+    std::string kernelPath;
+    for (auto &f : fs::recursive_directory_iterator(caseRoot() + "/inductor_cache"))
+      if (f.path().filename() == e.kernelFile) kernelPath = f.path().string();
+    REQUIRE(!kernelPath.empty());
+    // Document symbols: the kernel, at its `.entry` line.
+    json symbols =
+        s.client.request("textDocument/documentSymbol", {{"textDocument", {{"uri", fileURI(ptxPath)}}}});
+    REQUIRE(symbols.is_array());
+    REQUIRE(symbols.size() == 1);
+    CHECK(symbols[0]["name"] == e.name);
+    // The first instruction under a `.loc 1 L` of the kernel's own file: definition leads to line L.
+    std::istringstream in(ptx);
+    std::vector<std::string> lines;
+    for (std::string l; std::getline(in, l);)
+      lines.push_back(l);
+    std::regex locRe(R"(^\s*\.loc\s+1\s+(\d+)\s+\d+\s+//[^@]*$)");
+    for (size_t i = 0; i + 1 < lines.size(); ++i) {
+      std::smatch m;
+      if (!std::regex_search(lines[i], m, locRe) || std::stol(m[1]) == 0) continue;
+      size_t b = lines[i + 1].find_first_not_of(" \t");
+      if (b == std::string::npos || std::string(".$/{}").find(lines[i + 1][b]) != std::string::npos) continue;
+      json defs = s.client.request("textDocument/definition",
+                                   textDocumentPosition(fileURI(ptxPath), static_cast<uint32_t>(i + 1), 1));
+      REQUIRE(defs.is_array());
+      REQUIRE_MESSAGE(defs.size() == 1, e.name << " line " << i + 2);
+      CHECK(defs[0]["uri"] == fileURI(kernelPath));
+      CHECK(defs[0]["range"]["start"]["line"] == std::stol(m[1]) - 1);
+      // On to the model: definition on the kernel's `def` line of that file -> model.py.
+      std::string kernelText = readFile(kernelPath);
+      std::istringstream kin(kernelText);
+      uint32_t defLine = 0, n = 0;
+      for (std::string l; std::getline(kin, l); ++n)
+        if (l.rfind("def " + e.name + "(", 0) == 0) defLine = n;
+      json model =
+          s.client.request("textDocument/definition", textDocumentPosition(fileURI(kernelPath), defLine, 5));
+      REQUIRE(model.is_array());
+      REQUIRE(!model.empty());
+      for (const json &loc : model)
+        CHECK(loc["uri"] == fileURI(caseRoot() + "/model.py"));
+      ++checked;
+      break;
+    }
+  }
+  CHECK(checked >= 8);
+}
+
+TEST_CASE(
+    "kernel_ir: inductor/lowered latency on the kernel with the largest PTX (figure for bench/README.md)") {
+  Session s(caseRoot());
+  std::vector<EntryOracle> entries = cacheEntries();
+  const EntryOracle *largest = nullptr;
+  uintmax_t size = 0;
+  for (const EntryOracle &e : entries)
+    if (uintmax_t n = fs::file_size(e.dir + "/" + e.name + ".ptx"); n > size) {
+      size = n;
+      largest = &e;
+    }
+  REQUIRE(largest);
+  std::string kernelPath;
+  for (auto &f : fs::recursive_directory_iterator(caseRoot() + "/inductor_cache"))
+    if (f.path().filename() == largest->kernelFile) kernelPath = f.path().string();
+  REQUIRE(!kernelPath.empty());
+  std::string uri = fileURI(kernelPath);
+  size_t lines = 0;
+  for (char c : readFile(kernelPath))
+    lines += c == '\n';
+  s.client.request("inductor/lowered", textDocumentPosition(uri, 0, 0)); // The index is ready.
+  std::vector<double> ms;
+  for (int round = 0; round < 5; ++round)
+    for (uint32_t l = 0; l < lines; ++l) {
+      auto start = std::chrono::steady_clock::now();
+      json r = s.client.request("inductor/lowered", textDocumentPosition(uri, l, 0));
+      ms.push_back(
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+      REQUIRE(r.is_array());
+    }
+  std::sort(ms.begin(), ms.end());
+  double p50 = ms[ms.size() / 2], p99 = ms[ms.size() * 99 / 100];
+  MESSAGE("inductor/lowered on " << largest->name << " (" << size << " B of PTX), " << ms.size()
+                                 << " requests: p50 " << p50 << " ms, p99 " << p99 << " ms");
+  CHECK(ms.size() > 100);
+}
+
+TEST_CASE("kernel_ir: inlay hints count the PTX instructions of each kernel line") {
+  Session s(caseRoot());
+  std::vector<EntryOracle> entries = cacheEntries();
+  size_t hints = 0;
+  for (const EntryOracle &e : entries) {
+    if (!e.chosen && std::count_if(entries.begin(), entries.end(),
+                                   [&](const EntryOracle &o) { return o.name == e.name; }) > 1)
+      continue;
+    std::string kernelPath;
+    for (auto &f : fs::recursive_directory_iterator(caseRoot() + "/inductor_cache"))
+      if (f.path().filename() == e.kernelFile) kernelPath = f.path().string();
+    REQUIRE(!kernelPath.empty());
+    std::string ptx = readFile(e.dir + "/" + e.name + ".ptx");
+    std::string text = readFile(kernelPath);
+    uint32_t lines = static_cast<uint32_t>(std::count(text.begin(), text.end(), '\n'));
+    json r = s.client.request("textDocument/inlayHint",
+                              {{"textDocument", {{"uri", fileURI(kernelPath)}}},
+                               {"range", {{"start", position(0, 0)}, {"end", position(lines, 0)}}}});
+    REQUIRE(r.is_array());
+    std::map<uint32_t, std::string> got;
+    for (const json &h : r)
+      got[h["position"]["line"].get<uint32_t>()] = h["label"].get<std::string>();
+    for (uint32_t l = 0; l < lines; ++l) {
+      size_t want = ptxLinesOf(ptx, e.kernelFile, l + 1).size();
+      INFO(e.name << " line " << l + 1);
+      if (want == 0) {
+        CHECK(got.count(l) == 0);
+      } else {
+        CHECK(got[l] == std::to_string(want) + " PTX");
+        ++hints;
+      }
+    }
+  }
+  CHECK(hints > 50);
+}
+
+TEST_CASE("kernel_ir: explain --json `kernels` holds each launched Triton kernel's resources") {
+  std::string cmd = "cd / && '" + std::string(INDUCTOR_LS_BINARY) + "' explain --json --no-python '" +
+                    caseRoot() + "' 2>/dev/null";
+  FILE *pipe = ::popen(cmd.c_str(), "r");
+  REQUIRE(pipe);
+  std::string out;
+  char buf[65536];
+  for (size_t n; (n = fread(buf, 1, sizeof buf, pipe)) > 0;)
+    out.append(buf, n);
+  REQUIRE(::pclose(pipe) == 0);
+  json j = json::parse(out, nullptr, false);
+  REQUIRE(j.is_object());
+  REQUIRE(j["kernels"].is_object());
+  std::vector<EntryOracle> entries = cacheEntries();
+  size_t checked = 0;
+  for (const std::string &path : outputCodes())
+    for (const LaunchOracle &l : tritonLaunches(readFile(path))) {
+      const EntryOracle &e = expectedEntry(entries, l);
+      const json &k = j["kernels"][l.kernel];
+      INFO(l.kernel << " " << k.dump());
+      REQUIRE(k.is_object());
+      // A name two compiles use for different code is the first's: check the values of names used once.
+      if (std::count_if(entries.begin(), entries.end(),
+                        [&](const EntryOracle &o) { return o.name == l.kernel; }) > 1 &&
+          !e.chosen)
+        continue;
+      CHECK(k["numWarps"] == e.numWarps);
+      CHECK(k["numStages"] == e.numStages);
+      CHECK(k["sharedBytes"] == e.shared);
+      CHECK(k["registers"].is_number_integer());
+      CHECK(k["spills"] == 0);
+      CHECK(k["ir"]["ptx"] == e.dir + "/" + e.name + ".ptx");
+      for (const char *unknown : {"numGb", "flop", "achievedGbPerS", "achievedTflopPerS"})
+        CHECK(k[unknown].is_null());
+      ++checked;
+    }
+  CHECK(checked >= 8);
+}

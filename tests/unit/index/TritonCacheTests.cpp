@@ -1,0 +1,251 @@
+// Tests of index/files/TritonCache.h: finding the entries of kernel_ir's Triton cache, their metadata
+// (against the JSON read by the test itself), the autotuner's choice, the join, and the cubin's resources.
+#include "index/files/TritonCache.h"
+#include "unit/TestFiles.h"
+
+#include <doctest/doctest.h>
+
+#include <cstring>
+#include <filesystem>
+#include <regex>
+
+using namespace inductor::index;
+using inductor::test::readFile;
+
+namespace {
+
+const std::filesystem::path kCase = std::filesystem::path(INDUCTOR_FIXTURES_DIR) / "traces/kernel_ir";
+
+std::string canonicalPath(const std::filesystem::path &p) {
+  return std::filesystem::canonical(p).string();
+}
+
+/// The number after `"key": ` in a JSON text, by the test's own regex.
+std::optional<long> jsonNumber(const std::string &text, const std::string &key) {
+  std::smatch m;
+  if (std::regex_search(text, m, std::regex("\"" + key + "\": (\\d+)"))) return std::stol(m[1]);
+  return std::nullopt;
+}
+
+TritonCache fixtureCache() {
+  std::string root = canonicalPath(kCase);
+  ReadPolicy policy(std::vector<std::string>{root});
+  // The Inductor cache's kernel files are here under the same names as recorded under /tmp/work/kernel_ir.
+  auto resolve = [root](std::string_view recorded) -> std::string {
+    const std::string prefix = "/tmp/work/kernel_ir";
+    if (recorded.rfind(prefix, 0) != 0) return "";
+    return root + std::string(recorded.substr(prefix.size()));
+  };
+  return findTritonCache({}, {root + "/inductor_cache/triton"}, policy, resolve);
+}
+
+} // namespace
+
+TEST_CASE("TritonCache: metadata JSON and best_config parsing") {
+  auto m = parseTritonMetadata(R"({"hash": "x", "target": {"backend": "cuda", "arch": 90, "warp_size": 32},
+    "num_warps": 8, "num_ctas": 1, "num_stages": 3, "shared": 1024, "name": "k", "triton_version": "3.6.0"})");
+  REQUIRE(m);
+  CHECK(m->name == "k");
+  CHECK(m->numWarps == 8u);
+  CHECK(m->numStages == 3u);
+  CHECK(m->sharedBytes == 1024u);
+  CHECK(m->arch == "90");
+  CHECK_FALSE(parseTritonMetadata(R"({"num_warps": 4})"));
+  CHECK_FALSE(parseTritonMetadata("[1]"));
+  CHECK_FALSE(parseTritonMetadata(R"({"name": "k", )"));
+  auto b = parseBestConfig(R"({"XBLOCK": 1024, "num_warps": 4, "num_stages": 1, "configs_hash": "ab",
+    "found_by_coordesc": false, "time_taken_ms": 20, "triton_cache_hash": "HASH"})");
+  REQUIRE(b);
+  CHECK(b->tritonCacheHash == "HASH");
+  REQUIRE(b->values.size() == 3);
+  CHECK(b->values[0] == std::pair<std::string, int64_t>{"XBLOCK", 1024});
+}
+
+TEST_CASE("TritonCache: hash names") {
+  CHECK(isTritonHashName("RW5YFMZOX5GM4FCDKUWGTBPTW7W6WJBNBD2ELN4K5XSNO25XGEVQ"));
+  CHECK(isTritonHashName("0123456789abcdef0123456789abcdef"));
+  CHECK_FALSE(isTritonHashName("RW5YFMZOX5GM4FCDKUWGTBPTW7W6WJBNBD2ELN4K5XSNO25XGEV1"));
+  CHECK_FALSE(isTritonHashName("triton"));
+  TritonCacheCollector c;
+  c("/a/triton");
+  c("/a/triton/0");
+  c("/a/triton/0/RW5YFMZOX5GM4FCDKUWGTBPTW7W6WJBNBD2ELN4K5XSNO25XGEVQ");
+  CHECK(c.roots == std::vector<std::string>{"/a/triton"});
+  CHECK(c.entryDirs.size() == 1);
+}
+
+TEST_CASE("TritonCache: every entry of kernel_ir, its metadata equal to the JSON") {
+  TritonCache cache = fixtureCache();
+  size_t dirs = 0;
+  for (auto &d : std::filesystem::directory_iterator(kCase / "inductor_cache/triton/0")) {
+    (void)d;
+    ++dirs;
+  }
+  REQUIRE(cache.entries.size() == dirs);
+  CHECK(cache.notes.empty());
+  for (const TritonCacheEntry &e : cache.entries) {
+    INFO(e.dir);
+    CHECK(e.rank == 0);
+    std::string json = readFile(e.metadataPath);
+    CHECK(json.find("\"name\": \"" + e.metadata.name + "\"") != std::string::npos);
+    CHECK(e.metadata.numWarps == jsonNumber(json, "num_warps"));
+    CHECK(e.metadata.numStages == jsonNumber(json, "num_stages"));
+    CHECK(e.metadata.sharedBytes == jsonNumber(json, "shared"));
+    for (size_t s = 0; s < kTritonStages; ++s) {
+      std::string want = e.dir + "/" + e.metadata.name + "." + std::string(tritonStageName(TritonStage(s)));
+      CHECK(e.files[s] == want);
+    }
+    // The kernel file its IR names: the first `loc("...":` of its `.source`, as the test reads it.
+    std::smatch m;
+    std::string source = readFile(e.files[0]);
+    REQUIRE(std::regex_search(source, m, std::regex("loc\\(\"([^\"]+)\":")));
+    CHECK(e.recordedKernelFile == m[1].str());
+  }
+}
+
+TEST_CASE("TritonCache: autotuned kernels join to the entry the .best_config names") {
+  TritonCache cache = fixtureCache();
+  size_t configs = 0;
+  for (auto &f : std::filesystem::recursive_directory_iterator(kCase / "inductor_cache")) {
+    if (f.path().extension() != ".best_config") continue;
+    ++configs;
+    std::smatch m;
+    std::string text = readFile(f.path());
+    REQUIRE(std::regex_search(text, m, std::regex("\"triton_cache_hash\": \"([A-Z0-9]+)\"")));
+    std::string hash = m[1];
+    auto it = std::find_if(cache.entries.begin(), cache.entries.end(),
+                           [&](const TritonCacheEntry &e) { return e.hash == hash; });
+    REQUIRE(it != cache.entries.end());
+    REQUIRE(it->bestConfig);
+    CHECK(it->bestConfig->path == canonicalPath(f.path()));
+    // Several entries compiled the same source (one per config): the join picks the chosen one.
+    std::vector<uint32_t> named = cache.entriesNamed(it->metadata.name);
+    CHECK(named.size() >= 2);
+    TritonJoin j = joinTritonKernel(cache, it->metadata.name, it->recordedKernelFile, 0);
+    CHECK(j.status == TritonJoin::Status::Joined);
+    REQUIRE(j.entries.size() == 1);
+    CHECK(cache.entries[j.entries[0]].hash == hash);
+    CHECK(j.how == "kernel file, autotuned");
+  }
+  CHECK(configs == 2);
+}
+
+TEST_CASE("TritonCache: the join never guesses") {
+  TritonCache cache;
+  auto entry = [](std::string name, std::string file, std::string hash, std::optional<int> rank) {
+    TritonCacheEntry e;
+    e.metadata.name = std::move(name);
+    e.recordedKernelFile = std::move(file);
+    e.hash = std::move(hash);
+    e.rank = rank;
+    return e;
+  };
+  cache.entries = {entry("a", "/c/xy/cA.py", "H1", 0), entry("a", "/c/xy/cB.py", "H2", 0),
+                   entry("b", "/c/xy/cC.py", "H3", 0), entry("b", "/c/xy/cC.py", "H4", 1),
+                   entry("c", "", "H5", std::nullopt), entry("d", "/c/xy/cD.py", "H6", 0),
+                   entry("d", "/c/xy/cD.py", "H7", 0)};
+  // The source text (the kernel file's hash name) tells a recompile apart.
+  TritonJoin j = joinTritonKernel(cache, "a", "/other/machine/xy/cB.py", std::nullopt);
+  CHECK(j.status == TritonJoin::Status::Joined);
+  CHECK(cache.entries[j.entries[0]].hash == "H2");
+  CHECK(joinTritonKernel(cache, "a", "", std::nullopt).status == TritonJoin::Status::Ambiguous);
+  CHECK(joinTritonKernel(cache, "a", "/c/xy/cZ.py", std::nullopt).status == TritonJoin::Status::NoEntry);
+  // Ranks: the kernel's own rank's entry.
+  j = joinTritonKernel(cache, "b", "/c/xy/cC.py", 1);
+  CHECK(j.status == TritonJoin::Status::Joined);
+  CHECK(cache.entries[j.entries[0]].hash == "H4");
+  CHECK(joinTritonKernel(cache, "b", "/c/xy/cC.py", std::nullopt).status == TritonJoin::Status::Ambiguous);
+  // By name only when one entry names no file.
+  j = joinTritonKernel(cache, "c", "/c/xy/cQ.py", std::nullopt);
+  CHECK(j.status == TritonJoin::Status::Joined);
+  CHECK(j.how == "name");
+  // Two configs, no autotuner's record: ambiguous, both listed.
+  j = joinTritonKernel(cache, "d", "/c/xy/cD.py", 0);
+  CHECK(j.status == TritonJoin::Status::Ambiguous);
+  CHECK(j.entries.size() == 2);
+  CHECK(joinTritonKernel(cache, "zz", "", std::nullopt).status == TritonJoin::Status::NoEntry);
+}
+
+TEST_CASE("TritonCache: cubin resources from .nv.info") {
+  TritonCache cache = fixtureCache();
+  for (const TritonCacheEntry &e : cache.entries) {
+    INFO(e.dir);
+    std::string elf = readFile(e.files[static_cast<size_t>(TritonStage::Cubin)]);
+    CubinResources r = readCubinResources(elf, e.metadata.name);
+    REQUIRE(r.registers);
+    CHECK(*r.registers >= 1);
+    CHECK(*r.registers <= 255);
+    CHECK(r.spills() == 0u);
+    CHECK_FALSE(readCubinResources(elf, "no_such_kernel").registers);
+    // Truncated or damaged bytes: nothing read outside them, no crash.
+    for (size_t cut : {size_t{0}, size_t{16}, size_t{64}, elf.size() / 2, elf.size() - 1})
+      (void)readCubinResources(std::string_view(elf).substr(0, cut), e.metadata.name);
+    std::string damaged = elf;
+    for (size_t i = 0x28; i < damaged.size(); i += 97)
+      damaged[i] = static_cast<char>(0xff);
+    (void)readCubinResources(damaged, e.metadata.name);
+  }
+}
+
+TEST_CASE("TritonCache: a hand-made ELF with REGCOUNT and FRAME_SIZE") {
+  // Sections: null, .shstrtab, .strtab, .symtab (2 symbols), .nv.info.
+  std::string shstr = std::string("\0.shstrtab\0.strtab\0.symtab\0.nv.info\0", 37);
+  std::string str = std::string("\0k\0", 3);
+  std::string sym(48, '\0');
+  uint32_t nameK = 1;
+  std::memcpy(&sym[24], &nameK, 4);
+  std::string info;
+  auto attr = [&](uint8_t a, uint32_t symbol, uint32_t value) {
+    info += char(4);
+    info += char(a);
+    uint16_t size = 8;
+    info.append(reinterpret_cast<const char *>(&size), 2);
+    info.append(reinterpret_cast<const char *>(&symbol), 4);
+    info.append(reinterpret_cast<const char *>(&value), 4);
+  };
+  info += char(1); // An NVAL attribute first.
+  info += char(0x04);
+  attr(0x2f, 0, 99); // Another symbol's.
+  attr(0x2f, 1, 40); // k: 40 registers.
+  attr(0x11, 1, 16); // k: 16 bytes of frame.
+  std::string elf(64, '\0');
+  elf[0] = 0x7f;
+  elf[1] = 'E';
+  elf[2] = 'L';
+  elf[3] = 'F';
+  elf[4] = 2;
+  elf[5] = 1;
+  std::vector<std::pair<size_t, size_t>> at;
+  for (const std::string *s : {&shstr, &str, &sym, &info}) {
+    at.emplace_back(elf.size(), s->size());
+    elf += *s;
+  }
+  uint64_t shoff = elf.size();
+  std::memcpy(&elf[0x28], &shoff, 8);
+  uint16_t shentsize = 64, shnum = 5, shstrndx = 1;
+  std::memcpy(&elf[0x3a], &shentsize, 2);
+  std::memcpy(&elf[0x3c], &shnum, 2);
+  std::memcpy(&elf[0x3e], &shstrndx, 2);
+  auto header = [&](uint32_t name, uint32_t type, uint32_t link, std::pair<size_t, size_t> where,
+                    uint64_t entsize) {
+    std::string h(64, '\0');
+    uint64_t off = where.first, size = where.second;
+    std::memcpy(&h[0], &name, 4);
+    std::memcpy(&h[4], &type, 4);
+    std::memcpy(&h[24], &off, 8);
+    std::memcpy(&h[32], &size, 8);
+    std::memcpy(&h[40], &link, 4);
+    std::memcpy(&h[56], &entsize, 8);
+    elf += h;
+  };
+  header(0, 0, 0, {0, 0}, 0);
+  header(1, 3, 0, at[0], 0);
+  header(11, 3, 0, at[1], 0);
+  header(19, 2, 2, at[2], 24);
+  header(27, 0x70000000, 0, at[3], 0);
+  CubinResources r = readCubinResources(elf, "k");
+  CHECK(r.registers == 40u);
+  CHECK(r.frameBytes == 16u);
+  CHECK(r.spills() == 4u);
+  CHECK_FALSE(readCubinResources(elf, "j").registers);
+}
