@@ -126,7 +126,8 @@ void checkCase(const std::string &root) {
   const std::string name = fs::path(root).filename().string();
   Session s(root);
   INFO(s.client.logTail());
-  std::vector<ExpectedOutputCode> codes = expectedOutputCodes(filesIn(root + "/trace"), &s.client);
+  std::vector<ExpectedOutputCode> codes =
+      expectedOutputCodes(latestRunLogs(filesIn(root + "/trace")), &s.client);
   REQUIRE(!codes.empty());
   size_t n = checkUserLenses(s.client, root, codes);
   if (auto pin = kPinnedUserLines.find(name); pin != kPinnedUserLines.end()) CHECK(n == pin->second);
@@ -255,7 +256,8 @@ TEST_CASE("codeLens: output code has the origin above each launch and kernel def
     CAPTURE(root);
     Session s(root);
     INFO(s.client.logTail());
-    std::vector<ExpectedOutputCode> codes = expectedOutputCodes(filesIn(root + "/trace"), &s.client);
+    std::vector<ExpectedOutputCode> codes =
+        expectedOutputCodes(latestRunLogs(filesIn(root + "/trace")), &s.client);
     REQUIRE(!codes.empty());
     for (const ExpectedOutputCode &code : codes) {
       if (!code.path.empty()) s.client.didOpen(code.path);

@@ -46,7 +46,8 @@ std::vector<Fixture> fixtures() {
       Fixture f;
       f.name = e.path().filename().string();
       f.root = e.path().string();
-      f.logs = filesIn((e.path() / "trace").string(), "dedicated_log_torch_trace");
+      // The server serves the latest run of a folder (index/files/Runs.h).
+      f.logs = latestRunLogs(filesIn((e.path() / "trace").string(), "dedicated_log_torch_trace"));
       f.recordedRoot = "/tmp/work/" + f.name;
       out.push_back(std::move(f));
     }

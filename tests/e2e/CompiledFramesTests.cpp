@@ -30,7 +30,7 @@ TEST_CASE("compiled frames: grouped by file and function, resumes under the func
       if (!entry.is_directory() || !fs::exists(entry.path() / "trace")) continue;
       std::string root = entry.path().string();
       CAPTURE(root);
-      std::vector<std::string> logs = filesIn(root + "/trace", "dedicated_log_torch_trace");
+      std::vector<std::string> logs = latestRunLogs(filesIn(root + "/trace", "dedicated_log_torch_trace"));
       // compile id -> the functions the view may list it under (one per rank, which agree unless the ranks
       // diverged).
       std::map<std::string, std::set<std::string>> want;

@@ -56,7 +56,8 @@ void checkCase(const std::string &root) {
   const std::string name = fs::path(root).filename().string();
   Session s(root);
   INFO(s.client.logTail());
-  std::vector<ExpectedOutputCode> codes = expectedOutputCodes(filesIn(root + "/trace"), &s.client);
+  std::vector<ExpectedOutputCode> codes =
+      expectedOutputCodes(latestRunLogs(filesIn(root + "/trace")), &s.client);
   REQUIRE(!codes.empty());
   bool provenance = std::any_of(codes.begin(), codes.end(),
                                 [](const ExpectedOutputCode &c) { return c.record.hasStackTraces; });

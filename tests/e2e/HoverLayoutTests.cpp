@@ -35,7 +35,7 @@ std::vector<Case> cases() {
       if (!e.is_directory() || !fs::exists(e.path() / "trace") || !fs::exists(e.path() / "model.py"))
         continue;
       out.push_back({e.path().filename().string(), e.path().string(),
-                     filesIn((e.path() / "trace").string(), "dedicated_log_torch_trace")});
+                     latestRunLogs(filesIn((e.path() / "trace").string(), "dedicated_log_torch_trace"))});
     }
   std::sort(out.begin(), out.end(), [](const Case &a, const Case &b) { return a.name < b.name; });
   return out;

@@ -206,6 +206,7 @@ TEST_CASE("protocol schema: every answer and notification of the server matches 
     json hot = run.request("inductor/hotLines", json::object());
     run.request("inductor/ranks", json::object());
     hotLines += hot["lines"].size();
+    run.request("inductor/runs", json::object());
     for (const json &f : all["frames"])
       for (const json &c : f["compiles"])
         events += c["events"].size();
@@ -283,12 +284,14 @@ TEST_CASE("protocol schema: initializationOptions as described are read, each ke
                   {"pythonPath", nullptr},
                   {"profiles", json::array({root + "/profile.json"})},
                   {"runLogs", json::array()},
-                  {"trusted", false}};
+                  {"trusted", false},
+                  {"run", "latest"},
+                  {"baseline", "none"}};
   std::vector<std::string> bad =
       validateValue(d, d["initializationOptions"], options, "initializationOptions");
   REQUIRE_MESSAGE(bad.empty(), joined(bad));
-  std::set<std::string> described = {"traceDirs", "pathMappings", "libraryPaths", "pythonPath",
-                                     "profiles",  "runLogs",      "trusted"};
+  std::set<std::string> described = {"traceDirs", "pathMappings", "libraryPaths", "pythonPath", "profiles",
+                                     "runLogs",   "trusted",      "run",          "baseline"};
   for (const auto &item : d["$defs"]["InitializationOptions"]["properties"].items()) {
     std::string k = item.key();
     CHECK_MESSAGE(described.erase(k) == 1, k << " is described but not sent by this test");

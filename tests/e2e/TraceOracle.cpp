@@ -373,4 +373,28 @@ std::map<std::string, std::pair<uint32_t, uint32_t>> graphNodePositions(const st
   return out;
 }
 
+// ---------------------------------------------------------------------------------------------------------
+// Runs.
+
+int64_t firstTimestampUs(const std::string &log) {
+  std::ifstream in(log);
+  std::string line;
+  for (int n = 0; n < 200 && std::getline(in, line); ++n) {
+    size_t at = line.find("\"ts\": ");
+    if (at != std::string::npos) return std::stoll(line.substr(at + 6));
+  }
+  return 0;
+}
+
+std::vector<std::string> latestRunLogs(const std::vector<std::string> &logs) {
+  bool allRanked = std::all_of(logs.begin(), logs.end(), [](const std::string &l) {
+    return fs::path(l).filename().string().find("_rank_") != std::string::npos;
+  });
+  if (logs.size() <= 1 || allRanked) return logs;
+  auto latest = std::max_element(logs.begin(), logs.end(), [](const std::string &a, const std::string &b) {
+    return firstTimestampUs(a) < firstTimestampUs(b);
+  });
+  return {*latest};
+}
+
 } // namespace inductor::e2e

@@ -125,4 +125,13 @@ std::string localPathIn(const std::string &recordedPath, const std::string &case
 std::vector<std::string> filesIn(const std::string &dir, const std::string &prefix = "",
                                  const std::string &suffix = "");
 
+/// The first chromium_event "ts" of a log (epoch µs, as `"ts": N` on a payload line), 0 when none.
+int64_t firstTimestampUs(const std::string &log);
+
+/// The logs of the latest run among `logs` (one folder's), as the server must serve them by default: logs
+/// that all name a rank (`_rank_N`) are the ranks of one job (as in the fixtures); otherwise each log is a
+/// run of its own (a rerun into the same TORCH_TRACE folder) and the one with the latest first timestamp
+/// is kept. `logs` unchanged when it has at most one.
+std::vector<std::string> latestRunLogs(const std::vector<std::string> &logs);
+
 } // namespace inductor::e2e
