@@ -102,6 +102,24 @@ std::vector<int> minorityRanks(const auto &groups) {
   return out;
 }
 
+/// A line with the device it names made neutral (`cuda:1`, `index=1`, `_DeviceGuard(1`, `get_raw_stream(1`,
+/// `stream1`: the forms PyTorch writes the device in, as Index::firstEquivalent knows them), for comparing
+/// the code of ranks on a host's different GPUs.
+std::string withoutDevice(std::string_view line) {
+  std::string out(line);
+  for (std::string_view form : {"cuda:", "index=", "_DeviceGuard(", "get_raw_stream(", "stream"}) {
+    for (size_t at = out.find(form); at != std::string::npos; at = out.find(form, at + 1)) {
+      size_t d = at + form.size();
+      if (form == "stream" && at > 0 && (isIdentChar(out[at - 1]))) continue;
+      size_t end = d;
+      while (end < out.size() && isDigit(out[end]))
+        ++end;
+      if (end > d) out.replace(d, end - d, "#");
+    }
+  }
+  return out;
+}
+
 /// The first node of graph `b` whose line differs from the same node of graph `a` and that names a model
 /// line; nullopt when none does.
 std::optional<Origin> firstDifferingNode(const Index &index, ArtifactId a, ArtifactId b) {
@@ -114,7 +132,8 @@ std::optional<Origin> firstDifferingNode(const Index &index, ArtifactId a, Artif
     std::string_view textB = nb.line < lb.size() ? lb[nb.line] : std::string_view();
     std::string_view textA;
     if (i < ga.graphNodes.size() && ga.graphNodes[i].line < la.size()) textA = la[ga.graphNodes[i].line];
-    if (textA == textB && i < ga.graphNodes.size()) continue;
+    if (i < ga.graphNodes.size() && (textA == textB || withoutDevice(textA) == withoutDevice(textB)))
+      continue;
     if (nb.origin) return *nb.origin;
   }
   return std::nullopt;
@@ -124,7 +143,7 @@ std::optional<Origin> firstDifferingNode(const Index &index, ArtifactId a, Artif
 std::string firstDifferingLines(std::string_view a, std::string_view b, int rankA, int rankB) {
   std::vector<std::string_view> la = splitLines(a), lb = splitLines(b);
   size_t i = 0;
-  while (i < la.size() && i < lb.size() && la[i] == lb[i])
+  while (i < la.size() && i < lb.size() && (la[i] == lb[i] || withoutDevice(la[i]) == withoutDevice(lb[i])))
     ++i;
   if (i == la.size() && i == lb.size()) return {};
   std::string out = "First difference at line " + std::to_string(i + 1) + ":\n";

@@ -231,10 +231,22 @@ expectedDiagnostics(const Fixture &f, const std::vector<ExpectedHealthEvent> &ev
     }
     d.events.push_back(&e);
   }
+  // Ranks that disagree (issue 29): the events of a line that some ranks of the run had and others did not
+  // are at least a Warning (`recompiled on rank 2 only (1 of 4)`). The ranks of the run: its logs' ranks.
+  std::set<int> runRanks;
+  for (const std::string &log : f.logs)
+    if (size_t at = log.find("_rank_"); at != std::string::npos)
+      runRanks.insert(std::atoi(log.c_str() + at + 6));
   std::map<std::string, std::vector<ExpectedDiagnostic>> out;
   for (auto &[file, lines] : byLine)
-    for (auto &[key, d] : lines)
+    for (auto &[key, d] : lines) {
+      std::set<int> ranks;
+      for (const ExpectedHealthEvent *e : d.events)
+        if (e->rank) ranks.insert(*e->rank);
+      if (runRanks.size() > 1 && !ranks.empty() && ranks.size() < runRanks.size())
+        d.severity = std::min(d.severity, 2);
       out[file].push_back(d);
+    }
   return out;
 }
 
@@ -261,7 +273,11 @@ void checkFile(const Fixture &f, const std::string &path, const json &items,
                const std::vector<ExpectedDiagnostic> &expected) {
   INFO(f.name << ": " << path << "\n" << items.dump(1));
   REQUIRE(items.is_array());
-  CHECK(items.size() == expected.size());
+  // Rank divergences that are not compile-health events (different code, ...) are RanksTests' to check.
+  size_t ranksOnly = 0;
+  for (const json &d : items)
+    ranksOnly += d.value("code", "").rfind("ranks-", 0) == 0;
+  CHECK(items.size() - ranksOnly == expected.size());
   for (const ExpectedDiagnostic &e : expected) {
     INFO("expected " << e.kind << " at line " << e.line);
     const json *found = nullptr;
