@@ -175,9 +175,10 @@ TEST_CASE("protocol schema: every answer and notification of the server matches 
   TempDir venv("venv-no-trace");
   venv.write(".venv/pyvenv.cfg", "home = /usr/bin\ninclude-system-site-packages = false\n");
   venv.write(".venv/lib/python3.12/site-packages/mylib/__init__.py", "x = 1\n");
-  for (const std::string &root : {fixtures + "mlp_train", fixtures + "profiled_mlp",
-                                  fixtures + "compile_health", fixtures + "multirank", fixtures + "aoti_conv",
-                                  traces + "health_zoo", traces + "gpt2_profiled", venv.path()}) {
+  for (const std::string &root :
+       {fixtures + "mlp_train", fixtures + "profiled_mlp", fixtures + "compile_health",
+        fixtures + "multirank", fixtures + "aoti_conv", traces + "health_zoo", traces + "gpt2_profiled",
+        fixtures + "runs_gpt", venv.path()}) {
     if (!fs::exists(root)) {
       FAIL_CHECK("case folder missing: " << root);
       continue;
@@ -203,6 +204,16 @@ TEST_CASE("protocol schema: every answer and notification of the server matches 
     json all = run.request("inductor/compiles", json::object());
     json hot = run.request("inductor/hotLines", json::object());
     hotLines += hot["lines"].size();
+    if (caseName == "runs_gpt") {
+      // Two runs: the comparison with the previous one, once its index is built (after the current one's).
+      json compared = run.request("inductor/compare", json::object());
+      for (int i = 0; i < 600 && !compared["baseline"].is_object(); ++i) {
+        std::this_thread::sleep_for(100ms);
+        compared = run.request("inductor/compare", json::object());
+      }
+      CHECK(compared["baseline"].is_object());
+      CHECK(!compared["events"].empty());
+    }
     for (const json &f : all["frames"])
       for (const json &c : f["compiles"])
         events += c["events"].size();
