@@ -18,6 +18,7 @@
 // `editor.action.showReferences`. The editor integrations implement both commands (one location: go there;
 // several: a peek or list).
 #include "protocol/Position.h"
+#include "server/CompareFormat.h"
 #include "server/Convert.h"
 #include "server/Counts.h"
 #include "server/Health.h"
@@ -122,6 +123,9 @@ void Server::onCodeLens(const protocol::CodeLensParams &params, Reply reply) {
   const std::string &doc = params.textDocument.uri; // Of the current run, or of the baseline run.
   withIndexFor(doc, std::move(reply), [this, params](const index::Index &index, const Reply &reply) {
     const std::string &uri = params.textDocument.uri;
+    // The baseline run's index, when there is one and this answer is not from it (server/Runs.cpp).
+    std::shared_ptr<const index::Index> base = baselineIndex();
+    const index::Index *baseline = base && base->serial() != index.serial() ? base.get() : nullptr;
     TextCache texts(documents(), index);
     Target target = resolveTarget(index, uri, texts);
     if (target.kind == Target::Kind::Artifact) texts.prefer(target.artifact, params.textDocument.uri);
@@ -140,19 +144,24 @@ void Server::onCodeLens(const protocol::CodeLensParams &params, Reply reply) {
         uint32_t line; // 1-based, now.
         std::string title;
       };
+      // With a baseline run, each title says what changed since (server/CompareFormat.h).
+      auto compared = baseline ? comparedLinesNow(texts, index, *baseline, uri, target.path) : nullptr;
       auto make = [&] {
         std::vector<LineLens> lines;
         for (const auto &[line, launches] : *allUserLinesNow(texts, index, uri, target.path)) {
           index::LaunchSummary summary = index::summarizeLaunches(index, launches);
+          std::string time =
+              lensTimeSuffix(index, target.path, recordedLine(index, target.path, launches, line), launches);
           lines.push_back(
-              {line, summary.counts() + summary.byKind() +
-                         lensTimeSuffix(index, target.path, recordedLine(index, target.path, launches, line),
-                                        launches)});
+              {line, lensTitleVsBaseline(baseline, compared ? comparedLineAt(*compared, line) : nullptr,
+                                         summary, summary.byKind(), time)});
         }
         return lines;
       };
+      std::string key =
+          "lensTitles\n" + target.path + (baseline ? "\n" + std::to_string(baseline->serial()) : "");
       const TextViews *views = texts.views(uri);
-      auto lines = views ? views->derived<std::vector<LineLens>>(index, "lensTitles\n" + target.path, make)
+      auto lines = views ? views->derived<std::vector<LineLens>>(index, key, make)
                          : std::make_shared<const std::vector<LineLens>>(make());
       for (const LineLens &l : *lines)
         writeLens(out, uri, texts.lineRange(uri, l.line - 1), l.title, "inductor.showLaunchSites",

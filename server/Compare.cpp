@@ -62,10 +62,25 @@ protocol::CompareResult compareResult(const index::Index &current, const index::
 }
 
 void Server::onCompare(const protocol::CompareParams &params, Reply reply) {
-  (void)params; // Runs other than the served one and its baseline: with index/files/Runs.h.
-  withIndex(std::move(reply), [this](const index::Index &current, const Reply &reply) {
+  withRuns(std::move(reply), [this, params](const index::Index &current, const index::Index *baseline,
+                                            const Reply &reply) {
     TextCache texts(documents(), current);
-    reply(json(compareResult(current, nullptr, texts)));
+    protocol::CompareResult out = compareResult(current, baseline, texts);
+    // Runs are compared as served: the current run and its baseline (the `run` and `baseline` settings,
+    // inductor.selectRun / inductor.selectBaseline pick others). Naming another run is said, not guessed.
+    auto names = [](const std::optional<std::string> &asked, const index::Index *index,
+                    std::string_view alias) {
+      return !asked || *asked == alias || (index && *asked == index->run().id);
+    };
+    if (!names(params.current, &current, "latest") ||
+        (params.baseline && !names(params.baseline, baseline, "previous"))) {
+      out.baseline.reset();
+      out.events.clear();
+      out.lines.clear();
+      out.reason = "only the served run and its baseline are compared: select others with the `run` and "
+                   "`baseline` settings (inductor.selectRun, inductor.selectBaseline)";
+    }
+    reply(json(out));
   });
 }
 

@@ -13,6 +13,7 @@
 //  - Pull (clients with textDocument.diagnostic): textDocument/diagnostic and workspace/diagnostic, with
 //    result ids so unchanged reports stay small; workspace/diagnostic/refresh after every build. A pulling
 //    client gets no pushes, which would show every diagnostic twice.
+#include "server/CompareFormat.h"
 #include "server/Convert.h"
 #include "server/Health.h"
 #include "server/RuntimeFeatures.h"
@@ -38,8 +39,10 @@ protocol::DiagnosticSeverity severityOf(index::HealthSeverity s) {
 
 /// The diagnostics of one user file.
 std::vector<protocol::Diagnostic> fileDiagnostics(const index::Index &index, TextCache &texts,
-                                                  const std::string &path) {
+                                                  const std::string &path, const index::Index *baseline) {
   std::vector<protocol::Diagnostic> out;
+  // Events the baseline run did not have (index/compare/Compare.h): said on their diagnostics.
+  std::vector<uint32_t> fresh = baseline ? index::newEvents(*baseline, index) : std::vector<uint32_t>{};
   for (const index::HealthDiagnostic &h : index.healthDiagnostics(path)) {
     protocol::Diagnostic d;
     const index::Origin &at = index.place(*index.compileHealth().events[h.events.front()].shownAt);
@@ -52,6 +55,7 @@ std::vector<protocol::Diagnostic> fileDiagnostics(const index::Index &index, Tex
     if (!h.href.empty()) d.codeDescription = protocol::CodeDescription{h.href};
     d.source = "torch.compile";
     d.message = h.message;
+    if (baseline) markNewSinceBaseline(d, h.events, fresh, runName(*baseline, "baseline"));
     for (const auto &[place, what] : h.related)
       if (auto l = placeLocation(texts, index, index.place(place)))
         d.relatedInformation.push_back({*l, what});
@@ -84,10 +88,11 @@ std::vector<protocol::Diagnostic> fileDiagnostics(const index::Index &index, Tex
 
 /// Every diagnostic of the document at `uri`: compile health when it is a user file, runtime findings.
 std::vector<protocol::Diagnostic> documentDiagnostics(const index::Index &index, TextCache &texts,
-                                                      const std::string &uri) {
+                                                      const std::string &uri,
+                                                      const index::Index *baseline = nullptr) {
   Target target = resolveTarget(index, uri, texts);
   std::vector<protocol::Diagnostic> out;
-  if (target.kind == Target::Kind::UserFile) out = fileDiagnostics(index, texts, target.path);
+  if (target.kind == Target::Kind::UserFile) out = fileDiagnostics(index, texts, target.path, baseline);
   for (protocol::Diagnostic &d : runtimeDiagnostics(index, texts, uri))
     out.push_back(std::move(d));
   return out;
@@ -127,10 +132,12 @@ void Server::publishDiagnostics(const index::Index &index, const std::vector<std
   if (capabilities_.diagnosticPull) return;
   std::lock_guard<std::mutex> lock(publishedMutex_);
   TextCache texts(documents(), index);
+  std::shared_ptr<const index::Index> base = baselineIndex(); // Null until the baseline run is indexed.
+  const index::Index *baseline = base && base->serial() != index.serial() ? base.get() : nullptr;
   for (const std::string &uri : uris) {
     protocol::PublishDiagnosticsParams p;
     p.uri = uri;
-    p.diagnostics = documentDiagnostics(index, texts, uri);
+    p.diagnostics = documentDiagnostics(index, texts, uri, baseline);
     if (p.diagnostics.empty() && !publishedUris_.count(uri)) continue;
     if (p.diagnostics.empty())
       publishedUris_.erase(uri);
@@ -167,7 +174,9 @@ void Server::onDocumentDiagnostic(const protocol::DocumentDiagnosticParams &para
   withIndex(std::move(reply), [this, params](const index::Index &index, const Reply &reply) {
     protocol::DocumentDiagnosticReport report;
     TextCache texts(documents(), index);
-    report.items = documentDiagnostics(index, texts, params.textDocument.uri);
+    std::shared_ptr<const index::Index> base = baselineIndex(); // Null until the baseline run is indexed.
+    const index::Index *baseline = base && base->serial() != index.serial() ? base.get() : nullptr;
+    report.items = documentDiagnostics(index, texts, params.textDocument.uri, baseline);
     report.resultId = resultId(report.items);
     if (params.previousResultId == report.resultId) {
       report.unchanged = true;
@@ -183,6 +192,8 @@ void Server::onWorkspaceDiagnostic(const protocol::WorkspaceDiagnosticParams &pa
     for (const protocol::PreviousResultId &p : params.previousResultIds)
       previous[p.uri] = p.value;
     TextCache texts(documents(), index);
+    std::shared_ptr<const index::Index> base = baselineIndex(); // Null until the baseline run is indexed.
+    const index::Index *baseline = base && base->serial() != index.serial() ? base.get() : nullptr;
     protocol::WorkspaceDiagnosticReport out;
     std::set<std::string> reported;
     for (const std::string &uri : reportedUris(index, texts)) {
@@ -193,7 +204,7 @@ void Server::onWorkspaceDiagnostic(const protocol::WorkspaceDiagnosticParams &pa
         if (auto doc = docs_.find(item.uri); doc != docs_.end())
           item.version = static_cast<std::int32_t>(doc->second->version);
       }
-      item.report.items = documentDiagnostics(index, texts, item.uri);
+      item.report.items = documentDiagnostics(index, texts, item.uri, baseline);
       item.report.resultId = resultId(item.report.items);
       if (auto it = previous.find(item.uri); it != previous.end() && it->second == item.report.resultId) {
         item.report.unchanged = true;

@@ -9,6 +9,7 @@
 //  - On a user line with compile health (index/health/CompileHealth.h): the full reason of each graph break,
 //    recompile, failure and specialisation there; on a compiled function's def line its compiles (id, status,
 //    compile time, guard count, cache outcome); the guards installed for the line; its dynamic shapes.
+#include "server/CompareFormat.h"
 #include "server/Convert.h"
 #include "server/Counts.h"
 #include "server/Health.h"
@@ -336,6 +337,9 @@ void Server::onHover(const protocol::TextDocumentPositionParams &params, Reply r
   const std::string &doc = params.textDocument.uri; // Of the current run, or of the baseline run.
   withIndexFor(doc, std::move(reply), [this, params](const index::Index &index, const Reply &reply) {
     const std::string &uri = params.textDocument.uri;
+    // The baseline run's index, when there is one and this answer is not from it (server/Runs.cpp).
+    std::shared_ptr<const index::Index> base = baselineIndex();
+    const index::Index *baseline = base && base->serial() != index.serial() ? base.get() : nullptr;
     TextCache texts(documents(), index);
     Target target = resolveTarget(index, uri, texts);
     if (target.kind == Target::Kind::Artifact) texts.prefer(target.artifact, params.textDocument.uri);
@@ -349,7 +353,10 @@ void Server::onHover(const protocol::TextDocumentPositionParams &params, Reply r
       if (std::optional<uint32_t> recorded =
               recordedHealthLine(texts, index, target.path, params.position.line))
         health = healthMarkdown(index, target.path, *recorded);
-      if (it == now.end() && health.head.empty() && health.tail.empty()) return reply(nullptr);
+      // What changed here since the baseline run (also on a line only the baseline compiled).
+      std::string since = compareHover(texts, index, baseline, uri, target.path, params.position.line + 1);
+      if (it == now.end() && health.head.empty() && health.tail.empty() && since.empty())
+        return reply(nullptr);
       // Compile health first (what went wrong here), then the line's kernels and their runtime, then the
       // guards and dynamic shapes of the line (ARCHITECTURE.md, "Hovers").
       std::string &md = hover.contents.value;
@@ -362,6 +369,7 @@ void Server::onHover(const protocol::TextDocumentPositionParams &params, Reply r
              userLineRuntimeMarkdown(index, target.path,
                                      recordedLine(index, target.path, it->second, params.position.line + 1),
                                      it->second));
+      part(since);
       part(health.tail);
       hover.contents.value = withinBudget(hover.contents.value);
       hover.range = texts.lineRange(uri, params.position.line);

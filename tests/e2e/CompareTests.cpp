@@ -15,11 +15,13 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <thread>
 
 namespace inductor::e2e {
 namespace {
 
 namespace fs = std::filesystem;
+using namespace std::chrono_literals;
 
 std::string trimmed(const std::string &s) {
   size_t b = s.find_first_not_of(" \t\r"), e = s.find_last_not_of(" \t\r");
@@ -269,6 +271,76 @@ TEST_CASE("compare: runs_gpt — each line's GPU time before and after, within 2
     CHECK((*l)["gpuTimeBeforeUs"].is_null());
     CHECK((*l)["gpuTimeAfterUs"].is_number());
   }
+}
+
+TEST_CASE(
+    "compare: runs_gpt over stdio — lenses and hovers against the previous run, new diagnostics say so") {
+  std::string root = caseDir("runs_gpt");
+  Session s(root);
+  INFO(s.client.logTail());
+  REQUIRE(s.client.waitForIndexed(120s).is_object());
+  // The baseline run is indexed after the current one is served: asked until it is there (bounded).
+  json c;
+  for (int i = 0; i < 600; ++i) {
+    c = s.client.request("inductor/compare", json::object());
+    if (c.is_object() && c["baseline"].is_object()) break;
+    std::this_thread::sleep_for(100ms);
+  }
+  REQUIRE(c["baseline"].is_object());
+  CHECK(c["baseline"]["logs"] == json::array({logOf(root, "base")}));
+  CHECK(c["current"]["logs"] == json::array({logOf(root, "new")}));
+  std::string baselineId = c["baseline"]["id"].get<std::string>();
+  REQUIRE(!baselineId.empty());
+
+  std::vector<std::string> model = modelOf(root, "new");
+  auto lineOf = [&](const std::string &text) {
+    for (uint32_t l = 1; l <= model.size(); ++l)
+      if (trimmed(model[l - 1]) == text) return l;
+    return 0u;
+  };
+  std::string uri = s.client.didOpen(root + "/model.py");
+  json lenses = s.client.request("textDocument/codeLens", {{"textDocument", {{"uri", uri}}}});
+  auto lensOn = [&](uint32_t line) {
+    for (const json &lens : lenses)
+      if (lens["range"]["start"]["line"] == line - 1 &&
+          lens["command"]["command"] == "inductor.showLaunchSites")
+        return lens["command"]["title"].get<std::string>();
+    return std::string();
+  };
+  // A line only the new run compiled: its kernel count says so; one both compiled: its time's change.
+  std::string silu = lensOn(lineOf("h = F.silu(h)"));
+  INFO(silu);
+  CHECK(silu.find(" (new)") != std::string::npos);
+  std::string fc = lensOn(lineOf("h = self.fc(self.ln2(x))"));
+  INFO(fc);
+  CHECK(fc.find(" vs baseline)") != std::string::npos);
+  // No lens on a line only the baseline compiled; its hover says what it was.
+  CHECK(lensOn(lineOf("h = F.gelu(h)")).empty());
+  json hover =
+      s.client.request("textDocument/hover", textDocumentPosition(uri, lineOf("h = F.gelu(h)") - 1, 8));
+  REQUIRE(hover.is_object());
+  std::string md = hover["contents"]["value"].get<std::string>();
+  INFO(md);
+  CHECK(md.find("**Since run " + baselineId + "**: gone") != std::string::npos);
+
+  // The graph break on the print line is new since the baseline: its diagnostic says so, in `data` too.
+  uint32_t print = 0;
+  for (uint32_t l = 1; l <= model.size(); ++l)
+    if (trimmed(model[l - 1]).starts_with("print(") && model[l - 1].find(".item()") != std::string::npos)
+      print = l;
+  REQUIRE(print);
+  json report = s.client.request("textDocument/diagnostic", {{"textDocument", {{"uri", uri}}}});
+  REQUIRE(report.is_object());
+  bool seen = false;
+  for (const json &d : report["items"])
+    if (d["range"]["start"]["line"] == print - 1 && d["source"] == "torch.compile") {
+      INFO(d.dump());
+      CHECK(d["message"].get<std::string>().find("new since run " + baselineId) != std::string::npos);
+      CHECK(d["data"]["newSinceRun"] == baselineId);
+      seen = true;
+    }
+  CHECK(seen);
+  s.client.shutdown();
 }
 
 } // namespace inductor::e2e

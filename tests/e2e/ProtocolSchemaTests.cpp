@@ -179,7 +179,7 @@ TEST_CASE("protocol schema: every answer and notification of the server matches 
   for (const std::string &root :
        {fixtures + "mlp_train", fixtures + "profiled_mlp", fixtures + "compile_health",
         fixtures + "multirank", fixtures + "aoti_conv", traces + "health_zoo", traces + "gpt2_profiled",
-        venv.path(), fixtures + "ranks_diverge", fixtures + "kernel_ir"}) {
+        venv.path(), fixtures + "ranks_diverge", fixtures + "kernel_ir", fixtures + "runs_gpt"}) {
     if (!fs::exists(root)) {
       FAIL_CHECK("case folder missing: " << root);
       continue;
@@ -207,6 +207,16 @@ TEST_CASE("protocol schema: every answer and notification of the server matches 
     run.request("inductor/ranks", json::object());
     hotLines += hot["lines"].size();
     run.request("inductor/runs", json::object());
+    if (caseName == "runs_gpt") {
+      // Two runs: the comparison with the previous one, once its index is built (after the current one's).
+      json compared = run.request("inductor/compare", json::object());
+      for (int i = 0; i < 600 && !compared["baseline"].is_object(); ++i) {
+        std::this_thread::sleep_for(100ms);
+        compared = run.request("inductor/compare", json::object());
+      }
+      CHECK(compared["baseline"].is_object());
+      CHECK(!compared["events"].empty());
+    }
     for (const json &f : all["frames"])
       for (const json &c : f["compiles"])
         events += c["events"].size();

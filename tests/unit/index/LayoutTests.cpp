@@ -16,8 +16,8 @@ namespace fs = std::filesystem;
 namespace {
 
 // The pipeline order of index/README.md.
-const std::vector<std::string> kStages = {"support", "trace", "files",   "analysis",
-                                          "health",  "model", "runtime", "compare", "build"};
+const std::vector<std::string> kStages = {"support", "trace",   "files",   "analysis", "health",
+                                          "model",   "runtime", "compare", "build"};
 
 int stageOf(const std::string &name) {
   auto it = std::find(kStages.begin(), kStages.end(), name);
