@@ -246,6 +246,7 @@ void Server::sourcesKnown(std::shared_ptr<const index::SourceReader> sources, ui
 void Server::indexingDone(std::shared_ptr<const index::Index> index,
                           std::shared_ptr<const index::SourceReader> sources, uint64_t generation,
                           const index::IndexOptions &options, bool endProgress) {
+  keepOptionsForOtherRuns(options); // Requests waiting for this index may open an earlier run's document.
   std::vector<std::function<void()>> waiting;
   {
     std::lock_guard<std::mutex> lock(indexMutex_);

@@ -72,10 +72,10 @@ void Server::startBaseline(std::shared_ptr<const index::Index> current, index::I
   if (baselineBuilder_.joinable()) baselineBuilder_.join();
   cancelBaseline_ = false;
   if (!wanted) return;
-  options.run = *wanted;
   options.directoryListed = {}; // The current build watches what discovery lists.
   options.pythonPathsLater = {};
   options.pythonPathsNeeded = {};
+  options.run = *wanted;
   baselineBuilder_ = std::thread([this, options, wanted] {
     auto index = index::Index::build(options, {}, &cancelBaseline_, &baselineCache_);
     if (cancelBaseline_) return;
@@ -163,8 +163,78 @@ void Server::withIndexFor(const std::string &uri, Reply reply,
     std::shared_ptr<const index::Index> baseline = baselineIndex();
     if (baseline && baseline->run().id != current.run().id && !holds(current, uri) && holds(*baseline, uri))
       return task(*baseline, r);
+    if (auto path = protocol::filePath(uri); path && current.runs().size() > 1 && !holds(current, uri))
+      if (auto other = otherRunIndex(current, *path); other && holds(*other, uri)) return task(*other, r);
     task(current, r);
   });
+}
+
+void Server::keepOptionsForOtherRuns(const index::IndexOptions &options) {
+  // The options of this build, without its watcher and its interpreter's answer still to come.
+  index::IndexOptions forOthers = options;
+  forOthers.directoryListed = {};
+  forOthers.pythonPathsLater = {};
+  forOthers.pythonPathsNeeded = {};
+  std::lock_guard<std::mutex> lock(otherRunsMutex_);
+  otherRunOptions_ = std::move(forOthers);
+  otherRuns_.clear(); // Built from older options.
+}
+
+std::shared_ptr<const index::Index> Server::otherRunIndex(const index::Index &current,
+                                                          const std::string &path) {
+  const std::vector<index::Run> &runs = current.runs();
+  // The runs that may hold it: the one whose debug directories hold it, else (a cache file, shared by the
+  // runs of one folder) those whose logs and debug directories share the longest directory prefix with it,
+  // newest first; at most two are built to find it.
+  auto shared = [&](const std::string &other) {
+    size_t n = 0, lastSlash = 0;
+    while (n < other.size() && n < path.size() && other[n] == path[n]) {
+      if (path[n] == '/') lastSlash = n;
+      ++n;
+    }
+    return lastSlash;
+  };
+  std::vector<size_t> candidates;
+  if (std::optional<size_t> at = index::selectRun(runs, path); at && runs[*at].id != current.run().id) {
+    candidates.push_back(*at);
+  } else {
+    size_t best = 1;
+    for (size_t i = runs.size(); i-- > 0;) {
+      if (runs[i].id == current.run().id) continue;
+      size_t n = 0;
+      for (const std::vector<std::string> *paths : {&runs[i].logs, &runs[i].debugDirs})
+        for (const std::string &p : *paths)
+          n = std::max(n, shared(p));
+      if (n > best) {
+        best = n;
+        candidates.clear();
+      }
+      if (n == best && candidates.size() < 2) candidates.push_back(i);
+    }
+  }
+  std::lock_guard<std::mutex> lock(otherRunsMutex_);
+  for (size_t at : candidates) {
+    const index::Run &run = runs[at];
+    std::shared_ptr<const index::Index> found;
+    for (auto it = otherRuns_.begin(); it != otherRuns_.end(); ++it)
+      if ((*it)->run().id == run.id) {
+        found = *it;
+        otherRuns_.erase(it);
+        break;
+      }
+    if (!found && otherRunOptions_) {
+      index::IndexOptions options = *otherRunOptions_;
+      options.run = run.id;
+      found = index::Index::build(options, {}, nullptr, nullptr);
+      if (found && found->run().id != run.id) found = nullptr;
+      if (found) logInfo("run " + run.id + " indexed for a document of it");
+    }
+    if (!found) continue;
+    otherRuns_.push_back(found);
+    if (otherRuns_.size() > 2) otherRuns_.erase(otherRuns_.begin());
+    if (found->findByPath(path)) return found;
+  }
+  return nullptr;
 }
 
 void Server::onRuns(const protocol::NoParams &, Reply reply) {

@@ -215,9 +215,10 @@ public:
       Reply reply,
       std::function<void(const index::Index &current, const index::Index *baseline, const Reply &)> task);
   void onRuns(const protocol::NoParams &params, Reply reply);
-  /// As withIndex, for a request about the document at `uri`: output code or a graph that only the baseline
-  /// run's index holds (a document of that earlier run) is answered from that index, so it navigates within
-  /// its own run; everything else from the current run's.
+  /// As withIndex, for a request about the document at `uri`: output code or a graph of an earlier run (one
+  /// only the baseline run's index holds, or another run's (otherRunIndex), whose index is then built on the
+  /// request's thread and kept, two at most) is answered from that run's index, so it navigates within its
+  /// own run; everything else from the current run's.
   void withIndexFor(const std::string &uri, Reply reply,
                     std::function<void(const index::Index &, const Reply &)> task);
 
@@ -407,6 +408,17 @@ private:
   std::thread baselineBuilder_;
   std::atomic<bool> cancelBaseline_{false};
   index::IndexCache baselineCache_; ///< Used by baselineBuilder_ only.
+  /// The index of the earlier run (not the current one) that holds the file at `path`: the run whose debug
+  /// directories hold it, else one of the two runs whose logs share the longest directory prefix with it (a
+  /// cache file); built on first use from the options of the last build, then kept (otherRuns_, the two
+  /// used last). Null when no such run holds it.
+  std::shared_ptr<const index::Index> otherRunIndex(const index::Index &current, const std::string &path);
+  /// Keeps a served build's options for otherRunIndex (before its index is served: requests waiting for it
+  /// may ask at once).
+  void keepOptionsForOtherRuns(const index::IndexOptions &options);
+  std::mutex otherRunsMutex_; ///< Guards otherRuns_ and otherRunOptions_; held while one is built.
+  std::vector<std::shared_ptr<const index::Index>> otherRuns_; ///< Most recently used last.
+  std::optional<index::IndexOptions> otherRunOptions_;
 };
 
 } // namespace inductor::server

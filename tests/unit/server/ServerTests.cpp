@@ -234,7 +234,8 @@ TEST_CASE("initialize negotiates the position encoding and announces the capabil
   CHECK(caps["workspaceSymbolProvider"] == true);
   CHECK(caps["textDocumentSync"]["openClose"] == true);
   CHECK(caps["textDocumentSync"]["change"] == 2);
-  CHECK(caps["executeCommandProvider"]["commands"] == json::array({"inductor.reindex"}));
+  CHECK(caps["executeCommandProvider"]["commands"] ==
+        json::array({"inductor.reindex", "inductor.selectRun", "inductor.selectBaseline"}));
   CHECK(caps["documentLinkProvider"] == json{{"resolveProvider", false}});
   // Once the index is built, the server says so.
   json status = c.transport().waitFor(isIndexedStatus);
