@@ -77,9 +77,10 @@ TEST_CASE("explain --json: every launch's origins are its stack traces' model fr
   REQUIRE(cases.size() >= 20); // 14 fixtures and 10 project traces today; new ones join by themselves.
   for (const std::string &root : cases) {
     CAPTURE(root);
-    // The oracle: every launch with a debug handle of every output code of every log.
+    // The oracle: every launch with a debug handle of every output code of every log of the latest run
+    // (explain reports the latest run a folder holds).
     std::multiset<LaunchKey> want;
-    for (const std::string &log : filesIn(root + "/trace"))
+    for (const std::string &log : latestRunLogs(filesIn(root + "/trace")))
       for (const OutputCodeRecord &r : readOutputCodes(log))
         for (const LaunchSite &s : findLaunches(r.payload)) {
           LaunchKey k{s.key(), {}};

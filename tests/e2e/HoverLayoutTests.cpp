@@ -129,7 +129,7 @@ TEST_CASE("hover layout: a kernel's stacks show their shared outer frames once")
     Session s(root);
     INFO(s.client.logTail());
     for (const ExpectedOutputCode &code :
-         expectedOutputCodes(filesIn(root + "/trace", "dedicated_log"), &s.client)) {
+         expectedOutputCodes(latestRunLogs(filesIn(root + "/trace", "dedicated_log")), &s.client)) {
       if (!code.path.empty()) s.client.didOpen(code.path);
       for (const LaunchSite &site : code.launches) {
         std::string md = hoverText(s.client, code.uri, site.line, site.column);
