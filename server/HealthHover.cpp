@@ -28,16 +28,6 @@ HealthMarkdown healthMarkdown(const index::Index &index, const std::string &path
   HealthMarkdown out;
   std::string *md = &out.head;
   auto section = [&](const std::string &s) { *md += (md->empty() ? "" : "\n\n") + s; };
-  // Where the ranks diverge on this line, each once (index/model/Ranks.h), with what differs.
-  if (!diverged.empty()) {
-    std::string s = "### Ranks that disagree";
-    for (const index::RankDivergence *d : diverged) {
-      s += "\n- **" + std::string(index::rankDivergenceName(d->kind)) + "** [" + d->compileId + "] " +
-           d->message;
-      if (!d->detail.empty()) s += "\n\n```text\n" + d->detail + "```";
-    }
-    section(s);
-  }
   // Events: one entry per distinct text, with the compiles it happened in.
   std::vector<std::pair<std::string, std::vector<uint32_t>>> texts;
   struct Heading {
@@ -72,6 +62,17 @@ HealthMarkdown healthMarkdown(const index::Index &index, const std::string &path
     if (!hd.note.empty()) events += " *(" + hd.note + ")*";
   }
   if (!events.empty()) section("### Compile health\n" + events);
+  // Where the ranks diverge on this line, each once (index/model/Ranks.h), with what differs: after compile
+  // health, which opens every hover of a line with events.
+  if (!diverged.empty()) {
+    std::string s = "### Ranks that disagree";
+    for (const index::RankDivergence *d : diverged) {
+      s += "\n- **" + std::string(index::rankDivergenceName(d->kind)) + "** [" + d->compileId + "] " +
+           d->message;
+      if (!d->detail.empty()) s += "\n\n```text\n" + d->detail + "```";
+    }
+    section(s);
+  }
   index::FunctionGroups groups;
   if (!at.functions.empty()) groups = index::groupFunctions(h);
   for (const index::CompiledFunction &fn : at.functions) {
