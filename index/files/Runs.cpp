@@ -313,7 +313,15 @@ std::vector<Run> groupLogs(std::vector<LogTimes> logs) {
     bool ranked = true;
   };
   std::vector<Group> groups;
+  // Logs whose times cannot be read are not a trace's (their first records do not parse): they hold nothing
+  // to answer from, only problems to report, so they go with the newest run (shown first) rather than make
+  // runs of their own that would hide those problems; without any timed run, together in one.
+  std::vector<LogTimes> untimed;
   for (LogTimes &log : logs) {
+    if (log.startUs == 0) {
+      untimed.push_back(std::move(log));
+      continue;
+    }
     Group *join = nullptr;
     if (log.rank && log.startUs != 0) {
       // The newest run formed so far that accepts it.
@@ -335,6 +343,14 @@ std::vector<Run> groupLogs(std::vector<LogTimes> logs) {
     join->start = std::min(join->start, log.startUs);
     join->end = std::max(join->end, log.endUs);
     join->logs.push_back(std::move(log));
+  }
+  if (!untimed.empty()) {
+    if (groups.empty()) {
+      groups.emplace_back();
+      groups.back().ranked = false;
+    }
+    for (LogTimes &log : untimed)
+      groups.back().logs.push_back(std::move(log));
   }
   std::vector<Run> runs;
   std::map<std::string, int> seen;

@@ -24,7 +24,8 @@
 // starts. The window only joins a rank whose log started after another rank's had already ended (a rank that
 // compiled late), which a minute covers; a different job of other ranks started within that minute of a
 // job's end is the one case it would join, and it cannot be told from a late rank by the logs alone.
-// A log whose times cannot be read is a run of its own, oldest first.
+// A log whose times cannot be read (its first records do not parse: it holds nothing to answer from, only
+// problems to report) joins the newest run; without any timed run, such logs are one run, "unknown 1".
 //
 // Attribution (attributeInputs), only when there are several runs (one run gets everything, as before):
 //  - a TORCH_COMPILE_DEBUG `run_YYYY_MM_DD_HH_MM_SS_us-pid_P` directory (local time, like the glog prefix)

@@ -162,14 +162,20 @@ TEST_CASE("Runs: grouping edges") {
         groupLogs({log("/a", std::nullopt, t0, t0 + 5 * kSecond), log("/r0", 0, t0, t0 + 5 * kSecond)});
     CHECK(runs.size() == 2);
   }
-  SUBCASE("runs starting in the same second get .2; unknown times are runs of their own, oldest") {
+  SUBCASE("runs starting in the same second get .2; logs of unknown times join the newest run") {
     auto runs = groupLogs({log("/a", std::nullopt, t0, t0 + 5), log("/b", std::nullopt, t0 + 10, t0 + 20),
                            log("/c", 0, 0, 0), log("/d", 1, 0, 0)});
-    REQUIRE(runs.size() == 4);
+    REQUIRE(runs.size() == 2);
+    CHECK(runs[0].id == formatUtcSeconds(t0));
+    CHECK(runs[1].id == formatUtcSeconds(t0) + ".2");
+    CHECK(runs[0].logs == std::vector<std::string>{"/a"});
+    CHECK(runs[1].logs.size() == 3);
+  }
+  SUBCASE("logs of unknown times alone are one run") {
+    auto runs = groupLogs({log("/c", 0, 0, 0), log("/d", std::nullopt, 0, 0)});
+    REQUIRE(runs.size() == 1);
     CHECK(runs[0].id == "unknown 1");
-    CHECK(runs[1].id == "unknown 2");
-    CHECK(runs[2].id == formatUtcSeconds(t0));
-    CHECK(runs[3].id == formatUtcSeconds(t0) + ".2");
+    CHECK(runs[0].logs.size() == 2);
   }
 }
 
