@@ -179,10 +179,9 @@ GeneratedCodeMatch Index::matchGeneratedCode(std::string_view text, bool cpp) co
   // Kernel files of that name, those sharing the most lines first. A copy of a kernel file is mostly that
   // file: a user's module that defines its own @triton.jit kernel (which Inductor copies into a kernel file
   // of the same name) holds the kernel's lines among many others, and is user code, not a copy.
-  auto blank = [](std::string_view l) { return l.find_first_not_of(" \t\r") == std::string_view::npos; };
   std::unordered_set<std::string_view> mine;
   for (std::string_view l : lines)
-    if (!blank(l)) mine.insert(l);
+    if (!trim(l).empty()) mine.insert(l);
   std::vector<std::pair<size_t, ArtifactId>> scored;
   for (uint32_t i = 0; i < artifacts_.size(); ++i) {
     const Artifact &a = artifacts_[i];
