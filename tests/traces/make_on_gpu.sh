@@ -21,11 +21,24 @@ one() {
   # A case with a `noprovenance` file runs without INDUCTOR_PROVENANCE (what most users' traces are).
   local provenance=1
   if [[ -f "$work/noprovenance" ]]; then provenance=0; rm "$work/noprovenance"; fi
+  # A case with a `runs.sh` runs that instead of model.py (several runs into one trace folder, editing the
+  # model between them, as users do); it is the project's own script, run only here.
+  local script=("${launch[@]}" model.py)
+  if [[ -f "$work/runs.sh" ]]; then script=(bash runs.sh); fi
+  # A case with a `keeptriton` file keeps the Triton cache (IR, PTX, cubin, metadata) inside the Inductor cache.
+  local keeptriton=0
+  if [[ -f "$work/keeptriton" ]]; then keeptriton=1; rm "$work/keeptriton"; fi
   (cd "$work" && TORCH_TRACE="$work/trace" INDUCTOR_PROVENANCE=$provenance TORCH_COMPILE_DEBUG=1 \
-     TORCHINDUCTOR_CACHE_DIR="$work/inductor_cache" timeout "${LIMIT:-500}" "${launch[@]}" model.py > run.log 2>&1)
+     TORCHINDUCTOR_CACHE_DIR="$work/inductor_cache" timeout "${LIMIT:-500}" "${script[@]}" > run.log 2>&1)
   echo "$c: exit $? $(tail -1 "$work/run.log")"
-  rm -rf "$work/inductor_cache/triton"
-  find "$work/inductor_cache" -type f ! \( -name '*.py' -o -name '*.cpp' -o -name '*.json' -o -name '*.best_config' \) -delete
+  [[ -f "$work/runs.sh" ]] && rm "$work/runs.sh"
+  if [[ $keeptriton == 0 ]]; then rm -rf "$work/inductor_cache/triton"; fi
+  find "$work/inductor_cache" -path "$work/inductor_cache/triton" -prune -o -type f \
+    ! \( -name '*.py' -o -name '*.cpp' -o -name '*.json' -o -name '*.best_config' \) -print0 | xargs -0 -r rm -f
+  if [[ $keeptriton == 1 ]]; then
+    find "$work/inductor_cache/triton" -type f ! \( -name '*.source' -o -name '*.ttir' -o -name '*.ttgir' \
+      -o -name '*.llir' -o -name '*.ptx' -o -name '*.cubin' -o -name '*.json' \) -delete
+  fi
   # Third-party files named by the trace (not torch/triton's own, not the case's own site-packages).
   local site
   site=$(python3 -c 'import site; print(site.getsitepackages()[0])')
