@@ -4,7 +4,8 @@
 //
 //   inductor/launchSites {textDocument, position} -> Location[] (protocol::LaunchSitesParams): the launch
 //   sites the lens of that line of a user file counts, one per site in each compile, the ranks of a compile
-//   merged (references lists every rank's); [] on other lines and documents.
+//   merged where their code is the same, each version where it differs (references lists every rank's); []
+//   on other lines and documents.
 #include "index/model/Counts.h"
 #include "protocol/JsonWriter.h"
 #include "server/Convert.h"
@@ -40,9 +41,9 @@ void Server::onLaunchSites(const protocol::LaunchSitesParams &params, Reply repl
     if (it == now.end()) return reply(json::array());
     // One per site in each compile, not one per rank (a 32-rank trace would send 32 copies of each). The
     // ranks' copies (the same code, up to the device) add no site: left out before summarizing (8 ranks: 8×
-    // fewer to look at).
+    // fewer to look at). Ranks whose code for the compile differs add their version of each site.
     reply.text(launchLocations(texts, index,
-                               index::summarizeLaunches(index, withoutCopies(index, it->second)).sites()));
+                               index::summarizeLaunches(index, withoutCopies(index, it->second)).locations()));
   });
 }
 

@@ -79,7 +79,8 @@ LaunchSummary summarizeLaunches(const Index &index, const std::vector<LaunchRef>
     std::set<int> ranks;
     bool anyRank = false;
     std::unordered_map<std::string_view, size_t> kernelIndex; // Views of the index's kernel names.
-    std::vector<std::unordered_set<int64_t>> siteKeys;
+    /// Per kernel: site -> the versions of the code (Index::firstEquivalent) it was seen in.
+    std::vector<std::unordered_map<int64_t, std::vector<uint32_t>>> siteKeys;
   };
   std::vector<GroupState> state;
   std::map<std::string, size_t> groupIndex;
@@ -117,11 +118,15 @@ LaunchSummary summarizeLaunches(const Index &index, const std::vector<LaunchRef>
     GroupState &st = state[ait->second];
     auto [kit, newKernel] = st.kernelIndex.try_emplace(l.site.kernel, g.kernels.size());
     if (newKernel) {
-      g.kernels.push_back({l.site.kernel, l.kind, {}});
+      g.kernels.push_back({l.site.kernel, l.kind, {}, {}});
       st.siteKeys.emplace_back();
     }
     int64_t site = l.site.debugHandle ? int64_t{*l.site.debugHandle} : -1 - int64_t{l.site.line};
-    if (st.siteKeys[kit->second].insert(site).second) g.kernels[kit->second].launches.push_back(r);
+    auto [sit, newSite] = st.siteKeys[kit->second].try_emplace(site);
+    uint32_t version = index.firstEquivalent(r.artifact).value;
+    if (std::find(sit->second.begin(), sit->second.end(), version) != sit->second.end()) continue;
+    sit->second.push_back(version);
+    (newSite ? g.kernels[kit->second].launches : g.kernels[kit->second].variants).push_back(r);
   }
   std::set<std::string> compiles;
   for (size_t i = 0; i < state.size(); ++i) {
@@ -151,6 +156,14 @@ std::vector<LaunchRef> LaunchSummary::sites() const {
   for (const Group &g : groups)
     for (const Kernel &k : g.kernels)
       out.insert(out.end(), k.launches.begin(), k.launches.end());
+  return out;
+}
+
+std::vector<LaunchRef> LaunchSummary::locations() const {
+  std::vector<LaunchRef> out = sites();
+  for (const Group &g : groups)
+    for (const Kernel &k : g.kernels)
+      out.insert(out.end(), k.variants.begin(), k.variants.end());
   return out;
 }
 

@@ -62,6 +62,10 @@ struct LaunchSummary {
     std::string name;
     KernelKind kind = KernelKind::Unknown;
     std::vector<LaunchRef> launches; ///< One per distinct launch site, in code order.
+    /// The same sites in other code of the same graph: ranks whose output code for this compile id differs
+    /// (an uneven batch, another branch) launch it at other lines of other files. Not counted; listed by
+    /// locations() so that a user sees every version.
+    std::vector<LaunchRef> variants;
   };
   struct Group {
     std::string label;           ///< "[0/0] backward", "[0/0] forward · ranks 0, 1".
@@ -82,6 +86,8 @@ struct LaunchSummary {
   /// The launches counted by counts(): one per distinct site of each kernel in each group, the first of
   /// the ranks that share it (their copies are the same code at the same place).
   std::vector<LaunchRef> sites() const;
+  /// sites() and the variants: where to look, one location per site in each distinct version of the code.
+  std::vector<LaunchRef> locations() const;
 };
 LaunchSummary summarizeLaunches(const Index &index, const std::vector<LaunchRef> &launches);
 
