@@ -33,6 +33,7 @@ namespace {
 bool startsWith(const std::string &s, std::string_view p) {
   return s.rfind(p, 0) == 0;
 }
+
 bool endsWith(const std::string &s, std::string_view p) {
   return s.size() >= p.size() && s.compare(s.size() - p.size(), p.size(), p) == 0;
 }
@@ -42,6 +43,17 @@ bool isCacheHashName(const std::string &stem) {
   if (stem.size() < 20 || stem[0] != 'c') return false;
   return std::all_of(stem.begin() + 1, stem.end(),
                      [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); });
+}
+
+/// Whether `dir` is inside what Inductor writes (a TORCH_COMPILE_DEBUG folder, a cache entry's `.debug/`):
+/// its `.txt` files are IR dumps (ir_post_fusion.txt), never a run log of the printer a user saved.
+bool inInductorOutput(const fs::path &dir) {
+  for (const fs::path &part : dir) {
+    std::string s = part.string();
+    if (s == "torch_compile_debug" || s == "torchinductor") return true;
+    if (s.size() > 6 && s.ends_with(".debug") && isCacheHashName(s.substr(0, s.size() - 6))) return true;
+  }
+  return false;
 }
 
 /// Pseudo file systems: nothing torch.compile writes lives there, and walking them is slow (and /proc names
@@ -128,7 +140,8 @@ struct Collector {
       if (keep()) profiles.insert(full);
       return;
     }
-    if (!explicitFile && isRunLogCandidateName(name)) runLogCandidates.insert(full);
+    if (!explicitFile && isRunLogCandidateName(name) && !inInductorOutput(p.parent_path()))
+      runLogCandidates.insert(full);
     if (isTraceLogName(name) || explicitLog) {
       if (keep()) traceLogs.insert(full);
     } else if (name == "output_code.py" || name == "output_code.cpp") {
