@@ -41,12 +41,21 @@ struct FixtureLog {
     size_t begin = 0, envelopeEnd = 0,
            end = 0; ///< Envelope [begin, envelopeEnd), payload (envelopeEnd+1, end)
     bool pathInEnvelope = false, pathInPayload = false;
+    bool chromium = false; ///< A chromium_event: its payload's `"ts"` values are moved (renderUnit).
     bool digestOk = false; ///< has_payload matches the original payload.
   };
   std::vector<Record> records;
   int maxStrId = -1;
   uint64_t lines = 0;
+  /// The first chromium event's `"ts"` (epoch µs, UTC), 0 when none. renderUnit moves every time of a copy
+  /// so that this one is kUnitStartUs: the files of a workload are the ranks of one run (index/files/Runs.h
+  /// groups logs by time), however far apart the fixtures were recorded.
+  int64_t firstTsUs = 0;
+  int64_t yearOfFirstTs = 1970; ///< Its UTC year: the glog prefix (`V1127 14:32:52.870000`) has none.
 };
+
+/// Where renderUnit puts the first chromium event of every copy: 2026-11-18 00:00:00 UTC.
+inline constexpr int64_t kUnitStartUs = 1795046400000000;
 
 /// Loads every fixture log, sorted by path. Errors go to `error` (empty list then).
 std::vector<FixtureLog> loadFixtures(const std::string &fixturesDir, std::string &error);
