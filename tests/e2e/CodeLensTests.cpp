@@ -80,11 +80,8 @@ size_t checkUserLenses(LSPClient &client, const std::string &root,
     const json &cmd = lens["command"];
     // Cases with a profile add the line's GPU time (RuntimeTests.cpp checks the value), or say it is unknown
     // when the kernels ran inside CUDA graph replays (the profile has no per-kernel events for them).
-    // A folder of several runs compares with the previous one (CompareTests checks those parts): the
-    // changes `(+2)`, `(−35 µs vs baseline)`, `(new)`, `(changed)` are left out here.
-    static const std::regex kChange(" \\((new|changed|\\+[^)]*|\xE2\x88\x92[^)]*)\\)");
-    std::string title = std::regex_replace(cmd["title"].get<std::string>(), kChange, ""),
-                base = userLineTitle(it->second);
+    // A folder of several runs compares with the previous one: withoutComparison.
+    std::string title = withoutComparison(cmd["title"].get<std::string>()), base = userLineTitle(it->second);
     CHECK_MESSAGE((title == base || (title.starts_with(base + " · ") &&
                                      (title.ends_with(" total") || title.ends_with("/step") ||
                                       title == base + " · time unknown (CUDA graph)"))),

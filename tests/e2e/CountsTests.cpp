@@ -177,7 +177,8 @@ struct LensCounts {
   size_t kernels = 0, launches = 0, compiles = 1, splitKernels = 0;
   std::string head; ///< The counts before the split: what the hover's heading repeats.
 };
-std::optional<LensCounts> parseLineLens(const std::string &title) {
+std::optional<LensCounts> parseLineLens(const std::string &withChanges) {
+  std::string title = withoutComparison(withChanges);
   std::smatch m;
   std::regex re(
       R"(^(([0-9]+) kernels?(, ([0-9]+) launch(es)?)?( over ([0-9]+) compiles)?)((?: · [0-9]+ (?:forward|backward|inference|AOT|other))*))");

@@ -7,11 +7,17 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <regex>
 #include <unistd.h>
 
 namespace inductor::e2e {
 
 namespace fs = std::filesystem;
+
+std::string withoutComparison(const std::string &title) {
+  static const std::regex change(" \\((new|changed|\\+[^)]*|\xE2\x88\x92[^)]*)\\)");
+  return std::regex_replace(title, change, "");
+}
 
 std::string show(const Loc &l) {
   return l.uri + ":" + std::to_string(l.line) + ":" + std::to_string(l.startChar) + "-" +
@@ -214,14 +220,36 @@ int copyRank(const fs::path &p) {
   return 0;
 }
 
-/// The copy of `local` the server shows (see expectedOutputCodes).
-std::string preferredCopy(const std::string &local, const std::vector<std::string> &roots) {
+/// The process id of a trace log: the third field of its first glog line (`V1127 14:32:52.870000 604 ...`).
+std::string logPid(const std::string &log) {
+  std::ifstream in(log);
+  std::string level, time, pid;
+  in >> level >> time >> pid;
+  return pid;
+}
+
+/// Whether `dir` is a TORCH_COMPILE_DEBUG run directory (`run_<time>-pid_<pid>`) of a process other than
+/// `pids`: another run's, which an answer about these logs' run never shows.
+bool otherRunsDebugDir(const fs::path &dir, const std::set<std::string> &pids) {
+  std::string name = dir.filename().string();
+  size_t at = name.rfind("-pid_");
+  return name.starts_with("run_") && at != std::string::npos && !pids.count(name.substr(at + 5));
+}
+
+/// The copy of `local` the server shows (see expectedOutputCodes): the most graph-like name, in these logs'
+/// run.
+std::string preferredCopy(const std::string &local, const std::vector<std::string> &roots,
+                          const std::set<std::string> &pids) {
   std::string want = identity(readFile(local));
   std::string best = local;
   int bestRank = copyRank(local);
   for (const std::string &root : roots) {
     std::error_code ec;
     for (fs::recursive_directory_iterator it(root, ec), end; !ec && it != end; it.increment(ec)) {
+      if (it->is_directory(ec) && otherRunsDebugDir(it->path(), pids)) {
+        it.disable_recursion_pending();
+        continue;
+      }
       std::string name = it->path().filename().string();
       if (name != "output_code.py" && name != "output_code.cpp") continue;
       int rank = copyRank(it->path());
@@ -241,6 +269,9 @@ std::vector<ExpectedOutputCode> expectedOutputCodes(const std::vector<std::strin
                                                     LSPClient *client,
                                                     std::optional<std::vector<std::string>> searchRoots) {
   std::vector<ExpectedOutputCode> out;
+  std::set<std::string> pids;
+  for (const std::string &trace : traceFiles)
+    pids.insert(logPid(trace));
   for (const std::string &trace : traceFiles) {
     std::vector<std::string> roots;
     if (searchRoots) {
@@ -255,7 +286,7 @@ std::vector<ExpectedOutputCode> expectedOutputCodes(const std::vector<std::strin
       for (const std::string &root : roots)
         if (!local.empty() && !fs::exists(local)) local = localPathIn(r.recordedPath, root);
       if (!local.empty() && fs::exists(local)) {
-        e.path = preferredCopy(local, roots);
+        e.path = preferredCopy(local, roots, pids);
         e.uri = fileURI(e.path);
         e.text = readFile(e.path);
       } else if (client) {
@@ -265,6 +296,18 @@ std::vector<ExpectedOutputCode> expectedOutputCodes(const std::vector<std::strin
         continue;
       }
       e.launches = findLaunches(e.text);
+      // Origins where their recorded text is now (the server follows the recorded text, never the number
+      // alone); a line whose text is gone has no location.
+      for (auto &[key, frames] : r.origins) {
+        std::set<Frame> now;
+        for (const Frame &f : frames) {
+          std::string file = localPath(f.path);
+          for (const std::string &root : roots)
+            if (!fs::exists(file)) file = localPathIn(f.path, root);
+          if (std::optional<Frame> at = relocatedFrame(f, file)) now.insert(*at);
+        }
+        frames = std::move(now);
+      }
       e.record = std::move(r);
       out.push_back(std::move(e));
     }

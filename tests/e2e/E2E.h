@@ -36,6 +36,10 @@ std::set<Loc> toLocSet(const json &locations);
 /// Printable list, for CHECK messages.
 std::string show(const std::set<Loc> &locs);
 
+/// A user line's lens title without what a folder of several runs adds against the baseline run (the
+/// changes `(+2)`, `(−35 µs vs baseline)`, `(new)`, `(changed)`; CompareTests checks those).
+std::string withoutComparison(const std::string &title);
+
 json position(uint32_t line, uint32_t character);
 json textDocumentPosition(const std::string &uri, uint32_t line, uint32_t character);
 

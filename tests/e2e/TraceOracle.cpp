@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <cctype>
+#include <climits>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <sstream>
 
@@ -166,7 +169,17 @@ bool isLibraryFrame(const std::string &path) {
   return std::regex_search(path, checkout);
 }
 
+namespace {
+
+std::string trimmed(const std::string &s) {
+  size_t b = s.find_first_not_of(" \t\r"), e = s.find_last_not_of(" \t\r");
+  return b == std::string::npos ? "" : s.substr(b, e - b + 1);
+}
+
+} // namespace
+
 std::set<Frame> originsOfTracebacks(const json &tracebacks) {
+  // `  File "/x/model.py", line 27, in forward\n    h = self.up(self.norm(x))`: the code on the next line.
   static const std::regex frame(R"re(File "([^"]+)", line (\d+))re");
   std::set<Frame> out;
   if (!tracebacks.is_array()) return out;
@@ -178,11 +191,32 @@ std::set<Frame> originsOfTracebacks(const json &tracebacks) {
          ++it) {
       std::string p = (*it)[1].str();
       if (isLibraryFrame(p)) continue;
-      innermost = Frame{p, static_cast<uint32_t>(std::stoul((*it)[2].str()))};
+      size_t eol = text.find('\n', static_cast<size_t>(it->position() + it->length()));
+      std::string code = eol == std::string::npos ? "" : text.substr(eol + 1, text.find('\n', eol + 1) - eol - 1);
+      if (code.find("File \"") != std::string::npos) code.clear(); // No code line: the next frame.
+      innermost = Frame{p, static_cast<uint32_t>(std::stoul((*it)[2].str())), trimmed(code)};
     }
     if (innermost) out.insert(*innermost);
   }
   return out;
+}
+
+std::optional<Frame> relocatedFrame(const Frame &f, const std::string &local) {
+  if (f.code.empty()) return f;
+  std::ifstream in(local);
+  if (!in) return f;
+  std::vector<std::string> lines;
+  for (std::string l; std::getline(in, l);)
+    lines.push_back(trimmed(l));
+  if (f.line >= 1 && f.line <= lines.size() && lines[f.line - 1] == f.code) return f;
+  std::optional<Frame> best;
+  for (uint32_t i = 0; i < lines.size(); ++i) {
+    if (lines[i] != f.code) continue;
+    uint32_t line = i + 1;
+    auto distance = [&](uint32_t l) { return l > f.line ? l - f.line : f.line - l; };
+    if (!best || distance(line) < distance(best->line)) best = Frame{f.path, line, f.code};
+  }
+  return best;
 }
 
 namespace {
@@ -387,14 +421,30 @@ int64_t firstTimestampUs(const std::string &log) {
 }
 
 std::vector<std::string> latestRunLogs(const std::vector<std::string> &logs) {
-  bool allRanked = std::all_of(logs.begin(), logs.end(), [](const std::string &l) {
-    return fs::path(l).filename().string().find("_rank_") != std::string::npos;
-  });
-  if (logs.size() <= 1 || allRanked) return logs;
-  auto latest = std::max_element(logs.begin(), logs.end(), [](const std::string &a, const std::string &b) {
-    return firstTimestampUs(a) < firstTimestampUs(b);
-  });
-  return {*latest};
+  // The rank of a log, from its name (`dedicated_log_torch_trace_rank_3_xxxx.log`); "" without one.
+  auto rankOf = [](const std::string &log) {
+    std::string name = fs::path(log).filename().string();
+    size_t at = name.find("_rank_");
+    if (at == std::string::npos) return std::string();
+    size_t end = name.find('_', at + 6);
+    return name.substr(at + 6, end == std::string::npos ? std::string::npos : end - (at + 6));
+  };
+  std::map<std::string, std::pair<int64_t, std::string>> latestOfRank; // rank -> (first ts, log)
+  std::pair<int64_t, std::string> latest{INT64_MIN, ""};
+  for (const std::string &log : logs) {
+    std::pair<int64_t, std::string> t{firstTimestampUs(log), log};
+    latest = std::max(latest, t);
+    auto [it, fresh] = latestOfRank.try_emplace(rankOf(log), t);
+    if (!fresh) it->second = std::max(it->second, t);
+  }
+  if (logs.empty()) return {};
+  // An unranked log is a run of its own; a job's run is the latest log of each rank.
+  if (rankOf(latest.second).empty()) return {latest.second};
+  std::vector<std::string> out;
+  for (const auto &[rank, t] : latestOfRank)
+    if (!rank.empty()) out.push_back(t.second);
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 } // namespace inductor::e2e

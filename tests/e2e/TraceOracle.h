@@ -24,6 +24,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -44,10 +45,25 @@ std::vector<TraceRecord> readTraceLog(const std::string &path);
 
 /// A user source frame, as recorded (1-based line).
 struct Frame {
+  Frame() = default;
+  Frame(std::string path_, uint32_t line_, std::string code_ = "")
+      : path(std::move(path_)), line(line_), code(std::move(code_)) {}
   std::string path;
   uint32_t line = 0;
-  friend auto operator<=>(const Frame &, const Frame &) = default;
+  /// The source text the traceback printed for the line, trimmed ("" when not recorded). Not part of the
+  /// identity: a frame is a place.
+  std::string code;
+  friend auto operator<=>(const Frame &a, const Frame &b) {
+    return std::tie(a.path, a.line) <=> std::tie(b.path, b.line);
+  }
+  friend bool operator==(const Frame &a, const Frame &b) { return a.path == b.path && a.line == b.line; }
 };
+
+/// Where `f`'s recorded text is in `local` (its file here) now: its line when it still holds the text (or
+/// no text was recorded, or the file cannot be read), else the nearest line that holds it (an edit moved it;
+/// an FX graph cache hit replays the stack traces of the compile that filled the cache, with that run's line
+/// numbers), else nullopt (the text is gone: no location).
+std::optional<Frame> relocatedFrame(const Frame &f, const std::string &local);
 
 /// True for frames that are never model code: PyTorch itself (installed, or from a checkout), the standard
 /// library, synthetic `<...>` files. Third-party packages (transformers, torchvision) are model code.
@@ -128,10 +144,10 @@ std::vector<std::string> filesIn(const std::string &dir, const std::string &pref
 /// The first chromium_event "ts" of a log (epoch µs, as `"ts": N` on a payload line), 0 when none.
 int64_t firstTimestampUs(const std::string &log);
 
-/// The logs of the latest run among `logs` (one folder's), as the server must serve them by default: logs
-/// that all name a rank (`_rank_N`) are the ranks of one job (as in the fixtures); otherwise each log is a
-/// run of its own (a rerun into the same TORCH_TRACE folder) and the one with the latest first timestamp
-/// is kept. `logs` unchanged when it has at most one.
+/// The logs of the latest run among `logs` (one folder's), as the server must serve them by default: the
+/// log with the latest first timestamp; when it names a rank (`_rank_N`), the latest log of every rank (a
+/// job's ranks start together; a rerun into the same TORCH_TRACE folder starts later). A log without a rank
+/// is a run of its own.
 std::vector<std::string> latestRunLogs(const std::vector<std::string> &logs);
 
 } // namespace inductor::e2e
