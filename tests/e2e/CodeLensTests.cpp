@@ -167,12 +167,12 @@ TEST_CASE("codeLens: mlp_train model.py line 16 reads `4 kernels, 10 launches ·
 ///  - no_provenance: made without INDUCTOR_PROVENANCE, no stack traces: the lenses come from the index's
 ///    fallbacks, which this oracle does not model;
 ///  - cppwrap_printer: a cpp_wrapper module carries no `# AOT ID:` header, so the oracle cannot tell its
-///    graph kind (the lens says inference) nor find its launch lines;
-///  - ranks_diverge: its ranks generated different code for the same compile ids; which ranks' launch sites a
-///    user line's lens lists when the ranks of one run disagree is issue 29's to decide (FIXME(issue 29)).
+///    graph kind (the lens says inference) nor find its launch lines.
+/// Ranks that generated different code for one compile id (ranks_diverge, ranks_uneven) are compared: the
+/// lens counts a site once, and lists it in each version of the code.
 bool lensSweepSkips(const std::string &root) {
   std::string name = fs::path(root).filename().string();
-  return name == "no_provenance" || name == "cppwrap_printer" || name == "ranks_diverge";
+  return name == "no_provenance" || name == "cppwrap_printer";
 }
 
 TEST_CASE("codeLens: user lines of every case folder (fixtures and build/traces)") {
