@@ -289,8 +289,8 @@ void shiftGlogPrefix(std::string &env, int64_t shiftUs, int year) {
   std::tm out{};
   if (!gmtime_r(&moved, &out)) return;
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%c%02d%02d %02d:%02d:%02d.%06d", level, out.tm_mon + 1, out.tm_mday, out.tm_hour,
-                out.tm_min, out.tm_sec, static_cast<int>(us % 1000000));
+  std::snprintf(buf, sizeof buf, "%c%02d%02d %02d:%02d:%02d.%06d", level, out.tm_mon + 1, out.tm_mday,
+                out.tm_hour, out.tm_min, out.tm_sec, static_cast<int>(us % 1000000));
   env.replace(0, 21, buf);
 }
 

@@ -42,8 +42,8 @@ void Server::onLaunchSites(const protocol::LaunchSitesParams &params, Reply repl
     // One per site in each compile, not one per rank (a 32-rank trace would send 32 copies of each). The
     // ranks' copies (the same code, up to the device) add no site: left out before summarizing (8 ranks: 8×
     // fewer to look at). Ranks whose code for the compile differs add their version of each site.
-    reply.text(launchLocations(texts, index,
-                               index::summarizeLaunches(index, withoutCopies(index, it->second)).locations()));
+    reply.text(launchLocations(
+        texts, index, index::summarizeLaunches(index, withoutCopies(index, it->second)).locations()));
   });
 }
 

@@ -99,7 +99,7 @@ json explainJson(std::shared_ptr<const index::Index> index,
   runtime.update(runtimeDetails(*index));
   out["runtime"] = std::move(runtime);
   out["runs"] = json(runsResult(*index, nullptr))["runs"]; // inductor/runs' entries; the current one marked.
-  out["ranks"] = ranksResult(*index); // inductor/ranks' answer.
+  out["ranks"] = ranksResult(*index);                      // inductor/ranks' answer.
   out["kernels"] = kernelResourcesByName(*index); // Triton kernels' resources (server/KernelFormat.h).
   return out;
 }

@@ -87,7 +87,8 @@ const std::map<std::string, size_t> kPinnedUserLines = {{"mlp_train", 6},    {"g
 void checkCase(const std::string &root) {
   Session s(root);
   INFO(s.client.logTail());
-  std::vector<ExpectedOutputCode> codes = expectedOutputCodes(latestRunLogs(filesIn(root + "/trace")), &s.client);
+  std::vector<ExpectedOutputCode> codes =
+      expectedOutputCodes(latestRunLogs(filesIn(root + "/trace")), &s.client);
   REQUIRE(!codes.empty());
   size_t n = checkUserLineReferences(s.client, root, codes);
   if (auto pin = kPinnedUserLines.find(fs::path(root).filename().string()); pin != kPinnedUserLines.end())

@@ -192,7 +192,8 @@ std::set<Frame> originsOfTracebacks(const json &tracebacks) {
       std::string p = (*it)[1].str();
       if (isLibraryFrame(p)) continue;
       size_t eol = text.find('\n', static_cast<size_t>(it->position() + it->length()));
-      std::string code = eol == std::string::npos ? "" : text.substr(eol + 1, text.find('\n', eol + 1) - eol - 1);
+      std::string code =
+          eol == std::string::npos ? "" : text.substr(eol + 1, text.find('\n', eol + 1) - eol - 1);
       if (code.find("File \"") != std::string::npos) code.clear(); // No code line: the next frame.
       innermost = Frame{p, static_cast<uint32_t>(std::stoul((*it)[2].str())), trimmed(code)};
     }
