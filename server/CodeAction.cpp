@@ -165,7 +165,9 @@ protocol::TextEdit insertAt(uint32_t line, std::string text) {
 } // namespace
 
 void Server::onCodeAction(const protocol::CodeActionParams &params, Reply reply) {
-  withIndex(std::move(reply), [this, params](const index::Index &index, const Reply &reply) {
+  // A document of another run (its debug directory, the baseline's output code) is answered from its run.
+  const std::string doc = params.textDocument.uri;
+  withIndexFor(doc, std::move(reply), [this, params](const index::Index &index, const Reply &reply) {
     json out = json::array();
     const std::string &uri = params.textDocument.uri;
     TextCache texts(documents(), index);

@@ -33,7 +33,9 @@ bool inRange(const protocol::Range &r, uint32_t line) {
 } // namespace
 
 void Server::onInlayHint(const protocol::InlayHintParams &params, Reply reply) {
-  withIndex(std::move(reply), [this, params](const index::Index &index, const Reply &reply) {
+  // A document of another run (its debug directory, the baseline's output code) is answered from its run.
+  const std::string doc = params.textDocument.uri;
+  withIndexFor(doc, std::move(reply), [this, params](const index::Index &index, const Reply &reply) {
     const std::string &uri = params.textDocument.uri;
     json out = json::array();
     TextCache texts(documents(), index);

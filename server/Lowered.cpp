@@ -169,7 +169,9 @@ void appendPtxCountHints(const index::Index &index, TextCache &texts, const std:
 }
 
 void Server::onLowered(const protocol::LoweredParams &params, Reply reply) {
-  withIndex(std::move(reply), [this, params](const index::Index &index, const Reply &reply) {
+  // A document of another run (its debug directory, the baseline's output code) is answered from its run.
+  const std::string doc = params.textDocument.uri;
+  withIndexFor(doc, std::move(reply), [this, params](const index::Index &index, const Reply &reply) {
     TextCache texts(documents(), index);
     reply(json(loweredAt(index, texts, params.textDocument.uri, params.position)));
   });
