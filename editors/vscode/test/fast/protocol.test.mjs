@@ -91,12 +91,12 @@ describe('protocol.ts against protocol/inductor-protocol.json', () => {
     assertFlags(compare(d), 'inductor/hotLines result: the description says `HotLine`, protocol.ts `HotLinesResult`');
 
     d = mutated((x) => {
-      x.$defs.RunsResult = { type: 'object', properties: { runs: { type: 'array', items: { type: 'string' } } }, additionalProperties: false };
-      x.requests['inductor/runs'] = { params: { $ref: '#/$defs/NoParams' }, result: { $ref: '#/$defs/RunsResult' } };
+      x.$defs.FlakesResult = { type: 'object', properties: { runs: { type: 'array', items: { type: 'string' } } }, additionalProperties: false };
+      x.requests['inductor/flakes'] = { params: { $ref: '#/$defs/NoParams' }, result: { $ref: '#/$defs/FlakesResult' } };
     });
     problems = compare(d);
-    assertFlags(problems, 'RunsResult: described in $defs, but protocol.ts exports no type RunsResult');
-    assertFlags(problems, "inductor/runs: described, but protocol.ts has no new RequestType<…>('inductor/runs')");
+    assertFlags(problems, 'FlakesResult: described in $defs, but protocol.ts exports no type FlakesResult');
+    assertFlags(problems, "inductor/flakes: described, but protocol.ts has no new RequestType<…>('inductor/flakes')");
   });
 
   test('drift in protocol.ts fails: a field renamed, made optional, retyped, a type or method added', () => {
@@ -112,9 +112,9 @@ describe('protocol.ts against protocol/inductor-protocol.json', () => {
     assertFlags(compare(description, replaced(source, 'export const statusNotification = new NotificationType<StatusResult>',
       'export const statusNotification = new NotificationType<Partial<StatusResult>>')),
     'inductor/status params: the description says `StatusResult`, protocol.ts `Partial<StatusResult>`');
-    assertFlags(compare(description, `${source}\nexport interface RunsResult { runs: string[] }\n`),
-      'RunsResult: exported by protocol.ts but not in the description');
-    assertFlags(compare(description, `${source}\nexport const runsRequest = new RequestType<NoParams, string[], void>('inductor/runs');\n`),
-      'inductor/runs: protocol.ts declares a request the description does not have');
+    assertFlags(compare(description, `${source}\nexport interface FlakesResult { runs: string[] }\n`),
+      'FlakesResult: exported by protocol.ts but not in the description');
+    assertFlags(compare(description, `${source}\nexport const flakesRequest = new RequestType<NoParams, string[], void>('inductor/flakes');\n`),
+      'inductor/flakes: protocol.ts declares a request the description does not have');
   });
 });

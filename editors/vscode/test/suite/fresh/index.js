@@ -77,11 +77,17 @@ test('a trace written by a run starts the server by itself, which says the sourc
 
 test('a second run is picked up without a reindex (VS Code watches the files for the server)', async () => {
   await copyLog('cpu_inductor', path.join(s.root, 'runs', 'second', 'trace'));
-  const st = await until('an index with both runs', async () => {
+  // cpu_inductor's log starts after mlp_train's (2026-11-22 10:30:13 vs 10:29:20 UTC): it is the latest run,
+  // served alone; mlp_train's is the other run the status counts.
+  const st = await until('the second run served', async () => {
     const x = await status();
-    return x.indexing === false && x.compiles === 3 ? x : undefined;
+    return x.indexing === false && x.run === '2026-11-22 10:30:13' ? x : undefined;
   }, 60000);
-  assert.equal(st.traces, 2);
+  assert.equal(st.otherRuns, 1);
+  assert.equal(st.traces, 1);
+  assert.equal(st.compiles, 1);
+  const bar = await probe({ selector: '.statusbar-item', text: '(+1)' });
+  assert.ok(bar.ok, JSON.stringify(bar));
 });
 
 test('a large trace shows its indexing progress in the status bar', async () => {
@@ -102,10 +108,13 @@ test('a large trace shows its indexing progress in the status bar', async () => 
   assert.ok(indexing.ok, JSON.stringify(indexing));
   log(`status while indexing: ${JSON.stringify(indexing.texts)}`);
   assert.ok(indexing.texts.some((t) => /indexing \d+%/.test(t)), JSON.stringify(indexing.texts));
+  // Recorded a day later than the other two: the latest run, its 16 compiles alone.
   const st = await until('the large trace indexed', async () => {
     const x = await status();
-    return x.indexing === false && x.compiles >= 19 ? x : undefined;
+    return x.indexing === false && x.run === '2026-11-23 06:26:33' ? x : undefined;
   }, 120000);
+  assert.equal(st.otherRuns, 2);
+  assert.equal(st.compiles, 16);
   log(`indexed: ${JSON.stringify({ compiles: st.compiles, kernels: st.kernels, traces: st.traces })}`);
 });
 
