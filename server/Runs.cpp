@@ -79,13 +79,18 @@ void Server::startBaseline(std::shared_ptr<const index::Index> current, index::I
   baselineBuilder_ = std::thread([this, options, wanted] {
     auto index = index::Index::build(options, {}, &cancelBaseline_, &baselineCache_);
     if (cancelBaseline_) return;
+    std::shared_ptr<const index::Index> current;
     {
       std::lock_guard<std::mutex> lock(indexMutex_);
       if (baselineWanted_ != wanted) return; // Another baseline was asked for meanwhile.
       baseline_ = std::move(index);
+      current = index_;
     }
     logInfo("baseline run " + *wanted + " indexed");
     sendStatus(/*force=*/true);
+    // What compares with the baseline changed: events new since it (diagnostics, pushed again or refreshed
+    // for pulling clients) and the lenses' changes.
+    if (current) publishAllDiagnostics(*current);
     if (capabilities_.codeLensRefreshSupport) sendRequest("workspace/codeLens/refresh", nullptr);
   });
 }
