@@ -29,7 +29,7 @@ end
 
 return {
   cmd = { 'inductor-ls' },
-  filetypes = { 'python', 'c', 'cpp' },
+  filetypes = { 'python', 'c', 'cpp', 'ptx', 'mlir', 'llvm' },
   --- Calls `on_dir(root)` only where a trace is (see above); a buffer it does not call it for
   --- gets no inductor-ls client.
   ---@param bufnr integer

@@ -7,6 +7,19 @@ if vim.g.loaded_inductor_ls then
 end
 vim.g.loaded_inductor_ls = true
 
+-- The IR files Triton writes beside a kernel in its cache (`<kernel>.ttir`, `.ttgir`, `.llir`, `.ptx`):
+-- filetypes Neovim does not know by these extensions, so that the client attaches to them (`gd` on an IR
+-- line goes back to the kernel line). A filetype already set is kept.
+vim.api.nvim_create_autocmd({ 'BufRead', 'BufNewFile' }, {
+  pattern = { '*.ptx', '*.ttir', '*.ttgir', '*.llir' },
+  callback = function(args)
+    if vim.bo[args.buf].filetype == '' then
+      local ext = vim.fn.fnamemodify(args.file, ':e')
+      vim.bo[args.buf].filetype = ({ ptx = 'ptx', ttir = 'mlir', ttgir = 'mlir', llir = 'llvm' })[ext]
+    end
+  end,
+})
+
 vim.api.nvim_create_user_command('Inductor', function(cmd)
   require('inductor_ls.commands').run(cmd.fargs[1])
 end, {

@@ -6,7 +6,7 @@ local root = require('inductor_ls.root')
 return {
   { 'defaults are documented values', function()
     H.eq({ 'inductor-ls' }, config.defaults.cmd, 'default cmd')
-    H.eq({ 'python', 'c', 'cpp' }, config.defaults.filetypes, 'default filetypes')
+    H.eq({ 'python', 'c', 'cpp', 'ptx', 'mlir', 'llvm' }, config.defaults.filetypes, 'default filetypes')
     H.eq(nil, config.defaults.init_options, 'default init_options')
   end },
   { 'invalid options are rejected with the field name', function()

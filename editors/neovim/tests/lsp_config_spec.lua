@@ -58,7 +58,7 @@ return {
     H.ok(vim.fn.filereadable(file) == 1, file .. ' missing')
     local cfg = dofile(file)
     H.eq({ 'inductor-ls' }, cfg.cmd, 'cmd')
-    H.eq({ 'python', 'c', 'cpp' }, cfg.filetypes, 'filetypes')
+    H.eq({ 'python', 'c', 'cpp', 'ptx', 'mlir', 'llvm' }, cfg.filetypes, 'filetypes')
     H.eq('function', type(cfg.root_dir), 'root_dir')
     H.eq({ 'utf-8', 'utf-16' }, cfg.capabilities.general.positionEncodings, 'position encodings')
     H.eq(true, cfg.capabilities.workspace.codeLens.refreshSupport, 'code lens refresh')

@@ -9,7 +9,7 @@
 ---@field init_options? table Sent verbatim as `initializationOptions` (`traceDirs`, `pathMappings`). Default: nil (the server discovers traces under the root).
 ---@field python_path? string The Python interpreter of the environment that ran the traced script (its `sys.path` finds files of installed packages such as transformers); sent as `initializationOptions.pythonPath`. Default: nil (the server runs `python3` on PATH outside the workspace, and reads a `.venv`, `$VIRTUAL_ENV`, `$CONDA_PREFIX` without running them).
 ---@field library_paths? string[] Globs of files whose frames are library code, never an origin (`initializationOptions.libraryPaths`). Default: nil.
----@field filetypes? string[] Filetypes that start/attach the client. Default: `{ 'python', 'c', 'cpp' }`.
+---@field filetypes? string[] Filetypes that start/attach the client. Default: `{ 'python', 'c', 'cpp', 'ptx', 'mlir', 'llvm' }`.
 ---@field root_dir? fun(bufnr: integer): string? Overrides root detection; return nil to skip the buffer. Default: nil (see |inductor_ls-root|).
 ---@field capabilities? table Merged over the client capabilities the plugin builds. Default: nil.
 ---@field on_attach? fun(client: table, bufnr: integer) Called after the plugin's own attach logic. Default: nil.
@@ -26,7 +26,7 @@ M.defaults = {
   init_options = nil,
   python_path = nil,
   library_paths = nil,
-  filetypes = { 'python', 'c', 'cpp' },
+  filetypes = { 'python', 'c', 'cpp', 'ptx', 'mlir', 'llvm' },
   root_dir = nil,
   capabilities = nil,
   on_attach = nil,
