@@ -1,0 +1,49 @@
+-- Kernel internals (issue 30) in Neovim: kernel_ir keeps the Triton cache. From a line of a Triton
+-- kernel in output code, :InductorLowered lists its IR lines per stage; `gd` on a PTX line leads back to
+-- the kernel line, and from there to the model.
+local H = require('helpers')
+
+local root = H.fixtures .. '/traces/kernel_ir'
+
+return {
+  { ':InductorLowered from a tl.load line lists its TTIR, TTGIR, LLIR and PTX lines; gd on PTX goes back', function()
+    local files = vim.fn.glob(root .. '/torch_compile_debug/*/torchinductor/model__0_backward_*/output_code.py', false, true)
+    H.ok(#files == 1, 'kernel_ir backward output_code.py not found')
+    local _, client = H.open(files[1])
+    local kernel_line = H.cursor_to('tmp0 = tl.load(in_ptr0 + (x0), xmask)')
+    vim.fn.setqflist({}, 'r')
+    vim.cmd('InductorLowered')
+    local qf = H.wait('the quickfix list of :InductorLowered', function()
+      local q = vim.fn.getqflist({ title = 1, items = 1 })
+      return q.title:find('Lowered', 1, true) and #q.items > 0 and q
+    end)
+    local stages = {}
+    local ptx
+    for _, item in ipairs(qf.items) do
+      local stage = item.text:match('^(%S+)')
+      stages[stage] = true
+      if stage == 'ptx' and not ptx then
+        ptx = item
+      end
+    end
+    H.eq({ llir = true, ptx = true, ttgir = true, ttir = true }, stages, 'stages')
+    H.ok(vim.fn.bufname(ptx.bufnr):match('%.ptx$'), 'ptx entry file: ' .. vim.fn.bufname(ptx.bufnr))
+    vim.cmd('cclose')
+    -- The PTX line leads back to the same statement in the kernel's file in the cache.
+    vim.cmd('buffer ' .. ptx.bufnr)
+    local bufnr = vim.api.nvim_get_current_buf()
+    H.wait('the client on the PTX file', function()
+      return require('inductor_ls.lsp').client_for_buffer(bufnr)
+    end)
+    local params = {
+      textDocument = { uri = vim.uri_from_bufnr(bufnr) },
+      position = { line = ptx.lnum - 1, character = ptx.col > 0 and ptx.col - 1 or 0 },
+    }
+    local defs = H.locations(H.request(client, 'textDocument/definition', params, bufnr))
+    H.ok(#defs >= 1, 'no definition from the PTX line')
+    local target = vim.fn.readfile(vim.uri_to_fname(defs[1].uri or defs[1].targetUri))
+    local range = defs[1].targetSelectionRange or defs[1].range
+    H.contains(target[range.start.line + 1], 'tl.load(in_ptr0 + (x0), xmask)', 'the kernel line of the PTX line')
+    H.ok(kernel_line > 0, 'kernel line')
+  end },
+}
