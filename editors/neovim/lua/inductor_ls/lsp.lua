@@ -81,20 +81,40 @@ function M.capabilities()
   return caps
 end
 
---- Refresh code lenses of `bufnr` (current buffer when nil).
+--- Lens requests in flight, and buffers asked again meanwhile (bufnr -> true).
+local lens_inflight, lens_again = {}, {}
+
+--- Refresh code lenses of `bufnr` (current buffer when nil), from this plugin's client.
+--- Not through `vim.lsp.codelens.refresh()`: it drops a refresh asked while one is in flight, so a
+--- `workspace/codeLens/refresh` that arrives while the first request still waits for the index (the
+--- baseline run is indexed after the current one) would be lost, and the lenses stale. Here a refresh
+--- asked meanwhile runs again once the answer is shown.
 ---@param bufnr? integer
 function M.refresh_codelens(bufnr)
   bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
   if not config.get().codelens or not vim.api.nvim_buf_is_loaded(bufnr) then
     return
   end
-  if vim.fn.has('nvim-0.10') == 1 then
-    vim.lsp.codelens.refresh({ bufnr = bufnr })
-  else
-    -- 0.7–0.9 refresh the current buffer only.
-    vim.api.nvim_buf_call(bufnr, function()
-      vim.lsp.codelens.refresh()
-    end)
+  local client = M.client_for_buffer(bufnr)
+  if not client then
+    return
+  end
+  if lens_inflight[bufnr] then
+    lens_again[bufnr] = true
+    return
+  end
+  lens_inflight[bufnr] = true
+  local params = { textDocument = { uri = vim.uri_from_bufnr(bufnr) } }
+  local sent = M.request(client, 'textDocument/codeLens', params, function(err, result, ctx, cfg)
+    vim.lsp.codelens.on_codelens(err, result, ctx, cfg)
+    lens_inflight[bufnr] = nil
+    if lens_again[bufnr] then
+      lens_again[bufnr] = nil
+      M.refresh_codelens(bufnr)
+    end
+  end, bufnr)
+  if not sent then
+    lens_inflight[bufnr] = nil
   end
 end
 
