@@ -122,6 +122,18 @@ function H.where(loc)
   return string.format('%s:%d', vim.fn.fnamemodify(vim.uri_to_fname(uri), ':t'), range.start.line + 1)
 end
 
+--- Run `command` (an Ex command filling the quickfix list) on an empty list and wait for the list it
+--- fills: a title holding `title` (plain) and at least one entry.
+---@return table `{title, items}` as getqflist gives them
+function H.quickfix_of(command, title)
+  vim.fn.setqflist({}, 'r')
+  vim.cmd(command)
+  return H.wait('the quickfix list of :' .. command, function()
+    local q = vim.fn.getqflist({ title = 1, items = 1 })
+    return q.title:find(title, 1, true) and #q.items > 0 and q
+  end)
+end
+
 --- Floating windows currently open.
 function H.floats()
   local wins = {}

@@ -11,12 +11,7 @@ return {
     H.ok(#files == 1, 'kernel_ir backward output_code.py not found')
     local _, client = H.open(files[1])
     local kernel_line = H.cursor_to('tmp0 = tl.load(in_ptr0 + (x0), xmask)')
-    vim.fn.setqflist({}, 'r')
-    vim.cmd('InductorLowered')
-    local qf = H.wait('the quickfix list of :InductorLowered', function()
-      local q = vim.fn.getqflist({ title = 1, items = 1 })
-      return q.title:find('Lowered', 1, true) and #q.items > 0 and q
-    end)
+    local qf = H.quickfix_of('InductorLowered', 'Lowered')
     local stages = {}
     local ptx
     for _, item in ipairs(qf.items) do

@@ -19,12 +19,7 @@ return {
   end },
   { ':InductorRanks lists the three divergences on their lines', function()
     H.open(root .. '/model.py')
-    vim.fn.setqflist({}, 'r')
-    vim.cmd('InductorRanks')
-    local qf = H.wait('the quickfix list of :InductorRanks', function()
-      local q = vim.fn.getqflist({ title = 1, items = 1 })
-      return q.title:find('Ranks that disagree', 1, true) and #q.items > 0 and q
-    end)
+    local qf = H.quickfix_of('InductorRanks', 'Ranks that disagree')
     H.eq('Ranks that disagree (4 ranks)', qf.title, 'quickfix title')
     local got = {}
     for _, item in ipairs(qf.items) do

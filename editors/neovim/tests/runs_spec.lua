@@ -34,12 +34,7 @@ return {
   end },
   { ':InductorCompare lists the new events and the new and gone lines', function()
     H.open(root .. '/model.py')
-    vim.fn.setqflist({}, 'r')
-    vim.cmd('InductorCompare')
-    local qf = H.wait('the quickfix list of :InductorCompare', function()
-      local q = vim.fn.getqflist({ title = 1, items = 1 })
-      return q.title:find('Changes since run', 1, true) and #q.items > 0 and q
-    end)
+    local qf = H.quickfix_of('InductorCompare', 'Changes since run')
     H.eq('Changes since run ' .. baseline, qf.title, 'quickfix title')
     local lines = vim.fn.readfile(root .. '/model.py')
     local function entry(change, text)

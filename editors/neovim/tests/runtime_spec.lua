@@ -20,12 +20,7 @@ return {
   end },
   { ':InductorHotLines fills the quickfix list hottest first', function()
     H.open(profiled .. '/model.py')
-    vim.fn.setqflist({}, 'r')
-    vim.cmd('InductorHotLines')
-    local qf = H.wait('the quickfix list of :InductorHotLines', function()
-      local q = vim.fn.getqflist({ title = 1, items = 1 })
-      return q.title:find('Hottest lines', 1, true) and #q.items > 0 and q
-    end)
+    local qf = H.quickfix_of('InductorHotLines', 'Hottest lines')
     H.contains(qf.title, 'totals over the profiled region', 'quickfix title')
     H.eq(6, #qf.items, 'one entry per user line with kernels')
     -- The server's order is the time order: parse the times back and check they do not increase.
