@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <mutex>
 #include <regex>
 #include <unistd.h>
@@ -273,6 +274,8 @@ std::vector<ExpectedOutputCode> expectedOutputCodes(const std::vector<std::strin
   for (const std::string &trace : traceFiles)
     pids.insert(logPid(trace));
   for (const std::string &trace : traceFiles) {
+    // Recorded source path -> its lines here (trimmed), read once for all the frames of this log naming it.
+    std::map<std::string, std::vector<std::string>> sourceLines;
     std::vector<std::string> roots;
     if (searchRoots) {
       roots = *searchRoots;
@@ -301,10 +304,14 @@ std::vector<ExpectedOutputCode> expectedOutputCodes(const std::vector<std::strin
       for (auto &[key, frames] : r.origins) {
         std::set<Frame> now;
         for (const Frame &f : frames) {
-          std::string file = localPath(f.path);
-          for (const std::string &root : roots)
-            if (!fs::exists(file)) file = localPathIn(f.path, root);
-          if (std::optional<Frame> at = relocatedFrame(f, file)) now.insert(*at);
+          auto [lines, fresh] = sourceLines.try_emplace(f.path);
+          if (fresh) {
+            std::string file = localPath(f.path);
+            for (const std::string &root : roots)
+              if (!fs::exists(file)) file = localPathIn(f.path, root);
+            lines->second = trimmedLines(file);
+          }
+          if (std::optional<Frame> at = relocatedFrame(f, lines->second)) now.insert(*at);
         }
         frames = std::move(now);
       }

@@ -171,6 +171,15 @@ bool isLibraryFrame(const std::string &path) {
 
 namespace {
 
+/// The rank a log's file name gives: `dedicated_log_torch_trace_rank_1[_xyz].log`; nullopt without one.
+std::optional<int> rankInLogName(const std::string &tracePath) {
+  static const std::regex rank(R"(_rank_(\d+)[_.])");
+  std::smatch m;
+  std::string name = fs::path(tracePath).filename().string();
+  if (!std::regex_search(name, m, rank)) return std::nullopt;
+  return std::stoi(m[1].str());
+}
+
 std::string trimmed(const std::string &s) {
   size_t b = s.find_first_not_of(" \t\r"), e = s.find_last_not_of(" \t\r");
   return b == std::string::npos ? "" : s.substr(b, e - b + 1);
@@ -202,13 +211,16 @@ std::set<Frame> originsOfTracebacks(const json &tracebacks) {
   return out;
 }
 
-std::optional<Frame> relocatedFrame(const Frame &f, const std::string &local) {
-  if (f.code.empty()) return f;
-  std::ifstream in(local);
-  if (!in) return f;
+std::vector<std::string> trimmedLines(const std::string &path) {
+  std::ifstream in(path);
   std::vector<std::string> lines;
   for (std::string l; std::getline(in, l);)
     lines.push_back(trimmed(l));
+  return lines;
+}
+
+std::optional<Frame> relocatedFrame(const Frame &f, const std::vector<std::string> &lines) {
+  if (f.code.empty() || lines.empty()) return f;
   if (f.line >= 1 && f.line <= lines.size() && lines[f.line - 1] == f.code) return f;
   std::optional<Frame> best;
   for (uint32_t i = 0; i < lines.size(); ++i) {
@@ -259,11 +271,8 @@ std::vector<OutputCodeRecord> readOutputCodes(const std::string &tracePath) {
     if (r.envelope.contains("rank")) {
       oc.rank = r.envelope["rank"].get<int>();
     } else {
-      // Older logs say the rank only in the file name: dedicated_log_torch_trace_rank_1[_xyz].log.
-      static const std::regex rank(R"(_rank_(\d+)[_.])");
-      std::smatch m;
-      std::string name = fs::path(tracePath).filename().string();
-      if (std::regex_search(name, m, rank)) oc.rank = std::stoi(m[1].str());
+      // Older logs say the rank only in the file name.
+      oc.rank = rankInLogName(tracePath);
     }
     oc.aoti = r.envelope.contains("graph_dump");
     const json &meta = oc.aoti ? r.envelope["graph_dump"] : r.envelope["inductor_output_code"];
@@ -422,28 +431,20 @@ int64_t firstTimestampUs(const std::string &log) {
 }
 
 std::vector<std::string> latestRunLogs(const std::vector<std::string> &logs) {
-  // The rank of a log, from its name (`dedicated_log_torch_trace_rank_3_xxxx.log`); "" without one.
-  auto rankOf = [](const std::string &log) {
-    std::string name = fs::path(log).filename().string();
-    size_t at = name.find("_rank_");
-    if (at == std::string::npos) return std::string();
-    size_t end = name.find('_', at + 6);
-    return name.substr(at + 6, end == std::string::npos ? std::string::npos : end - (at + 6));
-  };
-  std::map<std::string, std::pair<int64_t, std::string>> latestOfRank; // rank -> (first ts, log)
+  std::map<std::optional<int>, std::pair<int64_t, std::string>> latestOfRank; // rank -> (first ts, log)
   std::pair<int64_t, std::string> latest{INT64_MIN, ""};
   for (const std::string &log : logs) {
     std::pair<int64_t, std::string> t{firstTimestampUs(log), log};
     latest = std::max(latest, t);
-    auto [it, fresh] = latestOfRank.try_emplace(rankOf(log), t);
+    auto [it, fresh] = latestOfRank.try_emplace(rankInLogName(log), t);
     if (!fresh) it->second = std::max(it->second, t);
   }
   if (logs.empty()) return {};
   // An unranked log is a run of its own; a job's run is the latest log of each rank.
-  if (rankOf(latest.second).empty()) return {latest.second};
+  if (!rankInLogName(latest.second)) return {latest.second};
   std::vector<std::string> out;
   for (const auto &[rank, t] : latestOfRank)
-    if (!rank.empty()) out.push_back(t.second);
+    if (rank) out.push_back(t.second);
   std::sort(out.begin(), out.end());
   return out;
 }

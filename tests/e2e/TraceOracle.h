@@ -59,11 +59,14 @@ struct Frame {
   friend bool operator==(const Frame &a, const Frame &b) { return a.path == b.path && a.line == b.line; }
 };
 
-/// Where `f`'s recorded text is in `local` (its file here) now: its line when it still holds the text (or
-/// no text was recorded, or the file cannot be read), else the nearest line that holds it (an edit moved it;
-/// an FX graph cache hit replays the stack traces of the compile that filled the cache, with that run's line
-/// numbers), else nullopt (the text is gone: no location).
-std::optional<Frame> relocatedFrame(const Frame &f, const std::string &local);
+/// A file's lines, each trimmed; empty when it cannot be read.
+std::vector<std::string> trimmedLines(const std::string &path);
+
+/// Where `f`'s recorded text is in its file here now (`lines`: trimmedLines of it): its line when it still
+/// holds the text (or no text was recorded, or the file could not be read), else the nearest line that holds
+/// it (an edit moved it; an FX graph cache hit replays the stack traces of the compile that filled the cache,
+/// with that run's line numbers), else nullopt (the text is gone: no location).
+std::optional<Frame> relocatedFrame(const Frame &f, const std::vector<std::string> &lines);
 
 /// True for frames that are never model code: PyTorch itself (installed, or from a checkout), the standard
 /// library, synthetic `<...>` files. Third-party packages (transformers, torchvision) are model code.
