@@ -57,6 +57,8 @@ export function create(
       { scheme: 'file', language: 'python' },
       { scheme: 'file', language: 'cpp' },
       { scheme: 'file', language: 'c' },
+      // Triton's IR beside a kernel in its cache: definition from an IR line back to the kernel line.
+      { scheme: 'file', pattern: '**/*.{ttir,ttgir,llir,ptx}' },
       { scheme: traceScheme },
     ],
     initializationOptions: config.initializationOptions(pythonFromExtension),
