@@ -28,7 +28,11 @@ one() {
   # A case with a `keeptriton` file keeps the Triton cache (IR, PTX, cubin, metadata) inside the Inductor cache.
   local keeptriton=0
   if [[ -f "$work/keeptriton" ]]; then keeptriton=1; rm "$work/keeptriton"; fi
-  (cd "$work" && TORCH_TRACE="$work/trace" INDUCTOR_PROVENANCE=$provenance TORCH_COMPILE_DEBUG=1 \
+  # A case with an `env` file runs with its KEY=VALUE lines in the environment (e.g.
+  # TORCHINDUCTOR_BENCHMARK_KERNEL=1, which makes Inductor write kernel_num_gb/kernel_flop).
+  local extra=()
+  if [[ -f "$work/env" ]]; then mapfile -t extra < <(grep -E '^[A-Z_][A-Z0-9_]*=' "$work/env"); rm "$work/env"; fi
+  (cd "$work" && env "${extra[@]}" TORCH_TRACE="$work/trace" INDUCTOR_PROVENANCE=$provenance TORCH_COMPILE_DEBUG=1 \
      TORCHINDUCTOR_CACHE_DIR="$work/inductor_cache" timeout "${LIMIT:-500}" "${script[@]}" > run.log 2>&1)
   echo "$c: exit $? $(tail -1 "$work/run.log")"
   [[ -f "$work/runs.sh" ]] && rm "$work/runs.sh"
