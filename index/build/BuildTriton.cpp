@@ -4,7 +4,20 @@
 // and metadata are read here; IR is parsed on request.
 #include "index/build/IndexBuilder.h"
 
+#include <map>
 #include <set>
+
+namespace {
+std::string_view baseNameOf(std::string_view path) {
+  size_t slash = path.find_last_of('/');
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+/// Inductor's content-addressed kernel file name, `c<hash>.py` (torch/_inductor/codecache.py: "c" + a base32
+/// code hash); other names (a user's Triton kernel in model.py) say nothing of the content.
+bool isCodeHashName(std::string_view name) {
+  return name.size() >= 40 && name.front() == 'c' && name.substr(name.size() - 3) == ".py";
+}
+} // namespace
 
 namespace inductor::index {
 
@@ -21,7 +34,16 @@ void IndexBuilder::buildTritonCache(const TritonCacheCollector &walked) {
     if (s2 == std::string::npos || s2 == 0) continue;
     roots.insert(p.substr(0, s2) + "/triton");
   }
-  auto resolve = [this](std::string_view recorded) -> std::string {
+  // A recorded kernel file is `<cache>/<xy>/c<hash>.py`, content-addressed: when a kernel file of that name
+  // is already indexed, it is that file (read before, so inside the roots); resolving the recorded path again
+  // cost a realpath(3) or two per cache entry, which was most of what the cache added to the first answer.
+  std::map<std::string_view, const std::string *> kernelFiles;
+  for (const Artifact &a : index_->artifacts_)
+    if (a.kind == ArtifactKind::KernelSource && !a.paths.empty() &&
+        isCodeHashName(baseNameOf(a.paths.front())))
+      kernelFiles.emplace(baseNameOf(a.paths.front()), &a.paths.front());
+  auto resolve = [this, &kernelFiles](std::string_view recorded) -> std::string {
+    if (auto it = kernelFiles.find(baseNameOf(recorded)); it != kernelFiles.end()) return *it->second;
     ResolvedPath local = resolver_->resolve(recorded);
     return local.exists && mayRead(local.path) ? local.path : std::string();
   };

@@ -2,6 +2,7 @@
 
 #include "index/files/PathResolver.h"
 #include "index/files/ReadPolicy.h"
+#include "index/files/TritonCache.h"
 #include "index/trace/MappedFile.h"
 
 #include <algorithm>
@@ -217,6 +218,11 @@ DiscoveredInputs discoverInputs(const std::vector<std::string> &inputs, size_t m
         if ((isSkippedDirectory(it->path().filename().string()) && it->path() != root) ||
             isPseudoFileSystem(it->path())) {
           it.disable_recursion_pending();
+        } else if (isTritonCacheKeyName(it->path().filename().string())) {
+          // A Triton cache entry: told to the listener (TritonCacheCollector), which reads it; nothing in it
+          // is an input of discovery.
+          it.disable_recursion_pending();
+          if (listed) listed(it->path().string(), false);
         } else if (size_t(it.depth()) + 1 >= maxDepth) {
           // Its entries would lie maxDepth levels below the input: not entered (the iterator would keep an
           // open directory and a longer path for every level).

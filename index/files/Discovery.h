@@ -89,6 +89,7 @@ bool isRunLogCandidateName(const std::string &fileName);
 /// thread): every input directory and each directory walked below it (`recursive` true), and the directory
 /// of an input that is a file (false). A file created there after the call is seen by a watch the callee
 /// started in it; one created before, discovery lists: a watcher that starts watching here misses nothing.
+/// A Triton cache entry (isTritonCacheKeyName) is told but not walked into (false): the index reads it.
 using DirectoryListed = std::function<void(const std::string &directory, bool recursive)>;
 
 /// Levels of directories a walk of the inputs or roots goes below each of them, at most (see the file

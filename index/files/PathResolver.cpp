@@ -1,6 +1,7 @@
 #include "index/files/PathResolver.h"
 
 #include "index/files/Discovery.h"
+#include "index/files/TritonCache.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -154,18 +155,22 @@ void PathResolver::buildSuffixIndex() const {
       byBasename_[std::string(basenameOf(root))].push_back(normalizePath(fs::absolute(root, ec).string()));
       continue;
     }
-    fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec), end;
+    // Absolute once: the walk's paths are then absolute too (fs::absolute asks getcwd(2) on every call).
+    fs::path base = fs::absolute(root, ec);
+    if (ec) continue;
+    fs::recursive_directory_iterator it(base, fs::directory_options::skip_permission_denied, ec), end;
     for (; !ec && it != end; it.increment(ec)) {
       if (it->is_directory(ec)) {
         // As discovery walks (Discovery.h): directories count toward the cap, and the walk is depth-capped.
         if (++seen > maxFiles_) break;
-        if (isSkippedDirectory(it->path().filename().string()) || size_t(it.depth()) + 1 >= kMaxWalkDepth)
+        std::string name = it->path().filename().string();
+        if (isSkippedDirectory(name) || isTritonCacheKeyName(name) || size_t(it.depth()) + 1 >= kMaxWalkDepth)
           it.disable_recursion_pending();
         continue;
       }
       if (!it->is_regular_file(ec)) continue;
       if (++seen > maxFiles_) break;
-      std::string p = normalizePath(fs::absolute(it->path(), ec).string());
+      std::string p = normalizePath(it->path().string());
       byBasename_[std::string(basenameOf(p))].push_back(std::move(p));
     }
   }

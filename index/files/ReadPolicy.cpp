@@ -85,9 +85,13 @@ Expected<std::string> readRegularFile(std::string_view path, size_t maxBytes) {
 }
 
 Expected<std::string> ReadPolicy::read(std::string_view path, size_t maxBytes) const {
+  if (!allows(path))
+    return Error{"not read: " + std::string(path) + " is outside the workspace folders and trace inputs"};
+  return readListed(path, maxBytes);
+}
+
+Expected<std::string> ReadPolicy::readListed(std::string_view path, size_t maxBytes) const {
   std::string p(path);
-  const Error refused{"not read: " + p + " is outside the workspace folders and trace inputs"};
-  if (!allows(p)) return refused;
   auto file = openInputFile(p);
   if (!file) return file.error();
   const int fd = file->fd;
@@ -105,7 +109,7 @@ Expected<std::string> ReadPolicy::read(std::string_view path, size_t maxBytes) c
     }
     if (!inside) {
       ::close(fd);
-      return refused;
+      return Error{"not read: " + p + " is outside the workspace folders and trace inputs"};
     }
   }
   return readOpenFile(*file, p, maxBytes);

@@ -39,6 +39,11 @@ public:
   /// regular files of at most `maxBytes`; never blocks on a FIFO. Errors say why not, e.g. "not read: /x is
   /// outside the workspace folders and trace inputs".
   Expected<std::string> read(std::string_view path, size_t maxBytes) const;
+  /// read() for a file that a listing of a directory inside the roots found (a regular file, not a link):
+  /// its path is not canonicalised first (a realpath(3) per component, which dominated reading a Triton
+  /// cache's small metadata files), but the file actually opened is judged as read() judges it, so one
+  /// swapped for a link since the listing is still refused.
+  Expected<std::string> readListed(std::string_view path, size_t maxBytes) const;
   /// The canonical roots, for logs and messages.
   const std::vector<std::string> &roots() const { return roots_; }
   bool allowsAll() const { return all_; }

@@ -206,10 +206,14 @@ TritonJoin joinTritonKernel(const TritonCache &cache, std::string_view name, std
   return join;
 }
 
+bool isTritonCacheKeyName(std::string_view name) {
+  return name.size() == 52 && std::all_of(name.begin(), name.end(), [](char c) {
+           return (c >= 'A' && c <= 'Z') || (c >= '2' && c <= '7');
+         });
+}
+
 bool isTritonHashName(std::string_view name) {
-  if (name.size() == 52)
-    return std::all_of(name.begin(), name.end(),
-                       [](char c) { return (c >= 'A' && c <= 'Z') || (c >= '2' && c <= '7'); });
+  if (name.size() == 52) return isTritonCacheKeyName(name);
   if (name.size() == 32 || name.size() == 64)
     return std::all_of(name.begin(), name.end(),
                        [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
@@ -248,7 +252,8 @@ TritonCache findTritonCache(const std::vector<std::string> &entryDirs, const std
                                       " entries; the rest were not read"});
       break;
     }
-    if (!policy.allows(dir)) continue;
+    // Each dir was listed by the discovery walk (which reads only inside the roots) or under an allowed root
+    // (no links followed): its listed files are read without canonicalising their paths again (readListed).
     std::vector<std::string> files = listFiles(dir);
     std::set<std::string_view> names(files.begin(), files.end());
     TritonCacheEntry e;
@@ -258,7 +263,7 @@ TritonCache findTritonCache(const std::vector<std::string> &entryDirs, const std
       if (!names.count("__grp__" + f) && !names.count(stem + ".ptx") && !names.count(stem + ".cubin") &&
           !names.count(stem + ".ttir"))
         continue;
-      auto text = policy.read(dir + "/" + f, kMetadataBytes);
+      auto text = policy.readListed(dir + "/" + f, kMetadataBytes);
       if (!text) {
         cache.notes.push_back({dir + "/" + f, "Triton metadata: " + text.error().message});
         continue;
@@ -287,7 +292,7 @@ TritonCache findTritonCache(const std::vector<std::string> &entryDirs, const std
       if (ir.empty()) continue;
       // Only the head: policy.read takes a whole file, so a file larger than the head is read through a
       // bounded prefix of its own (IR files are small, ~100 KB at most in practice).
-      auto text = policy.read(ir, size_t{64} << 20);
+      auto text = policy.readListed(ir, size_t{64} << 20);
       if (!text) continue;
       e.recordedKernelFile = firstLocFile(std::string_view(*text).substr(0, kIrHeadBytes));
       if (!e.recordedKernelFile.empty()) break;
@@ -309,7 +314,7 @@ TritonCache findTritonCache(const std::vector<std::string> &entryDirs, const std
     if (!policy.allows(dir)) continue;
     for (const std::string &f : listFiles(dir)) {
       if (f.size() <= 12 || f.compare(f.size() - 12, 12, ".best_config") != 0) continue;
-      auto text = policy.read(dir + "/" + f, kBestConfigBytes);
+      auto text = policy.readListed(dir + "/" + f, kBestConfigBytes);
       if (!text) continue;
       if (auto c = parseBestConfig(*text); c && !c->tritonCacheHash.empty()) {
         c->path = dir + "/" + f;

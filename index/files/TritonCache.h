@@ -114,6 +114,11 @@ TritonJoin joinTritonKernel(const TritonCache &cache, std::string_view name, std
 /// Whether a directory name looks like a Triton cache key: 52 characters of base32 ([A-Z2-7]), or 32 or 64
 /// lowercase hex digits.
 bool isTritonHashName(std::string_view name);
+/// Whether a directory name is the cache key of Triton >= 3.0 (triton/runtime/cache.py: the base32 of a
+/// SHA-256, 52 characters of [A-Z2-7]). Such a directory holds one kernel's compiled files and nothing a
+/// trace names or a path resolves into, so discovery and the path resolver's suffix index do not walk into it
+/// (the hex forms of older Triton are too common a name to skip).
+bool isTritonCacheKeyName(std::string_view name);
 
 /// Collects, from discovery's walk (DirectoryListed), the directories that may be cache entries (a hash name)
 /// and the Triton cache roots (`triton` directories).
@@ -125,7 +130,9 @@ struct TritonCacheCollector {
 /// Finds the entries: each of `entryDirs` that holds a `NAME.json` with a `NAME.ptx`, `.cubin`, `.ttir` or
 /// `__grp__NAME.json` beside it, and such entries up to two levels below each of `roots` (an Inductor
 /// cache's `triton/`, a configured tritonCacheDirs: `<root>/<rank>/<hash>` and `<root>/<hash>`), reading
-/// only through `policy`. `resolve` maps a recorded kernel file to a local path ("" when not here), for the
+/// only through `policy` (`entryDirs` are directories that a walk inside the roots listed: their files are
+/// read with ReadPolicy::readListed, which still refuses a file that is not inside). `resolve` maps a
+/// recorded kernel file to a local path ("" when not here), for the
 /// `.best_config` files beside it. Entries reached twice are listed once.
 TritonCache findTritonCache(const std::vector<std::string> &entryDirs, const std::vector<std::string> &roots,
                             const ReadPolicy &policy,

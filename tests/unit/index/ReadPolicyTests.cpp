@@ -45,3 +45,25 @@ TEST_CASE("ReadPolicy: inside the roots only, symlinks judged by their targets")
   CHECK(ReadPolicy::allowAll().allows("/etc/passwd"));
   CHECK_FALSE(ReadPolicy(std::vector<std::string>{}).allows(root.path + "/pkg/m.py"));
 }
+
+TEST_CASE("ReadPolicy::readListed: no canonicalisation first, but the file opened must be inside") {
+  TempDir root, outside;
+  std::ofstream(root.path + "/meta.json") << "{}";
+  std::ofstream(outside.path + "/secret.txt") << "secret\n";
+  fs::create_symlink(outside.path + "/secret.txt", root.path + "/swapped.json");
+  fs::create_directory_symlink(outside.path, root.path + "/linked_dir");
+
+  ReadPolicy policy({root.path});
+  auto inside = policy.readListed(root.path + "/meta.json", 1024);
+  REQUIRE(inside);
+  CHECK(*inside == "{}");
+  // A listed name swapped for a link out of the roots, and a path through a linked directory: refused by
+  // the descriptor's real path, with the same message as read().
+  for (const std::string &p : {root.path + "/swapped.json", root.path + "/linked_dir/secret.txt"}) {
+    auto refused = policy.readListed(p, 1024);
+    REQUIRE_FALSE(refused);
+    CHECK(refused.error().message.find("outside the workspace folders") != std::string::npos);
+  }
+  CHECK_FALSE(policy.readListed(outside.path + "/secret.txt", 1024));
+  CHECK(ReadPolicy::allowAll().readListed(outside.path + "/secret.txt", 1024));
+}
