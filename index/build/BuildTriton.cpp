@@ -21,7 +21,7 @@ bool isCodeHashName(std::string_view name) {
 
 namespace inductor::index {
 
-void IndexBuilder::buildTritonCache(const TritonCacheCollector &walked) {
+void IndexBuilder::buildTritonCache(const TritonCacheCollector &walked, const DiscoveredInputs &inputs) {
   std::set<std::string> roots(walked.roots.begin(), walked.roots.end());
   for (const std::string &dir : options_.tritonCacheDirs)
     roots.insert(normalizePath(dir));
@@ -47,8 +47,15 @@ void IndexBuilder::buildTritonCache(const TritonCacheCollector &walked) {
     ResolvedPath local = resolver_->resolve(recorded);
     return local.exists && mayRead(local.path) ? local.path : std::string();
   };
+  // The directories the walk listed kernel files in, with the autotuner's files it saw there.
+  std::map<std::string, std::vector<std::string>> walkedConfigs;
+  auto dirOf = [](const std::string &p) { return p.substr(0, p.find_last_of('/')); };
+  for (const std::string &p : inputs.cacheSources)
+    walkedConfigs[dirOf(p)];
+  for (const std::string &p : inputs.autotuneConfigs)
+    walkedConfigs[dirOf(p)].push_back(p);
   TritonCache cache = findTritonCache(walked.entryDirs, std::vector<std::string>(roots.begin(), roots.end()),
-                                      policy_, resolve);
+                                      policy_, resolve, walkedConfigs);
   for (const TritonCache::Note &n : cache.notes)
     diag(n.path, 0, n.message);
   index_->triton_ = std::make_shared<const TritonCache>(std::move(cache));

@@ -620,7 +620,7 @@ std::shared_ptr<const Index> IndexBuilder::run() {
   }
   // Of several runs, only kernel files the run's output code names (cache files are shared by runs).
   if (!cancelled()) linkKernelSources(restrictedToRun() ? std::vector<std::string>{} : inputs.cacheSources);
-  if (!cancelled()) buildTritonCache(triton);
+  if (!cancelled()) buildTritonCache(triton, inputs);
   if (!cancelled()) buildHealth(health);
   if (!cancelled()) buildRuntime(inputs);
   if (!index_->runtime_) index_->runtime_ = std::make_shared<RuntimeData>();

@@ -379,7 +379,7 @@ private:
   void linkKernelSources(const std::vector<std::string> &cacheSources);
   /// Finds the Triton cache entries (BuildTriton.cpp): those the walk saw, and inside the Inductor caches
   /// of the kernel files found and the configured tritonCacheDirs.
-  void buildTritonCache(const TritonCacheCollector &walked);
+  void buildTritonCache(const TritonCacheCollector &walked, const DiscoveredInputs &inputs);
   /// Fills Tables::firstCopy and Tables::firstEquivalent (Index::firstCopy, Index::firstEquivalent).
   void linkCopies();
   /// What buildHealth() reads from the logs (it needs nothing else).

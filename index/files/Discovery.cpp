@@ -119,6 +119,7 @@ struct Collector {
   // Graph directory -> its files.
   std::map<std::string, CompileFiles> dirs;
   std::set<std::string> cacheSources;
+  std::set<std::string> autotuneConfigs;
   std::set<std::string> wrappersCpp;
   std::set<std::string> provenance;
   std::set<std::string> kernelInformation;
@@ -159,6 +160,8 @@ struct Collector {
       if (keep()) wrappersCpp.insert(full);
     } else if (endsWith(name, ".py") && isCacheHashName(name.substr(0, name.size() - 3))) {
       if (keep()) cacheSources.insert(full);
+    } else if (endsWith(name, ".best_config") && !viaLink) {
+      autotuneConfigs.insert(full);
     }
   }
 };
@@ -300,6 +303,7 @@ DiscoveredInputs discoverInputs(const std::vector<std::string> &inputs, size_t m
     if (!used) out.standaloneProvenance.push_back(k);
   }
   out.cacheSources.assign(c.cacheSources.begin(), c.cacheSources.end());
+  out.autotuneConfigs.assign(c.autotuneConfigs.begin(), c.autotuneConfigs.end());
   out.profiles.assign(c.profiles.begin(), c.profiles.end());
   out.runLogCandidates.assign(c.runLogCandidates.begin(), c.runLogCandidates.end());
   return out;

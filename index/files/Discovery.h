@@ -66,6 +66,9 @@ struct DiscoveredInputs {
   /// Cache `c<hash>.py` files not known to be wrappers: Triton kernel files or wrappers without a `.debug/`
   /// directory; the index reads their first lines to tell.
   std::vector<std::string> cacheSources;
+  /// The autotuner's choices beside kernel files, `<cache>/<xy>/<hash>.best_config`
+  /// (torch/_inductor/runtime/autotune_cache.py), as the walk found them (by name, unread).
+  std::vector<std::string> autotuneConfigs;
   /// Provenance JSON found outside any graph directory.
   std::vector<std::string> standaloneProvenance;
   std::vector<std::string> errors; ///< Inputs that do not exist or cannot be read.

@@ -230,7 +230,8 @@ void TritonCacheCollector::operator()(const std::string &directory) {
 
 TritonCache findTritonCache(const std::vector<std::string> &entryDirs, const std::vector<std::string> &roots,
                             const ReadPolicy &policy,
-                            const std::function<std::string(std::string_view)> &resolve) {
+                            const std::function<std::string(std::string_view)> &resolve,
+                            const std::map<std::string, std::vector<std::string>> &walkedConfigs) {
   TritonCache cache;
   std::set<std::string> dirs(entryDirs.begin(), entryDirs.end());
   for (const std::string &root : roots) {
@@ -311,13 +312,22 @@ TritonCache findTritonCache(const std::vector<std::string> &entryDirs, const std
     std::string dir(dirName(local));
     if (configsByDir.count(dir)) continue;
     std::vector<TritonBestConfig> &configs = configsByDir[dir];
-    if (!policy.allows(dir)) continue;
-    for (const std::string &f : listFiles(dir)) {
+    // The walk saw this directory's files already (no second listing, no canonical path of it).
+    std::vector<std::string> files;
+    if (auto walked = walkedConfigs.find(dir); walked != walkedConfigs.end()) {
+      files = walked->second;
+    } else {
+      if (!policy.allows(dir)) continue;
+      for (const std::string &f : listFiles(dir))
+        files.push_back(dir + "/" + f);
+    }
+    for (const std::string &file : files) {
+      std::string_view f = file;
       if (f.size() <= 12 || f.compare(f.size() - 12, 12, ".best_config") != 0) continue;
-      auto text = policy.readListed(dir + "/" + f, kBestConfigBytes);
+      auto text = policy.readListed(file, kBestConfigBytes);
       if (!text) continue;
       if (auto c = parseBestConfig(*text); c && !c->tritonCacheHash.empty()) {
-        c->path = dir + "/" + f;
+        c->path = file;
         configs.push_back(std::move(*c));
       }
     }

@@ -133,10 +133,13 @@ struct TritonCacheCollector {
 /// only through `policy` (`entryDirs` are directories that a walk inside the roots listed: their files are
 /// read with ReadPolicy::readListed, which still refuses a file that is not inside). `resolve` maps a
 /// recorded kernel file to a local path ("" when not here), for the
-/// `.best_config` files beside it. Entries reached twice are listed once.
+/// `.best_config` files beside it. Entries reached twice are listed once. `walkedConfigs`: directories the
+/// discovery walk listed (inside the roots), each with the `.best_config` files it saw there; another
+/// kernel file's directory is judged by `policy` and listed here.
 TritonCache findTritonCache(const std::vector<std::string> &entryDirs, const std::vector<std::string> &roots,
                             const ReadPolicy &policy,
-                            const std::function<std::string(std::string_view)> &resolve);
+                            const std::function<std::string(std::string_view)> &resolve,
+                            const std::map<std::string, std::vector<std::string>> &walkedConfigs = {});
 
 // ---------------------------------------------------------------------------------------------------------
 // Cubin resources.
