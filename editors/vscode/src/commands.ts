@@ -271,6 +271,7 @@ export function activate(
   // The views live as long as a client (compare.ts, ranks.ts): these start one if need be, then ask the view's
   // own refresh, which resolves to the server's answer.
   register('inductorLs.compare', 'Compare with Baseline Run', async () => {
+    await vscode.commands.executeCommand('setContext', 'inductorLs.severalRuns', true);
     await vscode.commands.executeCommand('inductorLs.compare.focus');
     return vscode.commands.executeCommand('inductorLs.refreshCompare');
   });

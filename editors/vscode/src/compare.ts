@@ -11,7 +11,8 @@
 //         triton_poi_fused_silu_3                added
 //   ▾ Gone lines / Changed lines
 //
-// Clicking an event or a line opens it (a gone line: the baseline's line, in
+// The view shows in the Explorer once the traces hold several runs (or when
+// asked for). Clicking an event or a line opens it (a gone line: the baseline's line, in
 // the file as it is now), when the file is on this machine.
 //
 //   inductorLs.compare           palette (commands.ts, starts the server if
@@ -28,7 +29,7 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import type { InductorContext } from './context';
-import { type CompareEvent, type CompareLine, type CompareResult, compareRequest } from './protocol';
+import { type CompareEvent, type CompareLine, type CompareResult, compareRequest, runsRequest } from './protocol';
 
 export const viewId = 'inductorLs.compare';
 
@@ -291,8 +292,20 @@ export function onCodeLensRefresh(client: LanguageClient, listener: () => void):
   return vscode.Disposable.from(...subscriptions);
 }
 
+// The view is in the Explorer only when there is something to compare (several runs in the traces), or
+// once asked for (inductorLs.compare); a hidden view is never visible, so this asks `inductor/runs` itself.
+async function showWhenSeveralRuns(client: LanguageClient): Promise<void> {
+  try {
+    const { runs } = await client.sendRequest(runsRequest, {});
+    if (runs.length > 1) await vscode.commands.executeCommand('setContext', 'inductorLs.severalRuns', true);
+  } catch {
+    // Not ready yet: the next status asks again.
+  }
+}
+
 export function activate(context: InductorContext, client: LanguageClient): CompareProvider {
   const provider = new CompareProvider(client);
+  void vscode.commands.executeCommand('setContext', 'inductorLs.severalRuns', false);
   const view = vscode.window.createTreeView(viewId, { treeDataProvider: provider, showCollapseAll: true });
   provider.view = view;
   let lensRefresh: vscode.Disposable | undefined;
@@ -304,7 +317,9 @@ export function activate(context: InductorContext, client: LanguageClient): Comp
       if (e.visible && provider.stale) void provider.refresh();
     }),
     context.onDidChangeStatus((status) => {
-      if (!status.indexing) provider.invalidate();
+      if (status.indexing) return;
+      provider.invalidate();
+      if (!view.visible) void showWhenSeveralRuns(client);
     }),
     // The code lens providers exist once the client has started (registered from the server's capabilities).
     client.onDidChangeState(() => {
