@@ -157,7 +157,7 @@ export class CompareProvider implements vscode.TreeDataProvider<CompareNode>, vs
   }
 
   getChildren(node?: CompareNode): CompareNode[] {
-    if (!node) return this.roots;
+    if (!node) return this.roots.length > 0 ? this.roots : this.build();
     if (node.kind === 'group') return node.children;
     if (node.kind === 'line') {
       const l = node.line;

@@ -561,12 +561,16 @@ test('runs: the Run Comparison view lists the new graph break on the print line,
   const root = fixture('runs_gpt');
   const model = path.join(root, 'model.py');
   await serveTraces([root]);
-  // The baseline is indexed after the current run: the view says so until then, and asks again by itself.
-  const result = await until('a comparison with a baseline', async () => {
-    const r = await vscode.commands.executeCommand('inductorLs.compare');
-    return r?.baseline ? r : undefined;
-  });
+  // Two runs: the view shows in the Explorer by itself. The baseline is indexed after the current run; the
+  // view asks again by itself when the server says so (inductor/status, workspace/codeLens/refresh).
+  await until('the Run Comparison view shown', async () => {
+    await vscode.commands.executeCommand('inductorLs.compare.focus');
+    return s.api.compare?.view?.visible;
+  }, 30000);
   const provider = s.api.compare;
+  await until('the view filled with the comparison, unasked', () => provider.result?.baseline && provider.getChildren().some((n) => n.kind === 'group'));
+  const result = await vscode.commands.executeCommand('inductorLs.compare');
+  assert.deepEqual(result, provider.result);
   const runs = (await s.api.languageClient.sendRequest('inductor/runs', {})).runs;
   assert.equal(runs.length, 2, JSON.stringify(runs));
   // Both runs are of one day: the title gives their times, baseline first.
