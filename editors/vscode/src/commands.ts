@@ -257,11 +257,8 @@ export function activate(
   register(showLocationsCommand, 'Show Locations', (client, uri: string, position: LspPosition, locations: LspLocation[]) =>
     showLocations(client, uri, position, locations ?? []),
   );
-  register('inductorLs.selectRun', 'Select Run', async (client) => {
-    const id = await runs.selectRun(client);
-    // A run chosen: the server reindexes and says so with inductor/status; the views follow it.
-    return id;
-  });
+  // A run chosen: the server reindexes and says so with inductor/status, which the views follow.
+  register('inductorLs.selectRun', 'Select Run', (client) => runs.selectRun(client));
   register('inductorLs.selectBaseline', 'Select Baseline Run', async (client) => {
     const id = await runs.selectBaseline(client);
     // "none" or a baseline already built sends no inductor/status: ask the comparison again now.
