@@ -12,6 +12,12 @@
 //   inductor.showLaunchSites [uri, position] (LSP): a model line's lens; its
 //                            locations come from inductor/launchSites, then as
 //                            inductor.showLocations
+//   inductorLs.selectRun, inductorLs.selectBaseline  runs.ts: inductor/runs →
+//                            quick pick → inductor.selectRun / inductor.selectBaseline
+//   inductorLs.compare, inductorLs.showRanks  focus the views of compare.ts,
+//                            ranks.ts and ask the server again
+//   inductorLs.showLowered   lowered.ts: inductor/lowered at the cursor → the
+//                            IR (PTX by default) beside, its lines highlighted
 //   inductorLs.openLocation  [uri, line] → open at a line (the command links
 //                            that client.ts makes of hover links VS Code does
 //                            not open itself)
@@ -37,6 +43,8 @@ import {
   showLaunchSitesCommand,
   showLocationsCommand,
 } from './protocol';
+import * as lowered from './lowered';
+import * as runs from './runs';
 
 function cursor(client: LanguageClient) {
   const editor = vscode.window.activeTextEditor;
@@ -194,12 +202,14 @@ async function showLaunchSites(client: LanguageClient, uri: string, position: Ls
 }
 
 // Runs a command body, reporting failures instead of letting them vanish.
-function guarded<A extends unknown[]>(name: string, body: (...args: A) => Promise<void>) {
-  return async (...args: A) => {
+// Resolves to what the body did (undefined after a failure), for tests and other extensions.
+function guarded<A extends unknown[], R>(name: string, body: (...args: A) => Promise<R>) {
+  return async (...args: A): Promise<R | undefined> => {
     try {
-      await body(...args);
+      return await body(...args);
     } catch (e) {
       void vscode.window.showErrorMessage(`Inductor: ${name} failed: ${e instanceof Error ? e.message : String(e)}`);
+      return undefined;
     }
   };
 }
@@ -216,10 +226,10 @@ export function activate(
   extension: vscode.ExtensionContext,
   ensureClient: () => Promise<LanguageClient | undefined>,
 ): void {
-  const register = <A extends unknown[]>(
+  const register = <A extends unknown[], R = void>(
     id: string,
     name: string,
-    body: (client: LanguageClient, ...args: A) => Promise<void>,
+    body: (client: LanguageClient, ...args: A) => Promise<R>,
   ) =>
     extension.subscriptions.push(
       vscode.commands.registerCommand(
@@ -230,12 +240,13 @@ export function activate(
             void vscode.window.showErrorMessage(
               `Inductor: ${name}: inductor-ls is not running; see the "Inductor Language Server" output channel.`,
             );
-            return;
+            return undefined;
           }
-          await body(client, ...args);
+          return body(client, ...args);
         }),
       ),
     );
+  lowered.activate(extension);
   register('inductorLs.showKernels', 'Show Generated Kernels', showKernels);
   register('inductorLs.goToOrigin', 'Go to Origin', goToOrigin);
   register('inductorLs.reindex', 'Reindex Traces', reindex);
@@ -246,6 +257,27 @@ export function activate(
   register(showLocationsCommand, 'Show Locations', (client, uri: string, position: LspPosition, locations: LspLocation[]) =>
     showLocations(client, uri, position, locations ?? []),
   );
+  // A run chosen: the server reindexes and says so with inductor/status, which the views follow.
+  register('inductorLs.selectRun', 'Select Run', (client) => runs.selectRun(client));
+  register('inductorLs.selectBaseline', 'Select Baseline Run', async (client) => {
+    const id = await runs.selectBaseline(client);
+    // "none" or a baseline already built sends no inductor/status: ask the comparison again now.
+    if (id !== undefined) await vscode.commands.executeCommand('inductorLs.refreshCompare').then(undefined, () => undefined);
+    return id;
+  });
+  // The views live as long as a client (compare.ts, ranks.ts): these start one if need be, then ask the view's
+  // own refresh, which resolves to the server's answer.
+  register('inductorLs.compare', 'Compare with Baseline Run', async () => {
+    await vscode.commands.executeCommand('setContext', 'inductorLs.severalRuns', true);
+    await vscode.commands.executeCommand('inductorLs.compare.focus');
+    return vscode.commands.executeCommand('inductorLs.refreshCompare');
+  });
+  register('inductorLs.showRanks', 'Show Rank Divergences', async () => {
+    await vscode.commands.executeCommand('setContext', 'inductorLs.hasRanks', true);
+    await vscode.commands.executeCommand('inductorLs.ranks.focus');
+    return vscode.commands.executeCommand('inductorLs.refreshRanks');
+  });
+  register('inductorLs.showLowered', 'Show Lowered IR', (client, stage?: string) => lowered.showLowered(client, stage));
   register(showLaunchSitesCommand, 'Show Launch Sites', (client, uri: string, position: LspPosition) =>
     showLaunchSites(client, uri, position),
   );

@@ -4,7 +4,9 @@
 
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
+import type { CompareProvider } from './compare';
 import type { CompilesProvider } from './compiles';
+import type { RanksProvider } from './ranks';
 import { type StatusResult, statusNotification } from './protocol';
 
 export class InductorContext implements vscode.Disposable {
@@ -16,6 +18,9 @@ export class InductorContext implements vscode.Disposable {
   readonly onDidChangeStatus = this.status.event;
   // The Compiled Frames view's data, set by compiles.ts.
   compiles: CompilesProvider | undefined;
+  // The Run Comparison and Rank Divergences views' data (compare.ts, ranks.ts).
+  compare: CompareProvider | undefined;
+  ranks: RanksProvider | undefined;
 
   constructor(
     readonly extension: vscode.ExtensionContext,

@@ -12,9 +12,12 @@ import * as activation from './activation';
 import * as artifacts from './artifacts';
 import * as client from './client';
 import * as commands from './commands';
+import * as compare from './compare';
 import * as compiles from './compiles';
 import * as config from './config';
 import { InductorContext } from './context';
+import * as lowered from './lowered';
+import * as ranks from './ranks';
 import * as runtime from './runtime';
 import * as statusBar from './statusBar';
 import * as traceDocuments from './traceDocuments';
@@ -119,6 +122,8 @@ async function start(extension: vscode.ExtensionContext, output: vscode.LogOutpu
   runtime.activate(ctx, languageClient);
   statusBar.activate(ctx, languageClient);
   ctx.compiles = compiles.activate(ctx, languageClient);
+  ctx.compare = compare.activate(ctx, languageClient);
+  ctx.ranks = ranks.activate(ctx, languageClient);
   artifacts.activate(ctx, languageClient);
   try {
     await languageClient.start();
@@ -145,6 +150,11 @@ export interface InductorLsApi {
   readonly languageClient: LanguageClient | undefined;
   // The Compiled Frames view's data (compiles.ts), for tests.
   readonly compiles: compiles.CompilesProvider | undefined;
+  // The Run Comparison and Rank Divergences views' data (compare.ts, ranks.ts), for tests.
+  readonly compare: compare.CompareProvider | undefined;
+  readonly ranks: ranks.RanksProvider | undefined;
+  // The lines Show Lowered IR highlighted in an editor (lowered.ts), for tests.
+  highlightedLines(editor: vscode.TextEditor): number[];
   readonly state: ServerState;
   // The binary started (or why none could be), once a start was attempted.
   readonly serverPath: string | undefined;
@@ -191,6 +201,13 @@ export async function activate(extension: vscode.ExtensionContext): Promise<Indu
     get compiles() {
       return current?.compiles;
     },
+    get compare() {
+      return current?.compare;
+    },
+    get ranks() {
+      return current?.ranks;
+    },
+    highlightedLines: lowered.highlightedLines,
     get state() {
       return state;
     },

@@ -78,6 +78,15 @@ export function render(item: vscode.StatusBarItem, status: Partial<StatusResult>
   const md = new vscode.MarkdownString(undefined, true);
   md.appendMarkdown('**Inductor Language Server**\n\n');
   md.appendText(tooltip);
+  // Several runs: what to do about them, one click away (only these commands run from the tooltip).
+  if ((status.otherRuns ?? 0) > 0) {
+    const links = ['inductorLs.selectRun', 'inductorLs.selectBaseline', 'inductorLs.compare'];
+    md.isTrusted = { enabledCommands: links };
+    md.appendMarkdown(
+      `\n\n[$(history) Select run](command:${links[0]}) · [$(git-compare) Select baseline](command:${links[1]})` +
+        ` · [Compare](command:${links[2]})`,
+    );
+  }
   item.tooltip = md;
 }
 

@@ -71,7 +71,7 @@ test('the extension activates on a workspace that holds a trace and starts its s
   }
   log(`server: ${s.api.serverPath} (${s.api.serverSource})`);
   const commands = await vscode.commands.getCommands(true);
-  for (const c of ['inductorLs.showKernels', 'inductorLs.goToOrigin', 'inductorLs.reindex', 'inductorLs.openArtifact', 'inductor.showLocations', 'inductor.showLaunchSites', 'inductor.showCompiles', 'inductorLs.showCompiles', 'inductorLs.openLocation', 'inductorLs.showHotLines', 'inductor.showPrinterEnv'])
+  for (const c of ['inductorLs.showKernels', 'inductorLs.goToOrigin', 'inductorLs.reindex', 'inductorLs.openArtifact', 'inductor.showLocations', 'inductor.showLaunchSites', 'inductor.showCompiles', 'inductorLs.showCompiles', 'inductorLs.openLocation', 'inductorLs.showHotLines', 'inductor.showPrinterEnv', 'inductorLs.compare', 'inductorLs.showRanks', 'inductorLs.selectRun', 'inductorLs.selectBaseline', 'inductorLs.showLowered'])
     assert.ok(commands.includes(c), `command ${c} is not registered`);
 });
 
@@ -522,6 +522,317 @@ test('runtime insight: inlay hints and timed lenses from a profile, hottest line
   }
 });
 
+// Runs, ranks and kernel internals (issues 28, 29, 30) on their own fixtures, each served alone through the
+// user setting inductorLs.traceDirs (the client restarts on the change; undefined: the workspace's own
+// traces again); the last test puts the setting back.
+// Expected lines are found by their text in the fixture's files, never by number.
+async function serveTraces(dirs) {
+  const before = s.api.languageClient;
+  await vscode.workspace.getConfiguration('inductorLs').update('traceDirs', dirs, vscode.ConfigurationTarget.Global);
+  await until(`the client restarted on ${dirs ? dirs.map((d) => path.basename(d)).join(', ') : 'the workspace'}`, () => {
+    const c = s.api.languageClient;
+    return c && c !== before && c.isRunning() && s.api.state === 'running';
+  }, 60000);
+}
+
+function fixture(name) {
+  return path.join(path.dirname(vscode.workspace.workspaceFolders[0].uri.fsPath), name);
+}
+
+// The 1-based line of `model.py` (as it is on disk) holding `needle`, once.
+function lineOf(file, needle) {
+  const lines = fs.readFileSync(file, 'utf8').split('\n');
+  const at = lines.map((l, i) => (l.includes(needle) ? i + 1 : 0)).filter((n) => n > 0);
+  assert.equal(at.length, 1, `"${needle}" is on ${at.length} lines of ${file}`);
+  return at[0];
+}
+
+// Runs a tree item's command (vscode.open of a location) and returns the active editor once it shows `file`.
+async function clickItem(item, file) {
+  assert.ok(item.command, `no command on the item "${item.label}"`);
+  await vscode.commands.executeCommand(item.command.command, ...(item.command.arguments ?? []));
+  return until(`${path.basename(file)} in the active editor`, () => {
+    const e = vscode.window.activeTextEditor;
+    return e && sameFile(e.document.uri, vscode.Uri.file(file)) ? e : undefined;
+  }, 10000);
+}
+
+test('runs: the Run Comparison view lists the new graph break on the print line, the SiLU line new and the GELU line gone', async () => {
+  const root = fixture('runs_gpt');
+  const model = path.join(root, 'model.py');
+  await serveTraces([root]);
+  // Two runs: the view shows in the Explorer by itself. The baseline is indexed after the current run; the
+  // view asks again by itself when the server says so (inductor/status, workspace/codeLens/refresh).
+  await until('the Run Comparison view shown', async () => {
+    await vscode.commands.executeCommand('inductorLs.compare.focus');
+    return s.api.compare?.view?.visible;
+  }, 30000);
+  const provider = s.api.compare;
+  await until('the view filled with the comparison, unasked', () => provider.result?.baseline && provider.getChildren().some((n) => n.kind === 'group'));
+  const result = await vscode.commands.executeCommand('inductorLs.compare');
+  assert.deepEqual(result, provider.result);
+  const runs = (await s.api.languageClient.sendRequest('inductor/runs', {})).runs;
+  assert.equal(runs.length, 2, JSON.stringify(runs));
+  // Both runs are of one day: the title gives their times, baseline first.
+  assert.equal(provider.title, `Changes: ${runs[0].id.slice(11)} → ${runs[1].id.slice(11)}`);
+  assert.equal(result.baseline.id, runs[0].id);
+  const header = await probe({ selector: '.pane-header', text: provider.title });
+  assert.ok(header.ok, `view title: ${JSON.stringify(header)}`);
+
+  const groups = provider.getChildren();
+  const group = (name) => {
+    const g = groups.find((n) => n.kind === 'group' && n.group === name);
+    assert.ok(g, `no group ${name} among ${JSON.stringify(groups.map((n) => provider.getTreeItem(n).label))}`);
+    return g;
+  };
+  log(`compare view: ${groups.map((g) => `${provider.getTreeItem(g).label} (${g.children.length})`).join(', ')}`);
+  // The graph break on the print line (the new run's `.item()`), new since the baseline.
+  const printLine = lineOf(model, 'print("mlp scale"');
+  const breaks = provider.getChildren(group('eventsNew')).filter((n) => n.event.kind === 'graph break');
+  const onPrint = breaks.find((n) => sameFile(vscode.Uri.file(n.event.file), vscode.Uri.file(model)) && n.event.line === printLine);
+  assert.ok(onPrint, `no new graph break on model.py:${printLine}: ${JSON.stringify(breaks.map((n) => [n.event.file, n.event.line]))}`);
+  const breakItem = provider.getTreeItem(onPrint);
+  assert.ok(breakItem.description.startsWith(`graph break · model.py:${printLine}`), breakItem.description);
+  let editor = await clickItem(breakItem, model);
+  assert.equal(editor.selection.active.line, printLine - 1);
+
+  // The SiLU line compiled only in the current run: new, its kernels from none to some, with its GPU time.
+  const siluLine = lineOf(model, 'h = F.silu(h)');
+  const silu = provider.getChildren(group('linesNew')).find((n) => n.line.line === siluLine);
+  assert.ok(silu, `no new line model.py:${siluLine}`);
+  assert.ok(silu.line.kernelsBefore.length === 0 && silu.line.kernelsAfter.length > 0, JSON.stringify(silu.line));
+  const siluItem = provider.getTreeItem(silu);
+  assert.equal(siluItem.label, 'h = F.silu(h)');
+  // GPU time per step where the profile marks steps, else in total.
+  const per = (basis) => (basis === 'perStep' ? '/step' : '');
+  assert.notEqual(result.basisAfter, 'none', 'runs_gpt has a profile of each run');
+  assert.match(siluItem.description, new RegExp(`^model\\.py:${siluLine} · 0 → ${silu.line.kernelsAfter.length} kernels · – → [\\d.]+ (µs|ms)${per(result.basisAfter)}$`));
+  // Its kernels, each marked added.
+  const kernels = provider.getChildren(silu).map((n) => provider.getTreeItem(n));
+  assert.deepEqual(kernels.map((k) => k.label).sort(), [...silu.line.kernelsAfter].sort());
+  assert.ok(kernels.every((k) => k.description === 'added'), JSON.stringify(kernels.map((k) => k.description)));
+  editor = await clickItem(siluItem, model);
+  assert.equal(editor.selection.active.line, siluLine - 1);
+
+  // The GELU line compiled only in the baseline: gone, its text the baseline's.
+  const geluBase = lineOf(path.join(root, 'model_base.py.txt'), 'h = F.gelu(h)');
+  const gelu = provider.getChildren(group('linesGone')).find((n) => n.line.text.includes('h = F.gelu(h)'));
+  assert.ok(gelu, 'no gone F.gelu line');
+  assert.equal(gelu.line.line, geluBase);
+  assert.match(provider.getTreeItem(gelu).description, new RegExp(`^model\\.py:${geluBase} · \\d+ → 0 kernels · [\\d.]+ (µs|ms)${per(result.basisBefore)} → –$`));
+  // On screen: revealed in the view (the Explorer shows only a few rows), with its description.
+  await provider.view.reveal(silu, { select: true, focus: true });
+  const row = await probe({ selector: '.monaco-list-row', text: `h = F.silu(h)model.py:${siluLine}` });
+  assert.ok(row.ok, `the view shows no F.silu row: ${JSON.stringify(row)}`);
+});
+
+test('runs: Select Baseline Run and Select Run list the runs and choose through the server', async () => {
+  const provider = s.api.compare;
+  const runs = (await s.api.languageClient.sendRequest('inductor/runs', {})).runs;
+  const [older, newer] = runs;
+  // No baseline: the view says there is none.
+  let picked = vscode.commands.executeCommand('inductorLs.selectBaseline');
+  const rows = await probe({ selector: '.quick-input-list .monaco-list-row', text: older.id });
+  assert.ok(rows.ok, JSON.stringify(rows));
+  const all = await probe({ selector: '.quick-input-list .monaco-list-row' });
+  log(`baseline pick: ${JSON.stringify(all.texts)}`);
+  assert.ok(all.texts.some((t) => t.includes(newer.id) && t.includes('latest') && t.includes('current')), JSON.stringify(all.texts));
+  assert.ok(all.texts.some((t) => t.includes(older.id) && t.includes('baseline')), JSON.stringify(all.texts));
+  assert.ok((await probe({ selector: '.quick-input-list .monaco-list-row', text: 'None', click: true })).ok);
+  assert.equal(await picked, 'none');
+  await until('the view without a baseline', () => provider.result && provider.result.baseline === null && provider.title === 'Run Comparison');
+  assert.equal(provider.getChildren()[0].kind, 'message');
+
+  // The older run as the current one: the server reindexes it (and compares it with nothing older).
+  picked = vscode.commands.executeCommand('inductorLs.selectRun');
+  assert.ok((await probe({ selector: '.quick-input-list .monaco-list-row', text: older.id, click: true })).ok);
+  assert.equal(await picked, older.id);
+  await until(`run ${older.id} current`, async () => {
+    const r = (await s.api.languageClient.sendRequest('inductor/runs', {})).runs;
+    return r.find((x) => x.id === older.id)?.current;
+  });
+  // Back to the latest run, compared with the previous one: the view lists the changes again by itself.
+  picked = vscode.commands.executeCommand('inductorLs.selectRun');
+  assert.ok((await probe({ selector: '.quick-input-list .monaco-list-row', text: 'Latest run', click: true })).ok);
+  assert.equal(await picked, 'latest');
+  picked = vscode.commands.executeCommand('inductorLs.selectBaseline');
+  assert.ok((await probe({ selector: '.quick-input-list .monaco-list-row', text: 'Previous run', click: true })).ok);
+  assert.equal(await picked, 'previous');
+  await until('the comparison with the previous run again', () =>
+    provider.result?.baseline?.id === older.id && provider.result.current.id === newer.id && provider.getChildren().some((n) => n.kind === 'group'),
+  );
+});
+
+test('ranks: the Rank Divergences view lists the recompile, graph break and different code with their ranks', async () => {
+  const root = fixture('ranks_diverge');
+  const model = path.join(root, 'model.py');
+  await serveTraces([root]);
+  const result = await until('three divergences', async () => {
+    const r = await vscode.commands.executeCommand('inductorLs.showRanks');
+    return r && r.divergences.filter((d) => d.kind !== 'cache').length >= 3 ? r : undefined;
+  });
+  assert.equal(result.count, 4);
+  const provider = s.api.ranks;
+  const scaled = lineOf(model, 'h = h * scale / temp');
+  const branch = lineOf(model, 'if DIVERGE and dist.get_rank() == 3');
+  const expected = [
+    ['recompile', 2, scaled],
+    ['graph break', 3, branch],
+    ['different code', 1, scaled],
+  ];
+  const nodes = provider.getChildren().filter((n) => n.kind === 'divergence' && n.divergence.kind !== 'cache');
+  log(`ranks view: ${JSON.stringify(nodes.map((n) => provider.getTreeItem(n).description))}`);
+  assert.equal(nodes.length, expected.length, JSON.stringify(nodes.map((n) => n.divergence)));
+  for (const [kind, rank, line] of expected) {
+    const node = nodes.find((n) => n.divergence.kind === kind);
+    assert.ok(node, `no ${kind} divergence`);
+    assert.deepEqual(node.divergence.ranks, [rank]);
+    const item = provider.getTreeItem(node);
+    assert.equal(item.description, `${kind} · rank ${rank} (1 of 4) · [${node.divergence.compileId}] · model.py:${line}`);
+    assert.equal(item.label, node.divergence.message.split('\n')[0]);
+    const editor = await clickItem(item, model);
+    assert.equal(editor.selection.active.line, line - 1, `${kind}: line`);
+  }
+  const row = await probe({ selector: '.monaco-list-row', text: 'rank 2 (1 of 4)' });
+  assert.ok(row.ok, `the view shows no rank 2 row: ${JSON.stringify(row)}`);
+});
+
+// kernel_ir keeps the Triton cache: each kernel's PTX with `.file` and `.loc` directives naming the kernel's
+// Python file in the Inductor cache. The oracle reads them.
+function ptxLocs(text) {
+  const files = new Map();
+  for (const m of text.matchAll(/^\s*\.file\s+(\d+)\s+"([^"]+)"/gm)) files.set(Number(m[1]), m[2]);
+  // For each line, the `.loc` (file, line) in force there: the last one above it within its function.
+  const governing = [];
+  let loc;
+  for (const line of text.split('\n')) {
+    const m = /^\s*\.loc\s+(\d+)\s+(\d+)\s+\d+/.exec(line);
+    if (m) loc = { file: Number(m[1]), line: Number(m[2]) };
+    else if (/^\s*}\s*$/.test(line) || /^\s*\.(visible|entry|func)\b/.test(line)) loc = undefined;
+    governing.push(m ? { ...loc, directive: true } : loc);
+  }
+  return { files, governing };
+}
+
+function isInstruction(line) {
+  const t = line.trim();
+  return t.endsWith(';') && !t.startsWith('.') && !t.startsWith('//');
+}
+
+function kernelIr() {
+  const root = fixture('kernel_ir');
+  const ptx = [];
+  const walk = (dir) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(path.join(dir, e.name));
+      else if (e.name === 'triton_per_fused_native_layer_norm_0.ptx') ptx.push(path.join(dir, e.name));
+    }
+  };
+  walk(path.join(root, 'inductor_cache', 'triton'));
+  assert.equal(ptx.length, 1, `the LayerNorm kernel's PTX: ${JSON.stringify(ptx)}`);
+  const text = fs.readFileSync(ptx[0], 'utf8');
+  const { files, governing } = ptxLocs(text);
+  // The kernel's file: the `.file` under the Inductor cache, found in the fixture by its name.
+  const [kernelIndex, recorded] = [...files.entries()].find(([, f]) => f.includes('/inductor_cache/'));
+  const kernelFile = path.join(root, 'inductor_cache', path.basename(path.dirname(recorded)), path.basename(recorded));
+  assert.ok(fs.existsSync(kernelFile), kernelFile);
+  return { root, ptx: ptx[0], lines: text.split('\n'), governing, kernelIndex, kernelFile, kernelLines: fs.readFileSync(kernelFile, 'utf8').split('\n') };
+}
+
+test('kernel internals: a PTX file opens as ptx; definition on an instruction goes to the kernel line its .loc names, and on to the model line', async () => {
+  const k = kernelIr();
+  s.kernelIr = k;
+  await serveTraces([k.root]);
+  const ptxUri = vscode.Uri.file(k.ptx);
+  const doc = await vscode.workspace.openTextDocument(ptxUri);
+  await vscode.window.showTextDocument(doc);
+  assert.equal(doc.languageId, 'ptx');
+  // The first instruction under a `.loc` naming a tl.load line of the kernel.
+  const at = k.governing.findIndex(
+    (g, i) => g && !g.directive && g.file === k.kernelIndex && k.kernelLines[g.line - 1].includes('tl.load(') && isInstruction(k.lines[i]),
+  );
+  assert.ok(at >= 0, 'no instruction under a .loc of a tl.load line');
+  const kernelLine = k.governing[at].line;
+  const locs = await until('a definition from the PTX line', async () => {
+    const l = asLocations(await vscode.commands.executeCommand('vscode.executeDefinitionProvider', ptxUri, new vscode.Position(at, k.lines[at].search(/\S/))));
+    return l.length > 0 ? l : undefined;
+  });
+  log(`PTX line ${at + 1} (${k.lines[at].trim()}) → ${describe(locs)}`);
+  assert.ok(locs.some((l) => sameFile(l.uri, vscode.Uri.file(k.kernelFile)) && l.range.start.line === kernelLine - 1), `expected ${k.kernelFile}:${kernelLine}: ${describe(locs)}`);
+
+  // From the kernel to the model line (definition on the kernel's `def` line of that file, as in output code):
+  // one of the traced lines (`# File: …model.py:N` in the forward graph), the one of the model's only
+  // LayerNorm (`self.norm`), which this kernel is.
+  const graph = fs.readFileSync(path.join(path.dirname(findOutputCode(k.root)), 'fx_graph_readable.py'), 'utf8');
+  const traced = new Set([...graph.matchAll(/# File: \S*\/model\.py:(\d+) in /g)].map((m) => Number(m[1])));
+  const model = path.join(k.root, 'model.py');
+  const normLine = lineOf(model, 'self.norm(x)');
+  assert.ok(traced.has(normLine), `model.py:${normLine} is not in the forward graph`);
+  const kernelUri = vscode.Uri.file(k.kernelFile);
+  await vscode.workspace.openTextDocument(kernelUri);
+  const defLine = k.kernelLines.findIndex((l) => l.startsWith('def triton_per_fused_native_layer_norm_0('));
+  assert.ok(defLine >= 0 && defLine < kernelLine - 1, 'the kernel line is not below its def');
+  const back = await until('a definition from the kernel def line', async () => {
+    const l = asLocations(await vscode.commands.executeCommand('vscode.executeDefinitionProvider', kernelUri, new vscode.Position(defLine, 4)));
+    return l.length > 0 ? l : undefined;
+  });
+  log(`kernel def line ${defLine + 1} → ${describe(back)}`);
+  assert.ok(back.every((l) => sameFile(l.uri, vscode.Uri.file(model))), describe(back));
+  assert.ok(back.some((l) => l.range.start.line === normLine - 1), `expected model.py:${normLine}: ${describe(back)}`);
+});
+
+test('kernel internals: Show Lowered IR on a tl.load line opens the PTX beside with exactly the lines its .loc directives give', async () => {
+  const k = s.kernelIr;
+  const output = findOutputCode(k.root);
+  const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(output));
+  const editor = await vscode.window.showTextDocument(doc, vscode.ViewColumn.One);
+  // The LayerNorm kernel's first load, in output code; its line in the kernel's file has the same text.
+  const def = locate(doc, 'def triton_per_fused_native_layer_norm_0(');
+  const load = locate(doc, 'tl.load(', 'tl.load(', def.line);
+  const statement = doc.lineAt(load.line).text.trim();
+  const kernelLine = k.kernelLines.findIndex((l) => l.trim() === statement) + 1;
+  assert.ok(kernelLine > 0, `"${statement}" is not in ${k.kernelFile}`);
+  editor.selection = new vscode.Selection(load, load);
+  // Without a stage the pick opens with PTX in focus: accepting it shows the PTX.
+  const shown = await runAccepting('inductorLs.showLowered');
+  assert.ok(shown, 'Show Lowered IR showed nothing');
+  assert.equal(shown.stage, 'ptx');
+  const active = vscode.window.activeTextEditor;
+  assert.ok(active && sameFile(active.document.uri, vscode.Uri.file(k.ptx)), `active: ${active?.document.uri}`);
+  assert.equal(active.document.languageId, 'ptx');
+  assert.equal(active.viewColumn, vscode.ViewColumn.Two, 'not beside the output code');
+  const highlighted = s.api.highlightedLines(active);
+  log(`lowered: ${highlighted.length} PTX lines for kernel line ${kernelLine}: ${JSON.stringify(highlighted.map((l) => l + 1))}`);
+  assert.deepEqual(highlighted, shown.lines);
+  // Exactly the instructions under `.loc` directives naming this kernel line.
+  const expected = k.lines
+    .map((text, i) => ({ text, i, g: k.governing[i] }))
+    .filter(({ text, g }) => g && g.file === k.kernelIndex && g.line === kernelLine && isInstruction(text))
+    .map(({ i }) => i);
+  assert.ok(expected.length > 0, 'the oracle found no PTX instruction');
+  for (const line of highlighted) {
+    const g = k.governing[line];
+    assert.ok(g && g.file === k.kernelIndex && g.line === kernelLine, `PTX line ${line + 1} (${k.lines[line].trim()}) is not under a .loc of line ${kernelLine}`);
+  }
+  assert.deepEqual(expected.filter((l) => !highlighted.includes(l)), [], 'instructions of the line not highlighted');
+  assert.ok(active.visibleRanges.some((r) => r.contains(new vscode.Position(highlighted[0], 0))), 'the first line is not revealed');
+  // With the stage named, no pick: the TTIR.
+  (await vscode.window.showTextDocument(doc, vscode.ViewColumn.One)).selection = new vscode.Selection(load, load);
+  const ttir = await vscode.commands.executeCommand('inductorLs.showLowered', 'ttir');
+  assert.ok(ttir && ttir.uri.endsWith('.ttir') && ttir.lines.length > 0, JSON.stringify(ttir));
+  assert.equal(vscode.window.activeTextEditor.document.languageId, 'mlir');
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+});
+
+test('runs, ranks, kernel internals: the setting is put back and mlp_train serves again', async () => {
+  await serveTraces(undefined);
+  if (!s.outputUri) return; // INDUCTOR_E2E_ONLY left out the tests that found mlp_train's files.
+  await until('mlp_train answering again', async () => {
+    const md = hoverMarkdown(await vscode.commands.executeCommand('vscode.executeHoverProvider', s.outputUri, s.launch3));
+    return md.includes('model.py:16');
+  });
+});
+
 // Shows output_code.py beside model.py with the hover of model.py:16 (its
 // kernels grouped by compile and graph, each a link), then waits for run.mjs
 // to take the picture.
@@ -540,6 +851,13 @@ async function poseForScreenshot() {
   await vscode.commands.executeCommand('editor.action.showHover');
   fs.writeFileSync(path.join(e2eDir, 'screenshot.request'), '');
   await until('the screenshot', () => fs.existsSync(path.join(e2eDir, 'screenshot.done')), 60000);
+}
+
+// INDUCTOR_E2E_ONLY (a regular expression): only the tests whose names match it, after the first one (the
+// activation every test needs); for working on a few tests without the whole suite.
+if (process.env.INDUCTOR_E2E_ONLY) {
+  const only = new RegExp(process.env.INDUCTOR_E2E_ONLY);
+  tests.splice(1, tests.length, ...tests.slice(1).filter((t) => only.test(t.name)));
 }
 
 exports.run = runner(tests, s, process.env.INDUCTOR_E2E_SCREENSHOT === '1' ? poseForScreenshot : undefined);
