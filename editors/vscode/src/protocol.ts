@@ -371,6 +371,15 @@ export interface HotKernel {
   stepNs: number[];
   percent: number;
   label: string;
+  // How close it ran to the machine (null where unknown, see server/HotLines.cpp).
+  numGb: number | null; // Inductor's kernel_num_gb of one launch (decimal GB).
+  flop: number | null; // Inductor's kernel_flop of one launch (0: none counted).
+  achievedGbPerS: number | null;
+  achievedTflopPerS: number | null;
+  peakPercent: number | null; // Of the bound's peak, 0..100.
+  bound: 'memory' | 'compute' | null;
+  timeLeftNs: number | null; // Beyond the roofline's least time, total.
+  roofline: string; // The hover's roofline text, or why it is unknown.
 }
 export interface HotLinesResult {
   basis: 'perStep' | 'total' | 'none';
@@ -384,6 +393,8 @@ export interface HotLinesResult {
   profiles: string[];
   lines: HotLine[];
   kernels: HotKernel[]; // Hottest first; [] with `uri`.
+  peak: string; // The GPU peaks used, or "no peaks: " and why.
+  kernelsByTimeLeft: HotKernel[]; // Most time left on the table first.
 }
 export interface HotLinesParams {
   limit?: number; // Default 200.
