@@ -94,6 +94,11 @@ void from_json(const json &j, InitializationOptions &o) {
     if (!it->is_boolean())
       o.warnings.push_back("trusted is not a boolean (" + shown(*it) + "): taken as false");
   }
+  if (auto it = j.find("tritonCacheDirs"); it != j.end()) {
+    o.tritonCacheDirs = stringList(*it, "tritonCacheDirs", true, o.warnings);
+    if (!it->is_array() && !it->is_string())
+      o.warnings.push_back("ignoring malformed tritonCacheDirs entry " + shown(*it));
+  }
   for (auto [key, slot] : {std::pair{"run", &o.run}, std::pair{"baseline", &o.baseline}})
     if (auto it = j.find(key); it != j.end()) {
       if (it->is_string())
@@ -118,6 +123,7 @@ void to_json(json &j, const InitializationOptions &o) {
   if (o.trusted) j["trusted"] = *o.trusted;
   if (o.run) j["run"] = *o.run;
   if (o.baseline) j["baseline"] = *o.baseline;
+  if (o.tritonCacheDirs) j["tritonCacheDirs"] = *o.tritonCacheDirs;
 }
 
 // --- workspace/executeCommand ----------------------------------------------------------------------------

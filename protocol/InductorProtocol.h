@@ -67,12 +67,16 @@ struct InitializationOptions {
   /// (baseline's default), "none" (baseline only), a run id ("2026-11-27 02:31:04") or a path of one of the
   /// run's logs or directories. A value that is not a string is skipped with a warning.
   std::optional<std::string> run, baseline;
+  /// Triton cache folders (TRITON_CACHE_DIR, an Inductor cache's `triton/`) to read kernels' IR and resources
+  /// from, besides those found with the traces (IndexOptions::tritonCacheDirs); read roots. A string is one.
+  std::optional<std::vector<std::string>> tritonCacheDirs;
   /// What was skipped or taken otherwise, one sentence each, for the server's log.
   std::vector<std::string> warnings;
 
   /// Whether any setting of the index is present (what a configuration change reindexes for).
   bool hasIndexSettings() const {
-    return traceDirs || pathMappings || libraryPaths || pythonPath || profiles || runLogs || run || baseline;
+    return traceDirs || pathMappings || libraryPaths || pythonPath || profiles || runLogs || run ||
+           baseline || tritonCacheDirs;
   }
 };
 /// Reads a JSON object (anything else reads as no settings).

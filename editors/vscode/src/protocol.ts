@@ -43,6 +43,9 @@ export interface InitializationOptions {
   // "none", a run id or a path).
   run?: string | null;
   baseline?: string | null;
+  // Triton cache folders outside the traces (TRITON_CACHE_DIR, an Inductor
+  // cache's triton/): kernels' IR, PTX and resources are read there too.
+  tritonCacheDirs?: string | string[];
 }
 export interface PathMapping {
   from: string;

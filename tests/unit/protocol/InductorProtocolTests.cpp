@@ -59,6 +59,20 @@ TEST_CASE("initializationOptions: settings read as sent, malformed entries skipp
   CHECK_FALSE(parse<InitializationOptions>(json("x")).hasIndexSettings());
   // A key present with nothing usable is still present: it clears the setting.
   CHECK(parse<InitializationOptions>(json::parse(R"({"pathMappings": null})")).pathMappings->empty());
+
+  // tritonCacheDirs: a list or one string, malformed entries skipped and said; an index setting.
+  InitializationOptions t =
+      parse<InitializationOptions>(json::parse(R"({"tritonCacheDirs": ["/c/triton", 3, "file:///d"]})"));
+  REQUIRE(t.tritonCacheDirs);
+  CHECK(*t.tritonCacheDirs == std::vector<std::string>{"/c/triton", "file:///d"});
+  CHECK(t.warnings.size() == 1);
+  CHECK(t.hasIndexSettings());
+  CHECK(*parse<InitializationOptions>(json::parse(R"({"tritonCacheDirs": "/x"})")).tritonCacheDirs ==
+        std::vector<std::string>{"/x"});
+  InitializationOptions bad = parse<InitializationOptions>(json::parse(R"({"tritonCacheDirs": 4})"));
+  CHECK(bad.tritonCacheDirs->empty());
+  CHECK(bad.warnings.size() == 1);
+  CHECK(json(t)["tritonCacheDirs"] == json::array({"/c/triton", "file:///d"}));
 }
 
 TEST_CASE("custom params: what cannot be read is refused with the JSON path, tolerant ones are not") {
