@@ -94,6 +94,11 @@ void from_json(const json &j, InitializationOptions &o) {
     if (!it->is_boolean())
       o.warnings.push_back("trusted is not a boolean (" + shown(*it) + "): taken as false");
   }
+  if (auto it = j.find("tritonCacheDirs"); it != j.end()) {
+    o.tritonCacheDirs = stringList(*it, "tritonCacheDirs", true, o.warnings);
+    if (!it->is_array() && !it->is_string())
+      o.warnings.push_back("ignoring malformed tritonCacheDirs entry " + shown(*it));
+  }
   for (auto [key, slot] : {std::pair{"run", &o.run}, std::pair{"baseline", &o.baseline}})
     if (auto it = j.find(key); it != j.end()) {
       if (it->is_string())
@@ -118,6 +123,7 @@ void to_json(json &j, const InitializationOptions &o) {
   if (o.trusted) j["trusted"] = *o.trusted;
   if (o.run) j["run"] = *o.run;
   if (o.baseline) j["baseline"] = *o.baseline;
+  if (o.tritonCacheDirs) j["tritonCacheDirs"] = *o.tritonCacheDirs;
 }
 
 // --- workspace/executeCommand ----------------------------------------------------------------------------
@@ -542,19 +548,35 @@ void to_json(json &j, const HotLinesResult &r) {
                      {"label", l.label},
                      {"launches", l.launches},
                      {"byKind", l.byKind}});
+  auto kernel = [](const HotKernel &k) {
+    return json{{"location", k.location},
+                {"kernel", k.kernel},
+                {"compile", k.compile},
+                {"ns", k.ns},
+                {"perStepNs", k.perStepNs},
+                {"stepNs", k.stepNs},
+                {"percent", k.percent},
+                {"label", k.label},
+                {"numGb", nullable(k.numGb)},
+                {"flop", nullable(k.flop)},
+                {"achievedGbPerS", nullable(k.achievedGbPerS)},
+                {"achievedTflopPerS", nullable(k.achievedTflopPerS)},
+                {"peakPercent", nullable(k.peakPercent)},
+                {"bound", nullable(k.bound)},
+                {"timeLeftNs", nullable(k.timeLeftNs)},
+                {"roofline", k.roofline}};
+  };
+  json byTimeLeft = json::array();
   for (const HotKernel &k : r.kernels)
-    kernels.push_back({{"location", k.location},
-                       {"kernel", k.kernel},
-                       {"compile", k.compile},
-                       {"ns", k.ns},
-                       {"perStepNs", k.perStepNs},
-                       {"stepNs", k.stepNs},
-                       {"percent", k.percent},
-                       {"label", k.label}});
+    kernels.push_back(kernel(k));
+  for (const HotKernel &k : r.kernelsByTimeLeft)
+    byTimeLeft.push_back(kernel(k));
   j = json{{"basis", r.basis},           {"basisText", r.basisText},     {"steps", r.steps},
            {"stepNs", r.stepNs},         {"totalNs", r.totalNs},         {"eagerNs", r.eagerNs},
            {"unjoinedNs", r.unjoinedNs}, {"caveats", r.caveats},         {"profiles", r.profiles},
            {"lines", std::move(lines)},  {"kernels", std::move(kernels)}};
+  j["peak"] = r.peak;
+  j["kernelsByTimeLeft"] = std::move(byTimeLeft);
 }
 
 void from_json(const json &j, HotLinesResult &r) {
@@ -584,19 +606,33 @@ void from_json(const json &j, HotLinesResult &r) {
       member(x, "byKind", l.byKind);
       r.lines.push_back(std::move(l));
     }
+  auto kernel = [](const json &x) {
+    HotKernel k;
+    member(x, "location", k.location);
+    member(x, "kernel", k.kernel);
+    member(x, "compile", k.compile);
+    member(x, "ns", k.ns);
+    member(x, "perStepNs", k.perStepNs);
+    member(x, "stepNs", k.stepNs);
+    member(x, "percent", k.percent);
+    member(x, "label", k.label);
+    member(x, "numGb", k.numGb);
+    member(x, "flop", k.flop);
+    member(x, "achievedGbPerS", k.achievedGbPerS);
+    member(x, "achievedTflopPerS", k.achievedTflopPerS);
+    member(x, "peakPercent", k.peakPercent);
+    member(x, "bound", k.bound);
+    member(x, "timeLeftNs", k.timeLeftNs);
+    member(x, "roofline", k.roofline);
+    return k;
+  };
   if (auto ks = j.find("kernels"); ks != j.end() && ks->is_array())
-    for (const json &x : *ks) {
-      HotKernel k;
-      member(x, "location", k.location);
-      member(x, "kernel", k.kernel);
-      member(x, "compile", k.compile);
-      member(x, "ns", k.ns);
-      member(x, "perStepNs", k.perStepNs);
-      member(x, "stepNs", k.stepNs);
-      member(x, "percent", k.percent);
-      member(x, "label", k.label);
-      r.kernels.push_back(std::move(k));
-    }
+    for (const json &x : *ks)
+      r.kernels.push_back(kernel(x));
+  member(j, "peak", r.peak);
+  if (auto ks = j.find("kernelsByTimeLeft"); ks != j.end() && ks->is_array())
+    for (const json &x : *ks)
+      r.kernelsByTimeLeft.push_back(kernel(x));
 }
 
 void from_json(const json &j, CompareParams &p) {

@@ -67,12 +67,16 @@ struct InitializationOptions {
   /// (baseline's default), "none" (baseline only), a run id ("2026-11-27 02:31:04") or a path of one of the
   /// run's logs or directories. A value that is not a string is skipped with a warning.
   std::optional<std::string> run, baseline;
+  /// Triton cache folders (TRITON_CACHE_DIR, an Inductor cache's `triton/`) to read kernels' IR and resources
+  /// from, besides those found with the traces (IndexOptions::tritonCacheDirs); read roots. A string is one.
+  std::optional<std::vector<std::string>> tritonCacheDirs;
   /// What was skipped or taken otherwise, one sentence each, for the server's log.
   std::vector<std::string> warnings;
 
   /// Whether any setting of the index is present (what a configuration change reindexes for).
   bool hasIndexSettings() const {
-    return traceDirs || pathMappings || libraryPaths || pythonPath || profiles || runLogs || run || baseline;
+    return traceDirs || pathMappings || libraryPaths || pythonPath || profiles || runLogs || run ||
+           baseline || tritonCacheDirs;
   }
 };
 /// Reads a JSON object (anything else reads as no settings).
@@ -352,6 +356,16 @@ struct HotKernel {
   std::vector<uint64_t> stepNs;
   double percent = 0;
   std::string label;
+  // How close it ran to the machine (index/runtime/Roofline.h): Inductor's estimates of one launch
+  // (kernel_num_gb, decimal GB; kernel_flop, FLOPs), the rates over its mean time per launch, the bound
+  // ("memory" or "compute"), the share of that bound's peak (0..100), and the time (total over the profiles,
+  // ns) it took beyond the roofline's least time. Null where unknown: without
+  // TORCHINDUCTOR_BENCHMARK_KERNEL=1, for extern kernels, without known peaks (share, bound, time left);
+  // achievedTflopPerS also when Inductor counted no FLOPs.
+  std::optional<double> numGb, flop, achievedGbPerS, achievedTflopPerS, peakPercent;
+  std::optional<std::string> bound;
+  std::optional<uint64_t> timeLeftNs;
+  std::string roofline; ///< The hover's text after "Roofline:", or why not.
   friend bool operator==(const HotKernel &, const HotKernel &) = default;
 };
 
@@ -365,6 +379,12 @@ struct HotLinesResult {
   std::vector<std::string> profiles; ///< Paths.
   std::vector<HotLine> lines;        ///< Largest first.
   std::vector<HotKernel> kernels;    ///< Largest first; empty with `uri`.
+  /// The peaks the roofline figures use: "H100 SXM: 3.35 TB/s HBM, 990 TFLOP/s dense BF16/FP16 tensor
+  /// (vendor datasheet)", or "no peaks: " and why (no profile, an unknown GPU).
+  std::string peak;
+  /// The kernels with a time left on the table, most first (where tuning pays most); empty with `uri`,
+  /// without Inductor's estimates or known peaks.
+  std::vector<HotKernel> kernelsByTimeLeft;
 };
 void from_json(const json &j, HotLinesResult &r);
 void to_json(json &j, const HotLinesResult &r);

@@ -7,14 +7,17 @@
 //            unjoinedNs, caveats: [...], profiles: [paths],
 //            lines: [{location: Location|null, path, line (1-based), code, ns, perStepNs, stepNs, percent,
 //                     label, launches, byKind: {forward: ns, ...}}], largest first,
-//            kernels: [{location, kernel, compile, ns, perStepNs, stepNs, percent, label}], largest first
-//            (not with `uri`)}
+//            kernels: [{location, kernel, compile, ns, perStepNs, stepNs, percent, label, numGb, flop,
+//                       achievedGbPerS, achievedTflopPerS, peakPercent, bound, timeLeftNs, roofline}],
+//                       largest
+//            first (not with `uri`), peak: the peaks used, kernelsByTimeLeft: [same], most time left first}
 // (protocol::HotLinesParams -> protocol::HotLinesResult.) `ns` is the total over the profiles; `perStepNs` is
 // ns divided by the step count when steps are marked (else equal to ns); `label` is what the lens shows
 // ("133 µs/step", "400 µs total"). Without profiles: lines is empty and basis is "none".
 #include "protocol/URI.h"
 #include "server/Convert.h"
 #include "server/InductorRequests.h"
+#include "server/KernelFormat.h"
 #include "server/RuntimeFormat.h"
 #include "server/Server.h"
 
@@ -52,18 +55,32 @@ protocol::HotLinesResult hotLinesResult(const index::Index &index, TextCache &te
     out.lines.push_back({placed.location, l.path, placed.line, placed.code, l.ns, times.perStep(l.ns),
                          l.perStep, times.percent(l.ns), timeText(times, l.ns), l.launches, l.byKind});
   }
+  index::PeakChoice peak = index::peakOf(times);
+  out.peak = peakText(peak);
+  auto kernel = [&](const index::TimedLaunch &t) {
+    const index::Launch &l = index.launch(t.ref);
+    const index::Compile *c = index.compileOf(t.ref.artifact);
+    uint64_t ns = t.timing->ns;
+    protocol::HotKernel k;
+    k.location = launchLocation(texts, index, t.ref);
+    k.kernel = l.site.kernel + (l.site.debugHandle ? ":" + std::to_string(*l.site.debugHandle) : "");
+    k.compile = c ? c->label() : "";
+    k.ns = ns;
+    k.perStepNs = times.perStep(ns);
+    k.stepNs = t.timing->perStep;
+    k.percent = times.percent(ns);
+    k.label = timeText(times, ns);
+    addLaunchPerf(index, t.ref, peak, k);
+    return k;
+  };
   if (only.empty() && times.present()) {
     std::vector<index::TimedLaunch> launches = index::hotLaunches(index);
-    for (size_t i = 0; i < launches.size() && i < limit; ++i) {
-      const index::Launch &l = index.launch(launches[i].ref);
-      const index::Compile *c = index.compileOf(launches[i].ref.artifact);
-      uint64_t ns = launches[i].timing->ns;
-      out.kernels.push_back(
-          {launchLocation(texts, index, launches[i].ref),
-           l.site.kernel + (l.site.debugHandle ? ":" + std::to_string(*l.site.debugHandle) : ""),
-           c ? c->label() : "", ns, times.perStep(ns), launches[i].timing->perStep, times.percent(ns),
-           timeText(times, ns)});
-    }
+    for (size_t i = 0; i < launches.size() && i < limit; ++i)
+      out.kernels.push_back(kernel(launches[i]));
+    std::vector<index::LaunchTimeLeft> left = index::launchesByTimeLeft(index);
+    for (size_t i = 0; i < left.size() && i < limit; ++i)
+      if (const index::LaunchTiming *t = index::launchTiming(index, left[i].ref))
+        out.kernelsByTimeLeft.push_back(kernel({left[i].ref, t}));
   }
   return out;
 }

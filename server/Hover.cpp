@@ -379,12 +379,11 @@ void Server::onHover(const protocol::TextDocumentPositionParams &params, Reply r
     index::SymbolAt s = symbolAtPosition(index, target.artifact, texts, uri, params.position);
     switch (s.kind) {
     case index::SymbolAt::Kind::Launch:
-      hover.contents.value = launchMarkdown(index, texts, {s.artifact, s.index}) +
-                             kernelResourcesMarkdown(index, s) +
+      hover.contents.value = launchMarkdown(index, texts, {s.artifact, s.index}) + kernelMarkdown(index, s) +
                              launchRuntimeMarkdown(index, {s.artifact, s.index});
       break;
     case index::SymbolAt::Kind::KernelDefinition:
-      hover.contents.value = definitionMarkdown(index, texts, s) + kernelResourcesMarkdown(index, s) +
+      hover.contents.value = definitionMarkdown(index, texts, s) + kernelMarkdown(index, s) +
                              launchesRuntimeMarkdown(index, index.launchesOfDefinition(s.artifact, s.index));
       break;
     case index::SymbolAt::Kind::GraphNode:

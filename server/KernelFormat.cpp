@@ -46,9 +46,14 @@ std::map<std::string, protocol::KernelResources> kernelResourcesByName(const ind
       std::optional<index::TritonKernelRef> kernel = index::tritonKernelOf(index, s);
       if (!kernel || out.count(kernel->name)) continue;
       index::TritonJoin join = index::joinTritonKernel(index, *kernel);
-      out[kernel->name] = join.status == index::TritonJoin::Status::Joined
-                              ? kernelResources(index, index.tritonCache().entries[join.entries.front()])
-                              : protocol::KernelResources{};
+      protocol::KernelResources &r = out[kernel->name];
+      if (join.status == index::TritonJoin::Status::Joined)
+        r = kernelResources(index, index.tritonCache().entries[join.entries.front()]);
+      if (kernel->definition >= 0) { // The figures of the definition's launches, as its def's hover.
+        s.kind = index::SymbolAt::Kind::KernelDefinition;
+        s.index = static_cast<uint32_t>(kernel->definition);
+      }
+      addKernelPerf(index, s, r);
     }
   }
   return out;

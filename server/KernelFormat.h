@@ -3,6 +3,7 @@
 #pragma once
 
 #include "index/model/TritonQueries.h"
+#include "index/runtime/Roofline.h"
 #include "protocol/InductorProtocol.h"
 
 #include <map>
@@ -24,11 +25,37 @@ protocol::KernelResources kernelResources(const index::Index &index, const index
 
 /// explain --json's `kernels`: every Triton kernel launched by the index's output code, by name (a name used
 /// by several compiles for different code: the first launched), with the resources of its joined cache entry
-/// (all null when none is joined). numGb, flop and the achieved rates are null: not computed yet.
+/// (all null when none is joined), and Inductor's estimates and the achieved rates of its definition's
+/// launches (addKernelPerf; null where unknown).
 std::map<std::string, protocol::KernelResources> kernelResourcesByName(const index::Index &index);
 
 /// "1.0 KiB", "512 B", "2.5 MiB".
 std::string formatBytes(uint64_t bytes);
+
+// ---------------------------------------------------------------------------------------------------------
+// How close a kernel ran to the machine (index/runtime/Roofline.h; server/KernelPerfFormat.cpp).
+
+/// kernelResourcesMarkdown and kernelPerfMarkdown: what hovers on a launch or a kernel's def add.
+std::string kernelMarkdown(const index::Index &index, const index::SymbolAt &symbol);
+/// For a Triton kernel's launch, definition or kernel file, "" for other symbols:
+///   **Roofline:** 312 GB/s · 9% of HBM peak (3.35 TB/s, H100 SXM) · memory-bound · 41.2 µs per launch over
+///   3 launches, 110 µs left on the table in all
+/// or why not (no kernel_num_gb: how to get it; no profile; no peaks for the GPU). A launch: its own time; a
+/// definition: its launches in that output code; a kernel file: the launches of every definition using it.
+std::string kernelPerfMarkdown(const index::Index &index, const index::SymbolAt &symbol);
+/// The text after "**Roofline:**" for some figures against the index's peaks (hovers, hot kernels, explain).
+std::string kernelPerfText(const index::KernelPerf &perf, const index::PeakChoice &choice);
+/// "H100 SXM: 3.35 TB/s HBM, 990 TFLOP/s dense BF16/FP16 tensor (vendor datasheet)", or "no peaks: why".
+std::string peakText(const index::PeakChoice &choice);
+/// "312 GB/s", "3.35 TB/s".
+std::string gbPerSText(double gbPerS);
+/// Fills numGb, flop, achievedGbPerS and achievedTflopPerS of `r` for the symbol's kernel (as the hover
+/// computes them); leaves them null for other symbols and where unknown (achievedTflopPerS: also when
+/// Inductor counted no FLOPs).
+void addKernelPerf(const index::Index &index, const index::SymbolAt &symbol, protocol::KernelResources &r);
+/// Fills the roofline members of a hot kernel (protocol::HotKernel) for one launch, against `choice`.
+void addLaunchPerf(const index::Index &index, index::LaunchRef ref, const index::PeakChoice &choice,
+                   protocol::HotKernel &k);
 
 } // namespace inductor::server
 

@@ -27,7 +27,9 @@ void applyOptions(const protocol::InitializationOptions &opts, index::IndexOptio
       out.inputs.push_back(path(d));
   }
   // Runtime inputs (index/runtime/Runtime.h): profiler traces and printer run logs, files or directories.
-  for (auto [in, to] : {std::pair{&opts.profiles, &out.profiles}, std::pair{&opts.runLogs, &out.runLogs}})
+  // Triton cache folders are read roots too (index::readRoots), as the runtime inputs.
+  for (auto [in, to] : {std::pair{&opts.profiles, &out.profiles}, std::pair{&opts.runLogs, &out.runLogs},
+                        std::pair{&opts.tritonCacheDirs, &out.tritonCacheDirs}})
     if (*in) {
       to->clear();
       for (const std::string &d : **in)

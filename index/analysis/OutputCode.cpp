@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <charconv>
 #include <unordered_set>
 
@@ -145,6 +146,36 @@ KernelKind kindFromAsyncCompile(std::string_view method) {
   return KernelKind::Unknown;
 }
 
+// The number after `'KEY': ` in an inductor_meta dict's repr, as written by Python (see KernelEstimates).
+std::optional<double> metaNumber(std::string_view line, std::string_view key) {
+  size_t at = line.find(key);
+  if (at == npos) return std::nullopt;
+  std::string_view rest = line.substr(at + key.size());
+  size_t n = 0;
+  while (n < rest.size() && n < 40 &&
+         (std::isdigit(static_cast<unsigned char>(rest[n])) || rest[n] == '.' || rest[n] == 'e' ||
+          rest[n] == 'E' || rest[n] == '-' || rest[n] == '+'))
+    ++n;
+  double v = 0;
+  auto [end, ec] = std::from_chars(rest.data(), rest.data() + n, v);
+  if (ec != std::errc() || end != rest.data() + n || !(v >= 0) || v > 1e30) return std::nullopt;
+  return v;
+}
+
+} // namespace
+
+KernelEstimates parseKernelEstimates(std::string_view line) {
+  KernelEstimates e;
+  line = trim(line);
+  if (!startsWith(line, "inductor_meta=")) return e;
+  e.numGb = metaNumber(line, "'kernel_num_gb': ");
+  // An int in Python; read as a double so that a float (an older or patched Inductor) is read too.
+  if (auto f = metaNumber(line, "'kernel_flop': "); f && *f < 1.8e19) e.flop = static_cast<uint64_t>(*f);
+  return e;
+}
+
+namespace {
+
 // Looks inside an embedded kernel source line (already stripped of the wrapper's indentation) for the facts
 // we keep: the heuristics decorator, the `def NAME(` and, for combo kernels, `combo_grid_meta` in
 // inductor_meta.
@@ -169,8 +200,10 @@ void scanSourceLine(std::string_view t, uint32_t lineNo, uint32_t indent, Kernel
     }
     return;
   }
-  if (t[0] == 'i' && startsWith(t, "inductor_meta=") && t.find("'combo_grid_meta'") != npos)
-    k.kind = KernelKind::Combo;
+  if (t[0] == 'i' && startsWith(t, "inductor_meta=")) {
+    if (t.find("'combo_grid_meta'") != npos) k.kind = KernelKind::Combo;
+    k.estimates = parseKernelEstimates(t);
+  }
 }
 
 // Parses the comment block [first, last] above a Python kernel definition.
@@ -530,8 +563,9 @@ OutputCodeAnalysis analyzePythonWrapper(const TextLines &lines) {
         inSource = kNone;
         continue;
       }
-      // Only decorator and `def` lines matter inside the source; the first-byte checks keep this cheap.
-      if (!line.empty() && (line[0] == '@' || line[0] == 'd' || line[0] == ' '))
+      // Only decorator, `def` and inductor_meta lines matter inside the source (templates write the
+      // decorator's arguments unindented); the first-byte checks keep this cheap.
+      if (!line.empty() && (line[0] == '@' || line[0] == 'd' || line[0] == ' ' || line[0] == 'i'))
         scanSourceLine(trim(line), i, indentOf(line), k, sawJit);
       continue;
     }
@@ -792,6 +826,7 @@ std::optional<KernelSourceFile> analyzeKernelSource(const TextLines &lines) {
   // (also @triton.jit) may come before it.
   std::optional<KernelSourceFile> afterHeuristics, firstJit, fromMeta;
   KernelKind kind = KernelKind::Unknown;
+  KernelEstimates estimates;
   bool sawJit = false, sawHeuristics = false;
   for (uint32_t i = 0; i < lines.size(); ++i) {
     std::string_view line = lines[i];
@@ -810,7 +845,7 @@ std::optional<KernelSourceFile> analyzeKernelSource(const TextLines &lines) {
     if (line[0] == 'd' && startsWith(line, "def ")) {
       size_t len = identLength(line, 4);
       if (len && sawJit) {
-        KernelSourceFile f{std::string(line.substr(4, len)), i, 4, KernelKind::Unknown};
+        KernelSourceFile f{std::string(line.substr(4, len)), i, 4, KernelKind::Unknown, {}};
         if (sawHeuristics && !afterHeuristics)
           afterHeuristics = f;
         else if (!firstJit)
@@ -825,15 +860,19 @@ std::optional<KernelSourceFile> analyzeKernelSource(const TextLines &lines) {
         size_t s = km + 16;
         size_t e = line.find('\'', s);
         if (e != npos && e > s)
-          fromMeta = KernelSourceFile{std::string(line.substr(s, e - s)), i, static_cast<uint32_t>(s),
-                                      KernelKind::Unknown};
+          fromMeta = KernelSourceFile{
+              std::string(line.substr(s, e - s)), i, static_cast<uint32_t>(s), KernelKind::Unknown, {}};
         if (line.find("'combo_grid_meta'") != npos) kind = KernelKind::Combo;
       }
     }
+    // Indented in Inductor's kernels, at column 0 in its templates' decorators.
+    if ((line[0] == ' ' || line[0] == 'i') && !estimates.numGb && !estimates.flop)
+      estimates = parseKernelEstimates(line);
   }
   std::optional<KernelSourceFile> result = afterHeuristics ? afterHeuristics : firstJit ? firstJit : fromMeta;
   if (!result) return std::nullopt;
   result->kind = kind != KernelKind::Unknown ? kind : kindFromName(result->name);
+  result->estimates = estimates;
   return result;
 }
 
@@ -865,8 +904,11 @@ std::vector<KernelSourceFile> analyzeCppKernelSource(const TextLines &lines) {
       break;
     }
     if (definition)
-      out.push_back(
-          {std::string(line.substr(begin, end - begin)), i, static_cast<uint32_t>(begin), KernelKind::Cpp});
+      out.push_back({std::string(line.substr(begin, end - begin)),
+                     i,
+                     static_cast<uint32_t>(begin),
+                     KernelKind::Cpp,
+                     {}});
   }
   return out;
 }

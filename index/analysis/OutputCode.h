@@ -74,6 +74,26 @@ enum class GraphKind { Unknown, Forward, Backward, Inference };
 /// for Unknown. The one place a GraphKind becomes text (compile labels, inductor/listArtifacts).
 std::string_view graphKindName(GraphKind kind, std::string_view unknown = {});
 
+/// Inductor's estimates of one launch of a Triton kernel, from its `inductor_meta={...}` decorator argument
+/// (torch/_inductor/codegen/triton.py, codegen_kernel; select_algorithm.py for templates). Written only with
+/// TORCHINDUCTOR_BENCHMARK_KERNEL=1 (config.benchmark_kernel), `kernel_num_gb` also with
+/// TORCHINDUCTOR_PROFILE_BANDWIDTH (config.profile_bandwidth):
+///   - `'kernel_num_gb': <float>`: estimate_kernel_num_bytes() / 1e9, the bytes the kernel reads and writes
+///     (its inputs and outputs, in-place buffers twice) in decimal GB, printed by Python's repr
+///     (`0.012582912`, `4.096e-06`);
+///   - `'kernel_flop': <int>`: estimate_flops(), the FLOPs of the nodes torch.utils.flop_counter has a
+///   formula
+///     for (matmuls, convolutions, attention); 0 for kernels of other ops (pointwise, reductions).
+/// Both nullopt when absent, or not a finite non-negative number.
+struct KernelEstimates {
+  std::optional<double> numGb;
+  std::optional<uint64_t> flop;
+  friend bool operator==(const KernelEstimates &, const KernelEstimates &) = default;
+};
+/// Reads the estimates of an `inductor_meta={...}` line (leading whitespace allowed). Cheap: two substring
+/// searches, and only on lines that start with `inductor_meta=`; nothing found elsewhere.
+KernelEstimates parseKernelEstimates(std::string_view line);
+
 /// A kernel defined in output code.
 struct KernelDefinition {
   std::string name;
@@ -101,6 +121,8 @@ struct KernelDefinition {
   /// Lines of the embedded kernel source string, inclusive; both 0 when there is none (a multi-kernel, or the
   /// source was cut off). For Triton, `sourceFirstLine` is the line after `'''`.
   uint32_t sourceFirstLine = 0, sourceLastLine = 0;
+  /// Inductor's estimates from the embedded source's inductor_meta (absent unless benchmark_kernel was on).
+  KernelEstimates estimates;
 };
 
 /// One launch of a kernel from the wrapper's `call` / `run_impl`.
@@ -185,6 +207,7 @@ struct KernelSourceFile {
   std::string name;
   uint32_t line = 0, column = 0;
   KernelKind kind = KernelKind::Unknown;
+  KernelEstimates estimates; ///< From the file's inductor_meta line (see KernelEstimates).
 };
 
 /// nullopt when the lines hold no Triton kernel.

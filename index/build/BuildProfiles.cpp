@@ -178,6 +178,14 @@ void IndexBuilder::buildProfiles(const RuntimeFiles &files, const ReadPolicy &po
     }
     ProfileInfo info;
     info.path = files.profiles[i];
+    if (r.trace) // The GPUs it ran on, each distinct model once (Roofline.h picks the peaks of one).
+      for (const DeviceProperties &d : r.trace->devices) {
+        bool known = false;
+        for (const DeviceProperties &e : times.devices)
+          known = known || (e.name == d.name && e.computeMajor == d.computeMajor &&
+                            e.computeMinor == d.computeMinor && e.numSms == d.numSms);
+        if (!known && times.devices.size() < 64) times.devices.push_back(d);
+      }
     info.steps = j.steps.size();
     info.totalNs = j.totalNs;
     info.eagerNs = j.eagerNs;

@@ -106,6 +106,9 @@ public:
       inArgs_ = true;
     } else if (!eventsDepth_ && depth_ == 2 && topKey_ == "distributedInfo") {
       inDistributed_ = true;
+    } else if (!eventsDepth_ && depth_ == 3 && inDeviceList_) {
+      inDevice_ = out_.devices.size() < 64;
+      if (inDevice_) out_.devices.emplace_back();
     }
     return true;
   }
@@ -113,6 +116,7 @@ public:
     if (inEvent_ && depth_ == eventsDepth_ + 1) endEvent();
     if (inArgs_ && depth_ == eventsDepth_ + 2) inArgs_ = false;
     if (inDistributed_ && depth_ == 2) inDistributed_ = false;
+    if (inDevice_ && depth_ == 3) inDevice_ = false;
     --depth_;
     return !stop_;
   }
@@ -121,10 +125,13 @@ public:
     if (!eventsDepth_ && !eventsDone_ && (depth_ == 1 || (depth_ == 2 && topKey_ == "traceEvents"))) {
       eventsDepth_ = depth_;
       out_.sawTraceEvents = true;
+    } else if (!eventsDepth_ && depth_ == 2 && topKey_ == "deviceProperties") {
+      inDeviceList_ = true;
     }
     return true;
   }
   bool end_array() {
+    if (inDeviceList_ && depth_ == 2) inDeviceList_ = false;
     if (eventsDepth_ && depth_ == eventsDepth_) {
       eventsDepth_ = 0;
       eventsDone_ = true;
@@ -141,6 +148,8 @@ public:
       argKey_ = k;
     else if (inDistributed_ && depth_ == 2)
       distributedKey_ = k;
+    else if (inDevice_ && depth_ == 3)
+      deviceKey_ = k;
     return true;
   }
   bool parse_error(size_t position, const std::string &, const json::exception &e) {
@@ -191,8 +200,32 @@ private:
         correlation_ = n->integer;
     } else if (inDistributed_ && depth_ == 2 && n && distributedKey_ == "rank") {
       out_.rank = static_cast<int>(n->integer);
+    } else if (inDevice_ && depth_ == 3) {
+      deviceValue(s, n);
     }
     return true;
+  }
+
+  /// A member of a `deviceProperties` entry (the last one of out_.devices).
+  void deviceValue(const std::string *s, const Number *n) {
+    DeviceProperties &d = out_.devices.back();
+    const std::string &k = deviceKey_;
+    if (s && k == "name" && *s != kCutString) {
+      d.name = s->substr(0, 256);
+      return;
+    }
+    if (!n || !n->text.empty() || n->integer < 0) return; // Integers only.
+    auto small = [&]() { return static_cast<int>(std::min<int64_t>(n->integer, INT32_MAX)); };
+    if (k == "id")
+      d.id = small();
+    else if (k == "computeMajor")
+      d.computeMajor = small();
+    else if (k == "computeMinor")
+      d.computeMinor = small();
+    else if (k == "numSms")
+      d.numSms = small();
+    else if (k == "totalGlobalMem")
+      d.totalGlobalMem = static_cast<uint64_t>(n->integer);
   }
 
   void beginEvent() {
@@ -269,9 +302,9 @@ private:
   int depth_ = 0;
   int eventsDepth_ = 0;
   bool eventsDone_ = false, inEvent_ = false, inArgs_ = false, inDistributed_ = false, stop_ = false;
-  bool eventCut_ = false;
+  bool eventCut_ = false, inDeviceList_ = false, inDevice_ = false;
   uint64_t internedBytes_ = 0;
-  std::string topKey_, eventKey_, argKey_, distributedKey_;
+  std::string topKey_, eventKey_, argKey_, distributedKey_, deviceKey_;
   std::string ph_, cat_, name_, pid_, tid_;
   std::optional<uint64_t> ts_, dur_;
   int64_t externalId_ = -1, correlation_ = -1;

@@ -99,15 +99,27 @@ struct ProfileReadOptions {
   uint64_t maxNameBytes = 256ull << 20;
 };
 
+/// One entry of the profile's `deviceProperties` (Kineto's DeviceProperties, from cudaGetDeviceProperties):
+/// `{"id": 0, "name": "NVIDIA H100 80GB HBM3", "totalGlobalMem": bytes, "computeMajor": 9, "computeMinor": 0,
+/// "numSms": 132, ...}`. Members absent or of another type stay empty.
+struct DeviceProperties {
+  std::optional<int> id;
+  std::string name; ///< At most 256 bytes kept.
+  std::optional<int> computeMajor, computeMinor, numSms;
+  std::optional<uint64_t> totalGlobalMem; ///< Bytes.
+  friend bool operator==(const DeviceProperties &, const DeviceProperties &) = default;
+};
+
 /// A profile as read: the kept events, in file order.
 struct ChromeTrace {
   std::string path;
-  std::vector<std::string> names;   ///< Interned event names.
-  std::vector<std::string> threads; ///< Interned `pid:tid` strings.
-  std::vector<ProfileEvent> cpu;    ///< CpuOp, UserAnnotation and Runtime events.
-  std::vector<ProfileEvent> device; ///< Kernel, Memcpy and Memset events.
-  std::optional<int> rank;          ///< `distributedInfo.rank`, when the profile has one.
-  uint64_t bytes = 0;               ///< Bytes parsed (decompressed).
+  std::vector<std::string> names;        ///< Interned event names.
+  std::vector<std::string> threads;      ///< Interned `pid:tid` strings.
+  std::vector<ProfileEvent> cpu;         ///< CpuOp, UserAnnotation and Runtime events.
+  std::vector<ProfileEvent> device;      ///< Kernel, Memcpy and Memset events.
+  std::optional<int> rank;               ///< `distributedInfo.rank`, when the profile has one.
+  std::vector<DeviceProperties> devices; ///< `deviceProperties`, in order; at most 64 kept.
+  uint64_t bytes = 0;                    ///< Bytes parsed (decompressed).
   /// Kept-category events without a usable `ts`/`dur`, or with a needed field over maxTokenBytes.
   size_t skippedEvents = 0;
   size_t cutStrings = 0;       ///< Strings and numbers over ProfileReadOptions::maxTokenBytes, not kept.

@@ -67,6 +67,8 @@ struct RuntimeTimes {
   uint64_t unjoinedNs = 0; ///< In compiled calls tied to no compile.
   uint64_t outsideStepsNs = 0;
   std::vector<std::pair<std::string, uint64_t>> eagerOps; ///< Largest first.
+  /// The GPUs of the profiles' `deviceProperties`, distinct (name, compute capability, SMs), in order.
+  std::vector<DeviceProperties> devices;
   /// Sentences saying where the join is not exact (CUDA graph replays, unjoined calls, launches not found,
   /// profiles without CPU activity or cut short). Empty when every compiled launch was joined exactly.
   std::vector<std::string> caveats;

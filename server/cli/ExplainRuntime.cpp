@@ -1,8 +1,10 @@
 // server/cli/ExplainRuntime.cpp: the runtime part of `inductor-ls explain` (see Explain.h): GPU time per user
-// line, per kernel launch and per compile, sorted, with the eager remainder and the join's caveats; the
-// printer's statistics of every launch and the first NaN/Inf. Under `--json`, the hot lines and launches are
-// inductor/hotLines' (ExplainJson.cpp); runtimeDetails() adds what only explain writes.
+// line, per kernel launch and per compile, sorted, the launches by time left on the table (roofline), with
+// the eager remainder and the join's caveats; the printer's statistics of every launch and the first NaN/Inf.
+// Under `--json`, the hot lines and launches are inductor/hotLines' (ExplainJson.cpp); runtimeDetails() adds
+// what only explain writes.
 #include "protocol/Position.h"
+#include "server/KernelFormat.h"
 #include "server/RuntimeFormat.h"
 #include "server/cli/Explain.h"
 
@@ -94,6 +96,23 @@ void printRuntime(const index::Index &index) {
       std::printf("  %-20s %-58s %14s %6s  -> %s\n", c ? c->label().c_str() : "?",
                   truncate(launchName(l), 58).c_str(), timeText(times, launches[i].timing->ns).c_str(),
                   percentText(times.percent(launches[i].timing->ns)).c_str(), origin.c_str());
+    }
+
+    // Where tuning pays most: the time each launch took beyond the roofline's least time at the GPU's peaks.
+    std::vector<index::LaunchTimeLeft> left = index::launchesByTimeLeft(index);
+    index::PeakChoice peak = index::peakOf(times);
+    std::printf("\nTime left on the table (roofline; peaks %s)\n", peakText(peak).c_str());
+    if (left.empty())
+      std::printf("  none known: %s\n",
+                  !peak.peak
+                      ? "no peaks for this GPU"
+                      : "no launch has Inductor's estimates (run with TORCHINDUCTOR_BENCHMARK_KERNEL=1)");
+    for (size_t i = 0; i < left.size() && i < 30; ++i) {
+      const index::Compile *c = index.compileOf(left[i].ref.artifact);
+      std::printf("  %-20s %-58s %14s left  %s\n", c ? c->label().c_str() : "?",
+                  truncate(launchName(index.launch(left[i].ref)), 58).c_str(),
+                  timeText(times, *left[i].perf.timeLeftNs).c_str(),
+                  kernelPerfText(left[i].perf, peak).c_str());
     }
 
     bool anyCompile = false;

@@ -296,12 +296,15 @@ TEST_CASE("protocol schema: initializationOptions as described are read, each ke
                   {"runLogs", json::array()},
                   {"trusted", false},
                   {"run", "latest"},
-                  {"baseline", "none"}};
+                  {"baseline", "none"},
+                  {"tritonCacheDirs", json::array({fs::canonical(INDUCTOR_FIXTURES_DIR).string() +
+                                                   "/traces/kernel_ir/inductor_cache/triton"})}};
   std::vector<std::string> bad =
       validateValue(d, d["initializationOptions"], options, "initializationOptions");
   REQUIRE_MESSAGE(bad.empty(), joined(bad));
-  std::set<std::string> described = {"traceDirs", "pathMappings", "libraryPaths", "pythonPath", "profiles",
-                                     "runLogs",   "trusted",      "run",          "baseline"};
+  std::set<std::string> described = {"traceDirs", "pathMappings",   "libraryPaths", "pythonPath",
+                                     "profiles",  "runLogs",        "trusted",      "run",
+                                     "baseline",  "tritonCacheDirs"};
   for (const auto &item : d["$defs"]["InitializationOptions"]["properties"].items()) {
     std::string k = item.key();
     CHECK_MESSAGE(described.erase(k) == 1, k << " is described but not sent by this test");

@@ -62,7 +62,7 @@ export function initializationOptions(
     .filter((m) => typeof m?.from === 'string' && typeof m?.to === 'string');
   if (mappings.length > 0)
     options.pathMappings = mappings.map((m) => ({ from: m.from, to: substitute(m.to) }));
-  for (const key of ['profiles', 'runLogs'] as const) {
+  for (const key of ['profiles', 'runLogs', 'tritonCacheDirs'] as const) {
     const paths = cfg.get<string[]>(key, []).filter((d) => typeof d === 'string' && d.trim() !== '');
     if (paths.length > 0) options[key] = paths.map((d) => absolute(substitute(d)));
   }

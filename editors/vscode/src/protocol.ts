@@ -43,6 +43,9 @@ export interface InitializationOptions {
   // "none", a run id or a path).
   run?: string | null;
   baseline?: string | null;
+  // Triton cache folders outside the traces (TRITON_CACHE_DIR, an Inductor
+  // cache's triton/): kernels' IR, PTX and resources are read there too.
+  tritonCacheDirs?: string | string[];
 }
 export interface PathMapping {
   from: string;
@@ -371,6 +374,15 @@ export interface HotKernel {
   stepNs: number[];
   percent: number;
   label: string;
+  // How close it ran to the machine (null where unknown, see server/HotLines.cpp).
+  numGb: number | null; // Inductor's kernel_num_gb of one launch (decimal GB).
+  flop: number | null; // Inductor's kernel_flop of one launch (0: none counted).
+  achievedGbPerS: number | null;
+  achievedTflopPerS: number | null;
+  peakPercent: number | null; // Of the bound's peak, 0..100.
+  bound: 'memory' | 'compute' | null;
+  timeLeftNs: number | null; // Beyond the roofline's least time, total.
+  roofline: string; // The hover's roofline text, or why it is unknown.
 }
 export interface HotLinesResult {
   basis: 'perStep' | 'total' | 'none';
@@ -384,6 +396,8 @@ export interface HotLinesResult {
   profiles: string[];
   lines: HotLine[];
   kernels: HotKernel[]; // Hottest first; [] with `uri`.
+  peak: string; // The GPU peaks used, or "no peaks: " and why.
+  kernelsByTimeLeft: HotKernel[]; // Most time left on the table first.
 }
 export interface HotLinesParams {
   limit?: number; // Default 200.

@@ -59,6 +59,20 @@ TEST_CASE("initializationOptions: settings read as sent, malformed entries skipp
   CHECK_FALSE(parse<InitializationOptions>(json("x")).hasIndexSettings());
   // A key present with nothing usable is still present: it clears the setting.
   CHECK(parse<InitializationOptions>(json::parse(R"({"pathMappings": null})")).pathMappings->empty());
+
+  // tritonCacheDirs: a list or one string, malformed entries skipped and said; an index setting.
+  InitializationOptions t =
+      parse<InitializationOptions>(json::parse(R"({"tritonCacheDirs": ["/c/triton", 3, "file:///d"]})"));
+  REQUIRE(t.tritonCacheDirs);
+  CHECK(*t.tritonCacheDirs == std::vector<std::string>{"/c/triton", "file:///d"});
+  CHECK(t.warnings.size() == 1);
+  CHECK(t.hasIndexSettings());
+  CHECK(*parse<InitializationOptions>(json::parse(R"({"tritonCacheDirs": "/x"})")).tritonCacheDirs ==
+        std::vector<std::string>{"/x"});
+  InitializationOptions bad = parse<InitializationOptions>(json::parse(R"({"tritonCacheDirs": 4})"));
+  CHECK(bad.tritonCacheDirs->empty());
+  CHECK(bad.warnings.size() == 1);
+  CHECK(json(t)["tritonCacheDirs"] == json::array({"/c/triton", "file:///d"}));
 }
 
 TEST_CASE("custom params: what cannot be read is refused with the JSON path, tolerant ones are not") {
@@ -160,17 +174,39 @@ TEST_CASE("custom results: members documented null are written as null, and read
                 2,
                 {{"forward", 30}}},
                {std::nullopt, "/w/gone.py", 7, "", 0, 0, {}, 0.0, "0 ns", 1, {}}};
-  hot.kernels = {{location("file:///c/out.py", 40),
-                  "triton_poi_0:3",
-                  "[0/0] forward",
-                  30,
-                  15,
-                  {10, 20},
-                  100.0,
-                  "15 ns/step"}};
+  HotKernel hk;
+  hk.location = location("file:///c/out.py", 40);
+  hk.kernel = "triton_poi_0:3";
+  hk.compile = "[0/0] forward";
+  hk.ns = 30;
+  hk.perStepNs = 15;
+  hk.stepNs = {10, 20};
+  hk.percent = 100.0;
+  hk.label = "15 ns/step";
+  hot.kernels = {hk};
+  // The roofline members: null where unknown, set on a second kernel; the ranking by time left.
+  HotKernel perf = hot.kernels.front();
+  perf.numGb = 0.134217728;
+  perf.flop = 0;
+  perf.achievedGbPerS = 2589.1;
+  perf.peakPercent = 77.3;
+  perf.bound = "memory";
+  perf.timeLeftNs = 35000;
+  perf.roofline = "2.59 TB/s · 77% of HBM peak";
+  hot.kernels.push_back(perf);
+  hot.kernelsByTimeLeft = {perf};
+  hot.peak = "H100 SXM: 3.35 TB/s HBM";
   json h = hot;
   CHECK(h["lines"][1]["location"].is_null());
+  CHECK(h["kernels"][0]["numGb"].is_null());
+  CHECK(h["kernels"][0]["bound"].is_null());
+  CHECK(h["kernels"][0]["roofline"] == "");
+  CHECK(h["kernels"][1]["achievedTflopPerS"].is_null());
+  CHECK(h["kernels"][1]["timeLeftNs"] == 35000);
+  CHECK(h["kernelsByTimeLeft"].size() == 1);
+  CHECK(h["peak"] == "H100 SXM: 3.35 TB/s HBM");
   checkRoundTrip<HotLinesResult>(h);
+  CHECK(parse<HotLinesResult>(h).kernelsByTimeLeft.front() == perf);
 
   StatusResult status;
   status.indexing = true;

@@ -6,7 +6,7 @@
 
 ---@class inductor_ls.Opts
 ---@field cmd? string[] Command that starts the server. Default: `{ 'inductor-ls' }`.
----@field init_options? table Sent verbatim as `initializationOptions` (`traceDirs`, `pathMappings`). Default: nil (the server discovers traces under the root).
+---@field init_options? table Sent verbatim as `initializationOptions` (`traceDirs`, `pathMappings`, `profiles`, `runLogs`, `tritonCacheDirs`). Default: nil (the server discovers traces under the root).
 ---@field python_path? string The Python interpreter of the environment that ran the traced script (its `sys.path` finds files of installed packages such as transformers); sent as `initializationOptions.pythonPath`. Default: nil (the server runs `python3` on PATH outside the workspace, and reads a `.venv`, `$VIRTUAL_ENV`, `$CONDA_PREFIX` without running them).
 ---@field library_paths? string[] Globs of files whose frames are library code, never an origin (`initializationOptions.libraryPaths`). Default: nil.
 ---@field filetypes? string[] Filetypes that start/attach the client. Default: `{ 'python', 'c', 'cpp', 'ptx', 'mlir', 'llvm' }`.
