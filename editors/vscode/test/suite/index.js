@@ -620,6 +620,17 @@ test('runs: the Run Comparison view lists the new graph break on the print line,
   assert.ok(gelu, 'no gone F.gelu line');
   assert.equal(gelu.line.line, geluBase);
   assert.match(provider.getTreeItem(gelu).description, new RegExp(`^model\\.py:${geluBase} · \\d+ → 0 kernels · [\\d.]+ (µs|ms)${per(result.basisBefore)} → –$`));
+  // In the editor too: the SiLU line's code lens marks its kernels new, and the print line's graph break
+  // diagnostic says it is new since the baseline run (named as the server names runs: date and time).
+  const siluLens = await until('a code lens on the SiLU line marked (new)', async () => {
+    const all = await vscode.commands.executeCommand('vscode.executeCodeLensProvider', vscode.Uri.file(model), 100);
+    return (all || []).find((l) => l.range.start.line === siluLine - 1 && l.command && l.command.title.includes('(new)'));
+  });
+  assert.match(siluLens.command.title, /^\d+ kernels? \(new\)/, siluLens.command.title);
+  const fresh = await until('the print line graph break marked new since the baseline', () =>
+    vscode.languages.getDiagnostics(vscode.Uri.file(model)).find((d) => d.range.start.line === printLine - 1 && d.message.includes(' · new since run ')),
+  );
+  assert.ok(fresh.message.includes(`new since run ${runs[0].id.slice(0, 10)} ${runs[0].id.slice(11, 19)}`), fresh.message);
   // On screen: revealed in the view (the Explorer shows only a few rows), with its description.
   await provider.view.reveal(silu, { select: true, focus: true });
   const row = await probe({ selector: '.monaco-list-row', text: `h = F.silu(h)model.py:${siluLine}` });
