@@ -258,7 +258,8 @@ LogTimes readLogTimes(const std::string &path, const ReadPolicy &policy) {
     }
     if (!ts && line.find("\"chromium_event\"") != std::string_view::npos) {
       // The payload follows the envelope, one `\t` line per member: "ts" within a few hundred bytes.
-      if (auto v = numberAfter(e.head, "\"ts\": ", lineAt + line.size(), 2048); v && *v > 0) {
+      // Epoch microseconds: a value past year 5000 is corrupt (and would not fit an int64_t below).
+      if (auto v = numberAfter(e.head, "\"ts\": ", lineAt + line.size(), 2048); v && *v > 0 && *v < 1e17) {
         ts = v;
         tsPrefix = p;
       }
@@ -501,7 +502,8 @@ std::pair<std::set<int>, std::optional<int64_t>> profileSignature(const std::str
   auto base = numberAfter(v, "\"baseTimeNanoseconds\": ", 0, v.size());
   size_t events = v.find("\"traceEvents\"");
   if (base && events != std::string_view::npos)
-    if (auto ts = numberAfter(v, "\"ts\": ", events, 4096)) time = static_cast<int64_t>(*base / 1000.0 + *ts);
+    if (auto ts = numberAfter(v, "\"ts\": ", events, 4096))
+      if (double us = *base / 1000.0 + *ts; us > 0 && us < 1e17) time = static_cast<int64_t>(us); // Not NaN.
   return {pids, time};
 }
 
