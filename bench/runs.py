@@ -23,7 +23,6 @@ Issue 28's targets: the comparison at most 2x indexing both runs; the first answ
 Nothing of the workload is run; only the server binary.
 """
 import argparse
-import hashlib
 import json
 import lzma
 import os
@@ -34,16 +33,14 @@ import subprocess
 import sys
 import time
 
+from ranks import digest  # The has_payload md5 of a record's payload lines, as the other workload writes it.
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.join(HERE, "llama", "llama8l.log.xz")
 MODEL = os.path.join(HERE, "llama", "model.py")
 RECORDED = "/tmp/work/llama8l/"
 SHIFT_US = 3600 * 1000000
 KERNEL = "triton_per_fused_add_embedding_mean_mul_pow_rsqrt_0"  # The first kernel of the log's first compile.
-
-
-def digest(payload_lines):
-    return hashlib.md5("\n".join(l[1:] if l.startswith("\t") else l for l in payload_lines).encode()).hexdigest()
 
 
 def records(text):

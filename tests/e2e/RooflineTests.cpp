@@ -108,6 +108,18 @@ struct ExpectedPerf {
   int64_t timeLeftNs = 0;
 };
 
+/// The estimates and achieved rates a kernel's JSON (inductor/hotLines, explain --json) gives, against the
+/// test's own join.
+void checkRates(const json &k, const ExpectedPerf &e) {
+  CHECK(k["numGb"].get<double>() == e.estimate.numGb);
+  CHECK(k["flop"].get<double>() == e.estimate.flop);
+  CHECK(k["achievedGbPerS"].get<double>() == doctest::Approx(e.gbPerS).epsilon(1e-9));
+  if (e.estimate.flop > 0)
+    CHECK(k["achievedTflopPerS"].get<double>() == doctest::Approx(e.tflopPerS).epsilon(1e-9));
+  else
+    CHECK(k["achievedTflopPerS"].is_null()); // None counted: unknown, not 0.
+}
+
 } // namespace
 
 TEST_CASE("roofline: profiled_mlp (no kernel_num_gb) — nothing invented, hovers say how to get it") {
@@ -266,13 +278,7 @@ TEST_CASE("roofline: kernel_perf — achieved rates, share of peak, bound and ti
     const json &k = it->second;
     INFO(k.dump());
     CHECK(k["ns"] == e.ns);
-    CHECK(k["numGb"].get<double>() == e.estimate.numGb);
-    CHECK(k["flop"].get<double>() == e.estimate.flop);
-    CHECK(k["achievedGbPerS"].get<double>() == doctest::Approx(e.gbPerS).epsilon(1e-9));
-    if (e.estimate.flop > 0)
-      CHECK(k["achievedTflopPerS"].get<double>() == doctest::Approx(e.tflopPerS).epsilon(1e-9));
-    else
-      CHECK(k["achievedTflopPerS"].is_null()); // None counted: unknown, not 0.
+    checkRates(k, e);
     CHECK(k["bound"] == (e.compute ? "compute" : "memory"));
     CHECK(k["peakPercent"].get<double>() == doctest::Approx(e.percent).epsilon(1e-9));
     CHECK(std::abs(k["timeLeftNs"].get<int64_t>() - e.timeLeftNs) <= 1);
@@ -328,13 +334,7 @@ TEST_CASE("roofline: kernel_perf — achieved rates, share of peak, bound and ti
     if (nameUses[e.kernel] != 1) continue;
     const json &k = j["kernels"][e.kernel];
     INFO(e.kernel << " " << k.dump());
-    CHECK(k["numGb"].get<double>() == e.estimate.numGb);
-    CHECK(k["flop"].get<double>() == e.estimate.flop);
-    CHECK(k["achievedGbPerS"].get<double>() == doctest::Approx(e.gbPerS).epsilon(1e-9));
-    if (e.estimate.flop > 0)
-      CHECK(k["achievedTflopPerS"].get<double>() == doctest::Approx(e.tflopPerS).epsilon(1e-9));
-    else
-      CHECK(k["achievedTflopPerS"].is_null());
+    checkRates(k, e);
     ++checked;
   }
   CHECK(checked >= 8);
