@@ -8,6 +8,9 @@ where PyTorch puts it by default) and without `inductor_cache/triton/`. Then run
 --no-python` (discovery, the index build and its answers: what the server does before its first answer) on
 each copy, alternating, --runs times each, and prints the median and minimum wall times and their ratios
 (issue 30's target: at most 1.10). Alternating keeps the machine's load drifts out of the ratio.
+Then the same with `explain --json --no-python`, whose `kernels` join every Triton kernel to its entry: what
+the first request about a Triton kernel (a hover on a launch, `inductor/lowered`) adds, since the cache is read
+on first use.
 Nothing of the case is run; only the server binary.
 """
 import argparse
@@ -40,21 +43,22 @@ def main():
     shutil.rmtree(triton)
     entries = sum(len(os.listdir(os.path.join(with_cache, "inductor_cache", "triton", r)))
                   for r in os.listdir(os.path.join(with_cache, "inductor_cache", "triton")))
-    times = {with_cache: [], without: []}
-    for _ in range(a.runs):
-        for d in (with_cache, without):
-            t = time.perf_counter()
-            subprocess.run([a.server, "explain", "--no-python", d], stdout=subprocess.DEVNULL,
-                           stderr=subprocess.DEVNULL, check=True)
-            times[d].append(time.perf_counter() - t)
-    med = {d: statistics.median(v) * 1e3 for d, v in times.items()}
-    low = {d: min(v) * 1e3 for d, v in times.items()}
-    print("| case | Triton cache entries | with: median / min ms | without: median / min ms "
+    print("| case | command | Triton cache entries | with: median / min ms | without: median / min ms "
           "| ratio of medians | ratio of minimums |")
-    print("|---|---:|---:|---:|---:|---:|")
-    print("| %s | %d | %.1f / %.1f | %.1f / %.1f | %.3f | %.3f |" % (
-        os.path.basename(case), entries, med[with_cache], low[with_cache], med[without], low[without],
-        med[with_cache] / med[without], low[with_cache] / low[without]))
+    print("|---|---|---:|---:|---:|---:|---:|")
+    for flags in (["--no-python"], ["--json", "--no-python"]):
+        times = {with_cache: [], without: []}
+        for _ in range(a.runs):
+            for d in (with_cache, without):
+                t = time.perf_counter()
+                subprocess.run([a.server, "explain"] + flags + [d], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, check=True)
+                times[d].append(time.perf_counter() - t)
+        med = {d: statistics.median(v) * 1e3 for d, v in times.items()}
+        low = {d: min(v) * 1e3 for d, v in times.items()}
+        print("| %s | `explain %s` | %d | %.1f / %.1f | %.1f / %.1f | %.3f | %.3f |" % (
+            os.path.basename(case), " ".join(flags), entries, med[with_cache], low[with_cache], med[without],
+            low[without], med[with_cache] / med[without], low[with_cache] / low[without]))
     return 0
 
 

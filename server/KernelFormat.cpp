@@ -60,9 +60,8 @@ std::map<std::string, protocol::KernelResources> kernelResourcesByName(const ind
 }
 
 std::string kernelResourcesMarkdown(const index::Index &index, const index::SymbolAt &symbol) {
-  if (index.tritonCache().entries.empty()) return {};
   std::optional<index::TritonKernelRef> kernel = index::tritonKernelOf(index, symbol);
-  if (!kernel) return {};
+  if (!kernel || index.tritonCache().entries.empty()) return {}; // Read on first use: a Triton kernel's.
   index::TritonJoin join = index::joinTritonKernel(index, *kernel);
   if (join.status != index::TritonJoin::Status::Joined) return "\n\n**Triton:** " + join.how;
   const index::TritonCacheEntry &e = index.tritonCache().entries[join.entries.front()];

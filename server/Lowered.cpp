@@ -4,6 +4,7 @@
 //   lines of the TTIR, TTGIR, LLIR and PTX of its joined cache entry that the IR attributes to it.
 //   definition on an IR file's line -> the kernel source line; documentSymbol of an IR file -> its kernel.
 // IR is read and parsed per request: a kernel's PTX is ~1 MB at most, parsed in a few milliseconds.
+#include "index/support/PathNames.h"
 #include "protocol/URI.h"
 #include "server/KernelFormat.h"
 #include "server/Markdown.h"
@@ -15,16 +16,12 @@ namespace inductor::server {
 
 namespace {
 
-std::string_view baseName(std::string_view path) {
-  size_t slash = path.find_last_of('/');
-  return slash == std::string_view::npos ? path : path.substr(slash + 1);
-}
+using index::baseName;
 
 /// The cache entry and stage of an IR file's URI.
 std::optional<std::pair<uint32_t, index::TritonStage>> irFileOf(const index::Index &index,
                                                                 const std::string &uri) {
-  if (index.tritonCache().entries.empty()) return std::nullopt;
-  auto path = protocol::filePath(uri);
+  auto path = protocol::filePath(uri); // tritonFileAt reads the cache only for a name it may hold.
   if (!path) return std::nullopt;
   return index::tritonFileAt(index, index::normalizePath(*path));
 }
@@ -124,7 +121,7 @@ std::optional<json> irDocumentSymbols(const index::Index &index, TextCache &text
 
 void appendPtxCountHints(const index::Index &index, TextCache &texts, const std::string &uri,
                          const Target &target, const protocol::Range &range, json &out) {
-  if (index.tritonCache().entries.empty() || target.kind != Target::Kind::Artifact) return;
+  if (target.kind != Target::Kind::Artifact) return;
   const index::Artifact &a = index.artifact(target.artifact);
   // The kernels whose source overlaps the range: (their ref, first artifact line of their source).
   std::vector<index::TritonKernelRef> kernels;
@@ -140,6 +137,8 @@ void appendPtxCountHints(const index::Index &index, TextCache &texts, const std:
         kernels.push_back(at->first);
     }
   }
+  // The cache is read on first use (Index::tritonCache()): only where the range holds a Triton kernel.
+  if (kernels.empty() || index.tritonCache().entries.empty()) return;
   for (const index::TritonKernelRef &kernel : kernels) {
     index::TritonJoin join = index::joinTritonKernel(index, kernel);
     if (join.status != index::TritonJoin::Status::Joined) continue;

@@ -1,6 +1,7 @@
 // index/analysis/TritonIR.cpp: line tables of PTX, MLIR (TTIR/TTGIR) and LLVM IR. See TritonIR.h.
 #include "index/analysis/TritonIR.h"
 
+#include "index/support/PathNames.h"
 #include "index/support/TextLines.h"
 
 #include <cctype>
@@ -11,11 +12,6 @@
 namespace inductor::index {
 
 namespace {
-
-std::string_view baseName(std::string_view path) {
-  size_t slash = path.find_last_of('/');
-  return slash == std::string_view::npos ? path : path.substr(slash + 1);
-}
 
 std::optional<uint32_t> parseUint(std::string_view s) {
   uint32_t v = 0;

@@ -2,6 +2,7 @@
 // the cubin's resource attributes. See TritonCache.h.
 #include "index/files/TritonCache.h"
 
+#include "index/support/PathNames.h"
 #include "index/trace/JsonScan.h"
 
 #include <algorithm>
@@ -21,14 +22,12 @@ constexpr size_t kIrHeadBytes = 4096;                 // The first loc("...") is
 constexpr size_t kMaxEntries = 100000;                // Entries per build, at most.
 constexpr size_t kMaxListed = 10000;                  // Names per listed directory, at most.
 
-std::string_view baseName(std::string_view path) {
-  size_t slash = path.find_last_of('/');
-  return slash == std::string_view::npos ? path : path.substr(slash + 1);
-}
-
-std::string_view dirName(std::string_view path) {
-  size_t slash = path.find_last_of('/');
-  return slash == std::string_view::npos ? std::string_view() : path.substr(0, slash);
+/// `dir/name`, built in one allocation.
+std::string joinPath(std::string_view dir, std::string_view name) {
+  std::string out;
+  out.reserve(dir.size() + 1 + name.size());
+  out.append(dir).append(1, '/').append(name);
+  return out;
 }
 
 bool allDigits(std::string_view s) {
@@ -152,12 +151,24 @@ std::vector<uint32_t> TritonCache::entriesNamed(std::string_view name) const {
   return out;
 }
 
+std::string TritonCache::unreadEntryOf(std::string_view name) const {
+  for (const Note &n : notes) {
+    std::string_view file = baseName(n.path);
+    if (file.size() == name.size() + 5 && file.substr(0, name.size()) == name &&
+        file.substr(name.size()) == ".json")
+      return n.message;
+  }
+  return {};
+}
+
 TritonJoin joinTritonKernel(const TritonCache &cache, std::string_view name, std::string_view kernelFile,
                             std::optional<int> rank) {
   TritonJoin join;
   std::vector<uint32_t> named = cache.entriesNamed(name);
   if (named.empty()) {
-    join.how = "no Triton cache entry of this kernel";
+    std::string unread = cache.unreadEntryOf(name);
+    join.how = unread.empty() ? "no Triton cache entry of this kernel"
+                              : "its Triton cache entry could not be read (" + unread + ")";
     return join;
   }
   std::vector<uint32_t> candidates;
@@ -237,12 +248,12 @@ TritonCache findTritonCache(const std::vector<std::string> &entryDirs, const std
   for (const std::string &root : roots) {
     if (!policy.allows(root)) continue;
     for (const std::string &sub : listDirs(root)) {
-      std::string path = root + "/" + sub;
+      std::string path = joinPath(root, sub);
       if (isTritonHashName(sub)) {
         dirs.insert(path);
       } else if (allDigits(sub)) {
         for (const std::string &h : listDirs(path))
-          if (isTritonHashName(h)) dirs.insert(path + "/" + h);
+          if (isTritonHashName(h)) dirs.insert(joinPath(path, h));
       }
       if (dirs.size() > kMaxEntries) break;
     }
@@ -264,21 +275,22 @@ TritonCache findTritonCache(const std::vector<std::string> &entryDirs, const std
       if (!names.count("__grp__" + f) && !names.count(stem + ".ptx") && !names.count(stem + ".cubin") &&
           !names.count(stem + ".ttir"))
         continue;
-      auto text = policy.readListed(dir + "/" + f, kMetadataBytes);
+      std::string path = joinPath(dir, f);
+      auto text = policy.readListed(path, kMetadataBytes);
       if (!text) {
-        cache.notes.push_back({dir + "/" + f, "Triton metadata: " + text.error().message});
+        cache.notes.push_back({path, "Triton metadata: " + text.error().message});
         continue;
       }
       auto meta = parseTritonMetadata(*text);
       if (!meta) {
-        cache.notes.push_back({dir + "/" + f, "Triton metadata: not a metadata object with a kernel name"});
+        cache.notes.push_back({path, "Triton metadata: not a metadata object with a kernel name"});
         continue;
       }
-      e.metadataPath = dir + "/" + f;
+      e.metadataPath = std::move(path);
       e.metadata = std::move(*meta);
       for (size_t s = 0; s < kTritonStages; ++s) {
         std::string file = stem + "." + std::string(tritonStageName(static_cast<TritonStage>(s)));
-        if (names.count(file)) e.files[s] = dir + "/" + file;
+        if (names.count(file)) e.files[s] = joinPath(dir, file);
       }
       break;
     }
@@ -319,7 +331,7 @@ TritonCache findTritonCache(const std::vector<std::string> &entryDirs, const std
     } else {
       if (!policy.allows(dir)) continue;
       for (const std::string &f : listFiles(dir))
-        files.push_back(dir + "/" + f);
+        files.push_back(joinPath(dir, f));
     }
     for (const std::string &file : files) {
       std::string_view f = file;

@@ -13,9 +13,12 @@
 // kernel's Python file (torch/_inductor/runtime/autotune_cache.py), with the `triton_cache_hash` of the
 // entry it chose.
 //
-// Cost at index time: a directory listing per entry, its metadata JSON (bounded), the first 4 KB of one IR
-// file (for the kernel file it names) and the `.best_config` files of the kernel files' directories. IR is
-// parsed only on request (index/analysis/TritonIR.h).
+// Cost: nothing at index time but the names discovery's walk saw (TritonCacheSources). On the first request
+// that needs the cache (Index::tritonCache()): a listing of each root and entry, each entry's metadata JSON
+// (bounded), the first 4 KB of one IR file (for the kernel file it names) and the `.best_config` files of the
+// kernel files' directories. IR is parsed only on request (index/analysis/TritonIR.h). An autotuned cache
+// holds an entry per config tried (81 for one max-autotune template), so reading it at index time made the
+// first answer of every request, Triton's or not, a third slower (bench/README.md, "Kernel internals").
 //
 // Thread-safety: TritonCacheCollector is called from discovery's one thread; the rest are pure functions.
 #pragma once
@@ -88,6 +91,19 @@ struct TritonCache {
   std::vector<Note> notes;
   /// Indices of the entries of a kernel name (empty when none).
   std::vector<uint32_t> entriesNamed(std::string_view name) const;
+  /// Why the entries of a kernel name could not be read: the first note on a file `NAME.json` (its metadata),
+  /// empty when none.
+  std::string unreadEntryOf(std::string_view name) const;
+};
+
+/// Where a build found, or may find, a Triton cache: what the discovery walk saw, kept in the index until the
+/// cache is first needed (findTritonCache reads it then).
+struct TritonCacheSources {
+  std::vector<std::string> entryDirs; ///< Hash-named directories the walk listed (TritonCacheCollector).
+  std::vector<std::string> roots;     ///< `triton` directories and configured tritonCacheDirs.
+  /// Directories the walk listed kernel files in, each with the `.best_config` files it saw there.
+  std::map<std::string, std::vector<std::string>> walkedConfigs;
+  bool empty() const { return entryDirs.empty() && roots.empty(); }
 };
 
 /// How a kernel of the output code was joined to its cache entries.

@@ -544,9 +544,12 @@ public:
   const std::vector<Run> &runs() const { return runs_; }
   /// The ranks of this run compared, and where they diverge (Ranks.h): computed on first use, then kept.
   const RankReport &ranks() const;
-  /// The Triton cache entries found (TritonCache.h): kernels' metadata and IR files; their IR is read and
-  /// parsed only on request (TritonIR.h). Empty when there was no cache.
-  const TritonCache &tritonCache() const { return *triton_; }
+  /// The Triton cache entries found (TritonCache.h): kernels' metadata and IR files. Read on first use (what
+  /// the build's discovery saw, through readPolicy(); safe from any thread: the first caller reads, others
+  /// wait), then kept; their IR is read and parsed only on request (TritonIR.h). Empty when there is no
+  /// cache. Callers that may not need it (every definition request asks whether its document is an IR file)
+  /// check first what they can without it.
+  const TritonCache &tritonCache() const;
 
 private:
   friend class IndexBuilder;
@@ -564,7 +567,6 @@ private:
   std::shared_ptr<const RuntimeData> runtime_;
   std::vector<Run> runs_;
   std::optional<size_t> runIndex_;
-  std::shared_ptr<const TritonCache> triton_ = std::make_shared<TritonCache>();
 };
 
 } // namespace inductor::index

@@ -50,6 +50,10 @@ struct Index::Tables {
   /// Index::ranks(), made on first use.
   mutable std::once_flag ranksOnce;
   mutable std::shared_ptr<const RankReport> ranks;
+  /// Index::tritonCache(): where the build saw one, read on first use.
+  TritonCacheSources tritonSources;
+  mutable std::once_flag tritonOnce;
+  mutable std::shared_ptr<const TritonCache> triton;
   /// The resolver the build used for origins, kept for Index::resolvePath.
   std::shared_ptr<const PathResolver> resolver;
 };

@@ -1,6 +1,11 @@
 // index/model/TritonQueries.cpp: see TritonQueries.h.
 #include "index/model/TritonQueries.h"
 
+#include "index/model/IndexTables.h"
+#include "index/support/PathNames.h"
+
+#include <map>
+
 namespace inductor::index {
 
 namespace {
@@ -16,7 +21,40 @@ bool isTriton(KernelKind kind) {
   return kind != KernelKind::Extern && kind != KernelKind::Cpp && kind != KernelKind::Unknown;
 }
 
+/// Inductor's content-addressed kernel file name, `c<hash>.py` (torch/_inductor/codecache.py: "c" + a base32
+/// code hash); other names (a user's Triton kernel in model.py) say nothing of the content.
+bool isCodeHashName(std::string_view name) {
+  return name.size() >= 40 && name.front() == 'c' && name.substr(name.size() - 3) == ".py";
+}
+
+TritonCache readTritonCache(const Index &index, const TritonCacheSources &sources) {
+  if (sources.empty()) return {};
+  // A recorded kernel file is `<cache>/<xy>/c<hash>.py`, content-addressed: when a kernel file of that name
+  // is indexed, it is that file (read by the build, so inside the roots); resolving each entry's recorded
+  // path again cost a realpath(3) or two per entry.
+  std::map<std::string_view, const std::string *> kernelFiles;
+  for (const Artifact &a : index.artifacts())
+    if (a.kind == ArtifactKind::KernelSource && !a.paths.empty() && isCodeHashName(baseName(a.paths.front())))
+      kernelFiles.emplace(baseName(a.paths.front()), &a.paths.front());
+  auto resolve = [&index, &kernelFiles](std::string_view recorded) -> std::string {
+    if (auto it = kernelFiles.find(baseName(recorded)); it != kernelFiles.end()) return *it->second;
+    ResolvedPath local = index.resolvePath(recorded);
+    return local.exists && index.readPolicy().allows(local.path) ? local.path : std::string();
+  };
+  return findTritonCache(sources.entryDirs, sources.roots, index.readPolicy(), resolve,
+                         sources.walkedConfigs);
+}
+
 } // namespace
+
+const TritonCache &Index::tritonCache() const {
+  static const TritonCache empty;
+  if (!tables_) return empty;
+  std::call_once(tables_->tritonOnce, [&] {
+    tables_->triton = std::make_shared<const TritonCache>(readTritonCache(*this, tables_->tritonSources));
+  });
+  return *tables_->triton;
+}
 
 std::optional<TritonKernelRef> tritonKernelOf(const Index &index, const SymbolAt &symbol) {
   if (!symbol.artifact.valid()) return std::nullopt;
@@ -88,6 +126,14 @@ Expected<IrLineMap> readTritonIr(const Index &index, const TritonCacheEntry &ent
 }
 
 std::optional<std::pair<uint32_t, TritonStage>> tritonFileAt(const Index &index, std::string_view path) {
+  // Every definition and symbol request asks this of its document: only a stage's file in a hash-named
+  // directory may be one, and the cache is read only for such a file.
+  std::string_view file = baseName(path);
+  size_t dot = file.find_last_of('.');
+  if (dot == std::string_view::npos || !tritonStageOfExtension(file.substr(dot + 1)) ||
+      path.size() <= file.size() ||
+      !isTritonHashName(baseName(path.substr(0, path.size() - file.size() - 1))))
+    return std::nullopt;
   const TritonCache &cache = index.tritonCache();
   for (size_t i = 0; i < cache.entries.size(); ++i)
     for (size_t s = 0; s < kTritonStages; ++s)

@@ -1,13 +1,16 @@
 // Tests of index/files/TritonCache.h: finding the entries of kernel_ir's Triton cache, their metadata
 // (against the JSON read by the test itself), the autotuner's choice, the join, and the cubin's resources.
 #include "index/files/TritonCache.h"
+#include "index/model/Index.h"
 #include "unit/TestFiles.h"
 
 #include <doctest/doctest.h>
 
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <regex>
+#include <stdlib.h>
 
 using namespace inductor::index;
 using inductor::test::readFile;
@@ -164,6 +167,54 @@ TEST_CASE("TritonCache: the join never guesses") {
   CHECK(j.status == TritonJoin::Status::Ambiguous);
   CHECK(j.entries.size() == 2);
   CHECK(joinTritonKernel(cache, "zz", "", std::nullopt).status == TritonJoin::Status::NoEntry);
+  // An entry whose metadata could not be read: the kernel says why it has none.
+  cache.notes.push_back(
+      {"/c/triton/0/H9/zz.json", "Triton metadata: not a metadata object with a kernel name"});
+  cache.notes.push_back({"/c/triton/0/H8/zzz.json", "Triton metadata: other"});
+  j = joinTritonKernel(cache, "zz", "", std::nullopt);
+  CHECK(j.status == TritonJoin::Status::NoEntry);
+  CHECK(j.how == "its Triton cache entry could not be read (Triton metadata: not a metadata object with a "
+                 "kernel name)");
+}
+
+TEST_CASE("TritonCache: an index reads its Triton cache on first use, not while it is built") {
+  // A copy of kernel_ir (trace and Inductor cache) whose entries change after the build: what the index
+  // serves is what the files hold when the cache is first asked for.
+  namespace fs = std::filesystem;
+  std::string dir = (fs::temp_directory_path() / "inductor-triton-lazy-XXXXXX").string();
+  REQUIRE(::mkdtemp(dir.data()) != nullptr);
+  struct Cleanup {
+    std::string dir;
+    ~Cleanup() {
+      std::error_code ec;
+      fs::remove_all(dir, ec);
+    }
+  } cleanup{dir};
+  fs::copy(kCase / "trace", dir + "/trace", fs::copy_options::recursive);
+  fs::copy(kCase / "inductor_cache", dir + "/inductor_cache", fs::copy_options::recursive);
+  IndexOptions options;
+  options.inputs = {dir};
+  auto index = Index::build(options);
+  REQUIRE(index);
+  // Every entry's metadata now says 7 warps, which no kernel of the fixture has.
+  size_t rewritten = 0;
+  for (auto &e : fs::directory_iterator(dir + "/inductor_cache/triton/0"))
+    for (auto &f : fs::directory_iterator(e.path())) {
+      std::string name = f.path().filename().string();
+      if (f.path().extension() != ".json" || name.rfind("__grp__", 0) == 0) continue;
+      std::string text = readFile(f.path());
+      REQUIRE(std::regex_search(text, std::regex("\"num_warps\": \\d+")));
+      CHECK(jsonNumber(text, "num_warps") != 7);
+      std::ofstream(f.path(), std::ios::trunc)
+          << std::regex_replace(text, std::regex("\"num_warps\": \\d+"), "\"num_warps\": 7");
+      ++rewritten;
+    }
+  REQUIRE(rewritten > 0);
+  const TritonCache &cache = index->tritonCache();
+  CHECK(cache.entries.size() == rewritten);
+  for (const TritonCacheEntry &e : cache.entries)
+    CHECK(e.metadata.numWarps == 7u);
+  CHECK(&index->tritonCache() == &cache); // Read once, then kept.
 }
 
 TEST_CASE("TritonCache: cubin resources from .nv.info") {
@@ -189,7 +240,7 @@ TEST_CASE("TritonCache: cubin resources from .nv.info") {
 
 TEST_CASE("TritonCache: a hand-made ELF with REGCOUNT and FRAME_SIZE") {
   // Sections: null, .shstrtab, .strtab, .symtab (2 symbols), .nv.info.
-  std::string shstr = std::string("\0.shstrtab\0.strtab\0.symtab\0.nv.info\0", 37);
+  std::string shstr = std::string("\0.shstrtab\0.strtab\0.symtab\0.nv.info\0\0", 37);
   std::string str = std::string("\0k\0", 3);
   std::string sym(48, '\0');
   uint32_t nameK = 1;
