@@ -358,8 +358,9 @@ struct HotKernel {
   std::string label;
   // How close it ran to the machine (index/runtime/Roofline.h): Inductor's estimates of one launch
   // (kernel_num_gb, decimal GB; kernel_flop, FLOPs), the rates over its mean time per launch, the bound
-  // ("memory" or "compute"), the share of that bound's peak (0..100), and the time (total over the profiles,
-  // ns) it took beyond the roofline's least time. Null where unknown: without
+  // ("memory", "compute", or "latency": a launch that would take under index::kLaunchFloorNs at the peaks),
+  // the share of that bound's peak (0..100; for latency, the floor's share of the time per launch), and the
+  // time (total over the profiles, ns) it took beyond the roofline's least time. Null where unknown: without
   // TORCHINDUCTOR_BENCHMARK_KERNEL=1, for extern kernels, without known peaks (share, bound, time left);
   // achievedTflopPerS also when Inductor counted no FLOPs.
   std::optional<double> numGb, flop, achievedGbPerS, achievedTflopPerS, peakPercent;

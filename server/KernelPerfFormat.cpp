@@ -99,7 +99,11 @@ std::string kernelPerfText(const index::KernelPerf &perf, const index::PeakChoic
   }
   if (!peak) return s + " · " + choice.why + " (no share of peak)";
   s += " · " + std::string(index::boundName(perf.bound));
-  if (e.flop && *e.flop == 0)
+  if (perf.bound == index::Bound::Latency && perf.peakNsPerLaunch)
+    s += " (at the peaks a launch would take " +
+         formatDuration(static_cast<uint64_t>(*perf.peakNsPerLaunch)) + ", but none takes under ~" +
+         formatDuration(index::kLaunchFloorNs) + ": fusing it away saves more than tuning it)";
+  else if (e.flop && *e.flop == 0)
     s += " (Inductor counted no FLOPs: it counts matmuls, convolutions and attention only)";
   else if (!e.flop)
     s += " (no kernel_flop: judged by bandwidth alone)";
@@ -134,7 +138,10 @@ void addLaunchPerf(const index::Index &index, index::LaunchRef ref, const index:
   k.achievedGbPerS = p.achievedGbPerS;
   k.achievedTflopPerS = p.achievedTflopPerS;
   k.peakPercent = p.peakPercent();
-  if (p.bound != index::Bound::Unknown) k.bound = p.bound == index::Bound::Memory ? "memory" : "compute";
+  if (p.bound != index::Bound::Unknown) {
+    std::string_view name = index::boundName(p.bound); // "memory-bound" -> "memory".
+    k.bound = std::string(name.substr(0, name.find('-')));
+  }
   k.timeLeftNs = p.timeLeftNs;
   k.roofline = kernelPerfText(p, choice);
 }

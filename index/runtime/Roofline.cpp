@@ -84,7 +84,10 @@ KernelPerf perfOf(const KernelEstimates &e, uint64_t ns, uint32_t calls, const G
     p.bound = Bound::Memory; // No FLOPs counted: the bytes are all the estimates say.
   else if (e.flop && peak->tflopPerS)
     p.bound = computeNs > memoryNs ? Bound::Compute : Bound::Memory;
-  double atPeak = std::max(memoryNs, computeNs) * calls;
+  p.peakNsPerLaunch = std::max(memoryNs, computeNs);
+  // Under the floor, neither term limits the launch (with the FLOPs unknown, the bound stays unknown).
+  if (p.bound != Bound::Unknown && *p.peakNsPerLaunch < double(kLaunchFloorNs)) p.bound = Bound::Latency;
+  double atPeak = std::max(*p.peakNsPerLaunch, double(kLaunchFloorNs)) * calls;
   p.timeAtPeakNs = static_cast<uint64_t>(std::llround(atPeak));
   p.timeLeftNs = ns > *p.timeAtPeakNs ? ns - *p.timeAtPeakNs : 0;
   return p;
@@ -152,6 +155,8 @@ std::string_view boundName(Bound bound) {
     return "memory-bound";
   case Bound::Compute:
     return "compute-bound";
+  case Bound::Latency:
+    return "latency-bound";
   case Bound::Unknown:
     break;
   }
@@ -203,7 +208,7 @@ std::vector<LaunchTimeLeft> launchesByTimeLeft(const Index &index) {
     const KernelEstimates *e = launchEstimates(index, t.ref);
     if (!e || !e->numGb) continue;
     KernelPerf p = perfOf(*e, t.timing->ns, t.timing->calls, &*peak.peak);
-    if (p.timeLeftNs) out.push_back({t.ref, std::move(p)});
+    if (p.timeLeftNs) out.push_back({t.ref, p});
   }
   std::stable_sort(out.begin(), out.end(), [](const LaunchTimeLeft &a, const LaunchTimeLeft &b) {
     return *a.perf.timeLeftNs > *b.perf.timeLeftNs;

@@ -52,8 +52,17 @@ struct PeakChoice {
 };
 PeakChoice peakOf(const RuntimeTimes &times);
 
-enum class Bound : uint8_t { Unknown, Memory, Compute };
-/// "memory-bound", "compute-bound", "bound unknown".
+/// The least device time a kernel launch takes, whatever it moves or computes: its launch, the wave's ramp,
+/// a DRAM round trip or two. The shortest kernels the fixtures' profiles time on an H100 (1,449 kernels, the
+/// trivial elementwise ones of PyTorch and Inductor) take 0.93-0.99 µs; other NVIDIA data-center GPUs are of
+/// the same order. A kernel whose time at the peaks is below this floor is latency-bound: neither bandwidth
+/// nor FLOPs limit it, and tuning it cannot bring it under the floor (fusing it away can).
+constexpr uint64_t kLaunchFloorNs = 1000;
+
+/// Which term of the roofline limits a launch: max(bytes / peak bandwidth, FLOPs / peak FLOP/s,
+/// kLaunchFloorNs).
+enum class Bound : uint8_t { Unknown, Memory, Compute, Latency };
+/// "memory-bound", "compute-bound", "latency-bound", "bound unknown".
 std::string_view boundName(Bound bound);
 
 /// A kernel's achieved rates and roofline figures over some launches.
@@ -66,14 +75,19 @@ struct KernelPerf {
   std::optional<double> bandwidthPercent;  ///< Of the peak bandwidth, 0..100 (more: the estimate is off).
   std::optional<double> computePercent;    ///< Of the dense tensor peak.
   Bound bound = Bound::Unknown;
-  /// The least time the launches could take at the peaks (bandwidth alone when the bound is unknown), and
-  /// the measured time minus that, never below 0 (ns; all calls).
+  /// The least time the launches could take at the peaks (bandwidth alone when the bound is unknown), never
+  /// below kLaunchFloorNs per launch, and the measured time minus that, never below 0 (ns; all calls).
   std::optional<uint64_t> timeAtPeakNs, timeLeftNs;
+  /// The time one launch would take at the peaks, without the floor (ns); set with timeAtPeakNs.
+  std::optional<double> peakNsPerLaunch;
 
   bool timed() const { return calls > 0 && ns > 0; }
   double meanNs() const { return calls ? double(ns) / calls : 0.0; }
-  /// Of the bound's peak: bandwidthPercent when memory-bound or unknown, computePercent when compute-bound.
+  /// Of the bound's peak: bandwidthPercent when memory-bound or unknown, computePercent when compute-bound;
+  /// when latency-bound, the floor's share of the mean time per launch (100: as short as a launch gets).
   std::optional<double> peakPercent() const {
+    if (bound == Bound::Latency)
+      return timed() ? std::optional<double>(100.0 * kLaunchFloorNs / meanNs()) : std::nullopt;
     return bound == Bound::Compute ? computePercent : bandwidthPercent;
   }
 };

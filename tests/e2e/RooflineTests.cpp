@@ -105,8 +105,14 @@ struct ExpectedPerf {
   int64_t ns = 0, calls = 0;
   double gbPerS = 0, tflopPerS = 0, percent = 0;
   bool compute = false;
+  bool latency = false; ///< Under the launch floor at the peaks.
   int64_t timeLeftNs = 0;
+  std::string bound() const { return latency ? "latency" : compute ? "compute" : "memory"; }
 };
+
+/// The least device time of a launch that Roofline.h documents (kLaunchFloorNs): the fixtures' shortest
+/// kernels take 0.93 µs on an H100.
+constexpr double kFloorNs = 1000;
 
 /// The estimates and achieved rates a kernel's JSON (inductor/hotLines, explain --json) gives, against the
 /// test's own join.
@@ -257,14 +263,19 @@ TEST_CASE("roofline: kernel_perf — achieved rates, share of peak, bound and ti
       e.tflopPerS = e.estimate.flop / seconds / 1e12;
       e.compute = e.estimate.flop > 0 && e.estimate.flop / (e.estimate.numGb * 1e9) > ridge;
       e.percent = e.compute ? 100 * e.tflopPerS / peak->tflopPerS : 100 * e.gbPerS / peak->gbPerS;
-      double atPeak = std::max(e.estimate.numGb / peak->gbPerS, e.estimate.flop / (peak->tflopPerS * 1e12)) *
-                      1e9 * double(e.calls);
+      double perLaunch =
+          std::max(e.estimate.numGb / peak->gbPerS, e.estimate.flop / (peak->tflopPerS * 1e12)) * 1e9;
+      e.latency = perLaunch < kFloorNs;
+      if (e.latency) e.percent = 100 * kFloorNs / (double(e.ns) / double(e.calls));
+      double atPeak = std::max(perLaunch, kFloorNs) * double(e.calls);
       e.timeLeftNs = std::max<int64_t>(0, e.ns - std::llround(atPeak));
       expected.push_back(e);
     }
   }
   REQUIRE(expected.size() >= 10);
   CHECK(std::any_of(expected.begin(), expected.end(), [](const ExpectedPerf &e) { return e.compute; }));
+  CHECK(std::any_of(expected.begin(), expected.end(),
+                    [](const ExpectedPerf &e) { return !e.compute && !e.latency; }));
 
   // inductor/hotLines: every Triton launch's figures.
   json hot = s.client.request("inductor/hotLines", {{"limit", 1000}});
@@ -279,7 +290,7 @@ TEST_CASE("roofline: kernel_perf — achieved rates, share of peak, bound and ti
     INFO(k.dump());
     CHECK(k["ns"] == e.ns);
     checkRates(k, e);
-    CHECK(k["bound"] == (e.compute ? "compute" : "memory"));
+    CHECK(k["bound"] == e.bound());
     CHECK(k["peakPercent"].get<double>() == doctest::Approx(e.percent).epsilon(1e-9));
     CHECK(std::abs(k["timeLeftNs"].get<int64_t>() - e.timeLeftNs) <= 1);
   }
@@ -306,9 +317,12 @@ TEST_CASE("roofline: kernel_perf — achieved rates, share of peak, bound and ti
     REQUIRE(rate);
     CHECK(*rate == doctest::Approx(e.gbPerS).epsilon(0.006)); // Three significant digits.
     CHECK(contains(md, " of HBM peak (3.35 TB/s, " + peak->model + ")"));
-    CHECK(contains(md, e.compute ? "· compute-bound" : "· memory-bound"));
+    CHECK(contains(md, "· " + e.bound() + "-bound"));
     if (e.compute) CHECK(contains(md, " TFLOP/s · "));
-    if (e.estimate.flop == 0) CHECK(contains(md, "Inductor counted no FLOPs"));
+    if (e.latency)
+      CHECK(contains(md, "none takes under ~1.00 µs"));
+    else if (e.estimate.flop == 0)
+      CHECK(contains(md, "Inductor counted no FLOPs"));
     CHECK(contains(md, " per launch over " + std::to_string(e.calls) + " launches"));
   }
   for (const ExpectedPerf &e : expected) {

@@ -380,7 +380,7 @@ export interface HotKernel {
   achievedGbPerS: number | null;
   achievedTflopPerS: number | null;
   peakPercent: number | null; // Of the bound's peak, 0..100.
-  bound: 'memory' | 'compute' | null;
+  bound: 'memory' | 'compute' | 'latency' | null;
   timeLeftNs: number | null; // Beyond the roofline's least time, total.
   roofline: string; // The hover's roofline text, or why it is unknown.
 }

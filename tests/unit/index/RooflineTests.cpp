@@ -293,6 +293,26 @@ TEST_CASE("Roofline: achieved rates, bound and time left") {
   CHECK(p.bandwidthPercent);
   CHECK(p.timeLeftNs);
 
+  // A launch whose bytes take 40 ns at peak (134 KB): under the launch floor, latency-bound. The least time
+  // is the floor, not the bandwidth's, so a 1.5 µs launch leaves 0.5 µs, not 1.46 µs, on the table.
+  KernelEstimates tiny{0.000134217728, 0};
+  p = kernelPerf(tiny, 3'000, 2, &h100);
+  CHECK(p.bound == Bound::Latency);
+  CHECK(boundName(p.bound) == "latency-bound");
+  CHECK(*p.peakNsPerLaunch == doctest::Approx(0.000134217728 / 3350 * 1e9));
+  CHECK(*p.timeAtPeakNs == 2 * kLaunchFloorNs);
+  CHECK(*p.timeLeftNs == 3'000 - 2 * kLaunchFloorNs);
+  CHECK(*p.peakPercent() == doctest::Approx(100.0 * kLaunchFloorNs / 1'500));
+  CHECK(*p.bandwidthPercent == doctest::Approx(100.0 * (0.000134217728 / 1.5e-6) / 3350)); // Still given.
+  // At the floor: nothing left. Just over the floor at peak: memory-bound again.
+  CHECK(*kernelPerf(tiny, 900, 1, &h100).timeLeftNs == 0);
+  KernelEstimates floorBytes{3350.0 * 1.2e-6, 0}; // 1.2 µs at peak.
+  CHECK(kernelPerf(floorBytes, 4'000, 1, &h100).bound == Bound::Memory);
+  // FLOPs unknown: the bound stays unknown, but the floor still holds for the time left.
+  p = kernelPerf(KernelEstimates{0.000134217728, std::nullopt}, 3'000, 2, &h100);
+  CHECK(p.bound == Bound::Unknown);
+  CHECK(*p.timeLeftNs == 3'000 - 2 * kLaunchFloorNs);
+
   // Faster than the peak says: no negative time left.
   p = kernelPerf(poi, 30'000, 3, &h100);
   CHECK(*p.bandwidthPercent > 100);
