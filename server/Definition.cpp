@@ -1,9 +1,9 @@
-// server/Definition.cpp: textDocument/definition. A kernel (launch, definition, `def NAME` in its source) or
-// an FX node in a graph dump -> the user source lines it came from (see the fallback chain in
-// index/model/Index.h); a kernel with none whose stacks hold only PyTorch's frames -> the innermost of those
-// (Launch::frameworkOrigins). A file that is not on this machine is answered as the text the trace recorded
-// of it (an `inductor-trace:/recorded-source/...` document, server/Convert.h), never as a file:// URI. On the
-// `PATH:LINE` of a `# File:` comment, in any document, -> that line (as its document link does).
+// server/Definition.cpp: textDocument/definition. A kernel (launch, definition, `def NAME` in its source, a
+// line of its body) or an FX node in a graph dump -> the user source lines it came from (see the fallback
+// chain in index/model/Index.h); a kernel with none whose stacks hold only PyTorch's frames -> the innermost
+// of those (Launch::frameworkOrigins). A file that is not on this machine is answered as the text the trace
+// recorded of it (an `inductor-trace:/recorded-source/...` document, server/Convert.h), never as a file://
+// URI. On the `PATH:LINE` of a `# File:` comment, in any document, -> that line (as its document link does).
 #include "server/Convert.h"
 #include "server/KernelFormat.h"
 #include "server/Server.h"
@@ -26,6 +26,8 @@ void Server::onDefinition(const protocol::TextDocumentPositionParams &params, Re
       std::vector<index::Origin> origins, framework;
       for (index::ArtifactId id : target.all) {
         index::SymbolAt symbol = symbolAtPosition(index, id, texts, uri, params.position);
+        // A line of a kernel's body: the kernel's origins (where a PTX line's definition leads).
+        if (symbol.kind == index::SymbolAt::Kind::None) symbol = index.kernelAround(id, params.position.line);
         for (index::Origin &o : index.originsOf(symbol))
           if (std::find(origins.begin(), origins.end(), o) == origins.end()) origins.push_back(std::move(o));
         for (index::Origin &o : index.frameworkOriginsOf(symbol))

@@ -206,6 +206,33 @@ ResolvedPath Index::resolvePath(std::string_view recordedPath) const {
   return tables_->resolver->resolve(recordedPath);
 }
 
+SymbolAt Index::kernelAround(ArtifactId id, uint32_t line) const {
+  SymbolAt s;
+  if (!id.valid() || id.value >= artifacts_.size()) return s;
+  const Artifact &a = artifacts_[id.value];
+  s.artifact = id;
+  if (a.kind == ArtifactKind::KernelSource) {
+    if (!a.kernelSource) return s;
+    s.kind = SymbolAt::Kind::KernelDefinition;
+    s.line = a.kernelSource->line;
+    s.column = a.kernelSource->column;
+    s.endColumn = s.column + static_cast<uint32_t>(a.kernelSource->name.size());
+    return s;
+  }
+  for (uint32_t i = 0; i < a.code.kernels.size(); ++i) {
+    const KernelDefinition &d = a.code.kernels[i];
+    if (d.sourceFirstLine == 0 || line < d.sourceFirstLine || line > d.sourceLastLine) continue;
+    s.kind = SymbolAt::Kind::KernelDefinition;
+    s.index = i;
+    bool atDef = d.defLine && d.defColumn;
+    s.line = atDef ? *d.defLine : d.nameLine;
+    s.column = atDef ? *d.defColumn : d.nameColumn;
+    s.endColumn = s.column + static_cast<uint32_t>(d.name.size());
+    return s;
+  }
+  return s;
+}
+
 SymbolAt Index::symbolAt(ArtifactId id, uint32_t line, uint32_t column) const {
   SymbolAt s;
   if (!id.valid() || id.value >= artifacts_.size()) return s;

@@ -486,6 +486,13 @@ public:
 
   /// The kernel launch, kernel definition or FX node at a position of an artifact's text.
   SymbolAt symbolAt(ArtifactId id, uint32_t line, uint32_t column) const;
+  /// The kernel whose code holds a line: in output code, the definition whose embedded source
+  /// (KernelDefinition::sourceFirstLine..sourceLastLine) holds it; in a kernel file, its kernel, on any line.
+  /// A KernelDefinition symbol whose token is the kernel's name where it is defined (`def NAME` when the
+  /// source has one); Kind::None elsewhere. Every line of a kernel came from the FX nodes of the whole kernel
+  /// (Inductor records no finer provenance), so this is what definition answers on a body line: a PTX line
+  /// leads to a kernel line, and that line to the model.
+  SymbolAt kernelAround(ArtifactId id, uint32_t line) const;
   /// Launches of a kernel definition (in its own artifact, or in every wrapper using a kernel file).
   std::vector<LaunchRef> launchesOfDefinition(ArtifactId id, uint32_t definition) const;
   /// Origins of a symbol: a launch's own, the union over a definition's launches, a graph node's origin.

@@ -241,6 +241,44 @@ TEST_CASE("kernel_ir: inductor/lowered gives exactly the PTX lines under the .lo
   CHECK(found * 100 >= total * 98);
 }
 
+TEST_CASE("kernel_ir: definition on any line of a Triton kernel's source in output code = on its def") {
+  Session s(caseRoot());
+  std::vector<ExpectedOutputCode> codes = expectedOutputCodes(filesIn(caseRoot() + "/trace"), &s.client);
+  size_t kernels = 0;
+  for (const ExpectedOutputCode &c : codes) {
+    // The test's own reading of the code: `async_compile.triton('NAME', '''` opens a kernel's source, `def
+    // NAME(` is in it, and the line holding `''', device_str=` closes it.
+    std::istringstream in(c.text);
+    std::vector<std::string> lines;
+    for (std::string l; std::getline(in, l);)
+      lines.push_back(l);
+    std::regex openRe(R"(async_compile\.triton\('(\w+)', ''')");
+    for (uint32_t i = 0; i < lines.size(); ++i) {
+      std::smatch m;
+      if (!std::regex_search(lines[i], m, openRe)) continue;
+      std::string name = m[1];
+      uint32_t def = 0, end = i + 1;
+      for (; end < lines.size() && lines[end].find("''', device_str=") == std::string::npos; ++end)
+        if (lines[end].rfind("def " + name + "(", 0) == 0) def = end;
+      REQUIRE(def > i);
+      REQUIRE(end < lines.size());
+      INFO(c.label() << " " << name);
+      json atDef = s.client.request("textDocument/definition", textDocumentPosition(c.uri, def, 5));
+      REQUIRE(atDef.is_array());
+      REQUIRE(!atDef.empty());
+      // Each line of its source but the def: imports, decorators, body, blank lines.
+      for (uint32_t l = i + 1; l < end; ++l) {
+        if (l == def) continue;
+        json d = s.client.request("textDocument/definition", textDocumentPosition(c.uri, l, 0));
+        CHECK_MESSAGE(d == atDef, "line " << l << ": " << lines[l]);
+      }
+      i = end;
+      ++kernels;
+    }
+  }
+  CHECK(kernels >= 8);
+}
+
 TEST_CASE("kernel_ir: a PTX line -> its kernel line -> the model line; IR document symbols") {
   Session s(caseRoot());
   std::vector<EntryOracle> entries = cacheEntries();
@@ -290,6 +328,12 @@ TEST_CASE("kernel_ir: a PTX line -> its kernel line -> the model line; IR docume
       REQUIRE(!model.empty());
       for (const json &loc : model)
         CHECK(loc["uri"] == fileURI(caseRoot() + "/model.py"));
+      // The line the PTX led to is one of the kernel's body: it leads to the same model lines as the def.
+      uint32_t bodyLine = static_cast<uint32_t>(std::stol(m[1]) - 1);
+      CHECK(bodyLine > defLine);
+      json fromBody =
+          s.client.request("textDocument/definition", textDocumentPosition(fileURI(kernelPath), bodyLine, 4));
+      CHECK(fromBody == model);
       ++checked;
       break;
     }

@@ -1,6 +1,6 @@
 -- Kernel internals (issue 30) in Neovim: kernel_ir keeps the Triton cache. From a line of a Triton
 -- kernel in output code, :InductorLowered lists its IR lines per stage; `gd` on a PTX line leads back to
--- the kernel line, and from there to the model.
+-- the kernel line (in the kernel's body), and from there to the model.
 local H = require('helpers')
 
 local root = H.fixtures .. '/traces/kernel_ir'
@@ -40,5 +40,21 @@ return {
     local range = defs[1].targetSelectionRange or defs[1].range
     H.contains(target[range.start.line + 1], 'tl.load(in_ptr0 + (x0), xmask)', 'the kernel line of the PTX line')
     H.ok(kernel_line > 0, 'kernel line')
+    -- And that kernel line (in the kernel's body) leads to the model.
+    local kernel_file = vim.uri_to_fname(defs[1].uri or defs[1].targetUri)
+    vim.cmd('edit ' .. vim.fn.fnameescape(kernel_file))
+    local kbuf = vim.api.nvim_get_current_buf()
+    H.wait('the client on the kernel file', function()
+      return require('inductor_ls.lsp').client_for_buffer(kbuf)
+    end)
+    local model = H.locations(H.request(client, 'textDocument/definition', {
+      textDocument = { uri = vim.uri_from_bufnr(kbuf) },
+      position = { line = range.start.line, character = 4 },
+    }, kbuf))
+    H.ok(#model >= 1, 'no definition from the kernel line')
+    for _, loc in ipairs(model) do
+      local fname = vim.uri_to_fname(loc.uri or loc.targetUri)
+      H.ok(fname:match('/kernel_ir/model%.py$'), 'not a model line: ' .. fname)
+    end
   end },
 }

@@ -348,6 +348,23 @@ TEST_CASE("mlp_train: symbolAt and originsOf on a launch, a kernel definition an
         std::vector<std::string>{"[0/0] forward triton_poi_fused_gelu_1:3",
                                  "[0/0] forward triton_poi_fused_gelu_1:7"});
   CHECK(shortOrigins(index->originsOf(inFile)) == std::vector<std::string>{"model.py:16"});
+
+  // kernelAround: a line of the kernel's body (found in the text) is the kernel's; the line that opens its
+  // source string and the launch line are not. In the kernel file, every line is its kernel's.
+  std::string_view afterDef = std::string_view(text).substr(text.find("def triton_poi_fused_gelu_1("));
+  uint32_t bodyLine = innerLine + positionOf(afterDef, "    xnumel = ").first;
+  CHECK(bodyLine > innerLine);
+  SymbolAt around = index->kernelAround(forward, bodyLine);
+  REQUIRE(around.kind == SymbolAt::Kind::KernelDefinition);
+  CHECK(around.index == def.index);
+  CHECK(around.line == innerLine); // Its token: the name in `def NAME(`.
+  CHECK(around.column == innerColumn + 4);
+  CHECK(index->kernelAround(forward, defLine).kind == SymbolAt::Kind::None);
+  CHECK(index->kernelAround(forward, line).kind == SymbolAt::Kind::None);
+  CHECK(index->kernelAround(ArtifactId{}, bodyLine).kind == SymbolAt::Kind::None);
+  SymbolAt aroundInFile = index->kernelAround(*kernelFile, 0);
+  REQUIRE(aroundInFile.kind == SymbolAt::Kind::KernelDefinition);
+  CHECK(shortOrigins(index->originsOf(aroundInFile)) == std::vector<std::string>{"model.py:16"});
 }
 
 TEST_CASE("mlp_train: copies of an artifact are one artifact, found by any spelling of any path") {

@@ -790,6 +790,10 @@ test('kernel internals: a PTX file opens as ptx; definition on an instruction go
   log(`kernel def line ${defLine + 1} → ${describe(back)}`);
   assert.ok(back.every((l) => sameFile(l.uri, vscode.Uri.file(model))), describe(back));
   assert.ok(back.some((l) => l.range.start.line === normLine - 1), `expected model.py:${normLine}: ${describe(back)}`);
+  // The kernel line the PTX led to is in the body: it leads to the same model lines as the def.
+  const fromBody = asLocations(await vscode.commands.executeCommand('vscode.executeDefinitionProvider', kernelUri, new vscode.Position(kernelLine - 1, 4)));
+  log(`kernel line ${kernelLine} → ${describe(fromBody)}`);
+  assert.deepEqual(fromBody.map((l) => `${l.uri.fsPath}:${l.range.start.line}`).sort(), back.map((l) => `${l.uri.fsPath}:${l.range.start.line}`).sort());
 });
 
 test('kernel internals: Show Lowered IR on a tl.load line opens the PTX beside with exactly the lines its .loc directives give', async () => {
