@@ -314,9 +314,11 @@ TritonCache findTritonCache(const std::vector<std::string> &entryDirs, const std
   }
   // The autotuner's choices: the .best_config files beside each kernel file.
   std::map<std::string, std::vector<TritonBestConfig>> configsByDir;
-  std::map<std::string, uint32_t> byHash;
+  // A hash names the same compile on every device: each rank's cache (`triton/<rank>/`) holds an entry of
+  // that name, and the one .best_config beside the kernel file names them all.
+  std::map<std::string, std::vector<uint32_t>> byHash;
   for (uint32_t i = 0; i < cache.entries.size(); ++i)
-    byHash.emplace(cache.entries[i].hash, i);
+    byHash[cache.entries[i].hash].push_back(i);
   for (TritonCacheEntry &e : cache.entries) {
     if (e.recordedKernelFile.empty() || !resolve) continue;
     std::string local = resolve(e.recordedKernelFile);
@@ -345,9 +347,10 @@ TritonCache findTritonCache(const std::vector<std::string> &entryDirs, const std
     }
   }
   for (auto &[dir, configs] : configsByDir)
-    for (TritonBestConfig &c : configs)
+    for (const TritonBestConfig &c : configs)
       if (auto it = byHash.find(c.tritonCacheHash); it != byHash.end())
-        cache.entries[it->second].bestConfig = std::move(c);
+        for (uint32_t i : it->second)
+          cache.entries[i].bestConfig = c;
   std::sort(cache.entries.begin(), cache.entries.end(),
             [](const TritonCacheEntry &a, const TritonCacheEntry &b) {
               return std::tie(a.metadata.name, a.dir) < std::tie(b.metadata.name, b.dir);

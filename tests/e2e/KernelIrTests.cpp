@@ -26,6 +26,7 @@ struct EntryOracle {
   std::string dir, name, kernelFile; ///< kernelFile: the file name the .source's first loc names.
   long numWarps = -1, numStages = -1, shared = -1;
   bool chosen = false; ///< Named by a .best_config.
+  int rank = 0;        ///< N of `triton/N/`: the device that compiled it.
 };
 
 long jsonNumber(const std::string &text, const std::string &key) {
@@ -33,33 +34,36 @@ long jsonNumber(const std::string &text, const std::string &key) {
   return std::regex_search(text, m, std::regex("\"" + key + "\": (\\d+)")) ? std::stol(m[1]) : -1;
 }
 
-std::vector<EntryOracle> cacheEntries() {
+/// The entries of a case's Triton cache, every rank's (`inductor_cache/triton/<rank>/<hash>/`).
+std::vector<EntryOracle> cacheEntries(const std::string &root = caseRoot()) {
   std::vector<EntryOracle> out;
   std::set<std::string> chosen;
-  for (auto &f : fs::recursive_directory_iterator(caseRoot() + "/inductor_cache")) {
+  for (auto &f : fs::recursive_directory_iterator(root + "/inductor_cache")) {
     if (f.path().extension() != ".best_config") continue;
     std::smatch m;
     std::string text = readFile(f.path().string());
     if (std::regex_search(text, m, std::regex("\"triton_cache_hash\": \"(\\w+)\""))) chosen.insert(m[1]);
   }
-  for (auto &d : fs::directory_iterator(caseRoot() + "/inductor_cache/triton/0")) {
-    EntryOracle e;
-    e.dir = d.path().string();
-    for (auto &f : fs::directory_iterator(d.path())) {
-      std::string n = f.path().filename().string();
-      if (f.path().extension() == ".json" && n.rfind("__grp__", 0) != 0) e.name = f.path().stem().string();
+  for (auto &r : fs::directory_iterator(root + "/inductor_cache/triton"))
+    for (auto &d : fs::directory_iterator(r.path())) {
+      EntryOracle e;
+      e.dir = d.path().string();
+      e.rank = std::stoi(r.path().filename().string());
+      for (auto &f : fs::directory_iterator(d.path())) {
+        std::string n = f.path().filename().string();
+        if (f.path().extension() == ".json" && n.rfind("__grp__", 0) != 0) e.name = f.path().stem().string();
+      }
+      std::string json = readFile(e.dir + "/" + e.name + ".json");
+      e.numWarps = jsonNumber(json, "num_warps");
+      e.numStages = jsonNumber(json, "num_stages");
+      e.shared = jsonNumber(json, "shared");
+      std::smatch m;
+      std::string source = readFile(e.dir + "/" + e.name + ".source");
+      REQUIRE(std::regex_search(source, m, std::regex("loc\\(\"[^\"]*/([^/\"]+)\":")));
+      e.kernelFile = m[1];
+      e.chosen = chosen.count(d.path().filename().string()) > 0;
+      out.push_back(e);
     }
-    std::string json = readFile(e.dir + "/" + e.name + ".json");
-    e.numWarps = jsonNumber(json, "num_warps");
-    e.numStages = jsonNumber(json, "num_stages");
-    e.shared = jsonNumber(json, "shared");
-    std::smatch m;
-    std::string source = readFile(e.dir + "/" + e.name + ".source");
-    REQUIRE(std::regex_search(source, m, std::regex("loc\\(\"[^\"]*/([^/\"]+)\":")));
-    e.kernelFile = m[1];
-    e.chosen = chosen.count(d.path().filename().string()) > 0;
-    out.push_back(e);
-  }
   return out;
 }
 
@@ -89,19 +93,22 @@ std::vector<LaunchOracle> tritonLaunches(const std::string &text) {
   return out;
 }
 
-std::vector<std::string> outputCodes() {
+std::vector<std::string> outputCodes(const std::string &root = caseRoot()) {
   std::vector<std::string> out;
-  for (auto &f : fs::recursive_directory_iterator(caseRoot() + "/torch_compile_debug"))
+  for (auto &f : fs::recursive_directory_iterator(root + "/torch_compile_debug"))
     if (f.path().filename() == "output_code.py") out.push_back(f.path().string());
   std::sort(out.begin(), out.end());
   return out;
 }
 
-const EntryOracle &expectedEntry(const std::vector<EntryOracle> &entries, const LaunchOracle &l) {
+/// The entry a launch ran: of its name and kernel file, compiled on its device, the autotuner's choice of
+/// several.
+const EntryOracle &expectedEntry(const std::vector<EntryOracle> &entries, const LaunchOracle &l,
+                                 int device = 0) {
   const EntryOracle *found = nullptr;
   size_t candidates = 0;
   for (const EntryOracle &e : entries)
-    if (e.name == l.kernel && e.kernelFile == l.kernelFile) {
+    if (e.name == l.kernel && e.kernelFile == l.kernelFile && e.rank == device) {
       ++candidates;
       if (!found || e.chosen) found = &e;
     }
@@ -162,33 +169,49 @@ std::vector<uint32_t> ptxLinesOf(const std::string &ptx, const std::string &kern
 
 } // namespace
 
-TEST_CASE(
-    "kernel_ir: every Triton launch is joined to its cache entry; hover values equal the metadata JSON") {
-  Session s(caseRoot());
-  std::vector<EntryOracle> entries = cacheEntries();
+/// Every Triton launch of every output code of a case: its hover gives the metadata of the entry the test
+/// expects (of the launch's device, read from the code's `get_raw_stream(N)`), registers from its cubin, and
+/// links into that entry's folder. Returns the launches checked.
+size_t checkEveryLaunchJoined(const std::string &root) {
+  Session s(root);
+  std::vector<EntryOracle> entries = cacheEntries(root);
   REQUIRE(entries.size() >= 10);
   size_t launches = 0;
-  for (const std::string &path : outputCodes()) {
+  for (const std::string &path : outputCodes(root)) {
     std::string text = readFile(path);
+    std::smatch device;
+    int rank =
+        std::regex_search(text, device, std::regex(R"(get_raw_stream\((\d+)\))")) ? std::stoi(device[1]) : 0;
     for (const LaunchOracle &l : tritonLaunches(text)) {
       ++launches;
-      const EntryOracle &e = expectedEntry(entries, l);
+      const EntryOracle &e = expectedEntry(entries, l, rank);
       json hover =
           s.client.request("textDocument/hover", textDocumentPosition(fileURI(path), l.line, l.column + 1));
       REQUIRE_MESSAGE(hover.is_object(), l.kernel);
       std::string md = hover["contents"]["value"];
-      INFO(l.kernel << "\n" << md);
+      INFO(path << " " << l.kernel << " (device " << rank << ")\n" << md);
       std::string want = "**Triton:** num_warps " + std::to_string(e.numWarps) + " · num_stages " +
                          std::to_string(e.numStages) + " · " + sharedText(e.shared) + " shared · ";
       CHECK(md.find(want) != std::string::npos);
       // Registers from the cubin (every entry here has one), never "unknown".
       CHECK(std::regex_search(md, std::regex(R"(shared · \d+ registers · \d+ spills)")));
-      // The IR links point into the entry's folder.
+      // The IR links point into the entry's folder: of this device's cache.
       CHECK(md.find(fileURI(e.dir + "/" + e.name + ".ptx")) != std::string::npos);
       if (e.chosen) CHECK(md.find("**Autotuned:** ") != std::string::npos);
     }
   }
-  CHECK(launches >= 8);
+  return launches;
+}
+
+TEST_CASE(
+    "kernel_ir: every Triton launch is joined to its cache entry; hover values equal the metadata JSON") {
+  CHECK(checkEveryLaunchJoined(caseRoot()) >= 8);
+}
+
+TEST_CASE("kernel_ranks: two ranks' caches (triton/0, triton/1): each rank's launch joins its own entry") {
+  std::string root = fs::canonical(INDUCTOR_TRACES_DIR).string() + "/kernel_ranks";
+  REQUIRE(fs::exists(root + "/inductor_cache/triton/1"));
+  CHECK(checkEveryLaunchJoined(root) >= 16);
 }
 
 TEST_CASE("kernel_ir: inductor/lowered gives exactly the PTX lines under the .loc lines of a kernel line") {
