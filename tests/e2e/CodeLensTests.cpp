@@ -52,6 +52,16 @@ std::string userLineTitle(const std::vector<LaunchRef> &launches) {
   return title;
 }
 
+/// Where the server lists a launch: ranks whose output code of a compile is the same up to the device are
+/// listed once, at the first rank's copy (at the same position).
+Loc listedLoc(const LaunchRef &l, const std::vector<ExpectedOutputCode> &codes) {
+  for (const ExpectedOutputCode &c : codes) {
+    if (&c == l.code) break;
+    if (sameUpToDevice(c, *l.code)) return launchLoc(c.uri, c.text, *l.site);
+  }
+  return l.loc();
+}
+
 /// Checks the lenses of the case's model.py; returns how many user lines have one.
 size_t checkUserLenses(LSPClient &client, const std::string &root,
                        const std::vector<ExpectedOutputCode> &codes) {
@@ -95,10 +105,11 @@ size_t checkUserLenses(LSPClient &client, const std::string &root,
     json sites = client.request("inductor/launchSites",
                                 {{"textDocument", {{"uri", uri}}}, {"position", cmd["arguments"][1]}});
     // One location per launch site the title counts: ranks that wrote the same output code file share their
-    // sites (these cases' ranks do; TlparseTests has ranks with log-only copies, whose lens shows one).
+    // sites, and ranks whose code differs only in its device are listed at the first one's (kernel_ranks;
+    // TlparseTests has ranks with log-only copies, whose lens shows one).
     std::set<Loc> unique;
     for (const LaunchRef &l : it->second)
-      unique.insert(l.loc());
+      unique.insert(listedLoc(l, codes));
     std::vector<Loc> want(unique.begin(), unique.end());
     std::set<Loc> got = toLocSet(sites), missing, extra;
     std::set_difference(unique.begin(), unique.end(), got.begin(), got.end(),

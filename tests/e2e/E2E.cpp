@@ -124,6 +124,18 @@ std::string ExpectedOutputCode::label() const {
   return out + " " + (path.empty() ? uri : path);
 }
 
+bool sameUpToDevice(const ExpectedOutputCode &a, const ExpectedOutputCode &b) {
+  if (&a == &b || a.record.compileId != b.record.compileId || a.record.rank == b.record.rank ||
+      a.text.size() != b.text.size())
+    return false;
+  static const std::regex device(R"((cuda:|index=|get_raw_stream\(|_DeviceGuard\(|set_device\(|stream)\d+)"),
+      kernelFile(R"(/[a-z0-9]{2}/c[a-z0-9]{20,}\.py)");
+  auto blanked = [](const std::string &text) {
+    return std::regex_replace(std::regex_replace(text, device, "$1#"), kernelFile, "/#/c#.py");
+  };
+  return blanked(a.text) == blanked(b.text);
+}
+
 std::string ExpectedOutputCode::graphKind() const {
   if (record.aoti) return "AOT";
   size_t header = text.find("# AOT ID: ['");

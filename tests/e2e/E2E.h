@@ -82,6 +82,12 @@ std::vector<ExpectedOutputCode> expectedOutputCodes(const std::vector<std::strin
                                                     LSPClient *client = nullptr,
                                                     std::optional<std::vector<std::string>> searchRoots = {});
 
+/// Whether two output codes are one compile's on two ranks of a host, the same code up to the device: the
+/// device each names (`cuda:1`, `index=1`, `get_raw_stream(1)`, `_DeviceGuard(1)`, `set_device(1)`,
+/// `stream1`) and its kernels' cache files (each rank's kernels name its device, so hash differently)
+/// blanked, the texts are equal. The server lists the launches of such copies once, at the first rank's.
+bool sameUpToDevice(const ExpectedOutputCode &a, const ExpectedOutputCode &b);
+
 /// A launch site with the output code it is in.
 struct LaunchRef {
   const ExpectedOutputCode *code = nullptr;
