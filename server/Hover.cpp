@@ -14,6 +14,7 @@
 #include "server/Counts.h"
 #include "server/Health.h"
 #include "server/KernelFormat.h"
+#include "server/Markdown.h"
 #include "server/RuntimeFormat.h"
 #include "server/Server.h"
 
@@ -32,62 +33,6 @@ constexpr size_t kListLimit = 12;
 
 /// A hover keeps to about this many lines (ARCHITECTURE.md, "Hovers"): a hover is read at a glance.
 constexpr size_t kHoverLines = 25;
-
-/// `md` within about kHoverLines non-blank lines: its paragraphs in order (they come most important first),
-/// each cut to what the budget has left, and what was cut counted in a "… N more" line where it was cut (a
-/// code block cut is closed). Past the budget, only the headings of the sections left (`### `) stay, so that
-/// what else the hover has is visible; the paragraphs dropped are counted in a last "… N more lines".
-std::string withinBudget(const std::string &md) {
-  std::vector<std::vector<std::string_view>> blocks;
-  size_t total = 0;
-  for (size_t start = 0; start <= md.size();) {
-    size_t end = md.find("\n\n", start);
-    std::string_view block =
-        std::string_view(md).substr(start, end == std::string::npos ? md.npos : end - start);
-    blocks.emplace_back();
-    for (size_t b = 0; b <= block.size();) {
-      size_t e = block.find('\n', b);
-      std::string_view line = block.substr(b, e == std::string_view::npos ? block.npos : e - b);
-      if (!index::trim(line).empty()) {
-        blocks.back().push_back(line);
-        ++total;
-      }
-      if (e == std::string_view::npos) break;
-      b = e + 1;
-    }
-    if (end == std::string::npos) break;
-    start = end + 2;
-  }
-  if (total <= kHoverLines) return md;
-  std::string out;
-  size_t used = 0, dropped = 0;
-  for (const auto &lines : blocks) {
-    if (lines.empty()) continue;
-    // Past the budget, a section's heading stays (what else the hover has stays visible); the rest goes.
-    bool heading = lines[0].starts_with("### ") || lines[0] == "---";
-    if (used >= kHoverLines && !heading) {
-      dropped += lines.size();
-      continue;
-    }
-    size_t keep = std::min(lines.size(), std::max<size_t>(1, kHoverLines > used ? kHoverLines - used : 0));
-    // A cut leaves room for its "more" line.
-    if (keep < lines.size() && keep > 1) --keep;
-    std::string block;
-    bool inCode = false;
-    for (size_t i = 0; i < keep; ++i) {
-      block += (i ? "\n" : "") + std::string(lines[i]);
-      if (lines[i].starts_with("```")) inCode = !inCode;
-    }
-    if (keep < lines.size()) {
-      std::string more = "… " + std::to_string(lines.size() - keep) + " more";
-      block += inCode ? "\n" + more + "\n```" : "\n- " + more;
-    }
-    out += (out.empty() ? "" : "\n\n") + block;
-    used += keep;
-  }
-  if (dropped) out += "\n\n*… " + std::to_string(dropped) + " more lines*";
-  return out;
-}
 
 std::string compileText(const index::Index &index, index::ArtifactId id) {
   const index::Compile *c = index.compileOf(id);
@@ -371,7 +316,7 @@ void Server::onHover(const protocol::TextDocumentPositionParams &params, Reply r
                                      it->second));
       part(since);
       part(health.tail);
-      hover.contents.value = withinBudget(hover.contents.value);
+      hover.contents.value = withinLineBudget(hover.contents.value, kHoverLines);
       hover.range = texts.lineRange(uri, params.position.line);
       return reply(json(hover));
     }
@@ -397,7 +342,7 @@ void Server::onHover(const protocol::TextDocumentPositionParams &params, Reply r
       for (size_t i = 1; i < target.all.size(); ++i)
         hover.contents.value += (i > 1 ? ", " : "") + compileText(index, target.all[i]);
     }
-    hover.contents.value = withinBudget(hover.contents.value);
+    hover.contents.value = withinLineBudget(hover.contents.value, kHoverLines);
     hover.range =
         protocol::Range{texts.position(uri, s.line, s.column), texts.position(uri, s.line, s.endColumn)};
     reply(json(hover));

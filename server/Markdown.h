@@ -1,5 +1,6 @@
 // server/Markdown.h: the pieces of Markdown the views write (hover text, messages): counted nouns, links into
-// documents and code spans. Plain strings in, Markdown out; no LSP, no index.
+// documents and code spans, a text cut to a line budget. Plain strings in, Markdown out; no LSP, and of
+// index/ only its string helpers (index/support).
 #pragma once
 
 #include <cstddef>
@@ -17,5 +18,12 @@ std::string plural(size_t n, std::string_view one, std::string_view many = {});
 std::string markdownLink(std::string_view text, const std::string &uri, uint32_t line = 0);
 /// A code span for Markdown, safe for text holding backticks.
 std::string codeSpan(std::string_view s);
+
+/// `md` within about `budget` non-blank lines: its paragraphs in order (they come most important first), each
+/// cut to what the budget has left, and what was cut counted in a "… N more" line where it was cut (a code
+/// block cut is closed). Past the budget, only the headings of the sections left (`### `, `---`) stay, so
+/// that what else the text has is visible; the paragraphs dropped are counted in a last "… N more lines".
+/// `md` itself when it fits.
+std::string withinLineBudget(const std::string &md, size_t budget);
 
 } // namespace inductor::server
