@@ -206,31 +206,39 @@ ResolvedPath Index::resolvePath(std::string_view recordedPath) const {
   return tables_->resolver->resolve(recordedPath);
 }
 
-SymbolAt Index::kernelAround(ArtifactId id, uint32_t line) const {
+namespace {
+
+/// A kernel definition's symbol, its token the kernel's name at (line, column).
+SymbolAt definitionSymbol(ArtifactId id, uint32_t index, uint32_t line, uint32_t column, size_t nameLength) {
   SymbolAt s;
-  if (!id.valid() || id.value >= artifacts_.size()) return s;
-  const Artifact &a = artifacts_[id.value];
+  s.kind = SymbolAt::Kind::KernelDefinition;
   s.artifact = id;
+  s.index = index;
+  s.line = line;
+  s.column = column;
+  s.endColumn = column + static_cast<uint32_t>(nameLength);
+  return s;
+}
+
+} // namespace
+
+SymbolAt Index::kernelAround(ArtifactId id, uint32_t line) const {
+  SymbolAt none;
+  if (!id.valid() || id.value >= artifacts_.size()) return none;
+  none.artifact = id;
+  const Artifact &a = artifacts_[id.value];
   if (a.kind == ArtifactKind::KernelSource) {
-    if (!a.kernelSource) return s;
-    s.kind = SymbolAt::Kind::KernelDefinition;
-    s.line = a.kernelSource->line;
-    s.column = a.kernelSource->column;
-    s.endColumn = s.column + static_cast<uint32_t>(a.kernelSource->name.size());
-    return s;
+    if (!a.kernelSource) return none;
+    const KernelSourceFile &k = *a.kernelSource;
+    return definitionSymbol(id, 0, k.line, k.column, k.name.size());
   }
   for (uint32_t i = 0; i < a.code.kernels.size(); ++i) {
     const KernelDefinition &d = a.code.kernels[i];
     if (d.sourceFirstLine == 0 || line < d.sourceFirstLine || line > d.sourceLastLine) continue;
-    s.kind = SymbolAt::Kind::KernelDefinition;
-    s.index = i;
-    bool atDef = d.defLine && d.defColumn;
-    s.line = atDef ? *d.defLine : d.nameLine;
-    s.column = atDef ? *d.defColumn : d.nameColumn;
-    s.endColumn = s.column + static_cast<uint32_t>(d.name.size());
-    return s;
+    if (d.defLine && d.defColumn) return definitionSymbol(id, i, *d.defLine, *d.defColumn, d.name.size());
+    return definitionSymbol(id, i, d.nameLine, d.nameColumn, d.name.size());
   }
-  return s;
+  return none;
 }
 
 SymbolAt Index::symbolAt(ArtifactId id, uint32_t line, uint32_t column) const {
@@ -256,23 +264,11 @@ SymbolAt Index::symbolAt(ArtifactId id, uint32_t line, uint32_t column) const {
     const KernelDefinition &d = a.code.kernels[i];
     bool atName = within(d.nameLine, d.nameColumn, d.name.size());
     bool atDef = d.defLine && d.defColumn && within(*d.defLine, *d.defColumn, d.name.size());
-    if (atName || atDef) {
-      s.kind = SymbolAt::Kind::KernelDefinition;
-      s.index = i;
-      s.line = atName ? d.nameLine : *d.defLine;
-      s.column = atName ? d.nameColumn : *d.defColumn;
-      s.endColumn = s.column + static_cast<uint32_t>(d.name.size());
-      return s;
-    }
+    if (atName) return definitionSymbol(id, i, d.nameLine, d.nameColumn, d.name.size());
+    if (atDef) return definitionSymbol(id, i, *d.defLine, *d.defColumn, d.name.size());
   }
-  if (a.kernelSource && within(a.kernelSource->line, a.kernelSource->column, a.kernelSource->name.size())) {
-    s.kind = SymbolAt::Kind::KernelDefinition;
-    s.index = 0;
-    s.line = a.kernelSource->line;
-    s.column = a.kernelSource->column;
-    s.endColumn = s.column + static_cast<uint32_t>(a.kernelSource->name.size());
-    return s;
-  }
+  if (a.kernelSource && within(a.kernelSource->line, a.kernelSource->column, a.kernelSource->name.size()))
+    return definitionSymbol(id, 0, a.kernelSource->line, a.kernelSource->column, a.kernelSource->name.size());
   for (uint32_t i = 0; i < a.graphNodes.size(); ++i) {
     const Artifact::GraphNode &n = a.graphNodes[i];
     if (within(n.line, n.column, n.name.size())) {

@@ -131,8 +131,7 @@ std::optional<std::pair<uint32_t, TritonStage>> tritonFileAt(const Index &index,
   std::string_view file = baseName(path);
   size_t dot = file.find_last_of('.');
   if (dot == std::string_view::npos || !tritonStageOfExtension(file.substr(dot + 1)) ||
-      path.size() <= file.size() ||
-      !isTritonHashName(baseName(path.substr(0, path.size() - file.size() - 1))))
+      !isTritonHashName(baseName(dirName(path))))
     return std::nullopt;
   const TritonCache &cache = index.tritonCache();
   for (size_t i = 0; i < cache.entries.size(); ++i)
