@@ -74,10 +74,7 @@ struct LaunchOracle {
 };
 
 std::vector<LaunchOracle> tritonLaunches(const std::string &text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string l; std::getline(in, l);)
-    lines.push_back(l);
+  std::vector<std::string> lines = splitLines(text);
   std::map<std::string, std::string> fileOf; // kernel -> kernel file name
   std::string lastPath;
   std::regex pathRe(R"(^# kernel path: .*/([^/]+\.py)$)"),
@@ -127,10 +124,7 @@ std::string sharedText(long bytes) {
 /// PTX line numbers (0-based) the test attributes to line `kernelLine` of `kernelFile`: instruction lines of
 /// the function body under a `.loc` naming it (the innermost `@[ file:line:col` of an inlined chain first).
 std::vector<uint32_t> ptxLinesOf(const std::string &ptx, const std::string &kernelFile, long kernelLine) {
-  std::vector<std::string> lines;
-  std::istringstream in(ptx);
-  for (std::string l; std::getline(in, l);)
-    lines.push_back(l);
+  std::vector<std::string> lines = splitLines(ptx);
   std::map<std::string, std::string> files;
   std::regex fileRe(R"(^\s*\.file\s+(\d+)\s+\"[^\"]*/([^/\"]+)\")"), locRe(R"(^\s*\.loc\s+(\d+)\s+(\d+))"),
       chainRe(R"(@\[ ([^ :]+):(\d+):)");
@@ -220,10 +214,7 @@ TEST_CASE("kernel_ir: inductor/lowered gives exactly the PTX lines under the .lo
   size_t total = 0, found = 0, requests = 0;
   for (const std::string &path : outputCodes()) {
     std::string text = readFile(path);
-    std::vector<std::string> lines;
-    std::istringstream in(text);
-    for (std::string l; std::getline(in, l);)
-      lines.push_back(l);
+    std::vector<std::string> lines = splitLines(text);
     std::set<std::string> seen;
     for (const LaunchOracle &l : tritonLaunches(text)) {
       if (!seen.insert(l.kernel).second) continue;
@@ -271,10 +262,7 @@ TEST_CASE("kernel_ir: definition on any line of a Triton kernel's source in outp
   for (const ExpectedOutputCode &c : codes) {
     // The test's own reading of the code: `async_compile.triton('NAME', '''` opens a kernel's source, `def
     // NAME(` is in it, and the line holding `''', device_str=` closes it.
-    std::istringstream in(c.text);
-    std::vector<std::string> lines;
-    for (std::string l; std::getline(in, l);)
-      lines.push_back(l);
+    std::vector<std::string> lines = splitLines(c.text);
     std::regex openRe(R"(async_compile\.triton\('(\w+)', ''')");
     for (uint32_t i = 0; i < lines.size(); ++i) {
       std::smatch m;
@@ -323,10 +311,7 @@ TEST_CASE("kernel_ir: a PTX line -> its kernel line -> the model line; IR docume
     REQUIRE(symbols.size() == 1);
     CHECK(symbols[0]["name"] == e.name);
     // The first instruction under a `.loc 1 L` of the kernel's own file: definition leads to line L.
-    std::istringstream in(ptx);
-    std::vector<std::string> lines;
-    for (std::string l; std::getline(in, l);)
-      lines.push_back(l);
+    std::vector<std::string> lines = splitLines(ptx);
     std::regex locRe(R"(^\s*\.loc\s+1\s+(\d+)\s+\d+\s+//[^@]*$)");
     for (size_t i = 0; i + 1 < lines.size(); ++i) {
       std::smatch m;
