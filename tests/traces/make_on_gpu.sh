@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Makes the real traces under tests/traces/ on a machine with a CUDA GPU, PyTorch >= 2.9 and transformers and
-# torchvision (made with PyTorch 2.11 on H100s; the torchrun cases, ddp_gpt2, fsdp_llama and kernel_ranks, need 2
-# GPUs).
+# torchvision (made with PyTorch 2.11 on H100s and H200s; the torchrun cases, ddp_gpt2, fsdp_llama and kernel_ranks,
+# need 2 GPUs, fsdp_ranks 4).
 # Each case runs in /tmp/work/<case>/ as on a cluster, then is packed as <case>.tar.xz into $OUT_DIR:
 # model.py, trace/, torch_compile_debug/, inductor_cache/ (text only), run.log, profiles, and site-packages/:
 # copies of the third-party files that the trace's frames name (what a user's own environment would hold),
