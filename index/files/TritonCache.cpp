@@ -212,8 +212,13 @@ TritonJoin joinTritonKernel(const TritonCache &cache, std::string_view name, std
   join.entries = candidates;
   join.status = candidates.size() == 1 ? TritonJoin::Status::Joined : TritonJoin::Status::Ambiguous;
   if (join.status == TritonJoin::Status::Ambiguous)
-    join.how = std::to_string(candidates.size()) + " cache entries compiled this kernel's source and "
-                                                   "nothing records which one ran";
+    join.how =
+        chosen.empty()
+            ? "the autotuner recorded no choice among the " + std::to_string(candidates.size()) +
+                  " cache entries compiled from this kernel's source (no .best_config beside its kernel "
+                  "file names one: it may never have run)"
+            : std::to_string(candidates.size()) + " cache entries compiled this kernel's source and "
+                                                  "nothing records which one ran";
   return join;
 }
 
@@ -312,20 +317,23 @@ TritonCache findTritonCache(const std::vector<std::string> &entryDirs, const std
     }
     cache.entries.push_back(std::move(e));
   }
-  // The autotuner's choices: the .best_config files beside each kernel file.
-  std::map<std::string, std::vector<TritonBestConfig>> configsByDir;
-  // A hash names the same compile on every device: each rank's cache (`triton/<rank>/`) holds an entry of
-  // that name, and the one .best_config beside the kernel file names them all.
-  std::map<std::string, std::vector<uint32_t>> byHash;
-  for (uint32_t i = 0; i < cache.entries.size(); ++i)
-    byHash[cache.entries[i].hash].push_back(i);
-  for (TritonCacheEntry &e : cache.entries) {
+  // The autotuner's choices: the .best_config files beside each kernel file, by the entry hash they name. A
+  // .best_config is the choice for the kernel file it sits beside (autotune_cache.py writes it into that
+  // file's directory), so it names the entries compiled from that file only: ranks that share one kernel file
+  // (kernel_ranks: the same cache key in triton/0 and triton/1) share its choice, but a rank with a kernel
+  // file of its own (FSDP2 on several GPUs: the source names its device) has its own, which may name another
+  // config's entry (rank 0 chose one XBLOCK, ranks 1-3 another).
+  std::map<std::string, std::map<std::string, TritonBestConfig>> configsByDir; // dir -> hash -> its config.
+  std::vector<std::string> kernelDir(cache.entries.size());
+  for (uint32_t i = 0; i < cache.entries.size(); ++i) {
+    const TritonCacheEntry &e = cache.entries[i];
     if (e.recordedKernelFile.empty() || !resolve) continue;
     std::string local = resolve(e.recordedKernelFile);
     if (local.empty()) continue;
     std::string dir(dirName(local));
+    kernelDir[i] = dir;
     if (configsByDir.count(dir)) continue;
-    std::vector<TritonBestConfig> &configs = configsByDir[dir];
+    std::map<std::string, TritonBestConfig> &configs = configsByDir[dir];
     // The walk saw this directory's files already (no second listing, no canonical path of it).
     std::vector<std::string> files;
     if (auto walked = walkedConfigs.find(dir); walked != walkedConfigs.end()) {
@@ -342,15 +350,17 @@ TritonCache findTritonCache(const std::vector<std::string> &entryDirs, const std
       if (!text) continue;
       if (auto c = parseBestConfig(*text); c && !c->tritonCacheHash.empty()) {
         c->path = file;
-        configs.push_back(std::move(*c));
+        std::string hash = c->tritonCacheHash;
+        configs.emplace(std::move(hash), std::move(*c)); // Of two naming one hash, the first listed.
       }
     }
   }
-  for (auto &[dir, configs] : configsByDir)
-    for (const TritonBestConfig &c : configs)
-      if (auto it = byHash.find(c.tritonCacheHash); it != byHash.end())
-        for (uint32_t i : it->second)
-          cache.entries[i].bestConfig = c;
+  for (uint32_t i = 0; i < cache.entries.size(); ++i) {
+    if (kernelDir[i].empty()) continue;
+    const std::map<std::string, TritonBestConfig> &configs = configsByDir[kernelDir[i]];
+    if (auto it = configs.find(cache.entries[i].hash); it != configs.end())
+      cache.entries[i].bestConfig = it->second;
+  }
   std::sort(cache.entries.begin(), cache.entries.end(),
             [](const TritonCacheEntry &a, const TritonCacheEntry &b) {
               return std::tie(a.metadata.name, a.dir) < std::tie(b.metadata.name, b.dir);

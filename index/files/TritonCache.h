@@ -78,7 +78,9 @@ struct TritonCacheEntry {
   /// The kernel's Python file as its IR records it (the first `loc("...")` of the first MLIR stage); empty
   /// when no MLIR stage names one.
   std::string recordedKernelFile;
-  /// The autotuner's record naming this entry as the winner, if any.
+  /// The autotuner's record naming this entry as the winner, if any: a `.best_config` beside the kernel file
+  /// this entry was compiled from (recordedKernelFile), never one beside another rank's kernel file of the
+  /// same name (ranks whose kernel sources name their device autotune, and may choose, each on their own).
   std::optional<TritonBestConfig> bestConfig;
 };
 

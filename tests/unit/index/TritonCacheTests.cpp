@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <stdlib.h>
 
@@ -131,6 +132,65 @@ TEST_CASE("TritonCache: autotuned kernels join to the entry the .best_config nam
     CHECK(j.how == "kernel file, autotuned");
   }
   CHECK(configs == 2);
+}
+
+TEST_CASE("TritonCache: a .best_config chooses among the entries of the kernel file it sits beside") {
+  // Four ranks' caches hold entries of the same two names (a cache key does not hash the device), but each
+  // rank's kernel file names its device, so each rank autotuned its own copy: rank 0 chose one config, rank 1
+  // the other (fsdp_ranks). Ranks 2 and 3 share one kernel file (DDP: kernel_ranks), so its one .best_config
+  // chooses for both.
+  namespace fs = std::filesystem;
+  std::string dir = (fs::temp_directory_path() / "inductor-triton-best-XXXXXX").string();
+  REQUIRE(::mkdtemp(dir.data()) != nullptr);
+  struct Cleanup {
+    std::string dir;
+    ~Cleanup() {
+      std::error_code ec;
+      fs::remove_all(dir, ec);
+    }
+  } cleanup{dir};
+  auto write = [](const fs::path &p, const std::string &text) {
+    fs::create_directories(p.parent_path());
+    std::ofstream(p) << text;
+  };
+  const std::string h1(52, 'A'), h2(52, 'B');
+  const std::map<int, std::string> fileOfRank = {
+      {0, "c0/c0aaaa.py"}, {1, "c1/c1bbbb.py"}, {2, "c2/c2cccc.py"}, {3, "c2/c2cccc.py"}};
+  for (const auto &[rank, file] : fileOfRank)
+    for (const std::string &h : {h1, h2}) {
+      fs::path entry = fs::path(dir) / "triton" / std::to_string(rank) / h;
+      write(entry / "k.json", R"({"name": "k", "num_warps": )" + std::string(h == h1 ? "4" : "8") + "}");
+      write(entry / "k.ttir", "loc(\"/remote/cache/" + file + "\":1:1)\n");
+    }
+  write(fs::path(dir) / "cache/c0/c0aaaa.py", "");
+  write(fs::path(dir) / "cache/c0/x.best_config", R"({"XBLOCK": 256, "triton_cache_hash": ")" + h1 + "\"}");
+  write(fs::path(dir) / "cache/c1/c1bbbb.py", "");
+  write(fs::path(dir) / "cache/c1/y.best_config", R"({"XBLOCK": 128, "triton_cache_hash": ")" + h2 + "\"}");
+  write(fs::path(dir) / "cache/c2/c2cccc.py", "");
+  write(fs::path(dir) / "cache/c2/z.best_config", R"({"XBLOCK": 64, "triton_cache_hash": ")" + h1 + "\"}");
+  std::string root = canonicalPath(fs::path(dir));
+  ReadPolicy policy(std::vector<std::string>{root});
+  auto resolve = [root](std::string_view recorded) -> std::string {
+    const std::string prefix = "/remote/cache";
+    return recorded.rfind(prefix, 0) == 0 ? root + "/cache" + std::string(recorded.substr(prefix.size()))
+                                          : "";
+  };
+  TritonCache cache = findTritonCache({}, {root + "/triton"}, policy, resolve);
+  REQUIRE(cache.entries.size() == 8);
+  for (const auto &[rank, file] : fileOfRank) {
+    CAPTURE(rank);
+    TritonJoin j = joinTritonKernel(cache, "k", "/remote/cache/" + file, rank);
+    REQUIRE(j.status == TritonJoin::Status::Joined);
+    const TritonCacheEntry &e = cache.entries[j.entries.front()];
+    CHECK(e.rank == rank);
+    CHECK(e.hash == (rank == 1 ? h2 : h1));
+    CHECK(e.metadata.numWarps == (rank == 1 ? 8u : 4u));
+    REQUIRE(e.bestConfig);
+    CHECK(e.bestConfig->values.front().second == (rank == 0 ? 256 : rank == 1 ? 128 : 64));
+  }
+  // The entries no .best_config beside their own kernel file names are no one's choice.
+  for (const TritonCacheEntry &e : cache.entries)
+    CHECK(e.bestConfig.has_value() == (e.hash == (e.rank == 1 ? h2 : h1)));
 }
 
 TEST_CASE("TritonCache: the join never guesses") {
