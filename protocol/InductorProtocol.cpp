@@ -676,6 +676,10 @@ void to_json(json &j, const CompareResult &r) {
                      {"kernelsBefore", l.kernelsBefore},
                      {"kernelsAfter", l.kernelsAfter},
                      {"kernelsChanged", l.kernelsChanged},
+                     {"kernelCountBefore", l.kernelCountBefore},
+                     {"kernelCountAfter", l.kernelCountAfter},
+                     {"compilesBefore", l.compilesBefore},
+                     {"compilesAfter", l.compilesAfter},
                      {"gpuTimeBeforeUs", nullable(l.gpuTimeBeforeUs)},
                      {"gpuTimeAfterUs", nullable(l.gpuTimeAfterUs)}});
   j = json{{"baseline", r.baseline ? compareRunJson(*r.baseline) : json(nullptr)},
@@ -715,6 +719,10 @@ void from_json(const json &j, CompareResult &r) {
       member(x, "kernelsBefore", l.kernelsBefore);
       member(x, "kernelsAfter", l.kernelsAfter);
       member(x, "kernelsChanged", l.kernelsChanged);
+      member(x, "kernelCountBefore", l.kernelCountBefore);
+      member(x, "kernelCountAfter", l.kernelCountAfter);
+      member(x, "compilesBefore", l.compilesBefore);
+      member(x, "compilesAfter", l.compilesAfter);
       member(x, "gpuTimeBeforeUs", l.gpuTimeBeforeUs);
       member(x, "gpuTimeAfterUs", l.gpuTimeAfterUs);
       r.lines.push_back(std::move(l));
@@ -822,6 +830,29 @@ void to_json(json &j, const KernelResources &r) {
        {"flop", nullable(r.flop)},
        {"achievedGbPerS", nullable(r.achievedGbPerS)},
        {"achievedTflopPerS", nullable(r.achievedTflopPerS)}};
+}
+
+void from_json(const json &j, KernelEntry &e) {
+  from_json(j, static_cast<KernelResources &>(e));
+  member(j, "name", e.name);
+  member(j, "rank", e.rank);
+  member(j, "compileId", e.compileId);
+  member(j, "graph", e.graph);
+  member(j, "outputCode", e.outputCode);
+  member(j, "kernelPath", e.kernelPath);
+  member(j, "cacheEntry", e.cacheEntry);
+  member(j, "join", e.join);
+}
+void to_json(json &j, const KernelEntry &e) {
+  to_json(j, static_cast<const KernelResources &>(e));
+  j["name"] = e.name;
+  j["rank"] = nullable(e.rank);
+  j["compileId"] = e.compileId;
+  j["graph"] = e.graph;
+  j["outputCode"] = e.outputCode;
+  j["kernelPath"] = nullable(e.kernelPath);
+  j["cacheEntry"] = nullable(e.cacheEntry);
+  j["join"] = e.join;
 }
 
 } // namespace inductor::protocol

@@ -206,7 +206,9 @@ struct StatusResult {
   std::optional<BuildProgress> progress; ///< null unless indexing.
   PythonStatus python;
   std::vector<NoticeStatus> notices;
-  // The served index's statistics (index::IndexStats); 0 before the first index.
+  // The served index's counts, as `counts` (StatusServed::counts, index/model/Counts.h) gives them: trace
+  // logs, compiles, kernels, launches; indexing errors and user lines with kernels (index::IndexStats). 0
+  // before the first index.
   uint64_t traces = 0, compiles = 0, kernels = 0, launches = 0, errors = 0, userLines = 0;
   /// The rest is omitted before the first index is served.
   std::optional<StatusServed> served;
@@ -431,6 +433,9 @@ struct CompareLine {
   std::string change; ///< "new", "gone", "changed" or "same".
   std::vector<std::string> kernelsBefore, kernelsAfter; ///< Kernel names as the output code names them.
   std::vector<std::string> kernelsChanged;              ///< In both, their generated code differs.
+  /// The line's kernels as its code lens counts them (a kernel once per graph of each compile: index/model/
+  /// Counts.h), and the compiles they are of, before and after: the figures of the lens's `(+2)`.
+  uint64_t kernelCountBefore = 0, kernelCountAfter = 0, compilesBefore = 0, compilesAfter = 0;
   /// GPU time in µs, per step when the run's profiles mark steps (else the total); null without one.
   std::optional<double> gpuTimeBeforeUs, gpuTimeAfterUs;
   friend bool operator==(const CompareLine &, const CompareLine &) = default;
@@ -498,8 +503,8 @@ void from_json(const json &j, LoweredStage &s);
 void to_json(json &j, const LoweredStage &s);
 
 // ---------------------------------------------------------------------------------------------------------
-// explain --json's `kernels`: NAME -> KernelResources, a Triton kernel's resources as its cache entry and
-// cubin say, and its roofline figures where a profile and Inductor's estimates allow (null otherwise).
+// A Triton kernel's resources as its cache entry and cubin say, and its roofline figures where a profile and
+// Inductor's estimates allow (null otherwise).
 struct KernelResources {
   std::optional<uint64_t> numWarps, numStages, sharedBytes, registers, spills;
   std::map<std::string, std::string> ir; ///< Stage ("ttir", "ptx", "cubin"...) -> local path.
@@ -508,6 +513,27 @@ struct KernelResources {
 };
 void from_json(const json &j, KernelResources &r);
 void to_json(json &j, const KernelResources &r);
+
+/// explain --json's `kernels`: one entry per Triton kernel source launched by a graph's output code, named by
+/// its identity (a kernel name repeats across graphs, recompiles and ranks, each time maybe another source),
+/// with the resources of the cache entry joined to that source.
+struct KernelEntry : KernelResources {
+  std::string name;        ///< `triton_poi_fused_add_0`.
+  std::optional<int> rank; ///< The rank whose compile launched it; null for a single process.
+  std::string compileId;   ///< The compile's trace id, `0/1` or `0/1_1` (with its attempt); "" when none.
+  std::string graph;       ///< "forward", "backward", "inference", "AOT" or "other" (Compile::kindWord).
+  std::string outputCode;  ///< The output code that launches it: a local path, else its inductor-trace: name.
+  /// The kernel's source file as the output code's `# kernel path:` records it, mapped to a local path when
+  /// one exists; null when the output code names none.
+  std::optional<std::string> kernelPath;
+  /// The Triton cache entry directory joined to this source; null when none is (`join` says why).
+  std::optional<std::string> cacheEntry;
+  /// How the entry was chosen ("kernel file", "kernel file, autotuned", "name"), or why none was.
+  std::string join;
+  friend bool operator==(const KernelEntry &, const KernelEntry &) = default;
+};
+void from_json(const json &j, KernelEntry &e);
+void to_json(json &j, const KernelEntry &e);
 
 // NOLINTEND(readability-identifier-naming)
 

@@ -150,8 +150,7 @@ void Server::onCodeLens(const protocol::CodeLensParams &params, Reply reply) {
         std::vector<LineLens> lines;
         for (const auto &[line, launches] : *allUserLinesNow(texts, index, uri, target.path)) {
           index::LaunchSummary summary = index::summarizeLaunches(index, launches);
-          std::string time =
-              lensTimeSuffix(index, target.path, recordedLine(index, target.path, launches, line), launches);
+          std::string time = lensTimeSuffix(index, launches);
           lines.push_back(
               {line, lensTitleVsBaseline(baseline, compared ? comparedLineAt(*compared, line) : nullptr,
                                          summary, summary.byKind(), time)});

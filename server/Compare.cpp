@@ -57,7 +57,8 @@ protocol::CompareResult compareResult(const index::Index &current, const index::
                           std::string(index::healthEventWord(e.kind)), e.path, e.line, e.code, e.message});
   for (const index::ComparedLine &l : c.lines)
     out.lines.push_back({l.path, l.line, l.text, std::string(index::changeName(l.change)), l.kernelsBefore,
-                         l.kernelsAfter, l.kernelsChanged, micros(l.gpuNsBefore), micros(l.gpuNsAfter)});
+                         l.kernelsAfter, l.kernelsChanged, l.kernelCountBefore, l.kernelCountAfter,
+                         l.compilesBefore, l.compilesAfter, micros(l.gpuNsBefore), micros(l.gpuNsAfter)});
   return out;
 }
 

@@ -75,8 +75,8 @@ std::string lensTitleVsBaseline(const index::Index *baseline, const index::Compa
   if (line->change == index::Change::New) {
     delta = " (new)";
   } else if (!line->launchesBefore.empty()) {
-    int64_t before = static_cast<int64_t>(index::summarizeLaunches(*baseline, line->launchesBefore).kernels);
-    int64_t d = static_cast<int64_t>(summary.kernels) - before;
+    // The comparison's own counts (ComparedLine), which inductor/compare and its views show too.
+    int64_t d = static_cast<int64_t>(line->kernelCountAfter) - static_cast<int64_t>(line->kernelCountBefore);
     if (d > 0)
       delta = " (+" + std::to_string(d) + ")";
     else if (d < 0)

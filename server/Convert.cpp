@@ -241,14 +241,6 @@ PlacedOrigin placeOrigin(TextCache &texts, const index::Index &index, const inde
   return p;
 }
 
-uint32_t recordedLine(const index::Index &index, const std::string &path,
-                      const std::vector<index::LaunchRef> &launches, uint32_t fallback) {
-  for (index::LaunchRef ref : launches)
-    for (const index::Origin &o : index.launch(ref).origins)
-      if (o.line && index::normalizePath(o.path) == path) return o.line;
-  return fallback;
-}
-
 std::string shortPlace(const PlacedOrigin &p) {
   return p.file + ":" + std::to_string(p.line);
 }

@@ -140,11 +140,6 @@ UserLinesNow userLinesNow(TextCache &texts, const index::Index &index, const std
 std::shared_ptr<const UserLinesNow> allUserLinesNow(TextCache &texts, const index::Index &index,
                                                     const std::string &uri, const std::string &path);
 
-/// The line (1-based) the trace recorded in the user file `path` for these launches (the first of their
-/// origins there), for data keyed by recorded lines, such as runtime times; `fallback` when there is none.
-uint32_t recordedLine(const index::Index &index, const std::string &path,
-                      const std::vector<index::LaunchRef> &launches, uint32_t fallback);
-
 /// `model.py:16` for display: the recorded line (see shortPlace for the line now).
 std::string shortOrigin(const index::Origin &o);
 /// A launch as it is in the document at `uri` now: the indexed site, or, in an edited document (or an edited

@@ -75,4 +75,25 @@ struct DocumentSnapshot {
   }
 };
 
+/// The documents of a caller without an LSP session (`inductor-ls explain`): none open, user sources through
+/// `sources`, and the caches a Server keeps for its requests, owned here. Snapshots are valid while this
+/// lives.
+class StandaloneDocuments {
+public:
+  explicit StandaloneDocuments(std::shared_ptr<const index::SourceReader> sources)
+      : sources_(std::move(sources)) {}
+  DocumentSnapshot snapshot() {
+    DocumentSnapshot d;
+    d.sources = sources_;
+    d.textViews = &views_;
+    d.matches = &matches_;
+    return d;
+  }
+
+private:
+  std::shared_ptr<const index::SourceReader> sources_;
+  TextViewCache views_;
+  GeneratedCodeMatches matches_;
+};
+
 } // namespace inductor::server

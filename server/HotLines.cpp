@@ -41,19 +41,48 @@ protocol::HotLinesResult hotLinesResult(const index::Index &index, TextCache &te
   for (const index::ProfileInfo &p : times.profiles)
     out.profiles.push_back(p.path);
   std::string only = onlyPath.empty() ? std::string() : index::normalizePath(onlyPath);
-  for (const index::LineTiming &l : rt.hotLines) {
+  // Every user line with a timed launch, as it is now: the launch sets the code lenses count
+  // (allUserLinesNow), each timed once (index::timeOfLaunches). A line recorded at two numbers (an FX graph
+  // cache hit replays the stack traces of an earlier run) is one line, where its text is now.
+  struct Timed {
+    std::string path, uri;
+    uint32_t line = 0; // 1-based, now.
+    index::LaunchesTiming time;
+  };
+  std::vector<Timed> timed;
+  if (times.present())
+    for (const std::string &path : index.userFiles()) {
+      if (!only.empty() && path != only) continue;
+      std::string uri = protocol::fileURI(path);
+      for (const auto &[line, launches] : *allUserLinesNow(texts, index, uri, path)) {
+        index::LaunchesTiming t = index::timeOfLaunches(index, launches);
+        if (t.timed()) timed.push_back({path, uri, line, std::move(t)});
+      }
+    }
+  std::stable_sort(timed.begin(), timed.end(),
+                   [](const Timed &a, const Timed &b) { return a.time.ns > b.time.ns; });
+  for (const Timed &t : timed) {
     if (out.lines.size() >= limit) break;
-    if (!only.empty() && index::normalizePath(l.path) != only) continue;
-    index::Origin o;
-    o.path = l.path;
-    o.line = l.line;
-    o.code = l.code;
+    std::optional<protocol::Location> location;
+    std::string code;
     std::error_code ec;
-    o.exists = std::filesystem::exists(l.path, ec);
-    // Where the line is now (null when it is gone from the file), and its text.
-    PlacedOrigin placed = placeOrigin(texts, index, o);
-    out.lines.push_back({placed.location, l.path, placed.line, placed.code, l.ns, times.perStep(l.ns),
-                         l.perStep, times.percent(l.ns), timeText(times, l.ns), l.launches, l.byKind});
+    if (std::filesystem::exists(t.path, ec)) {
+      location = protocol::Location{t.uri, texts.lineRange(t.uri, t.line - 1)};
+      code = std::string(index::trim(texts.lineText(t.uri, t.line - 1)));
+    } else {
+      // Not on this machine: the line as recorded, in its recorded source (placeOrigin says where).
+      index::Origin o;
+      o.path = t.path;
+      o.line = t.line;
+      for (const index::RecordedLine &r : index.recordedLines(t.path))
+        if (r.line == t.line && !r.code.empty()) o.code = std::string(r.code);
+      PlacedOrigin placed = placeOrigin(texts, index, o);
+      location = placed.location;
+      code = placed.code;
+    }
+    out.lines.push_back({location, t.path, t.line, code, t.time.ns, times.perStep(t.time.ns), t.time.perStep,
+                         times.percent(t.time.ns), timeText(times, t.time.ns), t.time.timedLaunches,
+                         t.time.byKind});
   }
   index::PeakChoice peak = index::peakOf(times);
   out.peak = peakText(peak);

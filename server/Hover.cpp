@@ -33,6 +33,11 @@ constexpr size_t kListLimit = 12;
 
 /// A hover keeps to about this many lines (ARCHITECTURE.md, "Hovers"): a hover is read at a glance.
 constexpr size_t kHoverLines = 25;
+/// A kernel's hover has more to say (what it is, its resources, time and roofline, where it came from): at
+/// most this many lines, however many origins, nodes and stacks it has.
+constexpr size_t kKernelHoverLines = 40;
+/// The user lines a kernel hover lists before "… N more".
+constexpr size_t kOriginsShown = 5;
 
 std::string compileText(const index::Index &index, index::ArtifactId id) {
   const index::Compile *c = index.compileOf(id);
@@ -96,15 +101,17 @@ std::string joinNames(const std::vector<std::string> &names) {
   return out;
 }
 
+/// The user lines a kernel came from, the first `limit` of them; a kernel hover shows a few and counts the
+/// rest (its definition lists them all).
 void appendOrigins(std::string &md, TextCache &texts, const index::Index &index,
                    const std::vector<index::Origin> &origins, index::OriginSource source,
-                   const std::vector<index::Origin> &framework = {}) {
+                   const std::vector<index::Origin> &framework = {}, size_t limit = kListLimit) {
   if (origins.empty() && !framework.empty()) {
     // Index.h: a kernel of PyTorch's own code that Dynamo traced (a compiled optimizer step).
     md += "\n\n**From PyTorch's code** (no user frame in its stack; this is PyTorch's frame, not yours)";
-    for (size_t i = 0; i < framework.size() && i < kListLimit; ++i)
+    for (size_t i = 0; i < framework.size() && i < limit; ++i)
       md += "\n- " + originItem(texts, index, framework[i]) + " *(PyTorch)*";
-    md += more(kListLimit, framework.size(), "frames");
+    md += more(limit, framework.size(), "frames");
     return;
   }
   if (origins.empty()) {
@@ -112,9 +119,9 @@ void appendOrigins(std::string &md, TextCache &texts, const index::Index &index,
     return;
   }
   md += "\n\n**From**";
-  for (size_t i = 0; i < origins.size() && i < kListLimit; ++i)
+  for (size_t i = 0; i < origins.size() && i < limit; ++i)
     md += "\n- " + originItem(texts, index, origins[i]);
-  md += more(kListLimit, origins.size(), "origins");
+  md += more(limit, origins.size(), "user lines (definition lists them all)");
   if (source == index::OriginSource::PostGradGraph)
     md += "\n\n*Origin from the post-grad graph's `# File:` comments (no stack trace recorded).*";
   else if (source == index::OriginSource::PreGradGraph)
@@ -152,7 +159,22 @@ void appendStacks(std::string &md, TextCache &texts, const index::Index &index,
   }
 }
 
-std::string launchMarkdown(const index::Index &index, TextCache &texts, index::LaunchRef ref) {
+/// "**Same code in:** [0/1] forward rank 0, ...": the other compiles whose output code is this text.
+std::string sameCodeIn(const index::Index &index, const std::vector<index::ArtifactId> &all) {
+  if (all.size() < 2) return "";
+  std::string md = "\n\n**Same code in:** ";
+  for (size_t i = 1; i < all.size() && i <= kListLimit; ++i)
+    md += (i > 1 ? ", " : "") + compileText(index, all[i]);
+  if (all.size() > kListLimit + 1) md += ", … (" + std::to_string(all.size() - 1 - kListLimit) + " more)";
+  return md;
+}
+
+/// A launch's hover, what matters first (ARCHITECTURE.md, "Hovers"): what the kernel is (kind, debug
+/// handle, compile, graph and rank, the other compiles of the same code), what it costs (the Triton cache's
+/// resources, GPU time, roofline), the first user lines it came from, the printer's statistics, then the FX
+/// nodes, ATen ops and stacks, which a long hover folds first.
+std::string launchMarkdown(const index::Index &index, TextCache &texts, index::LaunchRef ref,
+                           const std::vector<index::ArtifactId> &all) {
   const index::Launch &l = index.launch(ref);
   const index::Artifact &a = index.artifact(ref.artifact);
   std::string md = "### ";
@@ -165,7 +187,14 @@ std::string launchMarkdown(const index::Index &index, TextCache &texts, index::L
   md += "\n\n" + std::string(index::displayName(l.kind)) + " kernel";
   if (l.site.debugHandle) md += " · debug handle " + codeSpan(std::to_string(*l.site.debugHandle));
   md += " · " + compileText(index, ref.artifact);
-  appendOrigins(md, texts, index, l.origins, l.originSource, l.frameworkOrigins);
+  md += sameCodeIn(index, all);
+  index::SymbolAt s;
+  s.kind = index::SymbolAt::Kind::Launch;
+  s.artifact = ref.artifact;
+  s.index = ref.index;
+  md += kernelResourcesMarkdown(index, s) + launchTimeMarkdown(index, ref) + kernelPerfMarkdown(index, s);
+  appendOrigins(md, texts, index, l.origins, l.originSource, l.frameworkOrigins, kOriginsShown);
+  md += launchValuesMarkdown(index, ref);
   const index::Compile *c = index.compileOf(ref.artifact);
   if (!l.postGradNodes.empty())
     md += "\n\n**Post-grad FX nodes:** " +
@@ -178,7 +207,10 @@ std::string launchMarkdown(const index::Index &index, TextCache &texts, index::L
   return md;
 }
 
-std::string definitionMarkdown(const index::Index &index, TextCache &texts, const index::SymbolAt &s) {
+/// A kernel definition's hover, in the order of a launch's (launchMarkdown): what it is and where it is
+/// launched, what it costs (resources, the time of all its launches, roofline), its user lines, FX nodes.
+std::string definitionMarkdown(const index::Index &index, TextCache &texts, const index::SymbolAt &s,
+                               const std::vector<index::ArtifactId> &all) {
   const index::Artifact &a = index.artifact(s.artifact);
   auto launches = index.launchesOfDefinition(s.artifact, s.index);
   std::string name = a.kernelSource ? a.kernelSource->name : a.code.kernels[s.index].name;
@@ -201,6 +233,9 @@ std::string definitionMarkdown(const index::Index &index, TextCache &texts, cons
     }
     if (launches.size() > kListLimit) md += ", … (" + std::to_string(launches.size() - kListLimit) + " more)";
   }
+  if (a.kind != index::ArtifactKind::KernelSource) md += sameCodeIn(index, all);
+  md += kernelResourcesMarkdown(index, s) + launchesRuntimeMarkdown(index, launches) +
+        kernelPerfMarkdown(index, s);
   std::vector<index::Origin> origins = index.originsOf(s);
   index::OriginSource source =
       launches.empty() ? index::OriginSource::None : index.launch(launches[0]).originSource;
@@ -268,11 +303,15 @@ std::string graphNodeMarkdown(const index::Index &index, TextCache &texts, const
   return md;
 }
 
+/// A user line's kernels: their counts as its lens gives them, their GPU time, then each graph's kernels,
+/// then the time per compile and kernel.
 std::string userLineMarkdown(const index::Index &index, TextCache &texts,
                              const std::vector<index::LaunchRef> &launches, uint32_t line) {
   index::LaunchSummary summary = index::summarizeLaunches(index, launches);
   std::string md = "### " + summary.counts() + " from line " + std::to_string(line);
+  md += userLineTimeMarkdown(index, launches);
   appendKernelGroups(md, index, texts, summary);
+  md += userLineTimeDetails(index, launches);
   return md;
 }
 
@@ -309,11 +348,7 @@ void Server::onHover(const protocol::TextDocumentPositionParams &params, Reply r
         if (!s.empty()) md += (md.empty() ? "" : "\n\n---\n\n") + s;
       };
       part(health.head);
-      if (it != now.end())
-        part(userLineMarkdown(index, texts, it->second, params.position.line + 1) +
-             userLineRuntimeMarkdown(index, target.path,
-                                     recordedLine(index, target.path, it->second, params.position.line + 1),
-                                     it->second));
+      if (it != now.end()) part(userLineMarkdown(index, texts, it->second, params.position.line + 1));
       part(since);
       part(health.tail);
       hover.contents.value = withinLineBudget(hover.contents.value, kHoverLines);
@@ -324,25 +359,19 @@ void Server::onHover(const protocol::TextDocumentPositionParams &params, Reply r
     index::SymbolAt s = symbolAtPosition(index, target.artifact, texts, uri, params.position);
     switch (s.kind) {
     case index::SymbolAt::Kind::Launch:
-      hover.contents.value = launchMarkdown(index, texts, {s.artifact, s.index}) + kernelMarkdown(index, s) +
-                             launchRuntimeMarkdown(index, {s.artifact, s.index});
+      hover.contents.value = withinLineBudget(launchMarkdown(index, texts, {s.artifact, s.index}, target.all),
+                                              kKernelHoverLines);
       break;
     case index::SymbolAt::Kind::KernelDefinition:
-      hover.contents.value = definitionMarkdown(index, texts, s) + kernelMarkdown(index, s) +
-                             launchesRuntimeMarkdown(index, index.launchesOfDefinition(s.artifact, s.index));
+      hover.contents.value =
+          withinLineBudget(definitionMarkdown(index, texts, s, target.all), kKernelHoverLines);
       break;
     case index::SymbolAt::Kind::GraphNode:
-      hover.contents.value = graphNodeMarkdown(index, texts, s);
+      hover.contents.value = withinLineBudget(graphNodeMarkdown(index, texts, s), kHoverLines);
       break;
     case index::SymbolAt::Kind::None:
       return reply(nullptr);
     }
-    if (target.all.size() > 1 && s.kind != index::SymbolAt::Kind::GraphNode) {
-      hover.contents.value += "\n\n**Same code in:** ";
-      for (size_t i = 1; i < target.all.size(); ++i)
-        hover.contents.value += (i > 1 ? ", " : "") + compileText(index, target.all[i]);
-    }
-    hover.contents.value = withinLineBudget(hover.contents.value, kHoverLines);
     hover.range =
         protocol::Range{texts.position(uri, s.line, s.column), texts.position(uri, s.line, s.endColumn)};
     reply(json(hover));

@@ -28,6 +28,8 @@ protocol::RanksResult ranksResult(const index::Index &index);
 
 /// The hottest user lines and kernel launches (inductor/hotLines; the core of explain's `runtime`): at most
 /// `limit` of each, largest first; with `onlyPath` (a local path), only that file's lines and no kernels.
+/// A line's time is index::timeOfLaunches of the launches its code lens counts (allUserLinesNow: the file's
+/// lines as they are now), so the lens, the hover and these lines read the same figure.
 protocol::HotLinesResult hotLinesResult(const index::Index &index, TextCache &texts, uint64_t limit,
                                         const std::string &onlyPath);
 

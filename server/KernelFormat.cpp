@@ -33,27 +33,46 @@ protocol::KernelResources kernelResources(const index::Index &index, const index
   return r;
 }
 
-std::map<std::string, protocol::KernelResources> kernelResourcesByName(const index::Index &index) {
-  std::map<std::string, protocol::KernelResources> out;
-  for (size_t i = 0; i < index.artifacts().size(); ++i) {
-    index::ArtifactId id{static_cast<uint32_t>(i)};
-    const index::Artifact &a = index.artifact(id);
+std::vector<protocol::KernelEntry> kernelEntries(const index::Index &index) {
+  std::vector<protocol::KernelEntry> out;
+  for (const index::Compile &c : index.compiles()) {
+    if (!c.outputCode.valid()) continue;
+    const index::Artifact &a = index.artifact(c.outputCode);
+    // One entry per kernel source this output code launches: a definition launched twice is one entry.
+    std::vector<bool> listed(a.code.kernels.size(), false);
     for (uint32_t l = 0; l < a.launches.size(); ++l) {
       index::SymbolAt s;
       s.kind = index::SymbolAt::Kind::Launch;
-      s.artifact = id;
+      s.artifact = c.outputCode;
       s.index = l;
       std::optional<index::TritonKernelRef> kernel = index::tritonKernelOf(index, s);
-      if (!kernel || out.count(kernel->name)) continue;
+      if (!kernel || kernel->definition < 0) continue;
+      auto d = static_cast<size_t>(kernel->definition);
+      if (listed[d]) continue;
+      listed[d] = true;
+      kernel->rank = c.rank; // The compile's own rank (an artifact may be shared by equal copies).
+      protocol::KernelEntry e;
       index::TritonJoin join = index::joinTritonKernel(index, *kernel);
-      protocol::KernelResources &r = out[kernel->name];
-      if (join.status == index::TritonJoin::Status::Joined)
-        r = kernelResources(index, index.tritonCache().entries[join.entries.front()]);
-      if (kernel->definition >= 0) { // The figures of the definition's launches, as its def's hover.
-        s.kind = index::SymbolAt::Kind::KernelDefinition;
-        s.index = static_cast<uint32_t>(kernel->definition);
+      if (join.status == index::TritonJoin::Status::Joined) {
+        const index::TritonCacheEntry &entry = index.tritonCache().entries[join.entries.front()];
+        static_cast<protocol::KernelResources &>(e) = kernelResources(index, entry);
+        e.cacheEntry = entry.dir;
       }
-      addKernelPerf(index, s, r);
+      e.join = join.how;
+      e.name = kernel->name;
+      e.rank = c.rank;
+      e.compileId = c.id.traceStr();
+      e.graph = std::string(c.kindWord());
+      e.outputCode = a.paths.empty() ? a.virtualName : a.paths.front();
+      if (!kernel->kernelFile.empty()) {
+        index::ResolvedPath local = index.resolvePath(kernel->kernelFile);
+        e.kernelPath = local.exists ? local.path : kernel->kernelFile;
+      }
+      // The figures of the definition's launches, as its def's hover gives them.
+      s.kind = index::SymbolAt::Kind::KernelDefinition;
+      s.index = static_cast<uint32_t>(d);
+      addKernelPerf(index, s, e);
+      out.push_back(std::move(e));
     }
   }
   return out;

@@ -8,6 +8,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 namespace inductor::server {
 
@@ -23,11 +24,12 @@ std::string kernelResourcesMarkdown(const index::Index &index, const index::Symb
 /// The same values as data (reads the cubin). `ir`: every stage file the entry holds.
 protocol::KernelResources kernelResources(const index::Index &index, const index::TritonCacheEntry &entry);
 
-/// explain --json's `kernels`: every Triton kernel launched by the index's output code, by name (a name used
-/// by several compiles for different code: the first launched), with the resources of its joined cache entry
-/// (all null when none is joined), and Inductor's estimates and the achieved rates of its definition's
-/// launches (addKernelPerf; null where unknown).
-std::map<std::string, protocol::KernelResources> kernelResourcesByName(const index::Index &index);
+/// explain --json's `kernels`: one entry per Triton kernel source that a compile's output code launches (per
+/// rank, compile id with attempt, graph and definition: a name that repeats across them is several entries),
+/// each with its identity, the resources of the cache entry joined to that source (all null when none is, and
+/// `join` says why), and Inductor's estimates and the achieved rates of its definition's launches
+/// (addKernelPerf; null where unknown). In compile order, then launch order.
+std::vector<protocol::KernelEntry> kernelEntries(const index::Index &index);
 
 /// "1.0 KiB", "512 B", "2.5 MiB".
 std::string formatBytes(uint64_t bytes);
@@ -35,8 +37,6 @@ std::string formatBytes(uint64_t bytes);
 // ---------------------------------------------------------------------------------------------------------
 // How close a kernel ran to the machine (index/runtime/Roofline.h; server/KernelPerfFormat.cpp).
 
-/// kernelResourcesMarkdown and kernelPerfMarkdown: what hovers on a launch or a kernel's def add.
-std::string kernelMarkdown(const index::Index &index, const index::SymbolAt &symbol);
 /// For a Triton kernel's launch, definition or kernel file, "" for other symbols:
 ///   **Roofline:** 312 GB/s · 9% of HBM peak (3.35 TB/s, H100 SXM) · memory-bound · 41.2 µs per launch over
 ///   3 launches, 110 µs left on the table in all

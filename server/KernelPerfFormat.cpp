@@ -121,10 +121,6 @@ std::string kernelPerfMarkdown(const index::Index &index, const index::SymbolAt 
   return "\n\n**Roofline:** " + kernelPerfText(t.perf, index::peakOf(index.runtime().times));
 }
 
-std::string kernelMarkdown(const index::Index &index, const index::SymbolAt &symbol) {
-  return kernelResourcesMarkdown(index, symbol) + kernelPerfMarkdown(index, symbol);
-}
-
 void addLaunchPerf(const index::Index &index, index::LaunchRef ref, const index::PeakChoice &choice,
                    protocol::HotKernel &k) {
   index::KernelPerf p = index::launchPerf(index, ref);

@@ -178,7 +178,7 @@ std::string perStepList(const index::RuntimeTimes &times, const std::vector<uint
 
 } // namespace
 
-std::string launchRuntimeMarkdown(const index::Index &index, index::LaunchRef ref) {
+std::string launchTimeMarkdown(const index::Index &index, index::LaunchRef ref) {
   const index::RuntimeData &rt = index.runtime();
   std::string md;
   if (rt.times.present()) {
@@ -199,6 +199,11 @@ std::string launchRuntimeMarkdown(const index::Index &index, index::LaunchRef re
       md += "\n\n**GPU time** none recorded for this launch in the profiled calls.";
     }
   }
+  return md;
+}
+
+std::string launchValuesMarkdown(const index::Index &index, index::LaunchRef ref) {
+  std::string md;
   if (const index::LaunchValues *v = index::launchValues(index, ref)) {
     md += "\n\n**Tensor statistics** (intermediate value debug printer, " +
           std::string(v->calls == 1 ? "1 call" : "first of " + std::to_string(v->calls) + " calls") +
@@ -210,47 +215,58 @@ std::string launchRuntimeMarkdown(const index::Index &index, index::LaunchRef re
   return md;
 }
 
+std::string launchRuntimeMarkdown(const index::Index &index, index::LaunchRef ref) {
+  return launchTimeMarkdown(index, ref) + launchValuesMarkdown(index, ref);
+}
+
 std::string launchesRuntimeMarkdown(const index::Index &index,
                                     const std::vector<index::LaunchRef> &launches) {
   const index::RuntimeData &rt = index.runtime();
   if (!rt.times.present()) return "";
-  uint64_t ns = 0;
-  size_t timed = 0;
-  for (index::LaunchRef r : launches)
-    if (const index::LaunchTiming *t = index::launchTiming(index, r)) {
-      ns += t->ns;
-      ++timed;
-    }
-  if (!timed) return "";
-  return "\n\n**GPU time** " + timeText(rt.times, ns) + " · " + percentText(rt.times.percent(ns)) + " over " +
-         std::to_string(timed) + (timed == 1 ? " launch" : " launches");
+  index::LaunchesTiming t = index::timeOfLaunches(index, launches);
+  if (!t.timed()) return "";
+  return "\n\n**GPU time** " + timeText(rt.times, t.ns) + " · " + percentText(rt.times.percent(t.ns)) +
+         " over " + std::to_string(t.timedLaunches) + (t.timedLaunches == 1 ? " launch" : " launches");
 }
 
-std::string userLineRuntimeMarkdown(const index::Index &index, const std::string &path, uint32_t line,
-                                    const std::vector<index::LaunchRef> &launches) {
+std::string userLineTimeMarkdown(const index::Index &index, const std::vector<index::LaunchRef> &launches) {
+  const index::RuntimeData &rt = index.runtime();
+  if (!rt.times.present()) return "";
+  // The line's time is its lens's (lensTimeSuffix) and inductor/hotLines' (hotLinesResult): one query.
+  index::LaunchesTiming lt = index::timeOfLaunches(index, launches);
+  if (!lt.timed()) {
+    bool replays = !launches.empty() &&
+                   std::all_of(launches.begin(), launches.end(),
+                               [&](index::LaunchRef r) { return onlyGraphReplays(index, r.artifact); });
+    return replays
+               ? "\n\n**GPU time** unknown per line: its kernels ran inside CUDA graph replays, which the "
+                 "profile records only as a whole."
+               : "";
+  }
+  std::string md = "\n\n**GPU time** " + timeText(rt.times, lt.ns) + " · " +
+                   percentText(rt.times.percent(lt.ns)) + " of all device time (" + timeBasis(rt.times) + ")";
+  std::string steps = perStepList(rt.times, lt.perStep);
+  if (!steps.empty()) md += "\n\n" + steps;
+  return md;
+}
+
+std::string userLineTimeDetails(const index::Index &index, const std::vector<index::LaunchRef> &launches) {
   const index::RuntimeData &rt = index.runtime();
   std::string md;
   if (rt.times.present()) {
-    if (const index::LineTiming *lt = index::lineTiming(index, path, line)) {
-      md += "\n\n**GPU time** " + timeText(rt.times, lt->ns) + " · " + percentText(rt.times.percent(lt->ns)) +
-            " of all device time (" + timeBasis(rt.times) + ")";
-      std::string steps = perStepList(rt.times, lt->perStep);
-      if (!steps.empty()) md += "\n\n" + steps;
+    index::LaunchesTiming lt = index::timeOfLaunches(index, launches);
+    if (lt.timed()) {
       // Per compile, then per kernel, largest first.
-      std::map<uint32_t, uint64_t> byCompile;
       std::vector<std::pair<uint64_t, index::LaunchRef>> kernels;
       std::set<uint64_t> seen;
       for (index::LaunchRef r : launches) {
         if (!seen.insert(index::RuntimeData::key(r)).second) continue;
-        const index::LaunchTiming *t = index::launchTiming(index, r);
-        if (!t) continue;
-        byCompile[index.artifact(r.artifact).compile.value] += t->ns;
-        kernels.emplace_back(t->ns, r);
+        if (const index::LaunchTiming *t = index::launchTiming(index, r)) kernels.emplace_back(t->ns, r);
       }
       std::stable_sort(kernels.begin(), kernels.end(),
                        [](const auto &a, const auto &b) { return a.first > b.first; });
       md += "\n\n**By compile:**";
-      for (const auto &[c, ns] : byCompile)
+      for (const auto &[c, ns] : lt.byCompile)
         md += " " + (c < index.compiles().size() ? index.compiles()[c].label() : std::string("?")) + " " +
               timeText(rt.times, ns) + ";";
       md.pop_back();
@@ -261,14 +277,6 @@ std::string userLineRuntimeMarkdown(const index::Index &index, const std::string
               timeText(rt.times, kernels[i].first) + (c ? " — " + c->label() : "");
       }
       if (kernels.size() > 12) md += "\n- … " + std::to_string(kernels.size() - 12) + " more";
-    } else {
-      bool replays = !launches.empty() &&
-                     std::all_of(launches.begin(), launches.end(),
-                                 [&](index::LaunchRef r) { return onlyGraphReplays(index, r.artifact); });
-      if (replays)
-        md +=
-            "\n\n**GPU time** unknown per line: its kernels ran inside CUDA graph replays, which the profile "
-            "records only as a whole.";
     }
   }
   std::string stats;
@@ -281,12 +289,12 @@ std::string userLineRuntimeMarkdown(const index::Index &index, const std::string
   return md;
 }
 
-std::string lensTimeSuffix(const index::Index &index, const std::string &path, uint32_t line,
-                           const std::vector<index::LaunchRef> &launches) {
+std::string lensTimeSuffix(const index::Index &index, const std::vector<index::LaunchRef> &launches) {
   const index::RuntimeData &rt = index.runtime();
   if (!rt.times.present()) return "";
-  if (const index::LineTiming *lt = index::lineTiming(index, path, line))
-    return " · " + timeText(rt.times, lt->ns);
+  // The hover's and inductor/hotLines' figure for the same launches (index::timeOfLaunches).
+  if (index::LaunchesTiming t = index::timeOfLaunches(index, launches); t.timed())
+    return " · " + timeText(rt.times, t.ns);
   bool replays = !launches.empty() && std::all_of(launches.begin(), launches.end(), [&](index::LaunchRef r) {
     return onlyGraphReplays(index, r.artifact);
   });

@@ -36,18 +36,24 @@ std::string statsTable(const index::LaunchValues &values);
 // Pieces of the views that show runtime data. Each returns "" when there is nothing to show, so callers
 // append them unconditionally.
 
-/// Hover on a launch: its GPU time (per step, share, per-step list, activities), or why it has none (CUDA
-/// graph replays); then the printer's before/after statistics.
+/// A launch's GPU time (per step, share, per-step list, activities), or why it has none (CUDA graph
+/// replays).
+std::string launchTimeMarkdown(const index::Index &index, index::LaunchRef ref);
+/// The printer's before/after statistics of a launch's arguments.
+std::string launchValuesMarkdown(const index::Index &index, index::LaunchRef ref);
+/// launchTimeMarkdown then launchValuesMarkdown (an inlay hint's tooltip).
 std::string launchRuntimeMarkdown(const index::Index &index, index::LaunchRef ref);
 /// Hover on a kernel definition: the time of all its launches.
 std::string launchesRuntimeMarkdown(const index::Index &index, const std::vector<index::LaunchRef> &launches);
-/// Hover on a user line: its GPU time, per compile and per kernel (largest first), and the statistics of its
-/// launches' outputs.
-std::string userLineRuntimeMarkdown(const index::Index &index, const std::string &path, uint32_t line,
-                                    const std::vector<index::LaunchRef> &launches);
+/// Hover on a user line, right under its heading: the GPU time of its launches (index::timeOfLaunches, the
+/// lens's and inductor/hotLines' figure) and per step, or why it has none (CUDA graph replays).
+std::string userLineTimeMarkdown(const index::Index &index, const std::vector<index::LaunchRef> &launches);
+/// Hover on a user line, after its kernels: that time per compile and per kernel (largest first), and the
+/// statistics of its launches' outputs.
+std::string userLineTimeDetails(const index::Index &index, const std::vector<index::LaunchRef> &launches);
 /// The code lens of a user line: ` · 133 µs/step` (or ` · 400 µs total`), ` · time unknown (CUDA graph)`
 /// when its kernels ran only inside CUDA graph replays; "" without profiles.
-std::string lensTimeSuffix(const index::Index &index, const std::string &path, uint32_t line,
-                           const std::vector<index::LaunchRef> &launches);
+/// The time is index::timeOfLaunches of the line's launches now, as in its hover and inductor/hotLines.
+std::string lensTimeSuffix(const index::Index &index, const std::vector<index::LaunchRef> &launches);
 
 } // namespace inductor::server

@@ -318,36 +318,6 @@ void IndexBuilder::buildProfiles(const RuntimeFiles &files, const ReadPolicy &po
           "as eager time.");
   }
 
-  // Per user line: the sum over its launches.
-  if (times.present()) {
-    std::map<std::pair<std::string, uint32_t>, LineTiming> lines;
-    for (uint32_t c = 0; c < idx.compiles_.size(); ++c) {
-      const Compile &comp = idx.compiles_[c];
-      if (!comp.outputCode.valid()) continue;
-      const Artifact &a = idx.artifacts_[comp.outputCode.value];
-      for (uint32_t l = 0; l < a.launches.size(); ++l) {
-        auto it = data.launchTimes.find(RuntimeData::key({comp.outputCode, l}));
-        for (const Origin &o : a.launches[l].origins) {
-          LineTiming &lt = lines[{normalizePath(o.path), o.line}];
-          lt.path = o.path;
-          lt.line = o.line;
-          if (lt.code.empty()) lt.code = o.code;
-          ++lt.launches;
-          if (it == data.launchTimes.end()) continue;
-          ++lt.timedLaunches;
-          lt.ns += it->second.ns;
-          lt.byKind[std::string(comp.kindWord())] += it->second.ns;
-          lt.perStep.resize(times.steps.size(), 0);
-          for (size_t s = 0; s < it->second.perStep.size() && s < lt.perStep.size(); ++s)
-            lt.perStep[s] += it->second.perStep[s];
-        }
-      }
-    }
-    for (auto &[k, lt] : lines)
-      if (lt.timedLaunches) data.hotLines.push_back(std::move(lt));
-    std::stable_sort(data.hotLines.begin(), data.hotLines.end(),
-                     [](const LineTiming &a, const LineTiming &b) { return a.ns > b.ns; });
-  }
   idx.stats_.profiles = times.profiles.size();
 }
 

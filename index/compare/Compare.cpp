@@ -1,6 +1,8 @@
 // The comparison of two runs (Compare.h): lines matched by their text now, events by kind, text and reason.
 #include "index/compare/Compare.h"
 
+#include "index/model/Counts.h"
+
 #include "index/files/PathResolver.h"
 #include "index/files/SourceReader.h"
 #include "index/model/TextQueries.h"
@@ -140,15 +142,10 @@ void gather(const Index &index, const std::string &path, const TextLines &now,
 std::optional<uint64_t> gpuTime(const Index &index, const std::vector<LaunchRef> &launches) {
   const RuntimeTimes &times = index.runtime().times;
   if (!times.present()) return std::nullopt;
-  uint64_t ns = 0;
-  bool timed = false;
-  for (LaunchRef r : launches)
-    if (const LaunchTiming *t = launchTiming(index, r)) {
-      ns += t->ns;
-      timed = true;
-    }
-  if (!timed) return std::nullopt;
-  return times.perStep(ns);
+  // The figure the lens and hover show of the same launches (Runtime.h).
+  LaunchesTiming t = timeOfLaunches(index, launches);
+  if (!t.timed()) return std::nullopt;
+  return times.perStep(t.ns);
 }
 
 /// The kernel names of some launches and the code identities of each name.
@@ -208,6 +205,12 @@ std::vector<ComparedLine> compareLinesWith(const Index &baseline, const Index &c
                                                                                 : Change::Same;
     l.gpuNsBefore = gpuTime(baseline, slot.before);
     l.gpuNsAfter = gpuTime(current, slot.after);
+    LaunchSummary summaryBefore = summarizeLaunches(baseline, slot.before);
+    LaunchSummary summaryAfter = summarizeLaunches(current, slot.after);
+    l.kernelCountBefore = summaryBefore.kernels;
+    l.kernelCountAfter = summaryAfter.kernels;
+    l.compilesBefore = summaryBefore.compiles;
+    l.compilesAfter = summaryAfter.compiles;
     l.launchesBefore = std::move(slot.before);
     l.launchesAfter = std::move(slot.after);
     out.push_back(std::move(l));

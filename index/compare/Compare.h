@@ -71,6 +71,10 @@ struct ComparedLine {
   std::vector<std::string> kernelsBefore, kernelsAfter;
   /// Kernels in both whose generated code differs (sorted).
   std::vector<std::string> kernelsChanged;
+  /// The line's kernels and compiles as its code lens counts them (index::LaunchSummary, Counts.h: a kernel
+  /// once per graph of each compile, so a recompile counts its kernels again), before and after: the one
+  /// figure the lens's `(+2)`, the hover and the comparison views show.
+  size_t kernelCountBefore = 0, kernelCountAfter = 0, compilesBefore = 0, compilesAfter = 0;
   /// Launches of the line in each index (LaunchRef of the baseline's / the current's index).
   std::vector<LaunchRef> launchesBefore, launchesAfter;
   /// GPU time of the line's launches (see the file comment); none when the run has no profile.

@@ -355,6 +355,15 @@ std::vector<UserLine> Index::userLines(std::string_view path) const {
   return out;
 }
 
+std::vector<std::string> Index::userFiles() const {
+  std::vector<std::string> out;
+  out.reserve(tables_->byUserLine.size());
+  for (const auto &[path, lines] : tables_->byUserLine)
+    out.push_back(path);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 const std::vector<RecordedLine> &Index::recordedLines(std::string_view path) const {
   static const std::vector<RecordedLine> none;
   auto it = tables_->recordedLines.find(normalizePath(path));

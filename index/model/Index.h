@@ -510,6 +510,9 @@ public:
   std::vector<LaunchRef> launchesForLine(std::string_view path, uint32_t line) const;
   /// Every user line of a file that produced kernels, in line order.
   std::vector<UserLine> userLines(std::string_view path) const;
+  /// The user files with a line that produced kernels: their normalized local paths (as userLines takes
+  /// them), sorted.
+  std::vector<std::string> userFiles() const;
   /// Every distinct (line, text) the trace recorded for the user source file at `path` (a local path, as
   /// userLines takes it): launch origins, stack frames and FX graph nodes, sorted by line. The views point
   /// into this index. Pass them all to relocateLines (Relocation.h) to find where they are in the file's

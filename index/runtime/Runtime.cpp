@@ -4,6 +4,7 @@
 #include "index/files/PathResolver.h"
 
 #include <algorithm>
+#include <unordered_set>
 
 namespace inductor::index {
 
@@ -38,11 +39,26 @@ const LaunchValues *launchValues(const Index &index, LaunchRef ref) {
   return it == m.end() ? nullptr : &it->second;
 }
 
-const LineTiming *lineTiming(const Index &index, std::string_view path, uint32_t line) {
-  std::string p = normalizePath(path);
-  for (const LineTiming &l : index.runtime().hotLines)
-    if (l.line == line && normalizePath(l.path) == p) return &l;
-  return nullptr;
+LaunchesTiming timeOfLaunches(const Index &index, const std::vector<LaunchRef> &launches) {
+  LaunchesTiming out;
+  const RuntimeData &rt = index.runtime();
+  std::unordered_set<uint64_t> seen;
+  seen.reserve(launches.size());
+  for (LaunchRef r : launches) {
+    if (!seen.insert(RuntimeData::key(r)).second) continue;
+    ++out.launches;
+    const LaunchTiming *t = launchTiming(index, r);
+    if (!t) continue;
+    ++out.timedLaunches;
+    out.ns += t->ns;
+    const Artifact &a = index.artifact(r.artifact);
+    if (const Compile *c = index.compileOf(r.artifact)) out.byKind[std::string(c->kindWord())] += t->ns;
+    if (a.compile.valid()) out.byCompile[a.compile.value] += t->ns;
+    out.perStep.resize(rt.times.steps.size(), 0);
+    for (size_t s = 0; s < t->perStep.size() && s < out.perStep.size(); ++s)
+      out.perStep[s] += t->perStep[s];
+  }
+  return out;
 }
 
 std::vector<const RuntimeDiagnostic *> runtimeDiagnosticsIn(const Index &index, std::string_view path,

@@ -81,16 +81,18 @@ struct RuntimeTimes {
   double percent(uint64_t ns) const { return totalNs ? 100.0 * double(ns) / double(totalNs) : 0.0; }
 };
 
-/// A user source line's GPU time: the sum over the launches it became (a launch with several origin lines
-/// counts on each of them).
-struct LineTiming {
-  std::string path;  ///< Local path (as Origin::path).
-  uint32_t line = 0; ///< 1-based.
-  std::string code;  ///< The source text as the trace recorded it (may be empty).
-  uint64_t ns = 0;
-  uint32_t launches = 0, timedLaunches = 0;
+/// GPU time of some launches (a user line's, a kernel's, a compile's part of a line): the one sum that every
+/// view shows of them (lens, hover, inductor/hotLines, explain, the comparison with a baseline). Each
+/// distinct launch counts once: a launch with several origins on one line, or listed twice, is one launch of
+/// it.
+struct LaunchesTiming {
+  uint64_t ns = 0;                        ///< Sum over the timed launches.
+  uint32_t launches = 0;                  ///< Distinct launches given.
+  uint32_t timedLaunches = 0;             ///< Of those, the ones a profile timed.
   std::map<std::string, uint64_t> byKind; ///< Compile::kindWord() -> ns ("forward", "backward", ...).
-  std::vector<uint64_t> perStep;
+  std::map<uint32_t, uint64_t> byCompile; ///< Index::compiles() entry -> ns.
+  std::vector<uint64_t> perStep;          ///< Per RuntimeTimes::steps entry; empty when not marked.
+  bool timed() const { return timedLaunches > 0; }
 };
 
 /// One argument of a launch as the printer saw it in one call.
@@ -140,7 +142,6 @@ struct RuntimeData {
   RuntimeTimes times;
   std::vector<CompileTiming> compileTimes; ///< Per Index::compiles() entry; empty without profiles.
   std::unordered_map<uint64_t, LaunchTiming> launchTimes; ///< By packed LaunchRef (see key()).
-  std::vector<LineTiming> hotLines;                       ///< Largest first.
   std::vector<RunLogInfo> runLogs;
   std::unordered_map<uint64_t, LaunchValues> launchValues; ///< By packed LaunchRef.
   std::vector<RuntimeDiagnostic> diagnostics;
@@ -160,8 +161,8 @@ struct TimedLaunch {
 /// Every timed launch of the compiles' output code, largest time first (index order among equals): the one
 /// ranking of launches by GPU time (inductor/hotLines `kernels`, `explain`). Empty without profiles.
 std::vector<TimedLaunch> hotLaunches(const Index &index);
-/// The timing of a user line (1-based), by local path.
-const LineTiming *lineTiming(const Index &index, std::string_view path, uint32_t line);
+/// The GPU time of `launches` (see LaunchesTiming); O(launches). Nothing timed without profiles.
+LaunchesTiming timeOfLaunches(const Index &index, const std::vector<LaunchRef> &launches);
 /// The runtime diagnostics located in a user file (by local path) or in one of `artifacts`.
 std::vector<const RuntimeDiagnostic *> runtimeDiagnosticsIn(const Index &index, std::string_view path,
                                                             const std::vector<ArtifactId> &artifacts);

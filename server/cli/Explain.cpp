@@ -341,7 +341,11 @@ int runExplain(const std::vector<std::string> &args) {
   }
   printCompileHealth(*index, sources);
   printRanks(*index);
-  printRuntime(*index);
+  {
+    StandaloneDocuments documents(sourcesShared);
+    TextCache texts(documents.snapshot(), *index);
+    printRuntime(*index, texts);
+  }
   if (baselineArg) printComparison(index, baseline, sourcesShared);
   if (!index->diagnostics().empty()) {
     std::printf("\n%zu problem(s) while indexing:\n", index->diagnostics().size());

@@ -13,6 +13,7 @@
 #include "index/files/SourceReader.h"
 #include "index/model/Index.h"
 #include "protocol/Json.h"
+#include "server/TextCache.h"
 
 #include <cstdint>
 #include <map>
@@ -36,9 +37,9 @@ UserLineLaunches userLineLaunches(const index::Index &index);
 /// line).
 std::string sourceText(const index::Origin &o, const index::SourceReader &sources);
 
-/// The runtime section of the text (ExplainRuntime.cpp): GPU time per user line, launch and compile, and the
-/// printer's statistics and findings.
-void printRuntime(const index::Index &index);
+/// The runtime section of the text (ExplainRuntime.cpp): GPU time per user line (inductor/hotLines' lines,
+/// as the lenses show them), launch and compile, and the printer's statistics and findings.
+void printRuntime(const index::Index &index, TextCache &texts);
 
 /// What only explain writes under `runtime` (ExplainRuntime.cpp), beside inductor/hotLines' members:
 /// outsideStepsNs, profileDetails [{path, steps, totalNs, eagerNs, unjoinedNs, calls, truncated}], compiles,

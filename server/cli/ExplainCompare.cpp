@@ -1,13 +1,12 @@
 // server/cli/ExplainCompare.cpp: `inductor-ls explain --baseline RUN_OR_PATH` (see Explain.h): the baseline
 // run's index, and the comparison with it as text and as `comparison` (inductor/compare's answer, built by
-// server/Compare.cpp's compareResult through a Server that serves the CLI's index to no client).
+// server/Compare.cpp's compareResult over the documents a session would lend it: StandaloneDocuments).
 #include "server/cli/Explain.h"
 
 #include "index/files/PathResolver.h"
 #include "index/files/Runs.h"
-#include "protocol/Transport.h"
 #include "server/InductorRequests.h"
-#include "server/Server.h"
+#include "server/TextCache.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -22,27 +21,11 @@ namespace {
 
 using protocol::json;
 
-/// A transport to no client (as ExplainJson.cpp's): the Server only lends its documents to the answer.
-class NoClient final : public protocol::Transport {
-public:
-  protocol::ReadResult readMessage() override {
-    protocol::ReadResult r;
-    r.kind = protocol::ReadResult::Kind::EndOfFile;
-    return r;
-  }
-  void send(const json &) override {}
-};
-
 protocol::CompareResult comparison(std::shared_ptr<const index::Index> current,
                                    std::shared_ptr<const index::Index> baseline,
                                    std::shared_ptr<const index::SourceReader> sources) {
-  NoClient noClient;
-  ServerOptions options;
-  options.jobs = 0;
-  options.watch = false;
-  Server server(noClient, options);
-  server.serveIndex(current, std::move(sources));
-  TextCache texts(server.documents(), *current);
+  StandaloneDocuments documents(std::move(sources));
+  TextCache texts(documents.snapshot(), *current);
   return compareResult(*current, baseline.get(), texts);
 }
 

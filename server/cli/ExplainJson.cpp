@@ -1,35 +1,19 @@
 // server/cli/ExplainJson.cpp: `inductor-ls explain --json` (see Explain.h). Compile health and runtime are
-// the custom requests' answers (server/InductorRequests.h), built through a Server that serves the CLI's
-// index to no client: the same texts, locations and encoding (UTF-16, the LSP default) as an editor gets.
+// the custom requests' answers (server/InductorRequests.h), over the documents a session would lend them
+// (StandaloneDocuments): the same texts, locations and encoding (UTF-16, the LSP default) as an editor gets.
 #include "server/cli/Explain.h"
 
-#include "protocol/Transport.h"
 #include "server/Convert.h"
 #include "server/Counts.h"
 #include "server/InductorRequests.h"
 #include "server/KernelFormat.h"
-#include "server/Server.h"
+#include "server/TextCache.h"
 
 #include <limits>
 
 namespace inductor::server {
 
-namespace {
-
 using protocol::json;
-
-/// A transport to no client: the Server below only lends its documents (TextCache) to the answers.
-class NoClient final : public protocol::Transport {
-public:
-  protocol::ReadResult readMessage() override {
-    protocol::ReadResult r;
-    r.kind = protocol::ReadResult::Kind::EndOfFile;
-    return r;
-  }
-  void send(const json &) override {}
-};
-
-} // namespace
 
 json explainJson(std::shared_ptr<const index::Index> index,
                  std::shared_ptr<const index::SourceReader> sources, long long milliseconds) {
@@ -87,20 +71,15 @@ json explainJson(std::shared_ptr<const index::Index> index,
     out["diagnostics"].push_back({{"file", d.file}, {"line", d.line + 1}, {"message", d.message}});
 
   // Compile health and runtime: what inductor/compiles and inductor/hotLines answer (every line and launch).
-  NoClient noClient;
-  ServerOptions options;
-  options.jobs = 0;
-  options.watch = false;
-  Server server(noClient, options);
-  server.serveIndex(index, sources);
-  TextCache texts(server.documents(), *index);
+  StandaloneDocuments documents(sources);
+  TextCache texts(documents.snapshot(), *index);
   out["compileHealth"] = compilesResult(*index, texts, "");
   json runtime = hotLinesResult(*index, texts, std::numeric_limits<uint64_t>::max(), "");
   runtime.update(runtimeDetails(*index));
   out["runtime"] = std::move(runtime);
   out["runs"] = json(runsResult(*index, nullptr))["runs"]; // inductor/runs' entries; the current one marked.
   out["ranks"] = ranksResult(*index);                      // inductor/ranks' answer.
-  out["kernels"] = kernelResourcesByName(*index); // Triton kernels' resources (server/KernelFormat.h).
+  out["kernels"] = kernelEntries(*index); // Each Triton kernel source's resources (server/KernelFormat.h).
   return out;
 }
 

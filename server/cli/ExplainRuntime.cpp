@@ -3,7 +3,9 @@
 // the eager remainder and the join's caveats; the printer's statistics of every launch and the first NaN/Inf.
 // Under `--json`, the hot lines and launches are inductor/hotLines' (ExplainJson.cpp); runtimeDetails() adds
 // what only explain writes.
+#include "index/model/Counts.h"
 #include "protocol/Position.h"
+#include "server/InductorRequests.h"
 #include "server/KernelFormat.h"
 #include "server/RuntimeFormat.h"
 #include "server/cli/Explain.h"
@@ -48,7 +50,7 @@ std::string truncate(std::string s, size_t n) {
 
 } // namespace
 
-void printRuntime(const index::Index &index) {
+void printRuntime(const index::Index &index, TextCache &texts) {
   const index::RuntimeData &rt = index.runtime();
   const index::RuntimeTimes &times = rt.times;
   if (times.present()) {
@@ -73,16 +75,18 @@ void printRuntime(const index::Index &index) {
     for (const std::string &c : times.caveats)
       std::printf("  note: %s\n", c.c_str());
 
-    if (!rt.hotLines.empty()) std::printf("\nHottest user lines (%s)\n", timeBasis(times).c_str());
-    for (size_t i = 0; i < rt.hotLines.size() && i < 30; ++i) {
-      const index::LineTiming &l = rt.hotLines[i];
+    // The lines inductor/hotLines gives (and the lenses show), the first 30.
+    protocol::HotLinesResult hot = hotLinesResult(index, texts, 30, "");
+    if (!hot.lines.empty()) std::printf("\nHottest user lines (%s)\n", timeBasis(times).c_str());
+    for (const protocol::HotLine &l : hot.lines) {
       std::string where = fileName(l.path) + ":" + std::to_string(l.line);
       std::string split;
       for (const auto &[kind, ns] : l.byKind)
         split += (split.empty() ? "" : ", ") + kind + " " + formatDuration(times.perStep(ns));
-      std::printf("  %-16s %-48s %14s %6s  %u kernels (%s)\n", where.c_str(),
-                  truncate(std::string(index::trim(l.code)), 48).c_str(), timeText(times, l.ns).c_str(),
-                  percentText(times.percent(l.ns)).c_str(), l.launches, split.c_str());
+      std::printf("  %-16s %-48s %14s %6s  %s (%s)\n", where.c_str(),
+                  truncate(std::string(index::trim(l.code)), 48).c_str(), l.label.c_str(),
+                  percentText(l.percent).c_str(), index::countText(l.launches, "launch", "launches").c_str(),
+                  split.c_str());
     }
 
     std::vector<index::TimedLaunch> launches = index::hotLaunches(index);

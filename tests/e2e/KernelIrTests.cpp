@@ -11,6 +11,8 @@
 #include <chrono>
 #include <filesystem>
 #include <regex>
+#include <set>
+#include <tuple>
 
 namespace fs = std::filesystem;
 using namespace inductor::e2e;
@@ -24,9 +26,12 @@ std::string caseRoot() {
 /// A cache entry as the test reads it.
 struct EntryOracle {
   std::string dir, name, kernelFile; ///< kernelFile: the file name the .source's first loc names.
+  std::string hash;                  ///< The entry folder's name (the cache key).
   long numWarps = -1, numStages = -1, shared = -1;
-  bool chosen = false; ///< Named by a .best_config.
-  int rank = 0;        ///< N of `triton/N/`: the device that compiled it.
+  /// Named by a .best_config beside its own kernel file (autotune_cache.py writes the choice for a kernel
+  /// file into that file's folder; another rank's kernel file of the same name has a choice of its own).
+  bool chosen = false;
+  int rank = 0; ///< N of `triton/N/`: the device that compiled it.
 };
 
 long jsonNumber(const std::string &text, const std::string &key) {
@@ -37,17 +42,11 @@ long jsonNumber(const std::string &text, const std::string &key) {
 /// The entries of a case's Triton cache, every rank's (`inductor_cache/triton/<rank>/<hash>/`).
 std::vector<EntryOracle> cacheEntries(const std::string &root = caseRoot()) {
   std::vector<EntryOracle> out;
-  std::set<std::string> chosen;
-  for (auto &f : fs::recursive_directory_iterator(root + "/inductor_cache")) {
-    if (f.path().extension() != ".best_config") continue;
-    std::smatch m;
-    std::string text = readFile(f.path().string());
-    if (std::regex_search(text, m, std::regex("\"triton_cache_hash\": \"(\\w+)\""))) chosen.insert(m[1]);
-  }
   for (auto &r : fs::directory_iterator(root + "/inductor_cache/triton"))
     for (auto &d : fs::directory_iterator(r.path())) {
       EntryOracle e;
       e.dir = d.path().string();
+      e.hash = d.path().filename().string();
       e.rank = std::stoi(r.path().filename().string());
       for (auto &f : fs::directory_iterator(d.path())) {
         std::string n = f.path().filename().string();
@@ -59,9 +58,18 @@ std::vector<EntryOracle> cacheEntries(const std::string &root = caseRoot()) {
       e.shared = jsonNumber(json, "shared");
       std::smatch m;
       std::string source = readFile(e.dir + "/" + e.name + ".source");
-      REQUIRE(std::regex_search(source, m, std::regex("loc\\(\"[^\"]*/([^/\"]+)\":")));
-      e.kernelFile = m[1];
-      e.chosen = chosen.count(d.path().filename().string()) > 0;
+      // The kernel file as recorded on the machine that ran: `.../inductor_cache/<xy>/c<hash>.py`.
+      REQUIRE(
+          std::regex_search(source, m, std::regex("loc\\(\"[^\"]*/inductor_cache/([^/\"]+)/([^/\"]+)\":")));
+      e.kernelFile = m[2];
+      // Its .best_config files: in the case's copy of that folder.
+      std::string folder = root + "/inductor_cache/" + std::string(m[1]);
+      if (fs::is_directory(folder))
+        for (auto &f : fs::directory_iterator(folder)) {
+          if (f.path().extension() != ".best_config") continue;
+          std::string text = readFile(f.path().string());
+          if (text.find("\"triton_cache_hash\": \"" + e.hash + "\"") != std::string::npos) e.chosen = true;
+        }
       out.push_back(e);
     }
   return out;
@@ -80,10 +88,18 @@ std::vector<LaunchOracle> tritonLaunches(const std::string &text) {
   std::regex pathRe(R"(^# kernel path: .*/([^/]+\.py)$)"),
       defRe(R"(^(triton_\w+) = async_compile\.triton\()"), runRe(R"(^(\s+)(triton_\w+)\.run\()");
   std::vector<LaunchOracle> out;
+  bool inSource = false; // Inside a kernel's embedded source (its benchmark harness launches it too).
   for (size_t i = 0; i < lines.size(); ++i) {
     std::smatch m;
+    if (inSource) {
+      inSource = lines[i].rfind("''', device_str=", 0) != 0;
+      continue;
+    }
     if (std::regex_search(lines[i], m, pathRe)) lastPath = m[1];
-    if (std::regex_search(lines[i], m, defRe)) fileOf[m[1]] = lastPath;
+    if (std::regex_search(lines[i], m, defRe)) {
+      fileOf[m[1]] = lastPath;
+      inSource = true;
+    }
     if (std::regex_search(lines[i], m, runRe))
       out.push_back({static_cast<uint32_t>(i), static_cast<uint32_t>(m[1].length()), m[2], fileOf[m[2]]});
   }
@@ -98,20 +114,48 @@ std::vector<std::string> outputCodes(const std::string &root = caseRoot()) {
   return out;
 }
 
-/// The entry a launch ran: of its name and kernel file, compiled on its device, the autotuner's choice of
-/// several.
-const EntryOracle &expectedEntry(const std::vector<EntryOracle> &entries, const LaunchOracle &l,
-                                 int device = 0) {
-  const EntryOracle *found = nullptr;
-  size_t candidates = 0;
+/// The entry a launch ran, as the files say: of its name and kernel file, compiled on its device, the
+/// autotuner's choice of several.
+struct ExpectedJoin {
+  enum class Kind {
+    Entry,    ///< `entry` is it.
+    Unchosen, ///< Several could be it and no .best_config beside the kernel file chose one (compiled for
+              ///< each config, never autotuned: it did not run).
+    NoSource, ///< No entry compiled its kernel file (a max-autotune template runs the entry compiled from
+              ///< its benchmark module, another file whose text the case does not keep).
+    NoName,   ///< No entry of its name at all.
+  } kind = Kind::NoName;
+  const EntryOracle *entry = nullptr;
+};
+
+ExpectedJoin expectedJoin(const std::vector<EntryOracle> &entries, const LaunchOracle &l, int device = 0) {
+  std::vector<const EntryOracle *> candidates, chosen;
   for (const EntryOracle &e : entries)
     if (e.name == l.kernel && e.kernelFile == l.kernelFile && e.rank == device) {
-      ++candidates;
-      if (!found || e.chosen) found = &e;
+      candidates.push_back(&e);
+      if (e.chosen) chosen.push_back(&e);
     }
-  REQUIRE_MESSAGE(found, "no cache entry for " << l.kernel);
-  if (candidates > 1) REQUIRE_MESSAGE(found->chosen, l.kernel << ": several entries, none chosen");
-  return *found;
+  if (candidates.empty()) {
+    bool named =
+        std::any_of(entries.begin(), entries.end(), [&](const EntryOracle &e) { return e.name == l.kernel; });
+    return {named ? ExpectedJoin::Kind::NoSource : ExpectedJoin::Kind::NoName, nullptr};
+  }
+  if (candidates.size() == 1) return {ExpectedJoin::Kind::Entry, candidates.front()};
+  REQUIRE_MESSAGE(chosen.size() <= 1, l.kernel << ": two entries chosen for one kernel file");
+  if (chosen.empty()) return {ExpectedJoin::Kind::Unchosen, nullptr};
+  return {ExpectedJoin::Kind::Entry, chosen.front()};
+}
+
+const EntryOracle *expectedEntryOrNull(const std::vector<EntryOracle> &entries, const LaunchOracle &l,
+                                       int device = 0) {
+  return expectedJoin(entries, l, device).entry;
+}
+
+const EntryOracle &expectedEntry(const std::vector<EntryOracle> &entries, const LaunchOracle &l,
+                                 int device = 0) {
+  const EntryOracle *e = expectedEntryOrNull(entries, l, device);
+  REQUIRE_MESSAGE(e, l.kernel << ": several entries, none chosen");
+  return *e;
 }
 
 std::string sharedText(long bytes) {
@@ -163,49 +207,125 @@ std::vector<uint32_t> ptxLinesOf(const std::string &ptx, const std::string &kern
 
 } // namespace
 
-/// Every Triton launch of every output code of a case: its hover gives the metadata of the entry the test
-/// expects (of the launch's device, read from the code's `get_raw_stream(N)`), registers from its cubin, and
-/// links into that entry's folder. Returns the launches checked.
-size_t checkEveryLaunchJoined(const std::string &root) {
+/// explain --json's answer for a case.
+json explainJson(const std::string &root) {
+  std::string cmd = "cd / && '" + std::string(INDUCTOR_LS_BINARY) + "' explain --json --no-python '" + root +
+                    "' 2>/dev/null";
+  FILE *pipe = ::popen(cmd.c_str(), "r");
+  REQUIRE(pipe);
+  std::string out;
+  char buf[65536];
+  for (size_t n; (n = fread(buf, 1, sizeof buf, pipe)) > 0;)
+    out.append(buf, n);
+  REQUIRE(::pclose(pipe) == 0);
+  json j = json::parse(out, nullptr, false);
+  REQUIRE(j.is_object());
+  return j;
+}
+
+/// Every Triton launch of every output code of a case, on every rank and in every graph: its hover and its
+/// explain --json `kernels` entries (one per kernel source: the entries of its name, rank and kernel file)
+/// give the metadata of the entry the test expects (of the launch's device, read from the code's
+/// `get_raw_stream(N)`; of several, the one a .best_config beside the kernel file chose), registers from its
+/// cubin, and links into that entry's folder; a launch whose entry nothing chose is said to be unknown, never
+/// given another's values. Returns the launches checked: joined, and said to have no entry (both kinds).
+std::pair<size_t, size_t> checkEveryLaunchJoined(const std::string &root) {
   Session s(root);
   std::vector<EntryOracle> entries = cacheEntries(root);
   REQUIRE(entries.size() >= 10);
-  size_t launches = 0;
+  json explained = explainJson(root);
+  REQUIRE(explained["kernels"].is_array());
+  bool ranked = fs::exists(root + "/inductor_cache/triton/1");
+  size_t joined = 0, unresolved = 0;
   for (const std::string &path : outputCodes(root)) {
     std::string text = readFile(path);
     std::smatch device;
     int rank =
         std::regex_search(text, device, std::regex(R"(get_raw_stream\((\d+)\))")) ? std::stoi(device[1]) : 0;
     for (const LaunchOracle &l : tritonLaunches(text)) {
-      ++launches;
-      const EntryOracle &e = expectedEntry(entries, l, rank);
+      ExpectedJoin expected = expectedJoin(entries, l, rank);
+      const EntryOracle *e = expected.entry;
       json hover =
           s.client.request("textDocument/hover", textDocumentPosition(fileURI(path), l.line, l.column + 1));
       REQUIRE_MESSAGE(hover.is_object(), l.kernel);
       std::string md = hover["contents"]["value"];
       INFO(path << " " << l.kernel << " (device " << rank << ")\n" << md);
-      std::string want = "**Triton:** num_warps " + std::to_string(e.numWarps) + " · num_stages " +
-                         std::to_string(e.numStages) + " · " + sharedText(e.shared) + " shared · ";
+      // Its explain entries: this name, compiled for this rank from this kernel file.
+      std::vector<json> mine;
+      for (const json &k : explained["kernels"])
+        if (k["name"] == l.kernel && (!ranked || k["rank"] == rank) && k["kernelPath"].is_string() &&
+            fs::path(k["kernelPath"].get<std::string>()).filename() == l.kernelFile)
+          mine.push_back(k);
+      REQUIRE_MESSAGE(!mine.empty(), "no explain --json kernels entry for " << l.kernel);
+      if (!e) {
+        // No values, never another entry's: and the reason.
+        std::string why = expected.kind == ExpectedJoin::Kind::Unchosen ? "autotuner recorded no choice"
+                          : expected.kind == ExpectedJoin::Kind::NoSource
+                              ? "no cache entry compiled this kernel's source"
+                              : "no Triton cache entry of this kernel";
+        CHECK(md.find("**Triton:** num_warps") == std::string::npos);
+        CHECK(md.find(why) != std::string::npos);
+        for (const json &k : mine) {
+          CHECK(k["cacheEntry"].is_null());
+          CHECK(k["numWarps"].is_null());
+          CHECK(k["join"].get<std::string>().find(why) != std::string::npos);
+        }
+        ++unresolved;
+        continue;
+      }
+      std::string want = "**Triton:** num_warps " + std::to_string(e->numWarps) + " · num_stages " +
+                         std::to_string(e->numStages) + " · " + sharedText(e->shared) + " shared · ";
       CHECK(md.find(want) != std::string::npos);
       // Registers from the cubin (every entry here has one), never "unknown".
       CHECK(std::regex_search(md, std::regex(R"(shared · \d+ registers · \d+ spills)")));
       // The IR links point into the entry's folder: of this device's cache.
-      CHECK(md.find(fileURI(e.dir + "/" + e.name + ".ptx")) != std::string::npos);
-      if (e.chosen) CHECK(md.find("**Autotuned:** ") != std::string::npos);
+      CHECK(md.find(fileURI(e->dir + "/" + e->name + ".ptx")) != std::string::npos);
+      if (e->chosen) CHECK(md.find("**Autotuned:** ") != std::string::npos);
+      for (const json &k : mine) {
+        INFO(k.dump());
+        CHECK(k["cacheEntry"] == e->dir);
+        CHECK(k["numWarps"] == e->numWarps);
+        CHECK(k["numStages"] == e->numStages);
+        CHECK(k["sharedBytes"] == e->shared);
+        CHECK(k["registers"].is_number_integer());
+        CHECK(k["spills"] == 0);
+        CHECK(k["ir"]["ptx"] == e->dir + "/" + e->name + ".ptx");
+        CHECK(!k["compileId"].get<std::string>().empty());
+        CHECK(k["graph"].is_string());
+      }
+      ++joined;
     }
   }
-  return launches;
+  return {joined, unresolved};
 }
 
 TEST_CASE(
     "kernel_ir: every Triton launch is joined to its cache entry; hover values equal the metadata JSON") {
-  CHECK(checkEveryLaunchJoined(caseRoot()) >= 8);
+  auto [joined, unresolved] = checkEveryLaunchJoined(caseRoot());
+  CHECK(joined >= 8);
+  CHECK(unresolved == 0);
 }
 
-TEST_CASE("kernel_ranks: two ranks' caches (triton/0, triton/1): each rank's launch joins its own entry") {
-  std::string root = fs::canonical(INDUCTOR_TRACES_DIR).string() + "/kernel_ranks";
-  REQUIRE(fs::exists(root + "/inductor_cache/triton/1"));
-  CHECK(checkEveryLaunchJoined(root) >= 16);
+TEST_CASE("every launch of every traced Triton cache joins its own entry, per rank, graph and compile") {
+  // kernel_ranks: two ranks' caches share one kernel file and .best_config per kernel. fsdp_ranks: four ranks
+  // whose kernel files name their device, each autotuned on its own (rank 0 chose another XBLOCK than ranks
+  // 1-3 for one kernel), and rank 3's recompiled backward compiled but never run (no choice recorded).
+  // kernel_autotune, kernel_perf: max-autotune templates with many entries per name.
+  struct Want {
+    const char *name;
+    size_t joined, unresolved;
+  };
+  for (Want w : {Want{"kernel_ranks", 16, 0}, Want{"fsdp_ranks", 130, 1}, Want{"kernel_autotune", 0, 5},
+                 Want{"kernel_perf", 8, 0}}) {
+    CAPTURE(w.name);
+    std::string root = fs::canonical(INDUCTOR_TRACES_DIR).string() + "/" + w.name;
+    REQUIRE(fs::exists(root + "/inductor_cache/triton"));
+    auto [joined, unresolved] = checkEveryLaunchJoined(root);
+    MESSAGE(std::string(w.name) << ": " << joined << " launches joined, " << unresolved
+                                << " without an entry");
+    CHECK(joined >= w.joined);
+    CHECK(unresolved >= w.unresolved);
+  }
 }
 
 TEST_CASE("kernel_ir: inductor/lowered gives exactly the PTX lines under the .loc lines of a kernel line") {
@@ -422,41 +542,26 @@ TEST_CASE("kernel_ir: inlay hints count the PTX instructions of each kernel line
   CHECK(hints > 50);
 }
 
-TEST_CASE("kernel_ir: explain --json `kernels` holds each launched Triton kernel's resources") {
-  std::string cmd = "cd / && '" + std::string(INDUCTOR_LS_BINARY) + "' explain --json --no-python '" +
-                    caseRoot() + "' 2>/dev/null";
-  FILE *pipe = ::popen(cmd.c_str(), "r");
-  REQUIRE(pipe);
-  std::string out;
-  char buf[65536];
-  for (size_t n; (n = fread(buf, 1, sizeof buf, pipe)) > 0;)
-    out.append(buf, n);
-  REQUIRE(::pclose(pipe) == 0);
-  json j = json::parse(out, nullptr, false);
-  REQUIRE(j.is_object());
-  REQUIRE(j["kernels"].is_object());
-  std::vector<EntryOracle> entries = cacheEntries();
-  size_t checked = 0;
-  for (const std::string &path : outputCodes())
-    for (const LaunchOracle &l : tritonLaunches(readFile(path))) {
-      const EntryOracle &e = expectedEntry(entries, l);
-      const json &k = j["kernels"][l.kernel];
-      INFO(l.kernel << " " << k.dump());
-      REQUIRE(k.is_object());
-      // A name two compiles use for different code is the first's: check the values of names used once.
-      if (std::count_if(entries.begin(), entries.end(),
-                        [&](const EntryOracle &o) { return o.name == l.kernel; }) > 1 &&
-          !e.chosen)
-        continue;
-      CHECK(k["numWarps"] == e.numWarps);
-      CHECK(k["numStages"] == e.numStages);
-      CHECK(k["sharedBytes"] == e.shared);
-      CHECK(k["registers"].is_number_integer());
-      CHECK(k["spills"] == 0);
-      CHECK(k["ir"]["ptx"] == e.dir + "/" + e.name + ".ptx");
-      for (const char *unknown : {"numGb", "flop", "achievedGbPerS", "achievedTflopPerS"})
-        CHECK(k[unknown].is_null());
-      ++checked;
-    }
-  CHECK(checked >= 8);
+TEST_CASE("kernel_ir: explain --json `kernels` lists each kernel source once per graph, with its identity") {
+  json j = explainJson(caseRoot());
+  REQUIRE(j["kernels"].is_array());
+  // The test's count: per output code, its distinct launched Triton kernels.
+  size_t expected = 0;
+  for (const std::string &path : outputCodes()) {
+    std::set<std::string> names;
+    for (const LaunchOracle &l : tritonLaunches(readFile(path)))
+      names.insert(l.kernel);
+    expected += names.size();
+  }
+  CHECK(j["kernels"].size() == expected);
+  std::set<std::tuple<std::string, std::string, std::string>> identities;
+  for (const json &k : j["kernels"]) {
+    INFO(k.dump());
+    CHECK(k["rank"].is_null());
+    auto identity = std::make_tuple(k["name"].get<std::string>(), k["compileId"].get<std::string>(),
+                                    k["graph"].get<std::string>());
+    CHECK(identities.insert(identity).second); // Never two entries of one identity.
+    for (const char *unknown : {"numGb", "flop", "achievedGbPerS", "achievedTflopPerS"})
+      CHECK(k[unknown].is_null());
+  }
 }

@@ -2,12 +2,14 @@
 // and run logs are found (beside the traces, under the roots, named by the options) and which are refused
 // (ReadPolicy); times per launch, compile and line; several runs in one workspace; damaged inputs; reuse
 // across incremental builds.
+#include "index/files/PathResolver.h"
 #include "index/model/Index.h"
 #include "index/runtime/Runtime.h"
 #include "unit/TestFiles.h"
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <fcntl.h>
 #include <filesystem>
@@ -59,7 +61,12 @@ TEST_CASE("Runtime: profiled_mlp — the profile under the root is joined to eve
   CHECK(timedLaunches(*index) == index->stats().launches);
   CHECK(rt.times.caveats.empty());
   CHECK(!rt.times.stepsMarked());
-  CHECK(rt.hotLines.size() == 6);
+  // Six user lines with a timed launch.
+  size_t timedLines = 0;
+  for (const std::string &path : index->userFiles())
+    for (const UserLine &ul : index->userLines(path))
+      timedLines += timeOfLaunches(*index, ul.launches).timed();
+  CHECK(timedLines == 6);
   CHECK(rt.times.eagerNs > 0);
   uint64_t compiled = 0;
   for (uint32_t c = 0; c < index->compiles().size(); ++c) {
@@ -75,11 +82,26 @@ TEST_CASE("Runtime: profiled_mlp — the profile under the root is joined to eve
     CHECK(launches + t->otherNs == t->ns);
   }
   CHECK(compiled + rt.times.eagerNs == rt.times.totalNs);
-  const LineTiming *line = lineTiming(*index, kMlp + "/model.py", 17);
-  REQUIRE(line);
-  CHECK(line->launches == 10);
-  CHECK(line->byKind.size() == 2);
-  CHECK(rt.hotLines.front().ns >= rt.hotLines.back().ns);
+  // A user line's time: each of its launches once, whatever their order or repetition.
+  std::vector<LaunchRef> launches = index->launchesForLine(kMlp + "/model.py", 17);
+  LaunchesTiming line = timeOfLaunches(*index, launches);
+  CHECK(line.launches == 10);
+  CHECK(line.timedLaunches == 10);
+  CHECK(line.byKind.size() == 2);
+  std::vector<LaunchRef> twice = launches;
+  twice.insert(twice.end(), launches.rbegin(), launches.rend());
+  LaunchesTiming again = timeOfLaunches(*index, twice);
+  CHECK(again.ns == line.ns);
+  CHECK(again.timedLaunches == line.timedLaunches);
+  CHECK(again.byKind == line.byKind);
+  CHECK(again.perStep == line.perStep);
+  uint64_t sum = 0, byCompile = 0;
+  for (LaunchRef r : launches)
+    sum += launchTiming(*index, r)->ns;
+  for (const auto &[c, ns] : line.byCompile)
+    byCompile += ns;
+  CHECK(line.ns == sum);
+  CHECK(byCompile == sum);
   CHECK(rt.runLogs.empty()); // run.log holds no printer output.
   CHECK(rt.diagnostics.empty());
 }
