@@ -37,10 +37,13 @@ json Server::statusJson() const {
     s.notices.push_back({n.value("kind", ""), n.value("type", 3), n.value("message", "")});
   if (index_) {
     index::IndexStats st = index_->stats();
-    s.traces = st.traceFiles;
-    s.compiles = st.compiles;
-    s.kernels = st.kernels;
-    s.launches = st.launches;
+    // The counts every view shows (index/model/Counts.h): a client reading the top level (Neovim's
+    // :checkhealth, an older status bar) says what one reading `counts` says.
+    std::shared_ptr<const index::IndexCounts> counts = index::countsOf(*index_);
+    s.traces = counts->traces;
+    s.compiles = counts->compiles;
+    s.kernels = counts->kernels;
+    s.launches = counts->launches;
     s.errors = st.errors;
     s.userLines = st.userLines;
     protocol::StatusServed &served = s.served.emplace();
@@ -59,7 +62,7 @@ json Server::statusJson() const {
     if (!st.firstMissingSource.empty()) served.firstMissingSource = st.firstMissingSource;
     served.profiles = st.profiles;
     served.runLogs = st.runLogs;
-    served.counts = protocolCounts(*index::countsOf(*index_));
+    served.counts = protocolCounts(*counts);
     if (!index_->run().id.empty()) s.run = index_->run().id;
     s.otherRuns = index_->runs().empty() ? 0 : index_->runs().size() - 1;
     if (baseline_ && baseline_->run().id != index_->run().id) s.baseline = baseline_->run().id;

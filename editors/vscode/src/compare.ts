@@ -50,6 +50,17 @@ const groupLabels: Record<Group, string> = {
   linesChanged: 'Changed lines',
 };
 
+// A line's kernels before and after as its code lens counts them (once per graph of each compile: the
+// lens's `(+2)` is this difference), with the compiles when they differ (a recompile counts its kernels
+// again, and a new or gone line's compiles go without saying): `12 → 20 kernels (1 → 2 compiles)`.
+export function kernelCounts(l: CompareLine): string {
+  const compiles =
+    l.compilesBefore > 0 && l.compilesAfter > 0 && l.compilesBefore !== l.compilesAfter
+      ? ` (${l.compilesBefore} → ${l.compilesAfter} compiles)`
+      : '';
+  return `${l.kernelCountBefore} → ${l.kernelCountAfter} kernels${compiles}`;
+}
+
 function base(path: string): string {
   return path.split('/').pop() ?? path;
 }
@@ -235,7 +246,7 @@ export class CompareProvider implements vscode.TreeDataProvider<CompareNode>, vs
         const before = micros(l.gpuTimeBeforeUs, r?.basisBefore ?? 'none');
         const after = micros(l.gpuTimeAfterUs, r?.basisAfter ?? 'none');
         const time = before === '–' && after === '–' ? '' : ` · ${before} → ${after}`;
-        item.description = `${base(l.file)}:${l.line} · ${l.kernelsBefore.length} → ${l.kernelsAfter.length} kernels${time}`;
+        item.description = `${base(l.file)}:${l.line} · ${kernelCounts(l)}${time}`;
         item.iconPath = new vscode.ThemeIcon(
           l.change === 'new' ? 'diff-added' : l.change === 'gone' ? 'diff-removed' : 'diff-modified',
         );
@@ -247,7 +258,7 @@ export class CompareProvider implements vscode.TreeDataProvider<CompareNode>, vs
         );
         md.appendCodeblock(l.text, 'python');
         md.appendMarkdown(
-          `Kernels: ${l.kernelsBefore.length} → ${l.kernelsAfter.length}` +
+          `Kernels: ${kernelCounts(l)}` +
             (l.kernelsChanged.length > 0 ? ` (${l.kernelsChanged.length} with other code)` : '') +
             `\n\nGPU time: ${before} → ${after}`,
         );

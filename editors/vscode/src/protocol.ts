@@ -428,6 +428,11 @@ export interface CompareLine {
   kernelsBefore: string[];
   kernelsAfter: string[];
   kernelsChanged: string[];
+  // As the line's code lens counts kernels (once per graph of each compile), and their compiles.
+  kernelCountBefore: number;
+  kernelCountAfter: number;
+  compilesBefore: number;
+  compilesAfter: number;
   gpuTimeBeforeUs: number | null;
   gpuTimeAfterUs: number | null;
 }

@@ -2,8 +2,9 @@
 --- `:InductorCompare` (`:Inductor compare`): what changed since the baseline run
 --- (`inductor/compare`), in the quickfix list: first the compile-health events new or gone since
 --- the baseline (`new  graph break  Unsupported Tensor.item() call ...`), then every user line whose
---- kernels changed (`new`, `gone`, `changed`, with its GPU time before and after:
---- `changed  h = self.fc(self.ln2(x))  98.0 → 133.0 µs`). Lines with the same kernels are left out.
+--- kernels changed (`new`, `gone`, `changed`, with its kernels and GPU time before and after:
+--- `changed  h = self.fc(self.ln2(x))  4 → 6 kernels · 98.0 → 133.0 µs`). Lines with the same kernels are
+--- left out.
 --- Without a baseline (a single run), says why.
 
 local lsp = require('inductor_ls.lsp')
@@ -15,6 +16,16 @@ local function micros(us)
     return '-'
   end
   return string.format('%.1f', us)
+end
+
+--- A line's kernels before and after as its code lens counts them (the lens's `(+2)` is their
+--- difference), with the compiles when they differ: `12 → 20 kernels (1 → 2 compiles)`.
+local function kernel_counts(l)
+  local compiles = ''
+  if l.compilesBefore > 0 and l.compilesAfter > 0 and l.compilesBefore ~= l.compilesAfter then
+    compiles = string.format(' (%d → %d compiles)', l.compilesBefore, l.compilesAfter)
+  end
+  return string.format('%d → %d kernels%s', l.kernelCountBefore, l.kernelCountAfter, compiles)
 end
 
 return function()
@@ -45,8 +56,8 @@ return function()
         table.insert(items, {
           filename = l.file,
           lnum = l.line,
-          text = string.format('%-7s %s  %s → %s µs', l.change, l.text, micros(l.gpuTimeBeforeUs),
-            micros(l.gpuTimeAfterUs)),
+          text = string.format('%-7s %s  %s · %s → %s µs', l.change, l.text, kernel_counts(l),
+            micros(l.gpuTimeBeforeUs), micros(l.gpuTimeAfterUs)),
         })
       end
     end
