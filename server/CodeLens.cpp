@@ -107,6 +107,32 @@ void appendCompileLenses(const index::Index &index, TextCache &texts, const std:
   }
 }
 
+/// The lenses of the lines of a user file that entered compiled code of an installed package
+/// (index::UserEntryPoint, server/Health.h): clicked, the compiles view shows those compiles.
+void appendEntryPointLenses(const index::Index &index, TextCache &texts, const std::string &uri,
+                            const std::string &path, protocol::JsonWriter &out) {
+  const index::CompileHealth &h = index.compileHealth();
+  for (const index::UserEntryPoint &e : index.entryPoints(path)) {
+    std::optional<protocol::Location> at = placeLocation(texts, index, index.place(e.place));
+    if (!at) continue; // The line is no longer in the file.
+    protocol::CodeLens lens;
+    lens.range = texts.lineRange(uri, at->range.start.line);
+    json ids = json::array();
+    for (uint32_t c : e.compiles)
+      ids.push_back(h.compiles[c].id.str());
+    const index::CompiledFrame &f = h.frames[h.compiles[e.compiles.front()].frame];
+    protocol::Command cmd;
+    cmd.title = entryPointTitle(index, e);
+    cmd.command = "inductor.showCompiles";
+    cmd.arguments = json::array({uri, lens.range.start,
+                                 json{{"function", f.function},
+                                      {"line", f.def ? h.places[*f.def].line : 0},
+                                      {"compileIds", std::move(ids)}}});
+    lens.command = std::move(cmd);
+    out.dump(json(lens));
+  }
+}
+
 /// `model.py:16  h = F.gelu(self.fc1(h))  +1 more`, from the origins found in their files now.
 std::string originTitle(const std::vector<PlacedOrigin> &origins) {
   std::string title = shortPlace(origins.front());
@@ -166,6 +192,7 @@ void Server::onCodeLens(const protocol::CodeLensParams &params, Reply reply) {
         writeLens(out, uri, texts.lineRange(uri, l.line - 1), l.title, "inductor.showLaunchSites",
                   [](protocol::JsonWriter &) {});
       appendCompileLenses(index, texts, uri, target.path, out);
+      appendEntryPointLenses(index, texts, uri, target.path, out);
       return done();
     }
     if (target.kind != Target::Kind::Artifact) return done();

@@ -53,4 +53,18 @@ HealthMarkdown healthMarkdown(const index::Index &index, const std::string &path
 std::optional<uint32_t> recordedHealthLine(TextCache &texts, const index::Index &index,
                                            const std::string &path, uint32_t line);
 
+/// A user line through which the user's own code entered compiled code of an installed package
+/// (index::UserEntryPoint; server/EntryPoints.cpp), as its code lens title: `calls compiled wrapper
+/// (generic.py:933) · 1 compile · 15 kernels, 39 launches · 510 µs total (CUDA graph replays)`: the compiled
+/// functions, their compiles and problems (index::countCompiles), their kernels (index::summarizeLaunches)
+/// and the GPU time of their calls (index::compileTiming).
+std::string entryPointTitle(const index::Index &index, const index::UserEntryPoint &entry);
+/// Its hover: each compiled function linked to its def line in the library, each compile's status, kernels
+/// and GPU time, and the graph breaks, recompiles and failures with links to where they are.
+std::string entryPointMarkdown(const index::Index &index, TextCache &texts,
+                               const index::UserEntryPoint &entry);
+/// The entry points of the user file `path` whose recorded line is at `line` (1-based) now (placeLocation).
+std::vector<const index::UserEntryPoint *> entryPointsAt(TextCache &texts, const index::Index &index,
+                                                         const std::string &path, uint32_t line);
+
 } // namespace inductor::server

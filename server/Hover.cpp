@@ -339,7 +339,12 @@ void Server::onHover(const protocol::TextDocumentPositionParams &params, Reply r
         health = healthMarkdown(index, target.path, *recorded);
       // What changed here since the baseline run (also on a line only the baseline compiled).
       std::string since = compareHover(texts, index, baseline, uri, target.path, params.position.line + 1);
-      if (it == now.end() && health.head.empty() && health.tail.empty() && since.empty())
+      // The compiled code of an installed package this line called into.
+      std::string entered;
+      for (const index::UserEntryPoint *e :
+           entryPointsAt(texts, index, target.path, params.position.line + 1))
+        entered += (entered.empty() ? "" : "\n\n---\n\n") + entryPointMarkdown(index, texts, *e);
+      if (it == now.end() && health.head.empty() && health.tail.empty() && since.empty() && entered.empty())
         return reply(nullptr);
       // Compile health first (what went wrong here), then the line's kernels and their runtime, then the
       // guards and dynamic shapes of the line (ARCHITECTURE.md, "Hovers").
@@ -348,6 +353,7 @@ void Server::onHover(const protocol::TextDocumentPositionParams &params, Reply r
         if (!s.empty()) md += (md.empty() ? "" : "\n\n---\n\n") + s;
       };
       part(health.head);
+      part(entered);
       if (it != now.end()) part(userLineMarkdown(index, texts, it->second, params.position.line + 1));
       part(since);
       part(health.tail);

@@ -181,6 +181,13 @@ bool isFrameworkPath(std::string_view path) {
   return false;
 }
 
+bool isInstalledPackagePath(std::string_view path) {
+  if (path.empty()) return false;
+  std::string storage;
+  std::vector<std::string_view> c = components(path, storage);
+  return std::any_of(c.begin(), c.end(), isPackagesDir);
+}
+
 bool matchGlob(std::string_view pattern, std::string_view path) {
   if (pattern.empty() || path.empty()) return false;
   std::string patStorage(pattern);

@@ -32,6 +32,11 @@ namespace inductor::index {
 /// never model code, whatever the settings. `path` as recorded; empty gives false.
 bool isFrameworkPath(std::string_view path);
 
+/// True for a file of an installed package: a `site-packages/` or `dist-packages/` component (`path` as
+/// recorded, backslashes read as slashes). Model code may live there (transformers), but the user's own
+/// scripts do not.
+bool isInstalledPackagePath(std::string_view path);
+
 /// Glob match of a whole path, in the style of VS Code's `files.exclude` and .gitignore:
 ///  - `*` matches within one path component, `?` one character, `**` any number of whole components
 ///    (`a/**/b` matches `a/b`);

@@ -313,7 +313,10 @@ void IndexBuilder::buildHealth(HealthRead &read) {
                                      std::to_string(kMaxRecompileReasons) + " are kept, each at most " +
                                      std::to_string(kMaxRecompileReasonBytes >> 10) + " KiB)");
       c.recompile = rc.id.frameCompileId.value_or(0) > 0 || !c.recompileReasons.empty();
-      c.stack = placesOf(rc.startStack);
+      // Every model frame in order, repeats kept: a line can call twice (`run(lambda: f())`), and the
+      // innermost frame is what Index::entryPoints reads.
+      for (const StackFrame &f : rc.startStack)
+        if (auto p = place(f)) c.stack.push_back(*p);
       for (const ShapeRecord &s : rc.shapes) {
         for (size_t i = 1; i < s.stack.size() && !c.caller; ++i)
           if (s.stack[i].file.ends_with("torch/_dynamo/eval_frame.py")) {

@@ -304,7 +304,9 @@ struct FrameCompile {
   /// compiles whose tree and recorded files place it alike.
   SharedVector<std::optional<uint32_t>> guardPlaces;
   std::vector<DynamicShape> shapes;
-  std::vector<uint32_t> stack; ///< dynamo_start stack as places (model frames only).
+  /// dynamo_start's stack as places (model frames only, outermost first, a place repeated when two frames are
+  /// on one line).
+  std::vector<uint32_t> stack;
   /// The line that called the compiled function, when the trace shows it and it is model code: the frame
   /// entering Dynamo (torch/_dynamo/eval_frame.py) in a dynamic-shape record's stack, else the frame above
   /// the function in a graph break's user traceback. (dynamo_start's stack lacks the immediate caller.)

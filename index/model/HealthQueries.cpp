@@ -1,4 +1,5 @@
 // The compile-health queries of a built Index (see Index.h and CompileHealth.h): pure functions of the model.
+#include "index/analysis/ModelFrames.h"
 #include "index/model/IndexTables.h"
 #include "index/model/Ranks.h"
 
@@ -217,6 +218,34 @@ std::vector<std::string> Index::healthPaths() const {
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
+}
+
+const std::vector<UserEntryPoint> &Index::entryPoints(std::string_view path) const {
+  static const std::vector<UserEntryPoint> none;
+  if (!tables_) return none;
+  std::call_once(tables_->entryPointsOnce, [&] {
+    const CompileHealth &h = health_;
+    // (normalized path, place) -> compiles: one pass over every compile's stack.
+    std::map<std::pair<std::string, uint32_t>, std::vector<uint32_t>> found;
+    for (uint32_t c = 0; c < h.compiles.size(); ++c) {
+      const FrameCompile &fc = h.compiles[c];
+      if (fc.frame >= h.frames.size() || !isInstalledPackagePath(h.frames[fc.frame].recordedFile)) continue;
+      for (auto p = fc.stack.rbegin(); p != fc.stack.rend(); ++p) {
+        const Origin &o = h.places[*p];
+        if (isInstalledPackagePath(o.recordedPath)) continue;
+        found[{normalizePath(o.path), *p}].push_back(c);
+        break;
+      }
+    }
+    for (auto &[key, compiles] : found)
+      tables_->entryPoints[key.first].push_back({key.second, std::move(compiles)});
+    for (auto &[file, entries] : tables_->entryPoints)
+      std::stable_sort(entries.begin(), entries.end(), [&](const UserEntryPoint &a, const UserEntryPoint &b) {
+        return h.places[a.place].line < h.places[b.place].line;
+      });
+  });
+  auto it = tables_->entryPoints.find(normalizePath(path));
+  return it == tables_->entryPoints.end() ? none : it->second;
 }
 
 std::vector<CompiledFunction> Index::compiledFunctions(std::string_view path) const {

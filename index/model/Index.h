@@ -236,6 +236,17 @@ struct GeneratedCodeMatch {
   bool exact = false;
 };
 
+/// Where the user's own code entered compiled code of an installed package: a script calling transformers'
+/// `model.generate(...)`, whose forward transformers compiles. Every compiled frame and kernel of such a
+/// trace lives in `site-packages/`, so the user's file would say nothing; its entry line names them. Found in
+/// each compile's `dynamo_start` stack (FrameCompile::stack, outermost first): when the compiled function's
+/// file is in an installed package (isInstalledPackagePath), the innermost frame of the stack outside
+/// installed packages.
+struct UserEntryPoint {
+  uint32_t place = 0;             ///< Into CompileHealth::places: the line (1-based) as recorded, its text.
+  std::vector<uint32_t> compiles; ///< Into CompileHealth::compiles, in compile order.
+};
+
 /// A kernel for workspace/symbol: one per (artifact, definition or extern launch).
 struct KernelSymbol {
   std::string name;
@@ -544,6 +555,10 @@ public:
   std::vector<CompiledFunction> compiledFunctions(std::string_view path) const;
   /// Events, compiled functions, installed guards and dynamic-shape records of one line.
   HealthAtLine healthAt(std::string_view path, uint32_t line) const;
+  /// The lines of the user file `path` (a local path) through which the user's own code entered compiled code
+  /// of an installed package (UserEntryPoint), in line order; computed for every file on first use, then
+  /// kept.
+  const std::vector<UserEntryPoint> &entryPoints(std::string_view path) const;
   /// GPU time from profiles and tensor statistics from printer run logs, joined to launches and user lines
   /// (see Runtime.h, which also has the lookup helpers). Empty when there were none.
   const RuntimeData &runtime() const { return *runtime_; }

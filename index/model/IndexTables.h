@@ -50,6 +50,9 @@ struct Index::Tables {
   /// Index::ranks(), made on first use.
   mutable std::once_flag ranksOnce;
   mutable std::shared_ptr<const RankReport> ranks;
+  /// Index::entryPoints(), by normalized local path, made on first use.
+  mutable std::once_flag entryPointsOnce;
+  mutable std::unordered_map<std::string, std::vector<UserEntryPoint>> entryPoints;
   /// Index::tritonCache(): where the build saw one, read on first use.
   TritonCacheSources tritonSources;
   mutable std::once_flag tritonOnce;

@@ -441,6 +441,7 @@ HealthExpectation expectedHealth(const std::string &logPath) {
     c.graphBreak = !breakStacks[id].empty();
     c.outputCode = outputs[id];
     c.recompile = recompileReasons.count(id) > 0;
+    c.startStack = startStacks[id];
     out.compiles.push_back(std::move(c));
   }
   for (ExpectedHealthEvent &e : out.events)

@@ -65,6 +65,7 @@ struct RecordedHealthCompile {
   bool graphBreak = false, outputCode = false, recompile = false;
   bool ranEagerly =
       false; ///< fail_type set, but the frame ran eagerly (the recompile limit, a skipped frame).
+  std::vector<Frame> startStack; ///< Its `dynamo_start` stack (every frame, recorded paths), outermost first.
 };
 
 struct HealthExpectation {

@@ -20,6 +20,7 @@
 #
 #   INDUCTOR_LS                    server binary (default: <repo>/build/inductor-ls)
 #   INDUCTOR_FIXTURES              fixture root (default: <repo>/shared/fixtures, else /work/shared/fixtures)
+#   INDUCTOR_TRACES                the project's traces (default: <repo>/build/traces)
 #   INDUCTOR_E2E_UPDATE_SCREENSHOT 1: copy the new screenshot to screenshot.png
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,6 +32,8 @@ if [[ -z ${INDUCTOR_FIXTURES:-} ]]; then
   [[ -d $repo/shared/fixtures ]] && INDUCTOR_FIXTURES=$repo/shared/fixtures
 fi
 export INDUCTOR_E2E_WORKSPACE=${INDUCTOR_E2E_WORKSPACE:-$INDUCTOR_FIXTURES/traces/mlp_train}
+# The project's own traces (tests/traces), unpacked by CMake into the build folder.
+export INDUCTOR_TRACES=${INDUCTOR_TRACES:-$repo/build/traces}
 node24_version=24.9.0
 start=$(date +%s)
 step() { echo "== [$(($(date +%s) - start))s] $*"; }

@@ -841,6 +841,28 @@ test('kernel internals: Show Lowered IR on a tl.load line opens the PTX beside w
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 });
 
+test('entry points: the user file of a library-compiled model has a lens and hover on its call into the library', async () => {
+  // decode_lib (tests/traces): transformers compiles its own forward under generate(); model.py only calls it.
+  const traces = process.env.INDUCTOR_TRACES || path.join(process.env.INDUCTOR_E2E_REPO, 'build', 'traces');
+  const root = path.join(traces, 'decode_lib');
+  const model = path.join(root, 'model.py');
+  await serveTraces([root]);
+  const line = lineOf(model, 'return model.generate(');
+  const lens = await until('the entry-point lens on the generate() call', async () => {
+    const all = await vscode.commands.executeCommand('vscode.executeCodeLensProvider', vscode.Uri.file(model), 100);
+    return (all || []).find((l) => l.range.start.line === line - 1 && l.command && l.command.title.startsWith('calls compiled '));
+  }, 60000);
+  assert.match(lens.command.title, /^calls compiled wrapper \(generic\.py:\d+\) · 1 compile · \d+ kernels, \d+ launches/, lens.command.title);
+  assert.equal(lens.command.command, 'inductor.showCompiles');
+  // The lines that only lead to it (main, <module>) have none.
+  const all = await vscode.commands.executeCommand('vscode.executeCodeLensProvider', vscode.Uri.file(model), 100);
+  assert.equal(all.filter((l) => l.command && l.command.title.startsWith('calls compiled ')).length, 1);
+  // The hover names the compiled function with a link into the library.
+  const md = hoverMarkdown(await vscode.commands.executeCommand('vscode.executeHoverProvider', vscode.Uri.file(model), new vscode.Position(line - 1, 8)));
+  assert.ok(md.includes('Calls compiled code of an installed package'), md);
+  assert.ok(md.includes('site-packages/transformers/utils/generic.py#L'), md);
+});
+
 test('runs, ranks, kernel internals: the setting is put back and mlp_train serves again', async () => {
   await serveTraces(undefined);
   if (!s.outputUri) return; // INDUCTOR_E2E_ONLY left out the tests that found mlp_train's files.
