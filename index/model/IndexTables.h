@@ -54,6 +54,10 @@ struct Index::Tables {
   TritonCacheSources tritonSources;
   mutable std::once_flag tritonOnce;
   mutable std::shared_ptr<const TritonCache> triton;
+  /// The parsed IR and cubin resources of the cache's files, kept between requests (TritonQueries.cpp):
+  /// made on first use.
+  mutable std::once_flag tritonFilesOnce;
+  mutable std::shared_ptr<TritonFileCache> tritonFiles;
   /// The resolver the build used for origins, kept for Index::resolvePath.
   std::shared_ptr<const PathResolver> resolver;
 };

@@ -2,6 +2,7 @@
 // (against the JSON read by the test itself), the autotuner's choice, the join, and the cubin's resources.
 #include "index/files/TritonCache.h"
 #include "index/model/Index.h"
+#include "index/model/TritonQueries.h"
 #include "unit/TestFiles.h"
 
 #include <doctest/doctest.h>
@@ -11,9 +12,12 @@
 #include <fstream>
 #include <regex>
 #include <stdlib.h>
+#include <thread>
 
 using namespace inductor::index;
+using inductor::test::peakRss;
 using inductor::test::readFile;
+using inductor::test::TempDir;
 
 namespace {
 
@@ -215,6 +219,69 @@ TEST_CASE("TritonCache: an index reads its Triton cache on first use, not while 
   for (const TritonCacheEntry &e : cache.entries)
     CHECK(e.metadata.numWarps == 7u);
   CHECK(&index->tritonCache() == &cache); // Read once, then kept.
+}
+
+TEST_CASE("TritonQueries: an IR file is parsed once per version, and requests asking at once share it") {
+  // Before: every request (definition, inlay hints, document symbols, up to 4 at once) read and parsed the
+  // file again: four definitions on a 32 MiB .ptx of newlines held 3.7 GB.
+  namespace fs = std::filesystem;
+  TempDir dir("triton-parse-once");
+  fs::copy(kCase / "trace", dir.path + "/trace", fs::copy_options::recursive);
+  fs::copy(kCase / "inductor_cache", dir.path + "/inductor_cache", fs::copy_options::recursive);
+  for (auto &f : fs::recursive_directory_iterator(dir.path))
+    fs::permissions(f.path(), fs::perms::owner_write, fs::perm_options::add);
+  IndexOptions options;
+  options.inputs = {dir.path};
+  auto index = Index::build(options);
+  REQUIRE(index);
+  const TritonCache &cache = index->tritonCache();
+  REQUIRE(!cache.entries.empty());
+  const TritonCacheEntry &e = cache.entries.front();
+  const std::string &ptx = e.files[static_cast<size_t>(TritonStage::Ptx)];
+  auto first = readTritonIr(*index, e, TritonStage::Ptx);
+  REQUIRE(first);
+  auto again = readTritonIr(*index, e, TritonStage::Ptx);
+  REQUIRE(again);
+  CHECK(first->get() == again->get()); // Kept, not parsed again.
+  // Another version of the file (longer): parsed again.
+  std::ofstream(ptx, std::ios::app) << "// one more line\n";
+  auto changed = readTritonIr(*index, e, TritonStage::Ptx);
+  REQUIRE(changed);
+  CHECK(changed->get() != first->get());
+  CHECK((*changed)->lineCount == (*first)->lineCount + 1);
+  // 16 MiB of newlines asked for by four requests at once: one parse, nothing kept per line.
+  std::ofstream(ptx, std::ios::trunc) << std::string(size_t{16} << 20, '\n');
+  std::vector<std::shared_ptr<const IrLineMap>> got(4);
+  uint64_t before = peakRss(true);
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < got.size(); ++i)
+    threads.emplace_back([&, i] {
+      auto m = readTritonIr(*index, e, TritonStage::Ptx);
+      if (m) got[i] = *m;
+    });
+  for (std::thread &t : threads)
+    t.join();
+  uint64_t grew = peakRss(false) - before;
+  for (const auto &m : got) {
+    REQUIRE(m);
+    CHECK(m.get() == got[0].get());
+    CHECK(m->code.empty());
+  }
+  CHECK(grew < (uint64_t{48} << 20));
+  MESSAGE("peak RSS grew by ", grew >> 20, " MiB for four requests on a 16 MiB .ptx of newlines");
+  // A file past IrLimits is refused, saying which limit.
+  std::string files;
+  for (int i = 0; i < 5000; ++i)
+    files += "\t.file\t" + std::to_string(i) + " \"f" + std::to_string(i) + ".py\"\n";
+  std::ofstream(ptx, std::ios::trunc) << files;
+  auto refused = readTritonIr(*index, e, TritonStage::Ptx);
+  REQUIRE_FALSE(refused);
+  CHECK(refused.error().message == ptx + " not read: more than 4,096 .file directives");
+  // Over kTritonFileBytes (sparse): refused before it is read.
+  fs::resize_file(ptx, kTritonFileBytes + 1);
+  auto huge = readTritonIr(*index, e, TritonStage::Ptx);
+  REQUIRE_FALSE(huge);
+  CHECK(huge.error().message.find("over the limit of 64 MB: not read") != std::string::npos);
 }
 
 TEST_CASE("TritonCache: cubin resources from .nv.info") {
