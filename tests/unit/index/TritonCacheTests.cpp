@@ -7,6 +7,8 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -172,9 +174,9 @@ TEST_CASE("TritonCache: the join never guesses") {
   CHECK(j.entries.size() == 2);
   CHECK(joinTritonKernel(cache, "zz", "", std::nullopt).status == TritonJoin::Status::NoEntry);
   // An entry whose metadata could not be read: the kernel says why it has none.
-  cache.notes.push_back(
-      {"/c/triton/0/H9/zz.json", "Triton metadata: not a metadata object with a kernel name"});
-  cache.notes.push_back({"/c/triton/0/H8/zzz.json", "Triton metadata: other"});
+  cache.unread.push_back(
+      {"/c/triton/0/H9", "H9", "zz", "", "Triton metadata: not a metadata object with a kernel name", ""});
+  cache.unread.push_back({"/c/triton/0/H8", "H8", "zzz", "", "Triton metadata: other", ""});
   j = joinTritonKernel(cache, "zz", "", std::nullopt);
   CHECK(j.status == TritonJoin::Status::NoEntry);
   CHECK(j.how == "its Triton cache entry could not be read (Triton metadata: not a metadata object with a "
@@ -366,4 +368,178 @@ TEST_CASE("TritonCache: a hand-made ELF with REGCOUNT and FRAME_SIZE") {
   CHECK(r.frameBytes == 16u);
   CHECK(r.spills() == 4u);
   CHECK_FALSE(readCubinResources(elf, "j").registers);
+}
+
+// Issue 43: a Triton cache is outside input, read by requests editors send by themselves (hovers). What an
+// entry keeps is bounded, shared values are shared, heads are read as heads, the cubin reader is linear, and
+// no kernel joins another config's entry for want of its own.
+
+namespace {
+
+/// A Triton cache key (52 characters of base32) made from `n`.
+std::string hashName(size_t n) {
+  std::string h(52, 'A');
+  for (size_t i = 0; i < 8; ++i, n /= 32)
+    h[51 - i] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"[n % 32];
+  return h;
+}
+
+/// Seconds `f` takes.
+template <typename F> double secondsOf(F &&f) {
+  auto start = std::chrono::steady_clock::now();
+  f();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+/// A cache under `root`: `triton/<rank>/<hash>/NAME.{json,ptx,source}` whose source's first location names
+/// `/rec/xy/<kernelFile>`; `json` is the metadata text.
+void writeEntry(const TempDir &root, int rank, const std::string &hash, const std::string &name,
+                const std::string &json, const std::string &kernelFile) {
+  std::string dir = "triton/" + std::to_string(rank) + "/" + hash + "/";
+  root.write(dir + name + ".json", json);
+  root.write(dir + name + ".ptx", "// ptx\n");
+  root.write(dir + name + ".source", "#loc = loc(\"/rec/xy/" + kernelFile + "\":18:0)\nmodule {\n}\n");
+}
+
+std::string metadata(const std::string &name, int warps) {
+  return R"({"name": ")" + name + R"(", "num_warps": )" + std::to_string(warps) + R"(, "num_stages": 1})";
+}
+
+TritonCache readCache(const TempDir &root) {
+  ReadPolicy policy(std::vector<std::string>{root.path});
+  auto resolve = [&](std::string_view recorded) -> std::string {
+    if (recorded.rfind("/rec/", 0) != 0) return "";
+    return root.path + "/" + std::string(recorded.substr(5));
+  };
+  return findTritonCache({}, {root.path + "/triton"}, policy, resolve);
+}
+
+} // namespace
+
+TEST_CASE("TritonCache: a metadata string over 4 KB makes the entry unreadable, and its kernel says so") {
+  // Before: a 1 MB name was kept whole by every entry sharing the file (4,000 entries: 3.8 GB).
+  CHECK(parseTritonMetadata(R"({"name": ")" + std::string(5000, 'k') + R"("})").error().message ==
+        "its name is longer than 4 KB");
+  CHECK(parseTritonMetadata(R"({"name": "k", "triton_version": ")" + std::string(5000, '3') + R"("})")
+            .error()
+            .message == "its triton_version is longer than 4 KB");
+  CHECK(parseTritonMetadata(R"({"name": "k", "target": {"arch": ")" + std::string(5000, '9') + R"("}})")
+            .error()
+            .message == "its target.arch is longer than 4 KB");
+  CHECK(parseTritonMetadata(R"({"name": ")" + std::string(4096, 'k') + R"("})"));
+  TempDir root("triton-long-name");
+  writeEntry(root, 0, hashName(1), "k", R"({"name": ")" + std::string(1000000, 'k') + R"("})", "cK.py");
+  writeEntry(root, 0, hashName(2), "j", metadata("j", 4), "cJ.py");
+  TritonCache cache = readCache(root);
+  REQUIRE(cache.entries.size() == 1);
+  CHECK(cache.entries[0].metadata.name == "j");
+  REQUIRE(cache.unread.size() == 1);
+  CHECK(cache.unread[0].name == "k");
+  CHECK(cache.unread[0].message == "Triton metadata: its name is longer than 4 KB");
+  TritonJoin j = joinTritonKernel(cache, "k", "/rec/xy/cK.py", 0);
+  CHECK(j.status == TritonJoin::Status::NoEntry);
+  CHECK(j.how == "its Triton cache entry could not be read (Triton metadata: its name is longer than 4 KB)");
+}
+
+TEST_CASE("TritonCache: one .best_config is kept once for the entries of its hash, and bounded") {
+  // Before: its values were copied into every entry of its hash (a 64 KB config over 9,999 rank folders:
+  // 2.0 GB).
+  TempDir root("triton-best-config");
+  const std::string h = hashName(7);
+  for (int rank = 0; rank < 3; ++rank)
+    writeEntry(root, rank, h, "k", metadata("k", 4), "cK.py");
+  writeEntry(root, 0, hashName(8), "k", metadata("k", 8), "cK.py");
+  root.write("xy/cK.py", "# kernel\n");
+  root.write("xy/a.best_config", R"({"XBLOCK": 1024, "num_warps": 4, "triton_cache_hash": ")" + h + R"("})");
+  std::string many = "{";
+  for (int i = 0; i < 100; ++i)
+    many += "\"K" + std::to_string(i) + "\": " + std::to_string(i) + ", ";
+  root.write("xy/b.best_config", many + R"("triton_cache_hash": ")" + hashName(8) + R"("})");
+  TritonCache cache = readCache(root);
+  std::vector<const TritonCacheEntry *> chosen;
+  for (const TritonCacheEntry &e : cache.entries)
+    if (e.hash == h) chosen.push_back(&e);
+  REQUIRE(chosen.size() == 3);
+  for (const TritonCacheEntry *e : chosen) {
+    REQUIRE(e->bestConfig);
+    CHECK(&*e->bestConfig == &*chosen[0]->bestConfig); // One object, not a copy per rank.
+    CHECK(e->bestConfig->values.size() == 2);
+  }
+  // A config of 100 members is no config the autotuner writes (about 6): refused, and said.
+  auto other = std::find_if(cache.entries.begin(), cache.entries.end(),
+                            [&](const TritonCacheEntry &e) { return e.hash == hashName(8); });
+  REQUIRE(other != cache.entries.end());
+  CHECK_FALSE(other->bestConfig);
+  bool said = false;
+  for (const TritonCache::Note &n : cache.notes)
+    said |= n.path == root.path + "/xy/b.best_config" &&
+            n.message == "autotuner's .best_config: more than 64 integer members";
+  CHECK(said);
+  CHECK(parseBestConfig(R"({")" + std::string(300, 'K') + R"(": 1})").error().message ==
+        "a member name is longer than 256 bytes");
+}
+
+TEST_CASE("TritonCache: when the autotuner's winner cannot be read, its kernel joins no other config") {
+  // Two configs of one kernel source: the winner's metadata is unreadable, the loser's (8 warps) is fine.
+  // Before: the loser was the only candidate and joined, silently (num_warps 8 instead of 4).
+  TempDir root("triton-winner");
+  const std::string winner = hashName(1), loser = hashName(2);
+  writeEntry(root, 0, winner, "k", "{not json", "cK.py");
+  writeEntry(root, 0, loser, "k", metadata("k", 8), "cK.py");
+  root.write("xy/cK.py", "# kernel\n");
+  root.write("xy/k.best_config",
+             R"({"XBLOCK": 64, "num_warps": 4, "triton_cache_hash": ")" + winner + R"("})");
+  TritonCache cache = readCache(root);
+  REQUIRE(cache.entries.size() == 1);
+  REQUIRE(cache.unread.size() == 1);
+  CHECK(cache.unread[0].chosenBy == root.path + "/xy/k.best_config");
+  TritonJoin j = joinTritonKernel(cache, "k", "/rec/xy/cK.py", 0);
+  CHECK(j.status == TritonJoin::Status::NoEntry);
+  CHECK(j.entries.empty());
+  CHECK(j.how ==
+        "the autotuner chose its Triton cache entry " + winner +
+            " (k.best_config), which could not be read (Triton metadata: not a metadata object with a "
+            "kernel name); the 1 read compiled other configs");
+  // Without the autotuner's record, the one entry read is the kernel's, as before.
+  std::filesystem::remove(root.path + "/xy/k.best_config");
+  TritonCache plain = readCache(root);
+  j = joinTritonKernel(plain, "k", "/rec/xy/cK.py", 0);
+  CHECK(j.status == TritonJoin::Status::Joined);
+  CHECK(plain.entries[j.entries[0]].hash == loser);
+}
+
+TEST_CASE("TritonCache: the first read takes each IR file's head, whatever the file's size") {
+  // 100 entries whose .source, .ttir and .ttgir hard-link one sparse 63 MiB file (no disk): before, each was
+  // read whole for its first 4 KB (200 entries: 53 s before the first Triton hover).
+  TempDir root("triton-heads");
+  const std::string big = root.path + "/big";
+  {
+    std::ofstream(big) << "";
+    std::filesystem::resize_file(big, size_t{63} << 20);
+  }
+  for (size_t i = 0; i < 100; ++i) {
+    std::string dir = "triton/0/" + hashName(i) + "/";
+    std::string name = "k" + std::to_string(i);
+    root.write(dir + name + ".json", metadata(name, 4));
+    root.write(dir + name + ".ptx", "// ptx\n");
+    for (const char *ext : {".source", ".ttir", ".ttgir"})
+      std::filesystem::create_hard_link(big, root.path + "/" + dir + name + ext);
+  }
+  TritonCache cache;
+  uint64_t before = peakRss(true);
+  double seconds = secondsOf([&] { cache = readCache(root); });
+  uint64_t grew = peakRss(false) - before;
+  CHECK(cache.entries.size() == 100);
+  CHECK_MESSAGE(seconds < 3.0, "findTritonCache took " << seconds << " s");
+  CHECK(grew < (uint64_t{32} << 20));
+  MESSAGE("peak RSS grew by ", grew >> 20, " MiB");
+  // A head is read even of a file over any whole-file limit (100 MiB here, sparse): its first location
+  // names the kernel file. Before, such a file was refused, and its entry named no kernel file.
+  TempDir huge("triton-huge-head");
+  writeEntry(huge, 0, hashName(3), "k", metadata("k", 4), "cK.py");
+  std::string source = huge.path + "/triton/0/" + hashName(3) + "/k.source";
+  std::filesystem::resize_file(source, size_t{100} << 20);
+  TritonCache one = readCache(huge);
+  REQUIRE(one.entries.size() == 1);
+  CHECK(one.entries[0].recordedKernelFile == "/rec/xy/cK.py");
 }
