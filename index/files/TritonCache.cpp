@@ -469,25 +469,37 @@ CubinResources readCubinResources(std::string_view elf, std::string_view kernel)
     if (*off > elf.size() || *size > elf.size() - *off) return r;
     sections.push_back({*name, *type, *link, *off, *size, *entsize});
   }
-  auto stringAt = [&](const Section &table, uint32_t offset) -> std::string_view {
-    if (offset >= table.size) return {};
-    std::string_view s = elf.substr(table.offset + offset, table.size - offset);
-    return s.substr(0, s.find('\0'));
+  // Whether the NUL-terminated string at `offset` of a string table is `want`: compares |want| + 1 bytes,
+  // never scans for the NUL (a table without one would make each comparison a scan of the table).
+  auto stringIs = [&](const Section &table, uint64_t offset, std::string_view want) {
+    if (offset >= table.size || table.size - offset < want.size() + 1) return false;
+    std::string_view s = elf.substr(table.offset + offset, want.size() + 1);
+    return s.substr(0, want.size()) == want && s.back() == '\0';
   };
   const Section &shstr = sections[*shstrndx];
+  // What a hostile file can repeat: many section headers over the same bytes (65,535 symbol tables of one
+  // table's bytes). A real cubin's tables do not overlap, so the symbols and attributes walked in all never
+  // exceed the file's bytes; past that the walk stops.
+  uint64_t budget = elf.size();
   // The kernel's symbol index, in the symbol table.
   std::optional<uint32_t> symbol;
   for (const Section &s : sections) {
+    if (symbol) break;
     if (s.type != 2 /* SHT_SYMTAB */ || s.link >= sections.size() || s.entsize < 24) continue;
+    if (s.size > budget) return r;
+    budget -= s.size;
     const Section &strtab = sections[s.link];
     for (uint64_t i = 0; i < s.size / s.entsize && !symbol; ++i) {
       auto name = load<uint32_t>(elf, s.offset + i * s.entsize);
-      if (name && stringAt(strtab, *name) == kernel) symbol = static_cast<uint32_t>(i);
+      if (name && stringIs(strtab, *name, kernel)) symbol = static_cast<uint32_t>(i);
     }
   }
   if (!symbol) return r;
+  budget = elf.size();
   for (const Section &s : sections) {
-    if (stringAt(shstr, s.name) != ".nv.info") continue;
+    if (!stringIs(shstr, s.name, ".nv.info")) continue;
+    if (s.size > budget) break;
+    budget -= s.size;
     // Attributes: {u8 format, u8 attribute}, then by format nothing (NVAL 1), one byte (BVAL 2), a u16 (HVAL
     // 3) or a u16 size and that many bytes (SVAL 4).
     uint64_t p = s.offset, end = s.offset + s.size;

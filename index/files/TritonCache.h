@@ -194,7 +194,8 @@ TritonCache findTritonCache(const std::vector<std::string> &entryDirs, const std
 
 /// What a cubin (an ELF file of ptxas) says of a kernel in its `.nv.info` attributes (EIATTR_REGCOUNT 0x2f,
 /// EIATTR_FRAME_SIZE 0x11, each `{symbol index u32, value u32}` in the `.nv.info` section, by the kernel's
-/// symbol). nullopt members were not found.
+/// symbol). nullopt members were not found. Linear in the file: sections that repeat another's bytes are
+/// walked once, and the symbols and attributes walked in all never exceed what the file holds.
 struct CubinResources {
   std::optional<uint32_t> registers;  ///< Registers per thread.
   std::optional<uint32_t> frameBytes; ///< Local memory per thread (bytes): spills and local arrays.

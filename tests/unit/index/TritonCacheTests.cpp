@@ -543,3 +543,90 @@ TEST_CASE("TritonCache: the first read takes each IR file's head, whatever the f
   REQUIRE(one.entries.size() == 1);
   CHECK(one.entries[0].recordedKernelFile == "/rec/xy/cK.py");
 }
+
+namespace {
+
+/// An ELF of `shnum` section headers: null, .shstrtab, .strtab ("j", and "k" when `withKernel`), a symbol
+/// table of `symbols` symbols (the first named k when `withKernel`, the others j) repeated by every header of
+/// type `repeated` (SHT_SYMTAB 2, or .nv.info 0x70000000 over one attribute area of REGCOUNT records for
+/// symbol 0).
+std::string repeatedSectionsElf(size_t symbols, uint16_t shnum, uint32_t repeated, bool withKernel) {
+  std::string shstr = std::string("\0.shstrtab\0.strtab\0.symtab\0.nv.info\0\0", 37);
+  std::string str = std::string("\0j\0k\0", 5);
+  std::string sym(24 * symbols, '\0');
+  for (size_t i = 0; i < symbols; ++i) {
+    uint32_t name = withKernel && i == 0 ? 3 : 1;
+    std::memcpy(&sym[24 * i], &name, 4);
+  }
+  std::string info;
+  for (size_t i = 0; i < symbols; ++i) {
+    info += char(4);
+    info += char(0x2f);
+    uint16_t size = 8;
+    uint32_t symbol = 0, value = 40;
+    info.append(reinterpret_cast<const char *>(&size), 2);
+    info.append(reinterpret_cast<const char *>(&symbol), 4);
+    info.append(reinterpret_cast<const char *>(&value), 4);
+  }
+  std::string elf(64, '\0');
+  elf[0] = 0x7f;
+  elf[1] = 'E';
+  elf[2] = 'L';
+  elf[3] = 'F';
+  elf[4] = 2;
+  elf[5] = 1;
+  std::vector<std::pair<size_t, size_t>> at;
+  for (const std::string *s : {&shstr, &str, &sym, &info}) {
+    at.emplace_back(elf.size(), s->size());
+    elf += *s;
+  }
+  uint64_t shoff = elf.size();
+  std::memcpy(&elf[0x28], &shoff, 8);
+  uint16_t shentsize = 64, shstrndx = 1;
+  std::memcpy(&elf[0x3a], &shentsize, 2);
+  std::memcpy(&elf[0x3c], &shnum, 2);
+  std::memcpy(&elf[0x3e], &shstrndx, 2);
+  auto header = [&](uint32_t name, uint32_t type, uint32_t link, std::pair<size_t, size_t> where,
+                    uint64_t entsize) {
+    std::string h(64, '\0');
+    uint64_t off = where.first, size = where.second;
+    std::memcpy(&h[0], &name, 4);
+    std::memcpy(&h[4], &type, 4);
+    std::memcpy(&h[24], &off, 8);
+    std::memcpy(&h[32], &size, 8);
+    std::memcpy(&h[40], &link, 4);
+    std::memcpy(&h[56], &entsize, 8);
+    elf += h;
+  };
+  header(0, 0, 0, {0, 0}, 0);
+  header(1, 3, 0, at[0], 0);
+  header(11, 3, 0, at[1], 0);
+  for (size_t i = 3; i < shnum; ++i) {
+    if (repeated == 2 || i == 3)
+      header(19, 2, 2, at[2], 24); // The symbol table, once or again and again.
+    else
+      header(27, 0x70000000, 0, at[3], 0); // .nv.info over the same attributes, again and again.
+  }
+  return elf;
+}
+
+} // namespace
+
+TEST_CASE("TritonCache: a cubin of 65,535 symbol tables or .nv.info sections over one's bytes is read in "
+          "linear time") {
+  // Before: every section header's symbols were compared, every .nv.info's attributes walked (65,535 x
+  // 20,000 here): 40 s per hover, 52 s per explain.
+  std::string elf = repeatedSectionsElf(20000, 65535, 2, false);
+  REQUIRE(elf.size() > (size_t{4} << 20));
+  CubinResources r;
+  double seconds = secondsOf([&] { r = readCubinResources(elf, "k"); });
+  CHECK_FALSE(r.registers);
+  CHECK_MESSAGE(seconds < 2.0, "readCubinResources took " << seconds << " s");
+  elf = repeatedSectionsElf(20000, 65535, 0x70000000, true);
+  seconds = secondsOf([&] { r = readCubinResources(elf, "k"); });
+  CHECK(r.registers == 40u);
+  CHECK_MESSAGE(seconds < 2.0, "readCubinResources took " << seconds << " s");
+  // The same layout with each section once reads as before.
+  CHECK(readCubinResources(repeatedSectionsElf(20000, 5, 0x70000000, true), "k").registers == 40u);
+  CHECK_FALSE(readCubinResources(repeatedSectionsElf(20000, 5, 0x70000000, true), "j").registers);
+}
