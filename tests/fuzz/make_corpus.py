@@ -261,6 +261,32 @@ def profile_seeds():
     return n + 1
 
 
+def triton_seeds():
+    """fuzz_triton_ir: a stage byte (source, ttir, ttgir, llir, ptx) and 8 bytes of limits (the largest), then
+    a real IR file of kernel_ir's Triton cache, cut. fuzz_cubin: the kernel name's length and name, then the
+    entry's cubin."""
+    stages = {".source": 0, ".ttir": 1, ".ttgir": 2, ".llir": 3, ".ptx": 4}
+    # The largest the target picks: 1,001 code lines, 65 files, 1,001-byte names, 1,001 aliases, 65 functions.
+    limits = bytes([0x03, 0xE8, 64, 0x03, 0xE8, 0x03, 0xE8, 64])
+    entries = sorted({os.path.dirname(p) for p in find(r"kernel_ir/inductor_cache/triton/0/[A-Z2-7]{52}/[^/]+$")})
+    entries = [e for e in entries if all(len(os.path.splitext(f)[0]) <= 64 for f in os.listdir(e))][:2]
+    n = 0
+    for entry in entries:
+        for name in sorted(os.listdir(entry)):
+            stem, ext = os.path.splitext(name)
+            path = os.path.join(entry, name)
+            if ext in stages:
+                write("fuzz_triton_ir", "%s%s" % (os.path.basename(entry)[:8], ext),
+                      bytes([stages[ext]]) + limits + cut(read(path), 400).encode("utf-8", "surrogateescape"))
+                n += 1
+            elif ext == ".cubin":
+                with open(path, "rb") as f:
+                    write("fuzz_cubin", "%s.cubin" % os.path.basename(entry)[:8],
+                          bytes([len(stem)]) + stem.encode() + f.read())
+                n += 1
+    return n
+
+
 def main():
     if not os.path.isdir(TRACES):
         sys.exit("fixtures not found: " + FIXTURES)
@@ -271,6 +297,7 @@ def main():
     print("graphs", graph_seeds())
     print("python", python_seeds())
     print("profiles", profile_seeds())
+    print("triton", triton_seeds())
     lsp_seeds()
     total = sum(os.path.getsize(os.path.join(r, f)) for r, _, fs in os.walk(CORPUS) for f in fs)
     print("corpus: %d files, %d KB" % (sum(len(fs) for _, _, fs in os.walk(CORPUS)), total // 1024))
