@@ -4,7 +4,8 @@
 //   lines of the TTIR, TTGIR, LLIR and PTX of its joined cache entry that the IR attributes to it.
 //   definition on an IR file's line -> the kernel source line; documentSymbol of an IR file -> its kernel.
 // IR is parsed on the first request for a file and kept (index/model/TritonQueries.h readTritonIr): hints,
-// hovers and symbols ask for the same files again and again.
+// hovers and symbols ask for the same files again and again. An answer lists at most kMaxLoweredLines lines
+// of a stage, and says how many more there are.
 #include "index/support/PathNames.h"
 #include "protocol/URI.h"
 #include "server/KernelFormat.h"
@@ -19,6 +20,9 @@ namespace {
 
 using index::baseName;
 
+/// Lines of one stage listed by `inductor/lowered`, at most (LoweredStage::more counts the rest).
+constexpr size_t kMaxLoweredLines = 1000;
+
 /// The cache entry and stage of an IR file's URI.
 std::optional<std::pair<uint32_t, index::TritonStage>> irFileOf(const index::Index &index,
                                                                 const std::string &uri) {
@@ -28,6 +32,10 @@ std::optional<std::pair<uint32_t, index::TritonStage>> irFileOf(const index::Ind
 }
 
 } // namespace
+
+bool isTritonIrFile(const index::Index &index, const std::string &uri) {
+  return irFileOf(index, uri).has_value();
+}
 
 std::vector<protocol::LoweredStage> loweredAt(const index::Index &index, TextCache &texts,
                                               const std::string &uri, const protocol::Position &position) {
@@ -44,15 +52,24 @@ std::vector<protocol::LoweredStage> loweredAt(const index::Index &index, TextCac
     for (index::TritonStage stage : {index::TritonStage::Ttir, index::TritonStage::Ttgir,
                                      index::TritonStage::Llir, index::TritonStage::Ptx}) {
       auto map = index::readTritonIr(index, e, stage);
-      if (!map) continue;
+      if (!map) {
+        // A stage the entry has but that was not read (too large, past a limit of its table) says why.
+        if (!e.files[static_cast<size_t>(stage)].empty())
+          out.push_back({std::string(index::tritonStageName(stage)), {}, 0, map.error().message});
+        continue;
+      }
       const index::IrLineMap &m = **map;
       auto file = m.fileNamed(e.recordedKernelFile.empty() ? at->first.kernelFile : e.recordedKernelFile);
       if (!file) continue;
       protocol::LoweredStage s;
       s.stage = std::string(index::tritonStageName(stage));
       std::string irUri = protocol::fileURI(e.files[static_cast<size_t>(stage)]);
-      for (uint32_t line : m.linesOf(*file, at->second))
-        s.locations.push_back({irUri, texts.lineRange(irUri, line)});
+      std::vector<uint32_t> lines = m.linesOf(*file, at->second);
+      // The first kMaxLoweredLines, and how many more: a kernel line's IR is a few hundred lines at most,
+      // and each location costs a line of the file's text and ~150 bytes of answer.
+      for (size_t i = 0; i < lines.size() && i < kMaxLoweredLines; ++i)
+        s.locations.push_back({irUri, texts.lineRange(irUri, lines[i])});
+      s.more = lines.size() - s.locations.size();
       out.push_back(std::move(s));
     }
     break;

@@ -1,0 +1,102 @@
+// tests/e2e/HostileTritonTests.cpp: the third round of hostile inputs (issue 43) through the real binary: a
+// Triton cache whose IR is huge (a kernel line lowered to thousands of PTX lines, a .ptx of newlines asked
+// for by four requests at once). Expected values come from the files the test writes and parses itself;
+// memory is the server's own peak (VmHWM, /proc/<pid>/status).
+#include "e2e/E2E.h"
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+
+namespace fs = std::filesystem;
+using namespace inductor::e2e;
+
+namespace {
+
+/// The server's peak resident set in bytes, reset first to its current one when `reset` (clear_refs 5).
+uint64_t serverPeak(pid_t pid, bool reset) {
+  std::string proc = "/proc/" + std::to_string(pid);
+  if (reset) std::ofstream(proc + "/clear_refs") << "5";
+  std::ifstream status(proc + "/status");
+  for (std::string line; std::getline(status, line);)
+    if (line.rfind("VmHWM:", 0) == 0) return std::stoull(line.substr(6)) * 1024;
+  return 0;
+}
+
+} // namespace
+
+TEST_CASE("hostile Triton: a kernel line lowered to 1,500 more PTX lines answers 1,000 and how many more") {
+  // Before: every line was listed (48 MiB of PTX on one kernel line: a 341 MB answer, 2.3 GB, 20 s).
+  TempDir ws("lowered-long");
+  LongLowering ll = copyKernelIrWithLongLowering(ws.path(), 1500);
+  REQUIRE(ll.ptxLines.size() > 1500);
+  // And the entry's TTGIR over the size limit (sparse): that stage says why it has no lines.
+  std::string ttgir = fs::path(ll.ptx).replace_extension(".ttgir").string();
+  fs::resize_file(ttgir, (size_t{64} << 20) + 1);
+  Session s(ws.path());
+  REQUIRE(s.client.waitForIndexed().is_object());
+  json r = s.client.request("inductor/lowered", textDocumentPosition(fileURI(ll.kernelFile), ll.line, 4));
+  REQUIRE(r.is_array());
+  const json *ptx = nullptr;
+  for (const json &stage : r)
+    if (stage["stage"] == "ptx") ptx = &stage;
+  REQUIRE(ptx);
+  const json &locations = (*ptx)["locations"];
+  REQUIRE(locations.size() == 1000);
+  CHECK((*ptx)["more"] == ll.ptxLines.size() - 1000);
+  // The first 1,000 of the lines the test attributes to the kernel line, in file order.
+  for (size_t i = 0; i < locations.size(); ++i) {
+    CHECK(locations[i]["uri"] == fileURI(ll.ptx));
+    CHECK(locations[i]["range"]["start"]["line"] == ll.ptxLines[i]);
+  }
+  // The other stages of the same line, unchanged, say nothing more; the TTGIR says why it was not read.
+  bool ttgirSaid = false;
+  for (const json &stage : r) {
+    if (stage["stage"] == "ptx") continue;
+    CHECK_FALSE(stage.contains("more"));
+    if (stage["stage"] == "ttgir") {
+      CHECK(stage["locations"].empty());
+      CHECK(stage["note"] == ttgir + " is 65 MB, over the limit of 64 MB: not read");
+      ttgirSaid = true;
+    } else {
+      CHECK_FALSE(stage.contains("note"));
+    }
+  }
+  CHECK(ttgirSaid);
+}
+
+TEST_CASE("hostile Triton: a 16 MiB .ptx of newlines, asked for by four requests at once, holds no memory "
+          "per line") {
+  // Before: every request split the file into per-line tables (about 30 bytes a line: 500 MB per request
+  // here) and up to four ran at once; a 128 MiB one took 3.85 GB and 9.7 s per definition.
+  TempDir ws("ptx-newlines");
+  LongLowering ll = copyKernelIrWithLongLowering(ws.path(), 0);
+  std::ofstream(ll.ptx, std::ios::trunc) << std::string(size_t{16} << 20, '\n');
+  ServerConfig config;
+  config.jobs = 4;
+  Session s(ws.path(), nullptr, LSPClient::defaultCapabilities(), config);
+  REQUIRE(s.client.waitForIndexed().is_object());
+  std::string uri = fileURI(ll.ptx);
+  // The Triton cache is read on first use: read it before measuring (a hover on the kernel file's line).
+  s.client.request("inductor/lowered", textDocumentPosition(fileURI(ll.kernelFile), ll.line, 4));
+  uint64_t before = serverPeak(s.client.pid(), true);
+  std::vector<json> ids;
+  for (int i = 0; i < 4; ++i)
+    ids.push_back(s.client.sendRequest("textDocument/definition", textDocumentPosition(uri, 1000u + i, 0)));
+  ids.push_back(s.client.sendRequest("textDocument/documentSymbol", {{"textDocument", {{"uri", uri}}}}));
+  for (const json &id : ids) {
+    json response = s.client.waitForResponse(id);
+    CHECK(response.contains("result"));
+  }
+  uint64_t grew = serverPeak(s.client.pid(), false) - before;
+  CHECK(grew < (uint64_t{100} << 20));
+  MESSAGE("server peak RSS grew by ", grew >> 20, " MiB for five requests on a 16 MiB .ptx of newlines");
+  // The kernel's line has no PTX now: lowered lists no PTX stage, and the rest still answers.
+  json r = s.client.request("inductor/lowered", textDocumentPosition(fileURI(ll.kernelFile), ll.line, 4));
+  REQUIRE(r.is_array());
+  for (const json &stage : r)
+    CHECK(stage["stage"] != "ptx");
+  CHECK(!r.empty());
+}
