@@ -1,7 +1,7 @@
 // tests/e2e/HostileTritonTests.cpp: the third round of hostile inputs (issue 43) through the real binary: a
 // Triton cache whose IR is huge (a kernel line lowered to thousands of PTX lines, a .ptx of newlines asked
-// for by four requests at once). Expected values come from the files the test writes and parses itself;
-// memory is the server's own peak (VmHWM, /proc/<pid>/status).
+// for by four requests at once) and an explain baseline that is no trace. Expected values come from the files
+// the test writes and parses itself; memory is the server's own peak (VmHWM, /proc/<pid>/status).
 #include "e2e/E2E.h"
 
 #include <doctest/doctest.h>
@@ -23,6 +23,18 @@ uint64_t serverPeak(pid_t pid, bool reset) {
   for (std::string line; std::getline(status, line);)
     if (line.rfind("VmHWM:", 0) == 0) return std::stoull(line.substr(6)) * 1024;
   return 0;
+}
+
+/// The output of a shell command and its exit status.
+std::pair<std::string, int> runCommand(const std::string &cmd) {
+  std::string out;
+  FILE *p = popen(cmd.c_str(), "r");
+  REQUIRE(p);
+  char buf[4096];
+  for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;)
+    out.append(buf, n);
+  int status = pclose(p);
+  return {out, WIFEXITED(status) ? WEXITSTATUS(status) : -1};
 }
 
 } // namespace
@@ -99,4 +111,21 @@ TEST_CASE("hostile Triton: a 16 MiB .ptx of newlines, asked for by four requests
   for (const json &stage : r)
     CHECK(stage["stage"] != "ptx");
   CHECK(!r.empty());
+}
+
+TEST_CASE(
+    "hostile: explain --baseline naming no trace (/dev/zero, an empty folder) is refused, not compared") {
+  // Before: the baseline was an empty run, and every line of the current one was called new, without a word.
+  const std::string root = fs::canonical(fixturesDir() + "/traces/kernel_ir").string();
+  TempDir empty("no-trace");
+  for (const std::string &baseline : {std::string("/dev/zero"), empty.path()}) {
+    auto [out, status] = runCommand(std::string(INDUCTOR_LS_BINARY) + " explain --no-python --baseline '" +
+                                    baseline + "' '" + root + "' 2>&1");
+    CAPTURE(out);
+    CHECK(status == 2);
+    CHECK(out.find("explain: --baseline " + baseline +
+                   ": not a trace folder or log (no TORCH_TRACE log or output code is read there)") !=
+          std::string::npos);
+    CHECK(out.find("Compared with the baseline run") == std::string::npos);
+  }
 }
