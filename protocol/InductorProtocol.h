@@ -491,7 +491,7 @@ using LoweredParams = TextDocumentPositionParams;
 
 struct LoweredStage {
   std::string stage;               ///< "ttir", "ttgir", "llir" or "ptx", in that order.
-  std::vector<Location> locations; ///< Whole lines of the stage's file, in file order; the first 1,000.
+  std::vector<Location> locations; ///< Whole lines of the stage's file, in file order; the first 4,000.
   uint64_t more = 0;               ///< Lines past those listed (`more`, absent when 0).
   /// Why the stage's file was not read (too large, past a limit of its line table, outside the roots), its
   /// `locations` then empty (`note`, absent when it was read).

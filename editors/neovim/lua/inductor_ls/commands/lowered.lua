@@ -26,7 +26,7 @@ return function(stage)
           item.text = s.stage .. '  ' .. vim.trim(item.text or '')
           table.insert(items, item)
         end
-        -- The server lists the first 1,000 lines of a stage and counts the rest.
+        -- The server lists the first 4,000 lines of a stage and counts the rest.
         if (s.more or 0) > 0 then
           table.insert(items, { text = s.stage .. '  … ' .. s.more .. ' more lines', valid = 0 })
         end
