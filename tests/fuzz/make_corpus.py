@@ -3,7 +3,7 @@
 
 usage: python3 tests/fuzz/make_corpus.py [FIXTURES_DIR]   (default ../shared/fixtures)
 
-Seeds are small (at most 32 KB each, trace logs 16 KB; about 650 KB in all) and deterministic: the same fixtures give the same files.
+Seeds are small (at most 32 KB each, trace logs 16 KB; about 850 KB in all) and deterministic: the same fixtures give the same files.
 Trace-log seeds are runs of real records with payloads cut to a few hundred lines and their has_payload md5
 recomputed, so that they stay valid records; JSON payloads are kept whole when small. The other targets get
 real output code, graph dumps, provenance files and model sources (cut), and hand-written LSP traffic.
