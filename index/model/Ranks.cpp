@@ -488,7 +488,8 @@ RankReport compareRanks(const Index &index, const std::vector<const TraceLog *> 
       std::string others = i < a.size() ? std::string(shortOp(a[i])) : "none";
       d.message = "collective schedule differs on " + rankSubsetText(d.ranks, of) + ": collective " +
                   std::to_string(i + 1) + " is " + theirs + " there, " + others + " on the others";
-      d.detail = scheduleWindow(a, i, ref.rank.value_or(-1)) + scheduleWindow(b, i, other.rank.value_or(-1));
+      d.detail = scheduleWindow(a, i, ref.rank.value_or(-1));
+      d.detail += scheduleWindow(b, i, other.rank.value_or(-1));
       // The line that issued it: the launch of that op in the rank's output code (its n-th), else the def.
       if (i < b.size()) {
         std::string_view op = shortOp(b[i]);

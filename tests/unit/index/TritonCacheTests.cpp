@@ -518,12 +518,12 @@ TEST_CASE("TritonCache: the first read takes each IR file's head, whatever the f
     std::filesystem::resize_file(big, size_t{63} << 20);
   }
   for (size_t i = 0; i < 100; ++i) {
-    std::string dir = "triton/0/" + hashName(i) + "/";
     std::string name = "k" + std::to_string(i);
-    root.write(dir + name + ".json", metadata(name, 4));
-    root.write(dir + name + ".ptx", "// ptx\n");
+    std::string stem = "triton/0/" + hashName(i) + "/" + name;
+    root.write(stem + ".json", metadata(name, 4));
+    root.write(stem + ".ptx", "// ptx\n");
     for (const char *ext : {".source", ".ttir", ".ttgir"})
-      std::filesystem::create_hard_link(big, root.path + "/" + dir + name + ext);
+      std::filesystem::create_hard_link(big, root.path + "/" + stem + ext);
   }
   TritonCache cache;
   uint64_t before = peakRss(true);
