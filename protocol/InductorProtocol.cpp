@@ -802,9 +802,13 @@ void to_json(json &j, const RanksResult &r) {
 void from_json(const json &j, LoweredStage &s) {
   required(j, "stage", s.stage);
   required(j, "locations", s.locations);
+  member(j, "more", s.more);
+  member(j, "note", s.note);
 }
 void to_json(json &j, const LoweredStage &s) {
   j = {{"stage", s.stage}, {"locations", s.locations}};
+  if (s.more) j["more"] = s.more;
+  if (!s.note.empty()) j["note"] = s.note;
 }
 
 void from_json(const json &j, KernelResources &r) {

@@ -496,7 +496,11 @@ using LoweredParams = TextDocumentPositionParams;
 
 struct LoweredStage {
   std::string stage;               ///< "ttir", "ttgir", "llir" or "ptx", in that order.
-  std::vector<Location> locations; ///< Whole lines of the stage's file, in file order.
+  std::vector<Location> locations; ///< Whole lines of the stage's file, in file order; the first 4,000.
+  uint64_t more = 0;               ///< Lines past those listed (`more`, absent when 0).
+  /// Why the stage's file was not read (too large, past a limit of its line table, outside the roots), its
+  /// `locations` then empty (`note`, absent when it was read).
+  std::string note;
   friend bool operator==(const LoweredStage &, const LoweredStage &) = default;
 };
 void from_json(const json &j, LoweredStage &s);

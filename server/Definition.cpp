@@ -17,9 +17,15 @@ void Server::onDefinition(const protocol::TextDocumentPositionParams &params, Re
   withIndexFor(doc, std::move(reply), [this, params](const index::Index &index, const Reply &reply) {
     const std::string &uri = params.textDocument.uri;
     TextCache texts(documents(), index);
-    Target target = resolveTarget(index, uri, texts);
     json out = json::array();
-    if (auto ir = irDefinition(index, texts, uri, params.position)) out.push_back(*ir); // A Triton IR file.
+    if (isTritonIrFile(index, uri)) {
+      // A Triton IR file: the kernel line of its IR line, or nothing. It is no artifact and holds no `#
+      // File:` comment, so its text is not read as a document's (a line table of a file that may be MBs of
+      // lines).
+      if (auto ir = irDefinition(index, texts, uri, params.position)) out.push_back(*ir);
+      return reply(std::move(out));
+    }
+    Target target = resolveTarget(index, uri, texts);
     if (target.kind == Target::Kind::Artifact) {
       texts.prefer(target.artifact, uri);
       // Every compile sharing this file (ranks, cache hits) has the same text, so the same symbol here.

@@ -68,6 +68,9 @@ namespace inductor::server {
 /// in no Triton kernel's source or the kernel has no joined cache entry.
 std::vector<protocol::LoweredStage> loweredAt(const index::Index &index, TextCache &texts,
                                               const std::string &uri, const protocol::Position &position);
+/// Whether `uri` is an IR file (or cubin) of the Triton cache's entries (reads the cache only for a file
+/// name it may hold).
+bool isTritonIrFile(const index::Index &index, const std::string &uri);
 /// `definition` on a line of an IR file of the Triton cache: the kernel source line it came from (the
 /// kernel's file, else its source in the output code); nullopt for other documents and lines without a
 /// location.

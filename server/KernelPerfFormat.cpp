@@ -13,7 +13,8 @@ namespace {
 
 std::string number(double v) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, v >= 100 ? "%.0f" : v >= 10 ? "%.1f" : "%.2f", v);
+  // Estimates are outside input: a rate of 1e33 printed in full would not fit (and be cut without a word).
+  std::snprintf(buf, sizeof buf, v >= 1e9 ? "%.3g" : v >= 100 ? "%.0f" : v >= 10 ? "%.1f" : "%.2f", v);
   return buf;
 }
 
@@ -109,6 +110,8 @@ std::string kernelPerfText(const index::KernelPerf &perf, const index::PeakChoic
     s += " (no kernel_flop: judged by bandwidth alone)";
   if (perf.bandwidthPercent && *perf.bandwidthPercent > 100)
     s += " · above the DRAM peak: served from cache, or the byte estimate counts more than was moved";
+  if (perf.computePercent && *perf.computePercent > 100)
+    s += " · above the tensor peak: the FLOP estimate counts more than was computed";
   s += " · " + formatDuration(static_cast<uint64_t>(perf.meanNs())) + " per launch over " +
        std::to_string(perf.calls) + (perf.calls == 1 ? " launch" : " launches");
   if (perf.timeLeftNs) s += ", " + formatDuration(*perf.timeLeftNs) + " left on the table in all";

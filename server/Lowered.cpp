@@ -3,7 +3,9 @@
 //   of a Triton kernel's source (output code, the kernel's file, a log-only `inductor-trace:` document), the
 //   lines of the TTIR, TTGIR, LLIR and PTX of its joined cache entry that the IR attributes to it.
 //   definition on an IR file's line -> the kernel source line; documentSymbol of an IR file -> its kernel.
-// IR is read and parsed per request: a kernel's PTX is ~1 MB at most, parsed in a few milliseconds.
+// IR is parsed on the first request for a file and kept (index/model/TritonQueries.h readTritonIr): hints,
+// hovers and symbols ask for the same files again and again. An answer lists at most kMaxLoweredLines lines
+// of a stage, and says how many more there are.
 #include "index/support/PathNames.h"
 #include "protocol/URI.h"
 #include "server/KernelFormat.h"
@@ -18,6 +20,9 @@ namespace {
 
 using index::baseName;
 
+/// Lines of one stage listed by `inductor/lowered`, at most (LoweredStage::more counts the rest).
+constexpr size_t kMaxLoweredLines = 4000;
+
 /// The cache entry and stage of an IR file's URI.
 std::optional<std::pair<uint32_t, index::TritonStage>> irFileOf(const index::Index &index,
                                                                 const std::string &uri) {
@@ -27,6 +32,10 @@ std::optional<std::pair<uint32_t, index::TritonStage>> irFileOf(const index::Ind
 }
 
 } // namespace
+
+bool isTritonIrFile(const index::Index &index, const std::string &uri) {
+  return irFileOf(index, uri).has_value();
+}
 
 std::vector<protocol::LoweredStage> loweredAt(const index::Index &index, TextCache &texts,
                                               const std::string &uri, const protocol::Position &position) {
@@ -43,14 +52,25 @@ std::vector<protocol::LoweredStage> loweredAt(const index::Index &index, TextCac
     for (index::TritonStage stage : {index::TritonStage::Ttir, index::TritonStage::Ttgir,
                                      index::TritonStage::Llir, index::TritonStage::Ptx}) {
       auto map = index::readTritonIr(index, e, stage);
-      if (!map) continue;
-      auto file = map->fileNamed(e.recordedKernelFile.empty() ? at->first.kernelFile : e.recordedKernelFile);
+      if (!map) {
+        // A stage the entry has but that was not read (too large, past a limit of its table) says why.
+        if (!e.files[static_cast<size_t>(stage)].empty())
+          out.push_back({std::string(index::tritonStageName(stage)), {}, 0, map.error().message});
+        continue;
+      }
+      const index::IrLineMap &m = **map;
+      auto file = m.fileNamed(e.recordedKernelFile.empty() ? at->first.kernelFile : e.recordedKernelFile);
       if (!file) continue;
       protocol::LoweredStage s;
       s.stage = std::string(index::tritonStageName(stage));
       std::string irUri = protocol::fileURI(e.files[static_cast<size_t>(stage)]);
-      for (uint32_t line : map->linesOf(*file, at->second))
-        s.locations.push_back({irUri, texts.lineRange(irUri, line)});
+      std::vector<uint32_t> lines = m.linesOf(*file, at->second);
+      // The first kMaxLoweredLines, and how many more: a kernel line's IR is 1,072 lines at most in the
+      // fixtures (a template's tl.dot in LLIR), and each location costs a line of the file's text and ~300
+      // bytes of answer.
+      for (size_t i = 0; i < lines.size() && i < kMaxLoweredLines; ++i)
+        s.locations.push_back({irUri, texts.lineRange(irUri, lines[i])});
+      s.more = lines.size() - s.locations.size();
       out.push_back(std::move(s));
     }
     break;
@@ -64,15 +84,15 @@ std::optional<protocol::Location> irDefinition(const index::Index &index, TextCa
   if (!file) return std::nullopt;
   const index::TritonCacheEntry &e = index.tritonCache().entries[file->first];
   auto map = index::readTritonIr(index, e, file->second);
-  if (!map || position.line >= map->locations.size()) return std::nullopt;
-  index::IrLocation loc = map->locations[position.line];
-  if (!loc.valid()) return std::nullopt;
-  const std::string &recorded = map->files[loc.file];
+  if (!map) return std::nullopt;
+  std::optional<index::IrLocation> loc = (*map)->locationAt(position.line);
+  if (!loc || !loc->valid()) return std::nullopt;
+  const std::string &recorded = (*map)->files[loc->file];
   // The kernel's own file, where it is here (remapped like every recorded path).
   index::ResolvedPath local = index.resolvePath(recorded);
   if (local.exists && index.readPolicy().allows(local.path)) {
     std::string target = protocol::fileURI(local.path);
-    return protocol::Location{target, texts.lineRange(target, loc.line - 1)};
+    return protocol::Location{target, texts.lineRange(target, loc->line - 1)};
   }
   // Else the kernel's source inside an output code that names that file.
   for (size_t i = 0; i < index.artifacts().size(); ++i) {
@@ -82,7 +102,7 @@ std::optional<protocol::Location> irDefinition(const index::Index &index, TextCa
       const index::KernelDefinition &k = a.code.kernels[d];
       if (k.name != e.metadata.name || baseName(k.kernelPath) != baseName(recorded)) continue;
       index::TritonKernelRef ref{k.name, k.kernelPath, std::nullopt, id, static_cast<int>(d)};
-      if (auto line = index::artifactLineOfKernelLine(index, ref, loc.line)) {
+      if (auto line = index::artifactLineOfKernelLine(index, ref, loc->line)) {
         const std::string &target = texts.uriOf(index, id);
         return protocol::Location{target, texts.lineRange(target, *line)};
       }
@@ -98,7 +118,7 @@ std::optional<json> irDocumentSymbols(const index::Index &index, TextCache &text
   auto map = index::readTritonIr(index, index.tritonCache().entries[file->first], file->second);
   json out = json::array();
   if (!map) return out;
-  for (const index::IrFunction &f : map->functions) {
+  for (const index::IrFunction &f : (*map)->functions) {
     protocol::DocumentSymbol s;
     s.name = f.name;
     s.kind = protocol::SymbolKind::Function;
@@ -145,12 +165,11 @@ void appendPtxCountHints(const index::Index &index, TextCache &texts, const std:
     const index::TritonCacheEntry &e = index.tritonCache().entries[join.entries.front()];
     auto map = index::readTritonIr(index, e, index::TritonStage::Ptx);
     if (!map) continue;
-    auto file = map->fileNamed(e.recordedKernelFile);
+    auto file = (*map)->fileNamed(e.recordedKernelFile);
     if (!file) continue;
     std::map<uint32_t, uint32_t> counts; // Kernel line -> PTX instructions.
-    for (size_t i = 0; i < map->locations.size(); ++i)
-      if (map->code[i] && map->locations[i].file == *file && map->locations[i].line > 0)
-        ++counts[map->locations[i].line];
+    for (const index::IrCodeLine &c : (*map)->code)
+      if (c.location.file == *file) ++counts[c.location.line];
     for (const auto &[kernelLine, n] : counts) {
       auto line = index::artifactLineOfKernelLine(index, kernel, kernelLine);
       if (!line || *line < range.start.line || *line > range.end.line) continue;

@@ -42,8 +42,10 @@ std::string percentText(double percent) {
   if (percent < 0.1) return "<0.1%";
   if (percent < 10)
     std::snprintf(buf, sizeof buf, "%.1f%%", percent);
-  else
+  else if (percent < 1e6)
     std::snprintf(buf, sizeof buf, "%.0f%%", percent);
+  else // A share from outside estimates can be any size: printed whole it would not fit, and lose its '%'.
+    std::snprintf(buf, sizeof buf, "%.2g%%", percent);
   return buf;
 }
 

@@ -14,7 +14,7 @@ namespace inductor::server {
 std::string formatDuration(uint64_t ns);
 /// "41.2 µs/step" when steps are marked (the total divided by the step count), else "123 µs total".
 std::string timeText(const index::RuntimeTimes &times, uint64_t ns);
-/// "9%", "0.4%", "<0.1%".
+/// "9%", "0.4%", "<0.1%"; from a million on "4.1e+30%" (shares of outside estimates can be any size).
 std::string percentText(double percent);
 /// "per step over 3 steps (ProfilerStep#3 … ProfilerStep#5)" or "totals over the profiled region (no
 /// ProfilerStep marks)": what the numbers are, for headers and hovers.

@@ -2,11 +2,11 @@
 #include "index/analysis/TritonIR.h"
 
 #include "index/support/PathNames.h"
-#include "index/support/TextLines.h"
+#include "index/support/TextLines.h" // trim
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
-#include <map>
 #include <unordered_map>
 
 namespace inductor::index {
@@ -32,13 +32,116 @@ std::optional<uint32_t> takeUint(std::string_view &s) {
   return v;
 }
 
-uint32_t fileIndex(IrLineMap &map, std::unordered_map<std::string, uint32_t> &known, std::string_view path) {
-  auto [it, added] = known.emplace(std::string(path), static_cast<uint32_t>(map.files.size()));
-  if (added) map.files.emplace_back(path);
-  return it->second;
+/// Calls `f(index, line)` for each line of `text` (as splitLines cuts them: without the terminator and a
+/// '\r' before it; no empty line after a final terminator) until `f` returns false; returns the lines seen.
+/// No table of lines is made: an IR file of millions of lines costs nothing per line kept.
+template <typename F> uint32_t forEachLine(std::string_view text, F &&f) {
+  uint32_t i = 0;
+  size_t p = 0;
+  while (p < text.size()) {
+    size_t nl = text.find('\n', p);
+    size_t end = nl == std::string_view::npos ? text.size() : nl;
+    std::string_view line = text.substr(p, end - p);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (!f(i, line)) return i + 1;
+    ++i;
+    if (nl == std::string_view::npos) break;
+    p = nl + 1;
+  }
+  return i;
 }
 
+std::string withCommas(size_t n) {
+  std::string s = std::to_string(n);
+  for (size_t i = s.size(); i > 3; i -= 3)
+    s.insert(i - 3, ",");
+  return s;
+}
+
+/// The tables of one parse and their bounds (IrLimits): every addition goes through here, and the first one
+/// past a limit sets the map's error (the parse then stops).
+class Builder {
+public:
+  Builder(IrLineMap &map, const IrLimits &limits) : map_(map), limits_(limits) {}
+
+  bool failed() const { return !map_.error.empty(); }
+  void fail(std::string why) {
+    if (map_.error.empty()) map_.error = std::move(why);
+  }
+
+  /// The index of a source file by its recorded path; UINT32_MAX (and the error) past the limits.
+  uint32_t file(std::string_view path) {
+    if (auto it = known_.find(std::string(path)); it != known_.end()) return it->second;
+    if (path.size() > limits_.maxNameBytes) {
+      fail("a source file name longer than " + withCommas(limits_.maxNameBytes) + " bytes");
+      return UINT32_MAX;
+    }
+    if (map_.files.size() >= limits_.maxFiles) {
+      fail("more than " + withCommas(limits_.maxFiles) + " source files");
+      return UINT32_MAX;
+    }
+    auto index = static_cast<uint32_t>(map_.files.size());
+    map_.files.emplace_back(path);
+    known_.emplace(std::string(path), index);
+    byBaseName_.try_emplace(std::string(baseName(path)), index); // The first file of a name answers.
+    return index;
+  }
+
+  /// The file whose name (last component) is `name`, else `name` itself as a file: for names written
+  /// without their directory (a PTX `.loc` comment's inlined chain). A map lookup, not a scan of the files.
+  uint32_t fileByName(std::string_view name) {
+    if (auto it = byBaseName_.find(std::string(name)); it != byBaseName_.end()) return it->second;
+    return file(name);
+  }
+
+  /// Records a located code line (nothing for an invalid location).
+  void code(uint32_t line, const IrLocation &l) {
+    if (!l.valid() || failed()) return;
+    if (map_.code.size() >= limits_.maxCodeLines) {
+      fail("more than " + withCommas(limits_.maxCodeLines) + " located code lines");
+      return;
+    }
+    map_.code.push_back({line, l});
+  }
+
+  /// Adds a function; false (and the error) past the limits.
+  bool function(std::string_view name, uint32_t line, uint32_t column) {
+    if (name.size() > limits_.maxNameBytes) {
+      fail("a function name longer than " + withCommas(limits_.maxNameBytes) + " bytes");
+      return false;
+    }
+    if (map_.functions.size() >= limits_.maxFunctions) {
+      fail("more than " + withCommas(limits_.maxFunctions) + " functions");
+      return false;
+    }
+    map_.functions.push_back({std::string(name), line, column, line});
+    return true;
+  }
+
+  /// Whether one more alias or metadata node may be kept (else the error).
+  bool alias(size_t kept) {
+    if (kept < limits_.maxAliases) return true;
+    fail("more than " + withCommas(limits_.maxAliases) + " location aliases or metadata nodes");
+    return false;
+  }
+
+  const IrLimits &limits() const { return limits_; }
+
+private:
+  IrLineMap &map_;
+  const IrLimits &limits_;
+  std::unordered_map<std::string, uint32_t> known_;      // Recorded path -> index.
+  std::unordered_map<std::string, uint32_t> byBaseName_; // Last component -> the first file of that name.
+};
+
 } // namespace
+
+std::optional<IrLocation> IrLineMap::locationAt(uint32_t line) const {
+  auto it = std::lower_bound(code.begin(), code.end(), line,
+                             [](const IrCodeLine &c, uint32_t l) { return c.line < l; });
+  if (it == code.end() || it->line != line) return std::nullopt;
+  return it->location;
+}
 
 std::optional<uint32_t> IrLineMap::fileNamed(std::string_view fileName) const {
   std::string_view want = baseName(fileName);
@@ -49,45 +152,51 @@ std::optional<uint32_t> IrLineMap::fileNamed(std::string_view fileName) const {
 
 std::vector<uint32_t> IrLineMap::linesOf(uint32_t file, uint32_t line) const {
   std::vector<uint32_t> out;
-  for (size_t i = 0; i < locations.size(); ++i)
-    if (code[i] && locations[i].file == file && locations[i].line == line)
-      out.push_back(static_cast<uint32_t>(i));
+  for (const IrCodeLine &c : code)
+    if (c.location.file == file && c.location.line == line) out.push_back(c.line);
   return out;
+}
+
+size_t IrLineMap::keptBytes() const {
+  size_t bytes = sizeof(IrLineMap) + code.capacity() * sizeof(IrCodeLine) +
+                 files.capacity() * sizeof(std::string) + functions.capacity() * sizeof(IrFunction) +
+                 error.capacity();
+  for (const std::string &f : files)
+    bytes += f.capacity();
+  for (const IrFunction &f : functions)
+    bytes += f.name.capacity();
+  return bytes;
 }
 
 // ---------------------------------------------------------------------------------------------------------
 // PTX.
 
-IrLineMap parsePtx(std::string_view text) {
+IrLineMap parsePtx(std::string_view text, const IrLimits &limits) {
   IrLineMap map;
   map.stage = TritonStage::Ptx;
-  TextLines lines = splitLines(text);
-  size_t n = lines.size();
-  map.locations.resize(n);
-  map.code.resize(n);
+  Builder b(map, limits);
   // `.file N "path"`: usually after the function, so read first.
-  std::map<uint32_t, uint32_t> fileOfNumber;
-  std::unordered_map<std::string, uint32_t> known;
-  for (size_t i = 0; i < n; ++i) {
-    std::string_view t = trim(lines[i]);
-    if (t.rfind(".file", 0) != 0 || t.size() < 6 || (t[5] != ' ' && t[5] != '\t')) continue;
+  std::unordered_map<uint32_t, uint32_t> fileOfNumber;
+  forEachLine(text, [&](uint32_t, std::string_view line) {
+    std::string_view t = trim(line);
+    if (t.rfind(".file", 0) != 0 || t.size() < 6 || (t[5] != ' ' && t[5] != '\t')) return true;
     std::string_view rest = t.substr(5);
     auto number = takeUint(rest);
     size_t q = rest.find('"');
     size_t q2 = q == std::string_view::npos ? q : rest.find('"', q + 1);
-    if (!number || q2 == std::string_view::npos) continue;
-    fileOfNumber[*number] = fileIndex(map, known, rest.substr(q + 1, q2 - q - 1));
-  }
-  // A file named only in an inlined chain's comment (by its name): matched to a `.file` of that name.
-  auto byName = [&](std::string_view name) -> uint32_t {
-    for (size_t f = 0; f < map.files.size(); ++f)
-      if (baseName(map.files[f]) == name) return static_cast<uint32_t>(f);
-    return fileIndex(map, known, name);
-  };
+    if (!number || q2 == std::string_view::npos) return true;
+    if (fileOfNumber.size() >= limits.maxFiles && !fileOfNumber.count(*number)) {
+      b.fail("more than " + withCommas(limits.maxFiles) + " .file directives");
+      return false;
+    }
+    uint32_t f = b.file(rest.substr(q + 1, q2 - q - 1));
+    fileOfNumber[*number] = f;
+    return !b.failed();
+  });
   bool inFunction = false, inBody = false;
   IrLocation current;
-  for (size_t i = 0; i < n; ++i) {
-    std::string_view raw = lines[i];
+  map.lineCount = forEachLine(text, [&](uint32_t i, std::string_view raw) {
+    if (b.failed()) return false;
     std::string_view t = trim(raw);
     if (!inFunction) {
       size_t entry = t.find(".entry ");
@@ -96,29 +205,27 @@ IrLineMap parsePtx(std::string_view text) {
       if (entry != std::string_view::npos && t.rfind("//", 0) != 0 &&
           t.find(".extern") == std::string_view::npos) {
         std::string_view rest = t.substr(t.find(' ', entry) + 1);
-        size_t b = rest.find_first_not_of(" \t");
-        size_t e = rest.find_first_of("( \t", b);
-        if (b != std::string_view::npos) {
+        size_t nb = rest.find_first_not_of(" \t");
+        size_t e = rest.find_first_of("( \t", nb);
+        if (nb != std::string_view::npos) {
           std::string_view name =
-              rest.substr(b, e == std::string_view::npos ? std::string_view::npos : e - b);
-          uint32_t col = static_cast<uint32_t>(name.data() - raw.data());
-          map.functions.push_back(
-              {std::string(name), static_cast<uint32_t>(i), col, static_cast<uint32_t>(i)});
+              rest.substr(nb, e == std::string_view::npos ? std::string_view::npos : e - nb);
+          if (!b.function(name, i, static_cast<uint32_t>(name.data() - raw.data()))) return false;
           inFunction = true;
           inBody = false;
           current = {};
         }
       }
-      continue;
+      return true;
     }
-    map.functions.back().endLine = static_cast<uint32_t>(i);
+    map.functions.back().endLine = i;
     if (!inBody) {
       if (raw == "{") inBody = true;
-      continue;
+      return true;
     }
     if (raw == "}") {
       inFunction = inBody = false;
-      continue;
+      return true;
     }
     if (t.rfind(".loc", 0) == 0 && t.size() > 4 && (t[4] == ' ' || t[4] == '\t')) {
       std::string_view rest = t.substr(4);
@@ -133,23 +240,25 @@ IrLineMap parsePtx(std::string_view text) {
         if (at != std::string_view::npos && at > comment) {
           std::string_view frame = trim(rest.substr(at + 2));
           frame = frame.substr(0, frame.find_first_of(" \t]"));
-          size_t c2 = frame.rfind(':'), c1 = c2 == std::string_view::npos ? c2 : frame.rfind(':', c2 - 1);
+          size_t c2 = frame.rfind(':'), c1 = c2 == std::string_view::npos || c2 == 0
+                                                 ? std::string_view::npos
+                                                 : frame.rfind(':', c2 - 1);
           if (c1 != std::string_view::npos) {
             auto fl = parseUint(frame.substr(c1 + 1, c2 - c1 - 1)), fc = parseUint(frame.substr(c2 + 1));
-            if (fl) current = {byName(frame.substr(0, c1)), *fl, fc.value_or(0)};
+            if (fl) current = {b.fileByName(frame.substr(0, c1)), *fl, fc.value_or(0)};
           }
         }
       }
-      continue;
+      return !b.failed();
     }
     // Code: anything but blanks, comments, directives (`.reg`, `.loc`), labels and braces.
     std::string_view first = t.substr(0, t.find_first_of(" \t"));
     if (t.empty() || t.rfind("//", 0) == 0 || t[0] == '.' || t[0] == '{' || t[0] == '}' ||
         first.back() == ':')
-      continue;
-    map.code[i] = 1;
-    map.locations[i] = current;
-  }
+      return true;
+    b.code(i, current);
+    return !b.failed();
+  });
   return map;
 }
 
@@ -160,8 +269,7 @@ namespace {
 
 /// A location expression of MLIR: what `loc(` ... `)` holds.
 struct MlirLocs {
-  IrLineMap &map;
-  std::unordered_map<std::string, uint32_t> &known;
+  Builder &b;
   std::unordered_map<std::string_view, std::string_view> aliases; // "#loc3" -> its expression
   std::unordered_map<std::string_view, IrLocation> resolved;
 
@@ -192,7 +300,7 @@ struct MlirLocs {
           c = takeUint(rest);
         }
         if (!l) return {};
-        return {fileIndex(map, known, str), *l, c.value_or(0)};
+        return {b.file(str), *l, c.value_or(0)};
       }
       if (!rest.empty() && rest[0] == '(') return resolve(rest.substr(1), depth + 1); // "name"(child)
       return {};
@@ -237,30 +345,32 @@ std::string_view lastLoc(std::string_view line) {
   return line.substr(at + 4);
 }
 
+/// `#locN = loc(...)`: the alias's name and expression.
+std::optional<std::pair<std::string_view, std::string_view>> aliasLine(std::string_view t) {
+  if (t.rfind("#loc", 0) != 0) return std::nullopt;
+  size_t eq = t.find(" = loc(");
+  if (eq == std::string_view::npos) return std::nullopt;
+  return std::pair{t.substr(0, eq), t.substr(eq + 7)};
+}
+
 } // namespace
 
-IrLineMap parseMlir(std::string_view text, TritonStage stage) {
+IrLineMap parseMlir(std::string_view text, TritonStage stage, const IrLimits &limits) {
   IrLineMap map;
   map.stage = stage;
-  TextLines lines = splitLines(text);
-  size_t n = lines.size();
-  map.locations.resize(n);
-  map.code.resize(n);
-  std::unordered_map<std::string, uint32_t> known;
-  MlirLocs locs{map, known, {}, {}};
-  std::vector<uint8_t> isAlias(n);
-  for (size_t i = 0; i < n; ++i) {
-    std::string_view t = trim(lines[i]);
-    if (t.rfind("#loc", 0) != 0) continue;
-    size_t eq = t.find(" = loc(");
-    if (eq == std::string_view::npos) continue;
-    locs.aliases.emplace(t.substr(0, eq), t.substr(eq + 7));
-    isAlias[i] = 1;
-  }
-  for (size_t i = 0; i < n; ++i) {
-    if (isAlias[i]) continue;
-    std::string_view raw = lines[i];
+  Builder b(map, limits);
+  MlirLocs locs{b, {}, {}};
+  forEachLine(text, [&](uint32_t, std::string_view line) {
+    auto alias = aliasLine(trim(line));
+    if (!alias) return true;
+    if (!locs.aliases.count(alias->first) && !b.alias(locs.aliases.size())) return false;
+    locs.aliases.emplace(alias->first, alias->second);
+    return true;
+  });
+  map.lineCount = forEachLine(text, [&](uint32_t i, std::string_view raw) {
+    if (b.failed()) return false;
     std::string_view t = trim(raw);
+    if (aliasLine(t)) return true;
     for (std::string_view head : {"tt.func ", "llvm.func ", "func.func "}) {
       if (t.rfind(head, 0) != 0) continue;
       size_t at = t.find('@');
@@ -272,33 +382,26 @@ IrLineMap parseMlir(std::string_view text, TritonStage stage) {
         if (close == std::string_view::npos) break;
         name = t.substr(at + 2, close - at - 2);
       }
-      map.functions.push_back({std::string(name), static_cast<uint32_t>(i),
-                               static_cast<uint32_t>(name.data() - raw.data()), static_cast<uint32_t>(i)});
+      if (!b.function(name, i, static_cast<uint32_t>(name.data() - raw.data()))) return false;
     }
     if (!map.functions.empty() && t.rfind("} loc(", 0) == 0 &&
         map.functions.back().endLine == map.functions.back().line)
-      map.functions.back().endLine = static_cast<uint32_t>(i);
+      map.functions.back().endLine = i;
     std::string_view expr = lastLoc(t);
-    if (expr.empty() || t.rfind("module", 0) == 0 || t.rfind("} loc(", 0) == 0) continue;
-    IrLocation l = locs.resolve(expr);
-    if (!l.valid()) continue;
-    map.locations[i] = l;
-    map.code[i] = 1;
-  }
+    if (expr.empty() || t.rfind("module", 0) == 0 || t.rfind("} loc(", 0) == 0) return true;
+    b.code(i, locs.resolve(expr));
+    return !b.failed();
+  });
   return map;
 }
 
 // ---------------------------------------------------------------------------------------------------------
 // LLVM IR.
 
-IrLineMap parseLlir(std::string_view text) {
+IrLineMap parseLlir(std::string_view text, const IrLimits &limits) {
   IrLineMap map;
   map.stage = TritonStage::Llir;
-  TextLines lines = splitLines(text);
-  size_t n = lines.size();
-  map.locations.resize(n);
-  map.code.resize(n);
-  std::unordered_map<std::string, uint32_t> known;
+  Builder b(map, limits);
   // Metadata nodes: `!N = [distinct ]!KIND(fields)`.
   struct Node {
     std::string_view kind, fields;
@@ -324,51 +427,63 @@ IrLineMap parseLlir(std::string_view text) {
     if (v.size() < 2 || v[0] != '!') return std::nullopt;
     return parseUint(v.substr(1));
   };
-  for (size_t i = 0; i < n; ++i) {
-    std::string_view t = trim(lines[i]);
-    if (t.size() < 2 || t[0] != '!' || !isdigit(static_cast<unsigned char>(t[1]))) continue;
+  forEachLine(text, [&](uint32_t, std::string_view line) {
+    std::string_view t = trim(line);
+    if (t.size() < 2 || t[0] != '!' || !isdigit(static_cast<unsigned char>(t[1]))) return true;
     size_t eq = t.find(" = ");
-    if (eq == std::string_view::npos) continue;
+    if (eq == std::string_view::npos) return true;
     auto id = parseUint(t.substr(1, eq - 1));
     std::string_view rest = t.substr(eq + 3);
     if (rest.rfind("distinct ", 0) == 0) rest.remove_prefix(9);
     size_t open = rest.find('(');
-    if (!id || rest.empty() || rest[0] != '!' || open == std::string_view::npos) continue;
+    if (!id || rest.empty() || rest[0] != '!' || open == std::string_view::npos) return true;
+    if (!nodes.count(*id) && !b.alias(nodes.size())) return false;
     nodes[*id] = {rest.substr(1, open - 1), rest.substr(open + 1)};
-  }
+    return true;
+  });
   auto unquote = [](std::string_view v) {
     return v.size() >= 2 && v[0] == '"' ? v.substr(1, v.size() - 2) : v;
   };
-  std::unordered_map<uint32_t, uint32_t> fileOfScope;
+  // Each node's fields are read once: many scopes name one DIFile, many locations one inlinedAt chain.
+  std::unordered_map<uint32_t, std::optional<uint32_t>> fileOfNode; // DIFile node -> file index
+  auto fileNode = [&](uint32_t id) -> std::optional<uint32_t> {
+    if (auto it = fileOfNode.find(id); it != fileOfNode.end()) return it->second;
+    std::optional<uint32_t> out;
+    auto fn = nodes.find(id);
+    if (fn != nodes.end() && fn->second.kind == "DIFile") {
+      std::string_view file = unquote(field(fn->second.fields, "filename: "));
+      std::string_view dir = unquote(field(fn->second.fields, "directory: "));
+      std::string name(file);
+      if (!name.empty() && name[0] != '/' && !dir.empty()) name = std::string(dir) + "/" + name;
+      if (uint32_t idx = b.file(name); idx != UINT32_MAX) out = idx;
+    }
+    fileOfNode[id] = out;
+    return out;
+  };
+  std::unordered_map<uint32_t, std::optional<uint32_t>> fileOfScope;
   auto scopeFile = [&](uint32_t scope) -> std::optional<uint32_t> {
     if (auto it = fileOfScope.find(scope); it != fileOfScope.end()) return it->second;
+    std::optional<uint32_t> out;
     auto s = nodes.find(scope);
-    if (s == nodes.end()) return std::nullopt;
-    auto f = nodeRef(field(s->second.fields, "file: "));
-    auto fn = f ? nodes.find(*f) : nodes.end();
-    if (fn == nodes.end() || fn->second.kind != "DIFile") return std::nullopt;
-    std::string name(unquote(field(fn->second.fields, "filename: ")));
-    std::string_view dir = unquote(field(fn->second.fields, "directory: "));
-    if (!name.empty() && name[0] != '/' && !dir.empty()) name = std::string(dir) + "/" + name;
-    uint32_t idx = fileIndex(map, known, name);
-    fileOfScope[scope] = idx;
-    return idx;
+    if (s != nodes.end())
+      if (auto f = nodeRef(field(s->second.fields, "file: "))) out = fileNode(*f);
+    fileOfScope[scope] = out;
+    return out;
   };
+  // The outermost DILocation of each location, following inlinedAt (where the kernel called the inlined
+  // helper), at most kMaxLocDepth deep; each node is resolved once, so chains sharing a tail cost nothing
+  // more.
   std::unordered_map<uint32_t, IrLocation> resolved;
-  auto location = [&](uint32_t id) -> IrLocation {
+  auto location = [&](auto &self, uint32_t id, size_t depth) -> IrLocation {
     if (auto it = resolved.find(id); it != resolved.end()) return it->second;
-    // Follow inlinedAt to the outermost DILocation: where the kernel called the inlined helper.
-    uint32_t at = id;
-    for (size_t depth = 0; depth < kMaxLocDepth; ++depth) {
-      auto node = nodes.find(at);
-      if (node == nodes.end() || node->second.kind != "DILocation") break;
-      auto next = nodeRef(field(node->second.fields, "inlinedAt: "));
-      if (!next) break;
-      at = *next;
-    }
+    auto node = nodes.find(id);
+    if (node == nodes.end() || node->second.kind != "DILocation") return {};
+    resolved[id] = {}; // A cycle resolves to nothing.
     IrLocation r;
-    auto node = nodes.find(at);
-    if (node != nodes.end() && node->second.kind == "DILocation") {
+    auto next = nodeRef(field(node->second.fields, "inlinedAt: "));
+    if (next && depth + 1 < kMaxLocDepth) {
+      r = self(self, *next, depth + 1);
+    } else {
       auto l = parseUint(trim(field(node->second.fields, "line: ")));
       auto c = parseUint(trim(field(node->second.fields, "column: ")));
       auto s = nodeRef(field(node->second.fields, "scope: "));
@@ -378,41 +493,38 @@ IrLineMap parseLlir(std::string_view text) {
     resolved[id] = r;
     return r;
   };
-  for (size_t i = 0; i < n; ++i) {
-    std::string_view raw = lines[i];
+  map.lineCount = forEachLine(text, [&](uint32_t i, std::string_view raw) {
+    if (b.failed()) return false;
     std::string_view t = trim(raw);
     if (t.rfind("define ", 0) == 0) {
       size_t at = t.find('@');
       size_t end = at == std::string_view::npos ? at : t.find('(', at);
-      if (end != std::string_view::npos)
-        map.functions.push_back({std::string(t.substr(at + 1, end - at - 1)), static_cast<uint32_t>(i),
-                                 static_cast<uint32_t>(t.data() - raw.data() + at + 1),
-                                 static_cast<uint32_t>(i)});
-      continue;
+      if (end != std::string_view::npos && !b.function(t.substr(at + 1, end - at - 1), i,
+                                                       static_cast<uint32_t>(t.data() - raw.data() + at + 1)))
+        return false;
+      return true;
     }
-    if (t == "}" && !map.functions.empty()) map.functions.back().endLine = static_cast<uint32_t>(i);
+    if (t == "}" && !map.functions.empty()) map.functions.back().endLine = i;
     size_t dbg = t.rfind("!dbg !");
-    if (dbg == std::string_view::npos || t[0] == '!') continue;
+    if (dbg == std::string_view::npos || t[0] == '!') return true;
     auto id = parseUint(t.substr(dbg + 6));
-    if (!id) continue;
-    IrLocation l = location(*id);
-    if (!l.valid()) continue;
-    map.locations[i] = l;
-    map.code[i] = 1;
-  }
+    if (!id) return true;
+    b.code(i, location(location, *id, 0));
+    return !b.failed();
+  });
   return map;
 }
 
-IrLineMap parseTritonIr(TritonStage stage, std::string_view text) {
+IrLineMap parseTritonIr(TritonStage stage, std::string_view text, const IrLimits &limits) {
   switch (stage) {
   case TritonStage::Ptx:
-    return parsePtx(text);
+    return parsePtx(text, limits);
   case TritonStage::Llir:
-    return parseLlir(text);
+    return parseLlir(text, limits);
   case TritonStage::Source:
   case TritonStage::Ttir:
   case TritonStage::Ttgir:
-    return parseMlir(text, stage);
+    return parseMlir(text, stage, limits);
   case TritonStage::Cubin:
     break;
   }

@@ -15,10 +15,18 @@
 //
 // Units: IR lines 0-based; source lines 1-based (as the IR writes them), columns as written. Hostile input:
 // alias chains are followed at most kMaxLocDepth deep; nothing recurses on the input's nesting beyond it.
+//
+// Cost (IR files come from outside: a cache entry's `.ptx` can be any size): the text is walked line by line,
+// never split into a table of lines, and only the located code lines are kept (16 bytes each), so a file of
+// blank lines or comments keeps nothing. Every count the input controls is bounded by IrLimits, and looked
+// up in maps (file names, `.loc` comment names, aliases, metadata nodes), never scanned: parsing is linear in
+// the text. A file past a limit is refused, never cut: the map's `error` says which limit, and nothing of
+// the map may be served then (readTritonIr turns it into an error).
 #pragma once
 
 #include "index/files/TritonCache.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -36,6 +44,13 @@ struct IrLocation {
   friend bool operator==(const IrLocation &, const IrLocation &) = default;
 };
 
+/// A code line of an IR file (a PTX instruction, an MLIR op or LLVM instruction) and the source location it
+/// came from.
+struct IrCodeLine {
+  uint32_t line = 0; ///< 0-based IR line.
+  IrLocation location;
+};
+
 /// A function (kernel) defined in an IR file.
 struct IrFunction {
   std::string name;
@@ -43,27 +58,45 @@ struct IrFunction {
   uint32_t endLine = 0;          ///< Its last line (inclusive).
 };
 
+/// What one IR file may make the parser keep; each far above what Triton writes (the kernel_ir fixture's
+/// largest PTX has 150 code lines and 2 files; the largest PTX seen, ~1 MB, about 30,000 code lines).
+struct IrLimits {
+  /// Located code lines kept (16 bytes each: 64 MiB), as many as a 64 MiB file of instructions holds.
+  size_t maxCodeLines = size_t{1} << 22;
+  size_t maxFiles = 4096;              ///< Distinct source files, and PTX `.file` directives.
+  size_t maxNameBytes = 4096;          ///< One source file's path, one function's name.
+  size_t maxAliases = size_t{1} << 18; ///< MLIR `#loc` aliases, LLVM `!N = ...` metadata nodes.
+  size_t maxFunctions = 4096;
+};
+
 struct IrLineMap {
   TritonStage stage = TritonStage::Ptx;
   std::vector<std::string> files; ///< Source files as recorded (absolute paths, or file names).
-  /// Per IR line: the source location it came from (invalid for lines without one).
-  std::vector<IrLocation> locations;
-  /// Per IR line: whether it is code (a PTX instruction; an MLIR op or LLVM instruction with a location).
-  std::vector<uint8_t> code;
+  /// The code lines that have a location, in line order.
+  std::vector<IrCodeLine> code;
   std::vector<IrFunction> functions;
+  uint32_t lineCount = 0; ///< Lines of the text.
+  /// Why the file was refused ("more than 4,096 source files"), empty when it was not: the rest of the map is
+  /// then partial and must not be served.
+  std::string error;
 
+  /// The location of IR line `line` (0-based) when it is a located code line.
+  std::optional<IrLocation> locationAt(uint32_t line) const;
   /// The index in `files` of the file whose name (last path component) is `fileName`'s, nullopt if none.
   std::optional<uint32_t> fileNamed(std::string_view fileName) const;
   /// Code lines (0-based) of `line` (1-based) of the file `file`, in order.
   std::vector<uint32_t> linesOf(uint32_t file, uint32_t line) const;
+  /// Bytes this map holds (its tables and strings), for the cache that keeps maps between requests.
+  size_t keptBytes() const;
 };
 
 constexpr size_t kMaxLocDepth = 64;
 
-IrLineMap parsePtx(std::string_view text);
-IrLineMap parseMlir(std::string_view text, TritonStage stage = TritonStage::Ttir);
-IrLineMap parseLlir(std::string_view text);
+IrLineMap parsePtx(std::string_view text, const IrLimits &limits = {});
+IrLineMap parseMlir(std::string_view text, TritonStage stage = TritonStage::Ttir,
+                    const IrLimits &limits = {});
+IrLineMap parseLlir(std::string_view text, const IrLimits &limits = {});
 /// The parser of `stage`; an empty map for Cubin.
-IrLineMap parseTritonIr(TritonStage stage, std::string_view text);
+IrLineMap parseTritonIr(TritonStage stage, std::string_view text, const IrLimits &limits = {});
 
 } // namespace inductor::index

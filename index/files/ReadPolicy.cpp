@@ -3,6 +3,7 @@
 #include "index/files/PathResolver.h"
 #include "index/trace/MappedFile.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -53,16 +54,19 @@ bool ReadPolicy::allows(std::string_view path) const {
 
 namespace {
 
-/// Reads the regular file opened by openInputFile (at most `maxBytes`); closes it.
-Expected<std::string> readOpenFile(const InputFile &file, const std::string &path, size_t maxBytes) {
+/// Reads the regular file opened by openInputFile (at most `maxBytes`; with `head`, its first `maxBytes` of
+/// any size); closes it.
+Expected<std::string> readOpenFile(const InputFile &file, const std::string &path, size_t maxBytes,
+                                   bool head = false) {
   struct Closer {
     int fd;
     ~Closer() { ::close(fd); }
   } closer{file.fd};
-  if (file.size > maxBytes)
-    return Error{path + " is " + std::to_string(file.size >> 20) + " MB, over the limit of " +
-                 std::to_string(maxBytes >> 20) + " MB: not read"};
-  std::string text(size_t(file.size), '\0');
+  if (file.size > maxBytes && !head)
+    // Rounded up: a file a byte over 64 MB is "65 MB", never "64 MB, over the limit of 64 MB".
+    return Error{path + " is " + std::to_string((file.size + (uint64_t{1} << 20) - 1) >> 20) +
+                 " MB, over the limit of " + std::to_string(maxBytes >> 20) + " MB: not read"};
+  std::string text(std::min(size_t(file.size), maxBytes), '\0');
   size_t done = 0;
   while (done < text.size()) {
     ssize_t n = ::read(file.fd, text.data() + done, text.size() - done);
@@ -91,6 +95,14 @@ Expected<std::string> ReadPolicy::read(std::string_view path, size_t maxBytes) c
 }
 
 Expected<std::string> ReadPolicy::readListed(std::string_view path, size_t maxBytes) const {
+  return readListed(path, maxBytes, false);
+}
+
+Expected<std::string> ReadPolicy::readListedHead(std::string_view path, size_t headBytes) const {
+  return readListed(path, headBytes, true);
+}
+
+Expected<std::string> ReadPolicy::readListed(std::string_view path, size_t maxBytes, bool head) const {
   std::string p(path);
   auto file = openInputFile(p);
   if (!file) return file.error();
@@ -112,7 +124,7 @@ Expected<std::string> ReadPolicy::readListed(std::string_view path, size_t maxBy
       return Error{"not read: " + p + " is outside the workspace folders and trace inputs"};
     }
   }
-  return readOpenFile(*file, p, maxBytes);
+  return readOpenFile(*file, p, maxBytes, head);
 }
 
 } // namespace inductor::index

@@ -44,12 +44,16 @@ public:
   /// cache's small metadata files), but the file actually opened is judged as read() judges it, so one
   /// swapped for a link since the listing is still refused.
   Expected<std::string> readListed(std::string_view path, size_t maxBytes) const;
+  /// readListed() of the file's first `headBytes` only (all of a shorter file), whatever its size: for what a
+  /// file says in its head (a Triton IR file's first location), read without touching the rest.
+  Expected<std::string> readListedHead(std::string_view path, size_t headBytes) const;
   /// The canonical roots, for logs and messages.
   const std::vector<std::string> &roots() const { return roots_; }
   bool allowsAll() const { return all_; }
 
 private:
   ReadPolicy() = default;
+  Expected<std::string> readListed(std::string_view path, size_t maxBytes, bool head) const;
   bool all_ = false;
   std::vector<std::string> roots_;
 };

@@ -2,7 +2,9 @@
 
 #include "index/files/Discovery.h"
 #include "index/files/ReadPolicy.h"
+#include "index/trace/JsonScan.h"
 #include "index/trace/MappedFile.h"
+#include "index/trace/TraceLog.h"
 
 #include <algorithm>
 #include <cstring>
@@ -184,18 +186,13 @@ template <typename F> void forEachLine(std::string_view text, F &&f) {
   }
 }
 
-std::optional<int> rankOfName(std::string_view path) {
-  size_t slash = path.rfind('/');
-  std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);
-  size_t at = name.find("_rank_");
+/// The `"rank": N` of an envelope line, read as TraceLog reads it (json_scan::integer: any int, negative
+/// ones too), so that the runs group the logs by the ranks the index gives their compiles.
+std::optional<int> envelopeRank(std::string_view line) {
+  size_t at = line.find("\"rank\": ");
   if (at == std::string_view::npos) return std::nullopt;
-  size_t p = at + 6;
-  int v = 0;
-  size_t start = p;
-  while (p < name.size() && isDigit(name[p]) && p - start < 6)
-    v = v * 10 + (name[p++] - '0');
-  if (p == start) return std::nullopt;
-  return v;
+  std::string_view rest = line.substr(at + 8);
+  return json_scan::integer(rest.substr(0, rest.find_first_of(",} ")));
 }
 
 /// The number after `key` (e.g. `"ts": `) at or after `from` in `text`, within `within` bytes.
@@ -238,7 +235,7 @@ std::string formatUtcSeconds(int64_t us) {
 LogTimes readLogTimes(const std::string &path, const ReadPolicy &policy) {
   LogTimes t;
   t.path = path;
-  t.rank = rankOfName(path);
+  t.rank = TraceLog::rankFromFileName(path);
   Edges e = readEdges(path, policy);
   if (!e.ok) return t;
   // The first record's prefix, and the first chromium_event's "ts" with its own record's prefix.
@@ -252,10 +249,7 @@ LogTimes readLogTimes(const std::string &path, const ReadPolicy &policy) {
     if (!p) return true;
     if (!first) first = p;
     last = p;
-    if (!t.rank) {
-      if (auto r = numberAfter(line, "\"rank\": ", 0, line.size()); r && *r >= 0 && *r < 1e6)
-        t.rank = static_cast<int>(*r);
-    }
+    if (!t.rank) t.rank = envelopeRank(line);
     if (!ts && line.find("\"chromium_event\"") != std::string_view::npos) {
       // The payload follows the envelope, one `\t` line per member: "ts" within a few hundred bytes.
       // Epoch microseconds: a value past year 5000 is corrupt (and would not fit an int64_t below).
@@ -396,7 +390,9 @@ std::string debugRunDirOf(std::string_view path) {
 
 namespace {
 
-/// The local time (µs, as if UTC) and pid of a `run_YYYY_MM_DD_HH_MM_SS_us-pid_P` directory.
+/// The local time (µs, as if UTC) and pid of a `run_YYYY_MM_DD_HH_MM_SS_us-pid_P` directory; nullopt when the
+/// name is not one, or its fields are out of range (a year outside 1970-9999, an hour of 24, a pid past
+/// INT_MAX): a folder name is outside input, and a year of nine digits would overflow the microseconds.
 std::optional<std::pair<int64_t, int>> parseDebugRunDir(std::string_view dir) {
   size_t slash = dir.rfind('/');
   std::string_view name = slash == std::string_view::npos ? dir : dir.substr(slash + 1);
@@ -415,14 +411,18 @@ std::optional<std::pair<int64_t, int>> parseDebugRunDir(std::string_view dir) {
   }
   size_t pidAt = name.find("-pid_", p);
   if (pidAt == std::string_view::npos) return std::nullopt;
-  int pid = 0;
-  for (size_t q = pidAt + 5; q < name.size() && isDigit(name[q]) && q - pidAt < 15; ++q)
+  int64_t pid = 0;
+  for (size_t q = pidAt + 5; q < name.size() && isDigit(name[q]); ++q) {
     pid = pid * 10 + (name[q] - '0');
-  if (v[1] < 1 || v[1] > 12 || v[2] < 1 || v[2] > 31) return std::nullopt;
+    if (pid > INT32_MAX) return std::nullopt;
+  }
+  if (v[0] < 1970 || v[0] > 9999 || v[1] < 1 || v[1] > 12 || v[2] < 1 || v[2] > 31 || v[3] > 23 ||
+      v[4] > 59 || v[5] > 60 || v[6] > 999'999)
+    return std::nullopt;
   int64_t us =
       daysFromCivil(v[0], static_cast<unsigned>(v[1]), static_cast<unsigned>(v[2])) * 86'400'000'000 +
       ((v[3] * 60 + v[4]) * 60 + v[5]) * 1'000'000 + v[6];
-  return std::pair{us, pid};
+  return std::pair{us, static_cast<int>(pid)};
 }
 
 /// Distance of a time from a run's span (0 inside).
@@ -548,6 +548,9 @@ std::vector<Unattributed> attributeInputs(std::vector<Run> &runs, const Discover
     int r = parsed ? runOf(runs, {parsed->second}, parsed->first, /*local=*/true, kRankWindowUs) : -1;
     if (r >= 0)
       runs[static_cast<size_t>(r)].debugDirs.push_back(d);
+    else if (!parsed)
+      none.push_back({d, "debug directory of no run found (its name holds no valid time and pid: "
+                         "run_YYYY_MM_DD_HH_MM_SS_us-pid_P)"});
     else
       none.push_back({d, "debug directory of no run found (its pid and time match none of the runs' logs)"});
   }

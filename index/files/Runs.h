@@ -11,7 +11,9 @@
 //    it): the year, and the offset of the prefix's local time from UTC (rounded to 15 minutes, the finest
 //    time-zone step), which turns both prefixes into UTC. Without one, the year is the file's mtime's (the
 //    year before when the prefix's month is later than the mtime's) and the prefix is taken as UTC;
-//  - the rank: the file name's `_rank_N` (what torch writes), else a `"rank": N` of the head's envelopes.
+//  - the rank: the file name's `_rank_N` (what torch writes), else a `"rank": N` of the head's envelopes,
+//    each read as the index reads them (TraceLog::rankFromFileName, an envelope's int), so that the runs and
+//    the compiles of a log never disagree on its rank.
 //
 // Grouping rule (groupLogs), on the logs sorted by start time: a log joins the newest run formed so far that
 //  (1) has ranks, all different from the log's (two logs of one rank are two processes, so two jobs: a log

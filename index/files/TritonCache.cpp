@@ -86,9 +86,17 @@ std::optional<TritonStage> tritonStageOfExtension(std::string_view extension) {
   return std::nullopt;
 }
 
-std::optional<TritonKernelMetadata> parseTritonMetadata(std::string_view json) {
+Expected<TritonKernelMetadata> parseTritonMetadata(std::string_view json) {
   TritonKernelMetadata m;
   std::string scratch;
+  std::string tooLong; // The first kept member over kMaxMetadataString.
+  auto keep = [&](std::string_view key, std::string_view value, std::string &into) {
+    if (value.size() > kMaxMetadataString) {
+      if (tooLong.empty()) tooLong = std::string(key);
+      return;
+    }
+    into = std::string(value);
+  };
   auto count = [](std::string_view raw) -> std::optional<uint32_t> {
     std::optional<double> v = json_scan::number(raw);
     if (!v || *v < 0 || *v > 4294967295.0 || *v != static_cast<double>(static_cast<uint64_t>(*v)))
@@ -97,7 +105,7 @@ std::optional<TritonKernelMetadata> parseTritonMetadata(std::string_view json) {
   };
   bool ok = json_scan::walkObject(json, [&](std::string_view key, std::string_view raw) {
     if (key == "name") {
-      if (auto s = json_scan::string(raw, scratch)) m.name = std::string(*s);
+      if (auto s = json_scan::string(raw, scratch)) keep("name", *s, m.name);
     } else if (key == "num_warps") {
       m.numWarps = count(raw);
     } else if (key == "num_stages") {
@@ -107,37 +115,53 @@ std::optional<TritonKernelMetadata> parseTritonMetadata(std::string_view json) {
     } else if (key == "shared") {
       if (auto v = count(raw)) m.sharedBytes = *v;
     } else if (key == "arch") {
-      if (auto s = json_scan::string(raw, scratch)) m.arch = std::string(*s);
+      if (auto s = json_scan::string(raw, scratch)) keep("arch", *s, m.arch);
     } else if (key == "triton_version") {
-      if (auto s = json_scan::string(raw, scratch)) m.tritonVersion = std::string(*s);
+      if (auto s = json_scan::string(raw, scratch)) keep("triton_version", *s, m.tritonVersion);
     } else if (key == "target" && m.arch.empty()) {
       json_scan::walkObject(raw, [&](std::string_view k, std::string_view v) {
         if (k == "arch") {
           if (auto n = json_scan::integer(v))
             m.arch = std::to_string(*n);
           else if (auto s = json_scan::string(v, scratch))
-            m.arch = std::string(*s);
+            keep("target.arch", *s, m.arch);
         }
       });
     }
   });
-  if (!ok || m.name.empty()) return std::nullopt;
+  if (!tooLong.empty())
+    return Error{"its " + tooLong + " is longer than " + std::to_string(kMaxMetadataString / 1024) + " KB"};
+  if (!ok || m.name.empty()) return Error{"not a metadata object with a kernel name"};
   return m;
 }
 
-std::optional<TritonBestConfig> parseBestConfig(std::string_view json) {
+Expected<TritonBestConfig> parseBestConfig(std::string_view json) {
   TritonBestConfig c;
-  std::string scratch, keyScratch;
+  std::string scratch, keyScratch, problem;
   bool ok = json_scan::walkObject(json, [&](std::string_view key, std::string_view raw) {
     auto k = json_scan::decodeKey(key, keyScratch);
-    if (!k) return;
+    if (!k || !problem.empty()) return;
     if (*k == "triton_cache_hash") {
-      if (auto s = json_scan::string(raw, scratch)) c.tritonCacheHash = std::string(*s);
+      if (auto s = json_scan::string(raw, scratch)) {
+        if (s->size() > kMaxMetadataString)
+          problem =
+              "its triton_cache_hash is longer than " + std::to_string(kMaxMetadataString / 1024) + " KB";
+        else
+          c.tritonCacheHash = std::string(*s);
+      }
     } else if (*k != "time_taken_ms") {
-      if (auto v = json_scan::integer(raw)) c.values.emplace_back(std::string(*k), *v);
+      auto v = json_scan::integer(raw);
+      if (!v) return;
+      if (k->size() > kMaxBestConfigKey)
+        problem = "a member name is longer than " + std::to_string(kMaxBestConfigKey) + " bytes";
+      else if (c.values.size() >= kMaxBestConfigValues)
+        problem = "more than " + std::to_string(kMaxBestConfigValues) + " integer members";
+      else
+        c.values.emplace_back(std::string(*k), *v);
     }
   });
-  if (!ok) return std::nullopt;
+  if (!ok) return Error{"not a JSON object"};
+  if (!problem.empty()) return Error{problem};
   return c;
 }
 
@@ -151,14 +175,19 @@ std::vector<uint32_t> TritonCache::entriesNamed(std::string_view name) const {
   return out;
 }
 
+std::pair<const TritonUnreadEntry *, const TritonUnreadEntry *>
+TritonCache::unreadNamed(std::string_view name) const {
+  struct ByName {
+    bool operator()(const TritonUnreadEntry &a, std::string_view b) const { return a.name < b; }
+    bool operator()(std::string_view a, const TritonUnreadEntry &b) const { return a < b.name; }
+  };
+  auto [lo, hi] = std::equal_range(unread.begin(), unread.end(), name, ByName{});
+  return {unread.data() + (lo - unread.begin()), unread.data() + (hi - unread.begin())};
+}
+
 std::string TritonCache::unreadEntryOf(std::string_view name) const {
-  for (const Note &n : notes) {
-    std::string_view file = baseName(n.path);
-    if (file.size() == name.size() + 5 && file.substr(0, name.size()) == name &&
-        file.substr(name.size()) == ".json")
-      return n.message;
-  }
-  return {};
+  auto [first, last] = unreadNamed(name);
+  return first == last ? std::string() : first->message;
 }
 
 TritonJoin joinTritonKernel(const TritonCache &cache, std::string_view name, std::string_view kernelFile,
@@ -199,6 +228,18 @@ TritonJoin joinTritonKernel(const TritonCache &cache, std::string_view name, std
   std::vector<uint32_t> chosen;
   for (uint32_t i : candidates)
     if (cache.entries[i].bestConfig) chosen.push_back(i);
+  if (chosen.empty()) {
+    // The winner may be an entry whose metadata could not be read: then the entries read are the configs
+    // that lost, and taking one (its num_warps, its PTX) would answer for code that did not run.
+    auto [first, last] = cache.unreadNamed(name);
+    for (const TritonUnreadEntry *u = first; u != last; ++u)
+      if (!u->chosenBy.empty() && baseName(u->recordedKernelFile) == file) {
+        join.how = "the autotuner chose its Triton cache entry " + u->hash + " (" +
+                   std::string(baseName(u->chosenBy)) + "), which could not be read (" + u->message +
+                   "); the " + std::to_string(candidates.size()) + " read compiled other configs";
+        return join;
+      }
+  }
   if (!chosen.empty() && chosen.size() < candidates.size()) {
     candidates = chosen;
     join.how = "kernel file, autotuned";
@@ -264,7 +305,7 @@ TritonCache findTritonCache(const std::vector<std::string> &entryDirs, const std
     }
   }
   for (const std::string &dir : dirs) {
-    if (cache.entries.size() >= kMaxEntries) {
+    if (cache.entries.size() + cache.unread.size() >= kMaxEntries) {
       cache.notes.push_back({dir, "Triton cache: more than " + std::to_string(kMaxEntries) +
                                       " entries; the rest were not read"});
       break;
@@ -274,32 +315,40 @@ TritonCache findTritonCache(const std::vector<std::string> &entryDirs, const std
     std::vector<std::string> files = listFiles(dir);
     std::set<std::string_view> names(files.begin(), files.end());
     TritonCacheEntry e;
+    std::optional<TritonUnreadEntry> unread;
     for (const std::string &f : files) {
       if (f.size() <= 5 || f.compare(f.size() - 5, 5, ".json") != 0 || f.rfind("__grp__", 0) == 0) continue;
       std::string stem = f.substr(0, f.size() - 5);
       if (!names.count("__grp__" + f) && !names.count(stem + ".ptx") && !names.count(stem + ".cubin") &&
           !names.count(stem + ".ttir"))
         continue;
-      std::string path = joinPath(dir, f);
-      auto text = policy.readListed(path, kMetadataBytes);
-      if (!text) {
-        cache.notes.push_back({path, "Triton metadata: " + text.error().message});
-        continue;
-      }
-      auto meta = parseTritonMetadata(*text);
-      if (!meta) {
-        cache.notes.push_back({path, "Triton metadata: not a metadata object with a kernel name"});
-        continue;
-      }
-      e.metadataPath = std::move(path);
-      e.metadata = std::move(*meta);
+      std::array<std::string, kTritonStages> stageFiles;
       for (size_t s = 0; s < kTritonStages; ++s) {
         std::string file = stem + "." + std::string(tritonStageName(static_cast<TritonStage>(s)));
-        if (names.count(file)) e.files[s] = joinPath(dir, file);
+        if (names.count(file)) stageFiles[s] = joinPath(dir, file);
       }
+      std::string path = joinPath(dir, f);
+      auto text = policy.readListed(path, kMetadataBytes);
+      Expected<TritonKernelMetadata> meta =
+          text ? parseTritonMetadata(*text) : Expected<TritonKernelMetadata>(text.error());
+      if (!meta) {
+        std::string message = "Triton metadata: " + meta.error().message;
+        cache.notes.push_back({path, message});
+        // Kept by what the directory says of it, for the kernel whose autotuned choice it may be.
+        if (!unread) {
+          unread =
+              TritonUnreadEntry{dir, std::string(baseName(dir)), std::move(stem), "", std::move(message), ""};
+          e.files = stageFiles;
+        }
+        continue;
+      }
+      e.files = std::move(stageFiles);
+      e.metadataPath = std::move(path);
+      e.metadata = std::move(*meta);
+      unread.reset();
       break;
     }
-    if (e.metadataPath.empty()) continue;
+    if (e.metadataPath.empty() && !unread) continue;
     e.dir = dir;
     e.hash = std::string(baseName(dir));
     std::string_view parent = dirName(dir);
@@ -308,38 +357,43 @@ TritonCache findTritonCache(const std::vector<std::string> &entryDirs, const std
     for (TritonStage s : {TritonStage::Source, TritonStage::Ttir, TritonStage::Ttgir}) {
       const std::string &ir = e.files[static_cast<size_t>(s)];
       if (ir.empty()) continue;
-      // Only the head: policy.read takes a whole file, so a file larger than the head is read through a
-      // bounded prefix of its own (IR files are small, ~100 KB at most in practice).
-      auto text = policy.readListed(ir, size_t{64} << 20);
+      // Only the head: the file itself may be any size (a hostile cache can hard-link one huge sparse file
+      // into every entry).
+      auto text = policy.readListedHead(ir, kIrHeadBytes);
       if (!text) continue;
-      e.recordedKernelFile = firstLocFile(std::string_view(*text).substr(0, kIrHeadBytes));
+      e.recordedKernelFile = firstLocFile(*text);
       if (!e.recordedKernelFile.empty()) break;
+    }
+    if (unread) {
+      unread->recordedKernelFile = std::move(e.recordedKernelFile);
+      cache.unread.push_back(std::move(*unread));
+      continue;
     }
     cache.entries.push_back(std::move(e));
   }
-  // The autotuner's choices: the .best_config files beside each kernel file, by the entry hash they name. A
-  // .best_config is the choice for the kernel file it sits beside (autotune_cache.py writes it into that
-  // file's directory), so it names the entries compiled from that file only: ranks that share one kernel file
-  // (kernel_ranks: the same cache key in triton/0 and triton/1) share its choice, but a rank with a kernel
-  // file of its own (FSDP2 on several GPUs: the source names its device) has its own, which may name another
-  // config's entry (rank 0 chose one XBLOCK, ranks 1-3 another).
-  std::map<std::string, std::map<std::string, TritonBestConfig>> configsByDir; // dir -> hash -> its config.
-  std::vector<std::string> kernelDir(cache.entries.size());
-  for (uint32_t i = 0; i < cache.entries.size(); ++i) {
-    const TritonCacheEntry &e = cache.entries[i];
-    if (e.recordedKernelFile.empty() || !resolve) continue;
-    std::string local = resolve(e.recordedKernelFile);
-    if (local.empty()) continue;
+  // The autotuner's choices: the .best_config files beside each kernel file, by the entry hash they name,
+  // each kept once and shared by the entries it names. A .best_config is the choice for the kernel file it sits
+  // beside (autotune_cache.py writes it into that file's directory), so it names the entries compiled from
+  // that file only: ranks that share one kernel file (kernel_ranks: the same cache key in triton/0 and
+  // triton/1) share its choice, but a rank with a kernel file of its own (FSDP2 on several GPUs: the source
+  // names its device) has its own, which may name another config's entry (rank 0 chose one XBLOCK, ranks 1-3
+  // another).
+  using Configs = std::map<std::string, std::shared_ptr<const TritonBestConfig>>; // Hash -> its config.
+  std::map<std::string, Configs> configsByDir;
+  auto configsOf = [&](const std::string &recorded) -> const Configs * {
+    if (recorded.empty() || !resolve) return nullptr;
+    std::string local = resolve(recorded);
+    if (local.empty()) return nullptr;
     std::string dir(dirName(local));
-    kernelDir[i] = dir;
-    if (configsByDir.count(dir)) continue;
-    std::map<std::string, TritonBestConfig> &configs = configsByDir[dir];
+    auto [slot, fresh] = configsByDir.try_emplace(dir);
+    Configs &configs = slot->second;
+    if (!fresh) return &configs;
     // The walk saw this directory's files already (no second listing, no canonical path of it).
     std::vector<std::string> files;
     if (auto walked = walkedConfigs.find(dir); walked != walkedConfigs.end()) {
       files = walked->second;
     } else {
-      if (!policy.allows(dir)) continue;
+      if (!policy.allows(dir)) return &configs;
       for (const std::string &f : listFiles(dir))
         files.push_back(joinPath(dir, f));
     }
@@ -348,19 +402,29 @@ TritonCache findTritonCache(const std::vector<std::string> &entryDirs, const std
       if (f.size() <= 12 || f.compare(f.size() - 12, 12, ".best_config") != 0) continue;
       auto text = policy.readListed(file, kBestConfigBytes);
       if (!text) continue;
-      if (auto c = parseBestConfig(*text); c && !c->tritonCacheHash.empty()) {
-        c->path = file;
-        std::string hash = c->tritonCacheHash;
-        configs.emplace(std::move(hash), std::move(*c)); // Of two naming one hash, the first listed.
+      Expected<TritonBestConfig> c = parseBestConfig(*text);
+      if (!c) {
+        cache.notes.push_back({file, "autotuner's .best_config: " + c.error().message});
+        continue;
       }
+      if (c->tritonCacheHash.empty()) continue;
+      c->path = file;
+      std::string hash = c->tritonCacheHash;
+      // Of two naming one hash, the first listed.
+      configs.emplace(std::move(hash), std::make_shared<const TritonBestConfig>(std::move(*c)));
     }
-  }
-  for (uint32_t i = 0; i < cache.entries.size(); ++i) {
-    if (kernelDir[i].empty()) continue;
-    const std::map<std::string, TritonBestConfig> &configs = configsByDir[kernelDir[i]];
-    if (auto it = configs.find(cache.entries[i].hash); it != configs.end())
-      cache.entries[i].bestConfig = it->second;
-  }
+    return &configs;
+  };
+  for (TritonCacheEntry &e : cache.entries)
+    if (const Configs *configs = configsOf(e.recordedKernelFile))
+      if (auto c = configs->find(e.hash); c != configs->end()) e.bestConfig = c->second;
+  for (TritonUnreadEntry &u : cache.unread)
+    if (const Configs *configs = configsOf(u.recordedKernelFile))
+      if (auto c = configs->find(u.hash); c != configs->end()) u.chosenBy = c->second->path;
+  std::sort(cache.unread.begin(), cache.unread.end(),
+            [](const TritonUnreadEntry &a, const TritonUnreadEntry &b) {
+              return std::tie(a.name, a.dir) < std::tie(b.name, b.dir);
+            });
   std::sort(cache.entries.begin(), cache.entries.end(),
             [](const TritonCacheEntry &a, const TritonCacheEntry &b) {
               return std::tie(a.metadata.name, a.dir) < std::tie(b.metadata.name, b.dir);
@@ -409,25 +473,37 @@ CubinResources readCubinResources(std::string_view elf, std::string_view kernel)
     if (*off > elf.size() || *size > elf.size() - *off) return r;
     sections.push_back({*name, *type, *link, *off, *size, *entsize});
   }
-  auto stringAt = [&](const Section &table, uint32_t offset) -> std::string_view {
-    if (offset >= table.size) return {};
-    std::string_view s = elf.substr(table.offset + offset, table.size - offset);
-    return s.substr(0, s.find('\0'));
+  // Whether the NUL-terminated string at `offset` of a string table is `want`: compares |want| + 1 bytes,
+  // never scans for the NUL (a table without one would make each comparison a scan of the table).
+  auto stringIs = [&](const Section &table, uint64_t offset, std::string_view want) {
+    if (offset >= table.size || table.size - offset < want.size() + 1) return false;
+    std::string_view s = elf.substr(table.offset + offset, want.size() + 1);
+    return s.substr(0, want.size()) == want && s.back() == '\0';
   };
   const Section &shstr = sections[*shstrndx];
+  // What a hostile file can repeat: many section headers over the same bytes (65,535 symbol tables of one
+  // table's bytes). A real cubin's tables do not overlap, so the symbols and attributes walked in all never
+  // exceed the file's bytes; past that the walk stops.
+  uint64_t budget = elf.size();
   // The kernel's symbol index, in the symbol table.
   std::optional<uint32_t> symbol;
   for (const Section &s : sections) {
+    if (symbol) break;
     if (s.type != 2 /* SHT_SYMTAB */ || s.link >= sections.size() || s.entsize < 24) continue;
+    if (s.size > budget) return r;
+    budget -= s.size;
     const Section &strtab = sections[s.link];
     for (uint64_t i = 0; i < s.size / s.entsize && !symbol; ++i) {
       auto name = load<uint32_t>(elf, s.offset + i * s.entsize);
-      if (name && stringAt(strtab, *name) == kernel) symbol = static_cast<uint32_t>(i);
+      if (name && stringIs(strtab, *name, kernel)) symbol = static_cast<uint32_t>(i);
     }
   }
   if (!symbol) return r;
+  budget = elf.size();
   for (const Section &s : sections) {
-    if (stringAt(shstr, s.name) != ".nv.info") continue;
+    if (!stringIs(shstr, s.name, ".nv.info")) continue;
+    if (s.size > budget) break;
+    budget -= s.size;
     // Attributes: {u8 format, u8 attribute}, then by format nothing (NVAL 1), one byte (BVAL 2), a u16 (HVAL
     // 3) or a u16 size and that many bytes (SVAL 4).
     uint64_t p = s.offset, end = s.offset + s.size;

@@ -15,20 +15,27 @@
 //
 // Cost: nothing at index time but the names discovery's walk saw (TritonCacheSources). On the first request
 // that needs the cache (Index::tritonCache()): a listing of each root and entry, each entry's metadata JSON
-// (bounded), the first 4 KB of one IR file (for the kernel file it names) and the `.best_config` files of the
-// kernel files' directories. IR is parsed only on request (index/analysis/TritonIR.h). An autotuned cache
-// holds an entry per config tried (81 for one max-autotune template), so reading it at index time made the
-// first answer of every request, Triton's or not, a third slower (bench/README.md, "Kernel internals").
+// (at most 1 MiB), the first 4 KB of one IR file (read as a head: never the whole file, whatever its size)
+// and the `.best_config` files of the kernel files' directories (at most 64 KiB each). IR is parsed only on
+// request (index/analysis/TritonIR.h). An autotuned cache holds an entry per config tried (81 for one
+// max-autotune template), so reading it at index time made the first answer of every request, Triton's or
+// not, a third slower (bench/README.md, "Kernel internals").
+//
+// Memory kept per entry is bounded: every string kept from a metadata JSON is at most kMaxMetadataString
+// (4 KB; a longer one makes the metadata unreadable, said as the entry's note), and a `.best_config` is kept
+// once, shared by the entries of its hash (one per rank), with at most kMaxBestConfigValues members.
 //
 // Thread-safety: TritonCacheCollector is called from discovery's one thread; the rest are pure functions.
 #pragma once
 
 #include "index/files/ReadPolicy.h"
+#include "index/support/Expected.h"
 
 #include <array>
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -54,8 +61,16 @@ struct TritonKernelMetadata {
   std::string tritonVersion;
 };
 
-/// Parses a metadata JSON; nullopt when it is not one object with a string `name`.
-std::optional<TritonKernelMetadata> parseTritonMetadata(std::string_view json);
+/// Longest string kept from a metadata JSON (`name`, `arch`, `triton_version`), as for trace metadata
+/// (SECURITY.md): a kernel name is ~60 bytes.
+constexpr size_t kMaxMetadataString = 4096;
+/// Members kept of a `.best_config` (Inductor writes ~6), and the longest member name.
+constexpr size_t kMaxBestConfigValues = 64;
+constexpr size_t kMaxBestConfigKey = 256;
+
+/// Parses a metadata JSON. Errors: not one object with a string `name`; a kept string longer than
+/// kMaxMetadataString (the member named).
+Expected<TritonKernelMetadata> parseTritonMetadata(std::string_view json);
 
 /// The autotuner's choice, from a `.best_config` file: the kernel's config (`XBLOCK`, `R0_BLOCK`...,
 /// `num_warps`, `num_stages`) and the Triton cache entry it compiled to.
@@ -64,7 +79,9 @@ struct TritonBestConfig {
   std::vector<std::pair<std::string, int64_t>> values; ///< Integer members, in file order.
   std::string tritonCacheHash;                         ///< `triton_cache_hash`, empty when absent.
 };
-std::optional<TritonBestConfig> parseBestConfig(std::string_view json);
+/// Parses a `.best_config`. Errors: not a JSON object; more than kMaxBestConfigValues integer members, a
+/// member name longer than kMaxBestConfigKey or a hash longer than kMaxMetadataString.
+Expected<TritonBestConfig> parseBestConfig(std::string_view json);
 
 /// One kernel compiled by Triton.
 struct TritonCacheEntry {
@@ -80,21 +97,34 @@ struct TritonCacheEntry {
   std::string recordedKernelFile;
   /// The autotuner's record naming this entry as the winner, if any: a `.best_config` beside the kernel file
   /// this entry was compiled from (recordedKernelFile), never one beside another rank's kernel file of the
-  /// same name (ranks whose kernel sources name their device autotune, and may choose, each on their own).
-  std::optional<TritonBestConfig> bestConfig;
+  /// same name (ranks whose kernel sources name their device autotune, and may choose, each on their own). One
+  /// object, shared by the entries it names (every rank's copy of one kernel file's entry).
+  std::shared_ptr<const TritonBestConfig> bestConfig;
+};
+
+/// An entry directory whose metadata could not be read: what is known of it, for the kernels it may be.
+struct TritonUnreadEntry {
+  std::string dir, hash;
+  std::string name;               ///< The stem of its `NAME.json`.
+  std::string recordedKernelFile; ///< As TritonCacheEntry's (read from its IR's head), empty when unknown.
+  std::string message;            ///< Why: "Triton metadata: its name is longer than 4 KB".
+  std::string chosenBy;           ///< The `.best_config` beside its kernel file naming it as the winner, if any.
 };
 
 /// Every entry found, sorted by kernel name then directory; with what could not be read.
 struct TritonCache {
   std::vector<TritonCacheEntry> entries;
+  /// Entries whose metadata could not be read, sorted by name then directory (each also has a note).
+  std::vector<TritonUnreadEntry> unread;
   struct Note {
     std::string path, message;
   };
   std::vector<Note> notes;
   /// Indices of the entries of a kernel name (empty when none).
   std::vector<uint32_t> entriesNamed(std::string_view name) const;
-  /// Why the entries of a kernel name could not be read: the first note on a file `NAME.json` (its metadata),
-  /// empty when none.
+  /// The unread entries of a kernel name (a range of `unread`).
+  std::pair<const TritonUnreadEntry *, const TritonUnreadEntry *> unreadNamed(std::string_view name) const;
+  /// Why the entries of a kernel name could not be read: the first unread entry's message, empty when none.
   std::string unreadEntryOf(std::string_view name) const;
 };
 
@@ -125,7 +155,9 @@ struct TritonJoin {
 /// IR names a kernel file of the same file name (Inductor names the file by a hash of its code, so the same
 /// name is the same source text); of several (autotuning compiled each config), the one the autotuner's
 /// `.best_config` chose; of several ranks, the kernel's rank's. By name alone only when one entry has the
-/// name and its IR names no kernel file. Never picks one of several silently: Ambiguous lists them.
+/// name and its IR names no kernel file. Never picks one of several silently: Ambiguous lists them. Never
+/// joins another config's entry when the autotuner's choice is an entry that could not be read: NoEntry,
+/// `how` naming it and why.
 TritonJoin joinTritonKernel(const TritonCache &cache, std::string_view name, std::string_view kernelFile,
                             std::optional<int> rank);
 
@@ -164,7 +196,8 @@ TritonCache findTritonCache(const std::vector<std::string> &entryDirs, const std
 
 /// What a cubin (an ELF file of ptxas) says of a kernel in its `.nv.info` attributes (EIATTR_REGCOUNT 0x2f,
 /// EIATTR_FRAME_SIZE 0x11, each `{symbol index u32, value u32}` in the `.nv.info` section, by the kernel's
-/// symbol). nullopt members were not found.
+/// symbol). nullopt members were not found. Linear in the file: sections that repeat another's bytes are
+/// walked once, and the symbols and attributes walked in all never exceed what the file holds.
 struct CubinResources {
   std::optional<uint32_t> registers;  ///< Registers per thread.
   std::optional<uint32_t> frameBytes; ///< Local memory per thread (bytes): spills and local arrays.

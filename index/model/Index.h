@@ -73,8 +73,9 @@
 
 namespace inductor::index {
 
-struct RuntimeData; // index/runtime/Runtime.h
-struct RankReport;  // index/model/Ranks.h
+struct RuntimeData;     // index/runtime/Runtime.h
+struct RankReport;      // index/model/Ranks.h
+struct TritonFileCache; // index/model/TritonQueries.cpp
 
 /// Index of an artifact in Index::artifacts(). Stable for the lifetime of one Index.
 struct ArtifactId {
@@ -575,6 +576,9 @@ public:
   /// cache. Callers that may not need it (every definition request asks whether its document is an IR file)
   /// check first what they can without it.
   const TritonCache &tritonCache() const;
+  /// The IR tables and cubin resources of that cache parsed so far, kept between requests: internal to
+  /// index/model/TritonQueries.cpp (readTritonIr, cubinResources). Null for an index without tables.
+  TritonFileCache *tritonFiles() const;
 
 private:
   friend class IndexBuilder;

@@ -1,7 +1,8 @@
 // index/model/IndexTables.h: the frozen lookup tables behind an Index (Index.h), shared by the build that
 // fills them (index/build/IndexBuilder::freeze) and the queries that read them (Index.cpp,
 // HealthQueries.cpp). Internal to index/: nothing outside index/ includes it. Immutable once built, so
-// queries read it without locks (canonicalOnce guards the one table made on first use).
+// queries read it without locks (the *Once flags guard the tables made on first use; the Triton files parsed
+// on request, tritonFiles, are the one part that changes, behind its own locks: TritonQueries.cpp).
 #pragma once
 
 #include "index/model/Index.h"
@@ -57,6 +58,10 @@ struct Index::Tables {
   TritonCacheSources tritonSources;
   mutable std::once_flag tritonOnce;
   mutable std::shared_ptr<const TritonCache> triton;
+  /// The parsed IR and cubin resources of the cache's files, kept between requests (TritonQueries.cpp):
+  /// made on first use.
+  mutable std::once_flag tritonFilesOnce;
+  mutable std::shared_ptr<TritonFileCache> tritonFiles;
   /// The resolver the build used for origins, kept for Index::resolvePath.
   std::shared_ptr<const PathResolver> resolver;
 };

@@ -170,6 +170,28 @@ std::vector<std::string> collectiveOps(std::string_view payload) {
   return out;
 }
 
+/// An op name as kept and shown: at most kMaxOpBytes bytes (a name is ~50; a hostile log's can be MBs).
+constexpr size_t kMaxOpBytes = 200;
+std::string boundedOp(std::string_view op) {
+  if (op.size() <= kMaxOpBytes) return std::string(op);
+  return std::string(op.substr(0, kMaxOpBytes)) + "… (" + std::to_string(op.size()) + " bytes)";
+}
+
+/// The collectives of one side of a schedule divergence around the first that differs (`at`): a few before
+/// it and after it, each name bounded, and how many more there are. A detail is one divergence's, shown in
+/// hovers and `inductor/ranks`: writing both whole schedules into each made it quadratic in the ranks.
+std::string scheduleWindow(const std::vector<std::string> &ops, size_t at, int rank) {
+  constexpr size_t kBefore = 2, kAfter = 4;
+  std::string out;
+  size_t from = at > kBefore ? at - kBefore : 0, to = std::min(ops.size(), at + kAfter);
+  std::string who = "rank " + std::to_string(rank) + ": ";
+  if (from > 0) out += who + "… " + std::to_string(from) + " before\n";
+  for (size_t i = from; i < to; ++i)
+    out += who + std::to_string(i + 1) + ". " + boundedOp(ops[i]) + "\n";
+  if (to < ops.size()) out += who + "… " + std::to_string(ops.size() - to) + " more\n";
+  return out;
+}
+
 /// "all_reduce_" of "torch.ops._c10d_functional.all_reduce_.default".
 std::string_view shortOp(std::string_view op) {
   if (op.size() > 8 && op.substr(op.size() - 8) == ".default") op.remove_suffix(8);
@@ -444,11 +466,15 @@ RankReport compareRanks(const Index &index, const std::vector<const TraceLog *> 
     for (const Per &p : pers)
       if (std::string k = scheduleKey(h.compiles[p.compile]); !k.empty()) schedItems.push_back({p.rank, k});
     auto sched = groupRanks(schedItems);
-    if (!sched.empty()) rc.collectives = scheduleOps(h.compiles[compileOfRank[sched.front().second.front()]]);
+    // The majority's schedule, read once for every group that differs from it.
+    std::vector<std::string> a;
+    if (!sched.empty()) a = scheduleOps(h.compiles[compileOfRank[sched.front().second.front()]]);
+    for (const std::string &op : a)
+      rc.collectives.push_back(boundedOp(op));
     for (size_t k = 1; k < sched.size(); ++k) {
       const FrameCompile &ref = h.compiles[compileOfRank[sched[0].second.front()]];
       const FrameCompile &other = h.compiles[compileOfRank[sched[k].second.front()]];
-      std::vector<std::string> a = scheduleOps(ref), b = scheduleOps(other);
+      std::vector<std::string> b = scheduleOps(other);
       size_t i = 0;
       while (i < a.size() && i < b.size() && a[i] == b[i])
         ++i;
@@ -462,10 +488,8 @@ RankReport compareRanks(const Index &index, const std::vector<const TraceLog *> 
       std::string others = i < a.size() ? std::string(shortOp(a[i])) : "none";
       d.message = "collective schedule differs on " + rankSubsetText(d.ranks, of) + ": collective " +
                   std::to_string(i + 1) + " is " + theirs + " there, " + others + " on the others";
-      for (const std::string &op : a)
-        d.detail += "rank " + std::to_string(ref.rank.value_or(-1)) + ": " + op + "\n";
-      for (const std::string &op : b)
-        d.detail += "rank " + std::to_string(other.rank.value_or(-1)) + ": " + op + "\n";
+      d.detail = scheduleWindow(a, i, ref.rank.value_or(-1));
+      d.detail += scheduleWindow(b, i, other.rank.value_or(-1));
       // The line that issued it: the launch of that op in the rank's output code (its n-th), else the def.
       if (i < b.size()) {
         std::string_view op = shortOp(b[i]);

@@ -3,14 +3,16 @@
 
 #include "index/model/IndexTables.h"
 #include "index/support/PathNames.h"
+#include "index/trace/MappedFile.h"
 
+#include <list>
 #include <map>
+#include <mutex>
+#include <unordered_map>
 
 namespace inductor::index {
 
 namespace {
-
-constexpr size_t kIrBytes = size_t{256} << 20; // The largest PTX seen is ~1 MB.
 
 std::optional<int> rankOf(const Index &index, ArtifactId id) {
   const Compile *c = index.compileOf(id);
@@ -46,6 +48,58 @@ TritonCache readTritonCache(const Index &index, const TritonCacheSources &source
 }
 
 } // namespace
+
+/// The parsed files of a Triton cache, by path: one slot per IR file or cubin, holding what was made of the
+/// file's version `stamp`. `mutex` guards the slots and the use order; `parsing` lets one file be read and
+/// parsed at a time, so that requests for the same file wait for its one parse, and requests for different
+/// files never hold several files' texts and tables at once (up to 64 MiB each).
+struct TritonFileCache {
+  struct Slot {
+    bool made = false;
+    FileStamp stamp;
+    std::shared_ptr<const IrLineMap> map; ///< The table, or null when `error` says why not.
+    std::string error;
+    CubinResources cubin;
+    size_t bytes = 0;
+    std::list<Slot *>::iterator used; ///< Its place in `order` (most recently used first).
+  };
+  std::mutex mutex, parsing;
+  std::unordered_map<std::string, std::unique_ptr<Slot>> slots;
+  std::list<Slot *> order;
+  size_t bytes = 0;
+
+  Slot &slot(const std::string &path) {
+    auto [it, added] = slots.try_emplace(path);
+    if (added) {
+      it->second = std::make_unique<Slot>();
+      order.push_front(it->second.get());
+      it->second->used = order.begin();
+    } else {
+      order.splice(order.begin(), order, it->second->used);
+    }
+    return *it->second;
+  }
+  /// Keeps `bytes` more for `s`; drops the tables used least recently while over the budget (never `s`'s).
+  void account(Slot &s, size_t added) {
+    s.bytes += added;
+    bytes += added;
+    for (auto it = order.rbegin(); bytes > kTritonTableCacheBytes && it != order.rend(); ++it) {
+      Slot *old = *it;
+      if (old == &s || !old->made || !old->map) continue;
+      bytes -= old->bytes;
+      old->bytes = 0;
+      old->map.reset();
+      old->made = false;
+    }
+  }
+};
+
+TritonFileCache *Index::tritonFiles() const {
+  if (!tables_) return nullptr;
+  std::call_once(tables_->tritonFilesOnce,
+                 [&] { tables_->tritonFiles = std::make_shared<TritonFileCache>(); });
+  return tables_->tritonFiles.get();
+}
 
 const TritonCache &Index::tritonCache() const {
   static const TritonCache empty;
@@ -108,21 +162,91 @@ TritonJoin joinTritonKernel(const Index &index, const TritonKernelRef &kernel) {
   return joinTritonKernel(index.tritonCache(), kernel.name, kernel.kernelFile, kernel.rank);
 }
 
-CubinResources cubinResources(const Index &index, const TritonCacheEntry &entry) {
-  const std::string &path = entry.files[static_cast<size_t>(TritonStage::Cubin)];
-  if (path.empty()) return {};
-  auto bytes = index.readPolicy().read(path, kIrBytes);
-  if (!bytes) return {};
-  return readCubinResources(*bytes, entry.metadata.name);
+namespace {
+
+/// What was made of one version of a file: its table or why not, or a cubin's resources.
+struct Made {
+  std::shared_ptr<const IrLineMap> map;
+  std::string error;
+  CubinResources cubin;
+};
+
+/// What was made of the file at `path` in its version `stamp`: the kept one, else what `make` makes now
+/// (while requests for the same file wait for it). `make(Made &)` fills it and returns the bytes it keeps,
+/// or nullopt to keep nothing (an error that may pass: a file unreadable now).
+template <typename MakeFn>
+Made madeOf(TritonFileCache &cache, const std::string &path, const FileStamp &stamp, MakeFn &&make) {
+  auto kept = [&](const TritonFileCache::Slot &s) { return Made{s.map, s.error, s.cubin}; };
+  TritonFileCache::Slot *s = nullptr;
+  {
+    std::lock_guard lock(cache.mutex);
+    s = &cache.slot(path);
+    if (s->made && s->stamp == stamp) return kept(*s);
+  }
+  std::lock_guard parsing(cache.parsing);
+  {
+    std::lock_guard lock(cache.mutex);
+    if (s->made && s->stamp == stamp) return kept(*s); // Made while this request waited.
+  }
+  Made made;
+  std::optional<size_t> bytes = make(made);
+  if (!bytes) return made;
+  std::lock_guard lock(cache.mutex);
+  cache.bytes -= s->bytes;
+  s->bytes = 0;
+  s->map = made.map;
+  s->error = made.error;
+  s->cubin = made.cubin;
+  s->stamp = stamp;
+  s->made = true;
+  cache.account(*s, *bytes);
+  return made;
 }
 
-Expected<IrLineMap> readTritonIr(const Index &index, const TritonCacheEntry &entry, TritonStage stage) {
+} // namespace
+
+CubinResources cubinResources(const Index &index, const TritonCacheEntry &entry) {
+  const std::string &path = entry.files[static_cast<size_t>(TritonStage::Cubin)];
+  TritonFileCache *cache = index.tritonFiles();
+  if (path.empty() || !cache) return {};
+  auto stamp = MappedFile::stampOf(path);
+  if (!stamp) return {};
+  return madeOf(*cache, path, *stamp,
+                [&](Made &m) -> std::optional<size_t> {
+                  auto bytes = index.readPolicy().read(path, kTritonFileBytes);
+                  if (!bytes) return std::nullopt;
+                  m.cubin = readCubinResources(*bytes, entry.metadata.name);
+                  return 0;
+                })
+      .cubin;
+}
+
+Expected<std::shared_ptr<const IrLineMap>> readTritonIr(const Index &index, const TritonCacheEntry &entry,
+                                                        TritonStage stage) {
   const std::string &path = entry.files[static_cast<size_t>(stage)];
-  if (path.empty() || stage == TritonStage::Cubin)
+  TritonFileCache *cache = index.tritonFiles();
+  if (path.empty() || stage == TritonStage::Cubin || !cache)
     return Error{"no " + std::string(tritonStageName(stage)) + " file in " + entry.dir};
-  auto text = index.readPolicy().read(path, kIrBytes);
-  if (!text) return Error{text.error().message};
-  return parseTritonIr(stage, *text);
+  auto stamp = MappedFile::stampOf(path);
+  if (!stamp) return stamp.error();
+  Made m = madeOf(*cache, path, *stamp, [&](Made &made) -> std::optional<size_t> {
+    auto text = index.readPolicy().read(path, kTritonFileBytes);
+    if (!text) {
+      made.error = text.error().message; // Not kept: the policy or the file may allow it later.
+      return std::nullopt;
+    }
+    auto parsed = std::make_shared<IrLineMap>(parseTritonIr(stage, *text));
+    if (!parsed->error.empty()) {
+      // Kept, so that a hostile file costs one parse, not one per request.
+      made.error = path + " not read: " + parsed->error;
+      return made.error.size();
+    }
+    size_t bytes = parsed->keptBytes();
+    made.map = std::move(parsed);
+    return bytes;
+  });
+  if (!m.map) return Error{m.error};
+  return m.map;
 }
 
 std::optional<std::pair<uint32_t, TritonStage>> tritonFileAt(const Index &index, std::string_view path) {

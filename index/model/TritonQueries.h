@@ -1,6 +1,7 @@
 // index/model/TritonQueries.h: a kernel of the index seen through its Triton cache entry (TritonCache.h):
 // which entry a launch or definition ran, its resources, and its IR line tables (TritonIR.h), read and
-// parsed on request through Index::readPolicy(). Pure functions of an index and the files they read.
+// parsed on first request through Index::readPolicy() and kept in the index while their files do not change.
+// Pure functions of an index and the files they read; thread-safe.
 //
 // Lines: kernel lines are 1-based lines of the kernel's own Python file (`c<hash>.py`, what the IR's
 // locations count); artifact lines are 0-based. Inductor writes that file from the same text it embeds in
@@ -12,6 +13,8 @@
 #include "index/files/TritonCache.h"
 #include "index/model/Index.h"
 
+#include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -40,11 +43,24 @@ std::optional<uint32_t> artifactLineOfKernelLine(const Index &index, const Trito
 /// joinTritonKernel over the index's cache.
 TritonJoin joinTritonKernel(const Index &index, const TritonKernelRef &kernel);
 
-/// The cubin's resources of an entry (read now, through readPolicy; both nullopt without a cubin).
+/// Largest IR file (`.source`, `.ttir`, `.ttgir`, `.llir`, `.ptx`) and cubin read: 64 times the largest PTX
+/// seen (~1 MB). Larger ones are refused (their size is checked before reading).
+constexpr size_t kTritonFileBytes = size_t{64} << 20;
+/// Bytes of parsed IR tables kept between requests (IrLineMap::keptBytes), in all; the least recently used
+/// go first. One table holds at most 64 MiB of code lines (IrLimits).
+constexpr size_t kTritonTableCacheBytes = size_t{128} << 20;
+
+/// The cubin's resources of an entry, through readPolicy (both nullopt without a cubin, or when it cannot be
+/// read): read once per version of the file (its stamp: device, inode, size, modification time) and kept.
 CubinResources cubinResources(const Index &index, const TritonCacheEntry &entry);
-/// The line table of one stage of an entry, read and parsed now; an error when the file is absent or
-/// unreadable.
-Expected<IrLineMap> readTritonIr(const Index &index, const TritonCacheEntry &entry, TritonStage stage);
+/// The line table of one stage of an entry. Parsed once per version of the file and kept (at most
+/// kTritonTableCacheBytes of tables in all): one file is read and parsed at a time (requests asking at once
+/// wait, and share the parse of one file), so a parse holds at most one file's text and table besides what
+/// is kept, and a request asks only stat(2) of a file parsed before. Errors: the stage has no file, the file
+/// cannot be read or is over kTritonFileBytes, or its table is past IrLimits (the limit named; kept too, so
+/// that a hostile file is not parsed again per request).
+Expected<std::shared_ptr<const IrLineMap>> readTritonIr(const Index &index, const TritonCacheEntry &entry,
+                                                        TritonStage stage);
 
 /// The entry and stage of a file of the Triton cache (`path` local and normalized), nullopt for others.
 std::optional<std::pair<uint32_t, TritonStage>> tritonFileAt(const Index &index, std::string_view path);

@@ -88,7 +88,10 @@ KernelPerf perfOf(const KernelEstimates &e, uint64_t ns, uint32_t calls, const G
   // Under the floor, neither term limits the launch (with the FLOPs unknown, the bound stays unknown).
   if (p.bound != Bound::Unknown && *p.peakNsPerLaunch < double(kLaunchFloorNs)) p.bound = Bound::Latency;
   double atPeak = std::max(*p.peakNsPerLaunch, double(kLaunchFloorNs)) * calls;
-  p.timeAtPeakNs = static_cast<uint64_t>(std::llround(atPeak));
+  // Estimates are outside input (kernel_flop up to 1.8e19, kernel_num_gb up to 1e30): a time at the peaks
+  // past what 64 bits of nanoseconds hold is taken as that much (llround of it is undefined), which leaves
+  // no time on the table, as any time at the peaks longer than the measured one does.
+  p.timeAtPeakNs = atPeak >= 18446744073709549568.0 ? UINT64_MAX : static_cast<uint64_t>(std::round(atPeak));
   p.timeLeftNs = ns > *p.timeAtPeakNs ? ns - *p.timeAtPeakNs : 0;
   return p;
 }

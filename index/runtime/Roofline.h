@@ -76,7 +76,9 @@ struct KernelPerf {
   std::optional<double> computePercent;    ///< Of the dense tensor peak.
   Bound bound = Bound::Unknown;
   /// The least time the launches could take at the peaks (bandwidth alone when the bound is unknown), never
-  /// below kLaunchFloorNs per launch, and the measured time minus that, never below 0 (ns; all calls).
+  /// below kLaunchFloorNs per launch (UINT64_MAX when it does not fit), and the measured time minus that,
+  /// never below 0 (ns; all calls). 0 left when the measured time beat the peaks: the estimates count more
+  /// than was moved or computed (bandwidthPercent or computePercent over 100 says which).
   std::optional<uint64_t> timeAtPeakNs, timeLeftNs;
   /// The time one launch would take at the peaks, without the floor (ns); set with timeAtPeakNs.
   std::optional<double> peakNsPerLaunch;

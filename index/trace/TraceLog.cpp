@@ -1082,12 +1082,16 @@ std::optional<int> TraceLog::rankFromFileName(std::string_view path) {
   if (size_t slash = path.rfind('/'); slash != std::string_view::npos) path.remove_prefix(slash + 1);
   size_t at = path.find("_rank_");
   if (at == std::string_view::npos) return std::nullopt;
-  int rank = 0;
+  // All the digits, or no rank: a number cut to its first digits would be another rank (Runs.cpp reads the
+  // rank of a log's name with this function too, so that both agree).
+  int64_t rank = 0;
   size_t i = at + 6, digits = 0;
-  for (; i < path.size() && isDigit(path[i]) && digits < 9; ++i, ++digits)
+  for (; i < path.size() && isDigit(path[i]); ++i, ++digits) {
     rank = rank * 10 + (path[i] - '0');
+    if (rank > INT32_MAX) return std::nullopt;
+  }
   if (digits == 0) return std::nullopt;
-  return rank;
+  return static_cast<int>(rank);
 }
 
 } // namespace inductor::index

@@ -349,7 +349,8 @@ public:
   /// Whether `head` (the first bytes of a file) looks like a TORCH_TRACE log: its first non-empty line is a
   /// record envelope. Cheap; for picking trace files out of a directory.
   static bool looksLikeTrace(std::string_view head);
-  /// The N of `_rank_N` in a file name (directories ignored), e.g. "dedicated_log_torch_trace_rank_1_ab.log".
+  /// The N of `_rank_N` in a file name (directories ignored), e.g. "dedicated_log_torch_trace_rank_1_ab.log";
+  /// nullopt when there is none or N does not fit an int (never its first digits only).
   static std::optional<int> rankFromFileName(std::string_view path);
 
 private:

@@ -248,7 +248,10 @@ int runExplain(const std::vector<std::string> &args) {
                 .count();
   index::IndexStats stats = index->stats();
   std::shared_ptr<const index::Index> baseline;
-  if (baselineArg) baseline = buildBaseline(options, *baselineArg);
+  if (baselineArg) {
+    baseline = buildBaseline(options, *baselineArg);
+    if (!baseline) return 2; // buildBaseline said why: nothing is compared with a run that is not there.
+  }
 
   UserLineLaunches userLines = userLineLaunches(*index);
 

@@ -54,7 +54,9 @@ protocol::json explainJson(std::shared_ptr<const index::Index> index,
 
 /// The index of the run `--baseline` names (ExplainCompare.cpp): a run id or "previous" among the runs of the
 /// current inputs, or a trace folder or log of its own (read with the current run's roots, so that both
-/// find the same user files). Never null: a baseline that holds nothing gives an empty index.
+/// find the same user files). Null, after saying why on stderr, when `arg` is no run of the current inputs
+/// and no path, or a path that holds no trace (a device, an empty folder): explain then stops (exit 2) rather
+/// than compare with an empty run.
 std::shared_ptr<const index::Index> buildBaseline(const index::IndexOptions &current, const std::string &arg);
 
 /// explain --json's `comparison` (ExplainCompare.cpp): inductor/compare's answer for the current index and

@@ -80,7 +80,15 @@ std::shared_ptr<const index::Index> buildBaseline(const index::IndexOptions &cur
   // Profiles and run logs named for the current run are not the baseline's; its own are found beside it.
   o.profiles.clear();
   o.runLogs.clear();
-  return index::Index::build(o);
+  auto baseline = index::Index::build(o);
+  // A path that holds no trace (a device such as /dev/zero, an empty folder) would be an empty run, and
+  // every line of the current one would be new: refused, not compared.
+  if (baseline && baseline->traceFiles().empty() && baseline->artifacts().empty()) {
+    std::cerr << "explain: --baseline " << arg
+              << ": not a trace folder or log (no TORCH_TRACE log or output code is read there)\n";
+    return nullptr;
+  }
+  return baseline;
 }
 
 json comparisonJson(std::shared_ptr<const index::Index> current, std::shared_ptr<const index::Index> baseline,

@@ -355,6 +355,76 @@ std::string TempDir::write(const std::string &relative, const std::string &conte
   return p.string();
 }
 
+LongLowering copyKernelIrWithLongLowering(const std::string &dir, size_t copies) {
+  const std::string from = fs::canonical(fixturesDir() + "/traces/kernel_ir").string();
+  for (const char *part : {"trace", "torch_compile_debug", "inductor_cache", "model.py"})
+    fs::copy(from + "/" + part, dir + "/" + part, fs::copy_options::recursive);
+  for (auto &f : fs::recursive_directory_iterator(dir))
+    fs::permissions(f.path(), fs::perms::owner_write, fs::perm_options::add);
+  // Kernels compiled once: their name names one entry (an autotuned one has an entry per config).
+  std::map<std::string, std::vector<fs::path>> byName;
+  for (auto &f : fs::recursive_directory_iterator(dir + "/inductor_cache/triton"))
+    if (f.path().extension() == ".ptx") byName[f.path().stem().string()].push_back(f.path());
+  std::regex fileRe(R"(^\s*\.file\s+(\d+)\s+\"[^\"]*/([^/\"]+\.py)\")"),
+      locRe(R"(^\s*\.loc\s+(\d+)\s+(\d+)\s)");
+  for (const auto &[name, paths] : byName) {
+    if (paths.size() != 1) continue;
+    std::vector<std::string> lines = splitLines(readFile(paths[0].string()));
+    std::map<std::string, std::string> files; // .file number -> kernel file name
+    for (const std::string &l : lines) {
+      std::smatch m;
+      if (std::regex_search(l, m, fileRe)) files[m[1]] = m[2];
+    }
+    // The first `.loc` of a kernel file without an inlined chain, and the instruction after it.
+    for (size_t i = 0; i + 1 < lines.size(); ++i) {
+      std::smatch m;
+      if (!std::regex_search(lines[i], m, locRe) || !files.count(m[1]) ||
+          lines[i].find("@[") != std::string::npos)
+        continue;
+      const std::string &next = lines[i + 1];
+      size_t b = next.find_first_not_of(" \t");
+      if (b == std::string::npos || next[b] == '.' || next[b] == '/' || next[b] == '$') continue;
+      LongLowering out;
+      out.ptx = paths[0].string();
+      out.line = static_cast<uint32_t>(std::stoul(m[2])) - 1;
+      for (auto &f : fs::recursive_directory_iterator(dir + "/inductor_cache"))
+        if (f.path().filename() == files[m[1]]) out.kernelFile = f.path().string();
+      if (out.kernelFile.empty()) continue;
+      lines.insert(lines.begin() + static_cast<long>(i) + 2, copies, next);
+      std::string text;
+      for (const std::string &l : lines)
+        text += l + "\n";
+      std::ofstream(out.ptx, std::ios::trunc) << text;
+      // The test's own reading: instruction lines of the body under a `.loc` of that file and line (an
+      // inlined chain's innermost `@[ file:line:` taken instead, as the kernel line that called it).
+      std::regex chainRe(R"(@\[ ([^ :]+):(\d+):)");
+      bool here = false;
+      for (size_t k = 0; k < lines.size(); ++k) {
+        std::smatch lm;
+        if (std::regex_search(lines[k], lm, locRe)) {
+          std::string f = files.count(lm[1]) ? files[lm[1]] : "";
+          unsigned long l = std::stoul(lm[2]);
+          std::string rest = lines[k];
+          for (std::smatch c; std::regex_search(rest, c, chainRe); rest = c.suffix()) {
+            f = c[1];
+            l = std::stoul(c[2]);
+          }
+          here = f == files[m[1]] && l == out.line + 1;
+          continue;
+        }
+        size_t c = lines[k].find_first_not_of(" \t");
+        if (c == std::string::npos || lines[k][c] == '.' || lines[k][c] == '/' || lines[k][c] == '$' ||
+            lines[k][c] == '{' || lines[k][c] == '}' || lines[k].back() == ':')
+          continue;
+        if (here) out.ptxLines.push_back(static_cast<uint32_t>(k));
+      }
+      return out;
+    }
+  }
+  FAIL("kernel_ir has no PTX of a kernel compiled once with a .loc of its file");
+  return {};
+}
+
 Session::Session(const std::string &root, json initializationOptions, json capabilities, ServerConfig config)
     : client(std::move(config)) {
   initializeResult = client.initialize(root, std::move(initializationOptions), std::move(capabilities));

@@ -124,6 +124,17 @@ private:
   std::string path_;
 };
 
+/// A copy of kernel_ir (trace, debug directory, Inductor cache with its Triton cache, model.py) in `dir`, its
+/// files writable, in which one kernel line lowers to `copies` more PTX lines: the first instruction under
+/// the first `.loc` of the kernel's own file, in the PTX of a kernel compiled once (not autotuned), repeated.
+struct LongLowering {
+  std::string kernelFile;         ///< The kernel's file in the copy's Inductor cache (`c<hash>.py`).
+  uint32_t line = 0;              ///< The kernel line (0-based) that lowers to those lines.
+  std::string ptx;                ///< The PTX file.
+  std::vector<uint32_t> ptxLines; ///< Its lines (0-based) under that kernel line, by the test's own parse.
+};
+LongLowering copyKernelIrWithLongLowering(const std::string &dir, size_t copies);
+
 /// A server started on a workspace folder and initialized. `root` is the workspace folder.
 struct Session {
   explicit Session(const std::string &root, json initializationOptions = nullptr,

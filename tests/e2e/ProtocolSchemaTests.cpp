@@ -269,6 +269,21 @@ TEST_CASE("protocol schema: every answer and notification of the server matches 
     }
     s.client.shutdown();
   }
+  {
+    // A kernel line lowered to more lines than an answer lists: its stage's `more`; and a stage whose file is
+    // over the size limit (sparse): its `note` (issue 43).
+    TempDir ws("schema-long-lowering");
+    LongLowering ll = copyKernelIrWithLongLowering(ws.path(), 4200);
+    fs::path llir = fs::path(ll.ptx).replace_extension(".llir");
+    REQUIRE(fs::exists(llir));
+    fs::resize_file(llir, (size_t{64} << 20) + 1);
+    Session s(ws.path());
+    REQUIRE(s.client.waitForIndexed(120s).is_object());
+    Run run{d, s.client, seen, "kernel_ir, a line lowered to 4,200 more PTX lines"};
+    loweredAnswers +=
+        !run.request("inductor/lowered", textDocumentPosition(fileURI(ll.kernelFile), ll.line, 4)).empty();
+    s.client.shutdown();
+  }
   // The runs covered what they should: the validator saw the optional parts too.
   CHECK(launchSiteAnswers > 0);
   CHECK(loweredAnswers > 0);

@@ -3,7 +3,7 @@
 
 usage: python3 tests/fuzz/make_corpus.py [FIXTURES_DIR]   (default ../shared/fixtures)
 
-Seeds are small (at most 32 KB each, trace logs 16 KB; about 650 KB in all) and deterministic: the same fixtures give the same files.
+Seeds are small (at most 32 KB each, trace logs 16 KB; about 850 KB in all) and deterministic: the same fixtures give the same files.
 Trace-log seeds are runs of real records with payloads cut to a few hundred lines and their has_payload md5
 recomputed, so that they stay valid records; JSON payloads are kept whole when small. The other targets get
 real output code, graph dumps, provenance files and model sources (cut), and hand-written LSP traffic.
@@ -261,6 +261,32 @@ def profile_seeds():
     return n + 1
 
 
+def triton_seeds():
+    """fuzz_triton_ir: a stage byte (source, ttir, ttgir, llir, ptx) and 8 bytes of limits (the largest), then
+    a real IR file of kernel_ir's Triton cache, cut. fuzz_cubin: the kernel name's length and name, then the
+    entry's cubin."""
+    stages = {".source": 0, ".ttir": 1, ".ttgir": 2, ".llir": 3, ".ptx": 4}
+    # The largest the target picks: 1,001 code lines, 65 files, 1,001-byte names, 1,001 aliases, 65 functions.
+    limits = bytes([0x03, 0xE8, 64, 0x03, 0xE8, 0x03, 0xE8, 64])
+    entries = sorted({os.path.dirname(p) for p in find(r"kernel_ir/inductor_cache/triton/0/[A-Z2-7]{52}/[^/]+$")})
+    entries = [e for e in entries if all(len(os.path.splitext(f)[0]) <= 64 for f in os.listdir(e))][:2]
+    n = 0
+    for entry in entries:
+        for name in sorted(os.listdir(entry)):
+            stem, ext = os.path.splitext(name)
+            path = os.path.join(entry, name)
+            if ext in stages:
+                write("fuzz_triton_ir", "%s%s" % (os.path.basename(entry)[:8], ext),
+                      bytes([stages[ext]]) + limits + cut(read(path), 400).encode("utf-8", "surrogateescape"))
+                n += 1
+            elif ext == ".cubin":
+                with open(path, "rb") as f:
+                    write("fuzz_cubin", "%s.cubin" % os.path.basename(entry)[:8],
+                          bytes([len(stem)]) + stem.encode() + f.read())
+                n += 1
+    return n
+
+
 def main():
     if not os.path.isdir(TRACES):
         sys.exit("fixtures not found: " + FIXTURES)
@@ -271,6 +297,7 @@ def main():
     print("graphs", graph_seeds())
     print("python", python_seeds())
     print("profiles", profile_seeds())
+    print("triton", triton_seeds())
     lsp_seeds()
     total = sum(os.path.getsize(os.path.join(r, f)) for r, _, fs in os.walk(CORPUS) for f in fs)
     print("corpus: %d files, %d KB" % (sum(len(fs) for _, _, fs in os.walk(CORPUS)), total // 1024))

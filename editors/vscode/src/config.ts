@@ -55,15 +55,19 @@ export function initializationOptions(
 ): InitializationOptions {
   const cfg = vscode.workspace.getConfiguration(section);
   const options: InitializationOptions = {};
-  const traceDirs = cfg.get<string[]>('traceDirs', []).filter((d) => d.trim() !== '');
+  // Settings that add read roots: in Restricted Mode only the user's own values count, never the untrusted
+  // workspace's (`.vscode/settings.json` naming `/etc` as a Triton cache). package.json lists them under
+  // `restrictedConfigurations` too, which makes VS Code itself ignore the workspace's values.
+  const roots = <T>(key: string, fallback: T): T => (trusted ? cfg.get<T>(key, fallback) : userSetting<T>(key, fallback));
+  const traceDirs = (roots<string[]>('traceDirs', []) ?? []).filter((d) => typeof d === 'string' && d.trim() !== '');
   if (traceDirs.length > 0) options.traceDirs = traceDirs.map((d) => absolute(substitute(d)));
-  const mappings = cfg
-    .get<PathMapping[]>('pathMappings', [])
-    .filter((m) => typeof m?.from === 'string' && typeof m?.to === 'string');
+  const mappings = (roots<PathMapping[]>('pathMappings', []) ?? []).filter(
+    (m) => typeof m?.from === 'string' && typeof m?.to === 'string',
+  );
   if (mappings.length > 0)
     options.pathMappings = mappings.map((m) => ({ from: m.from, to: substitute(m.to) }));
   for (const key of ['profiles', 'runLogs', 'tritonCacheDirs'] as const) {
-    const paths = cfg.get<string[]>(key, []).filter((d) => typeof d === 'string' && d.trim() !== '');
+    const paths = (roots<string[]>(key, []) ?? []).filter((d) => typeof d === 'string' && d.trim() !== '');
     if (paths.length > 0) options[key] = paths.map((d) => absolute(substitute(d)));
   }
   if (trusted) {

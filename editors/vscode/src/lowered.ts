@@ -86,7 +86,9 @@ async function chooseStage(stages: LoweredStage[]): Promise<LoweredStage | undef
   qp.placeholder = 'The IR stage to open beside, with the lines the compiler attributes to this line highlighted';
   qp.items = stages.map((s) => ({
     label: stageNames[s.stage] ?? s.stage,
-    description: `${s.locations.length} line${s.locations.length === 1 ? '' : 's'}`,
+    description:
+      `${s.locations.length} line${s.locations.length === 1 ? '' : 's'}` +
+      (s.more ? ` … ${s.more} more line${s.more === 1 ? '' : 's'} not listed` : ''),
     detail: [...new Set(s.locations.map((l) => fileName(l.uri)))].join(', '),
     stage: s,
   }));
@@ -112,7 +114,11 @@ export async function showLowered(client: LanguageClient, stage?: string): Promi
     return undefined;
   }
   const params = client.code2ProtocolConverter.asTextDocumentPositionParams(editor.document, editor.selection.active);
-  const stages = ((await client.sendRequest(loweredRequest, params)) ?? []).filter((s) => s.locations.length > 0);
+  const answer = (await client.sendRequest(loweredRequest, params)) ?? [];
+  const stages = answer.filter((s) => s.locations.length > 0);
+  // A stage whose file the server did not read (too large, past a limit) says why.
+  const notes = answer.filter((s) => s.note).map((s) => `${stageNames[s.stage] ?? s.stage}: ${s.note}`);
+  if (notes.length > 0) void vscode.window.showWarningMessage(`Inductor: not read: ${notes.join('; ')}`);
   if (stages.length === 0) {
     void vscode.window.showInformationMessage(
       'Inductor: no IR lines for this line (not a line of a Triton kernel, or no Triton cache entry was found for its kernel).',

@@ -214,7 +214,11 @@ export const launchSitesRequest = new RequestType<LaunchSitesParams, Location[],
 // entry ('ttir', 'ttgir', 'llir', 'ptx', in that order); [] elsewhere.
 export interface LoweredStage {
   stage: string;
+  // The first 4,000 lines; `more` counts those past them (absent when none).
   locations: Location[];
+  more?: number;
+  // Why the stage's file was not read; `locations` is then empty.
+  note?: string;
 }
 export const loweredRequest = new RequestType<LaunchSitesParams, LoweredStage[], void>('inductor/lowered');
 

@@ -2,13 +2,16 @@
 #include "index/files/PathResolver.h"
 #include "index/model/Index.h"
 #include "index/model/Ranks.h"
+#include "index/trace/Md5.h"
 
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <stdlib.h>
 #include <string>
+#include <vector>
 
 using namespace inductor::index;
 
@@ -117,4 +120,79 @@ TEST_CASE("Ranks: ranks_agree differs only in the cache, and one rank alone is n
   auto single = build("ranks_agree", one);
   CHECK(single->ranks().ranks.size() == 1);
   CHECK(single->ranks().divergences.empty());
+}
+
+namespace {
+
+/// A TORCH_TRACE record: the glog prefix, the envelope `meta` (JSON text without braces) and, when given,
+/// the payload lines (each written after a tab) with their md5 as has_payload.
+std::string traceRecord(const std::string &meta, const std::vector<std::string> &payload = {}) {
+  std::string out = "V1127 14:35:10.000000 100 torch/_inductor/debug.py:734] {" + meta;
+  if (!payload.empty()) {
+    std::string text;
+    for (size_t i = 0; i < payload.size(); ++i)
+      text += (i ? "\n" : "") + payload[i];
+    out += ", \"has_payload\": \"" + Md5::of(text).hex() + "\"";
+  }
+  out += "}\n";
+  for (const std::string &l : payload)
+    out += "\t" + l + "\n";
+  return out;
+}
+
+} // namespace
+
+TEST_CASE("Ranks: 40 ranks whose collective schedules of 4,096 ops all differ: each detail bounded") {
+  // Issue 43: every divergence's detail held both whole schedules (the majority's read again for each), so
+  // the details grew with ranks x schedule length: 202 ranks (25 MiB of logs) made a 918 MB inductor/ranks
+  // answer. Rank r issues a broadcast as its collective r + 1; the others are all_reduce.
+  namespace fs = std::filesystem;
+  std::string dir = (fs::temp_directory_path() / "inductor-ranks-schedules-XXXXXX").string();
+  REQUIRE(::mkdtemp(dir.data()) != nullptr);
+  struct Cleanup {
+    std::string dir;
+    ~Cleanup() {
+      std::error_code ec;
+      fs::remove_all(dir, ec);
+    }
+  } cleanup{dir};
+  const int ranks = 40;
+  const size_t ops = 4096;
+  for (int r = 0; r < ranks; ++r) {
+    std::string ids =
+        ", \"rank\": " + std::to_string(r) + R"(, "frame_id": 0, "frame_compile_id": 0, "attempt": 0)";
+    std::vector<std::string> schedule{"["};
+    for (size_t i = 0; i < ops; ++i)
+      schedule.push_back(std::string("\"torch.ops._c10d_functional.") +
+                         (i == static_cast<size_t>(r) ? "broadcast_" : "all_reduce_") + ".default\"" +
+                         (i + 1 < ops ? "," : ""));
+    schedule.push_back("]");
+    std::ofstream(dir + "/dedicated_log_torch_trace_rank_" + std::to_string(r) + "_x.log")
+        << traceRecord(R"("dynamo_start": {"stack": [{"line": 5, "name": "f", "filename": 0, "loc": "x"}]})" +
+                       ids)
+        << traceRecord(R"("artifact": {"name": "inductor_collective_schedule", "encoding": "json"})" + ids,
+                       schedule)
+        << traceRecord(
+               R"("compilation_metrics": {"co_name": "f", "co_filename": "/m.py", "co_firstlineno": 1})" +
+               ids);
+  }
+  IndexOptions options;
+  options.inputs = {dir};
+  auto index = Index::build(options);
+  const RankReport &r = index->ranks();
+  REQUIRE(r.ranks.size() == static_cast<size_t>(ranks));
+  size_t schedules = 0, bytes = 0;
+  for (const RankDivergence &d : r.divergences) {
+    if (d.kind != RankDivergenceKind::CollectiveSchedule) continue;
+    ++schedules;
+    bytes += d.detail.size();
+    CHECK(d.detail.size() < 2048);
+    // The first difference is where one side's broadcast is: collective 1 for rank 0 against the others.
+    CHECK(d.detail.find("broadcast_") != std::string::npos);
+    CHECK(d.detail.find("more\n") != std::string::npos); // The rest counted, not listed.
+  }
+  CHECK(schedules == static_cast<size_t>(ranks - 1)); // Every rank but the majority's (rank 0's) differs.
+  CHECK(bytes < 80 * 1024);
+  REQUIRE(r.compiles.size() == 1);
+  CHECK(r.compiles[0].collectives.size() == ops);
 }

@@ -318,6 +318,13 @@ TEST_CASE("Roofline: achieved rates, bound and time left") {
   CHECK(*p.bandwidthPercent > 100);
   CHECK(*p.timeLeftNs == 0);
 
+  // Estimates of any size (issue 43: kernel_num_gb up to 1e30 is read): the time at the peaks past 64 bits of
+  // nanoseconds is taken as that much (llround of it was undefined, and gave 2^63), nothing is left.
+  p = kernelPerf(KernelEstimates{1e30, 0}, 300'000, 3, &h100);
+  CHECK(*p.timeAtPeakNs == UINT64_MAX);
+  CHECK(*p.timeLeftNs == 0);
+  CHECK(*p.bandwidthPercent > 1e30);
+
   // No peaks: rates only. No time or no estimates: nothing.
   p = kernelPerf(poi, 300'000, 3, nullptr);
   CHECK(p.achievedGbPerS);

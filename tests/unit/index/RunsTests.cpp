@@ -6,6 +6,7 @@
 #include "index/files/ReadPolicy.h"
 #include "index/files/Runs.h"
 #include "index/model/Index.h"
+#include "index/trace/TraceLog.h"
 
 #include <doctest/doctest.h>
 
@@ -274,4 +275,54 @@ TEST_CASE("Runs: the fixtures' folders") {
     REQUIRE(runs.size() == 1);
     CHECK(runs[0].ranks == std::vector<int>{0, 1});
   }
+}
+
+TEST_CASE("Runs: a debug directory's time and pid out of range are refused, never overflowed") {
+  // Issue 43: `run_999999999_12_31_…` made parseDebugRunDir overflow a signed 64-bit value (UBSan), and a
+  // pid of ten digits an int; such a name holds no time, and says so.
+  TempDir dir;
+  int64_t t0 = 1795746664 * kSecond; // 2026-11-27 02:31:04 UTC
+  auto runs = groupLogs({log(dir.path + "/a.log", std::nullopt, t0, t0 + 20 * kSecond, 100),
+                         log(dir.path + "/b.log", std::nullopt, t0 + 40 * kSecond, t0 + 70 * kSecond, 200)});
+  DiscoveredInputs found;
+  for (std::string name :
+       {"run_999999999_12_31_23_59_59_999999-pid_100", "run_2026_11_27_25_31_04_0-pid_100",
+        "run_2026_11_27_02_31_04_0-pid_99999999999", "run_0000_11_27_02_31_04_000000-pid_100"}) {
+    CompileFiles c;
+    c.outputCode = dir.path + "/" + name + "/torchinductor/g/output_code.py";
+    found.compiles.push_back(c);
+  }
+  auto none = attributeInputs(runs, found, {}, {}, ReadPolicy::allowAll());
+  CHECK(runs[0].debugDirs.empty());
+  CHECK(runs[1].debugDirs.empty());
+  REQUIRE(none.size() == 4);
+  for (const Unattributed &u : none)
+    CHECK(u.why == "debug directory of no run found (its name holds no valid time and pid: "
+                   "run_YYYY_MM_DD_HH_MM_SS_us-pid_P)");
+}
+
+TEST_CASE("Runs: a log's rank is read as the index reads it: every digit, negative envelopes too") {
+  // Issue 43: ranks of 7+ digits were cut to 6 (so 1000000 and 1000001 were one rank: two runs of one job)
+  // and negative envelope ranks dropped (a log without rank: a run of its own), while the index gave the
+  // compiles their whole rank.
+  TempDir dir;
+  std::string record = "V1127 02:31:04.000000 100 torch/_dynamo/convert_frame.py:1] {\"dynamo_start\": {}, ";
+  std::string a = dir.write("dedicated_log_torch_trace_rank_1000000_a.log", record + "\"frame_id\": 0}\n");
+  std::string b = dir.write("dedicated_log_torch_trace_rank_1000001_b.log", record + "\"frame_id\": 0}\n");
+  std::string c = dir.write("dedicated_log_torch_trace_c.log", record + "\"rank\": -1, \"frame_id\": 0}\n");
+  std::string d = dir.write("dedicated_log_torch_trace_d.log", record + "\"rank\": 3, \"frame_id\": 0}\n");
+  std::string e =
+      dir.write("dedicated_log_torch_trace_rank_12345678901_e.log", record + "\"frame_id\": 0}\n");
+  CHECK(readLogTimes(a, ReadPolicy::allowAll()).rank == 1000000);
+  CHECK(readLogTimes(b, ReadPolicy::allowAll()).rank == 1000001);
+  CHECK(readLogTimes(c, ReadPolicy::allowAll()).rank == -1);
+  CHECK(readLogTimes(d, ReadPolicy::allowAll()).rank == 3);
+  // Too many digits for an int: no rank from the name (never its first digits).
+  CHECK_FALSE(readLogTimes(e, ReadPolicy::allowAll()).rank);
+  CHECK(TraceLog::rankFromFileName(a) == 1000000);
+  CHECK_FALSE(TraceLog::rankFromFileName(e));
+  auto runs = groupLogs({readLogTimes(a, ReadPolicy::allowAll()), readLogTimes(b, ReadPolicy::allowAll()),
+                         readLogTimes(c, ReadPolicy::allowAll()), readLogTimes(d, ReadPolicy::allowAll())});
+  REQUIRE(runs.size() == 1); // One job of four ranks.
+  CHECK(runs[0].ranks == std::vector<int>{-1, 3, 1000000, 1000001});
 }

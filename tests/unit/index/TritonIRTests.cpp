@@ -5,6 +5,8 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <map>
 #include <regex>
@@ -59,9 +61,11 @@ TEST_CASE("TritonIR: PTX .loc lines, .file after the function, inlined chains in
   CHECK(m.linesOf(c, 20) == std::vector<uint32_t>{9, 11});
   // The inlined helper's instruction belongs to the kernel line that called it.
   CHECK(m.linesOf(c, 38) == std::vector<uint32_t>{13, 14});
-  CHECK_FALSE(m.code[5]);
-  CHECK_FALSE(m.code[7]);
-  CHECK_FALSE(m.code[16]);
+  CHECK_FALSE(m.locationAt(5));
+  CHECK_FALSE(m.locationAt(7));
+  CHECK_FALSE(m.locationAt(16));
+  CHECK(m.lineCount == 18);
+  CHECK(m.error.empty());
 }
 
 TEST_CASE("TritonIR: MLIR aliases, names, call sites and fused locations") {
@@ -88,7 +92,7 @@ TEST_CASE("TritonIR: MLIR aliases, names, call sites and fused locations") {
   CHECK(m.linesOf(c, 20) == std::vector<uint32_t>{3, 5});
   CHECK(m.linesOf(c, 38) == std::vector<uint32_t>{4});
   CHECK(m.linesOf(c, 30) == std::vector<uint32_t>{6});
-  CHECK_FALSE(m.code[7]);
+  CHECK_FALSE(m.locationAt(7));
   CHECK_FALSE(m.fileNamed("h.py").has_value()); // Only the call site was needed.
 }
 
@@ -122,7 +126,8 @@ TEST_CASE("TritonIR: malformed input never crashes") {
         "x loc(\"f\":\n", "x loc(fused[\n"}) {
     for (size_t s2 = 0; s2 < kTritonStages; ++s2) {
       IrLineMap m = parseTritonIr(static_cast<TritonStage>(s2), s);
-      CHECK(m.locations.size() == m.code.size());
+      CHECK(std::is_sorted(m.code.begin(), m.code.end(),
+                           [](const IrCodeLine &a, const IrCodeLine &b) { return a.line < b.line; }));
     }
   }
 }
@@ -214,14 +219,134 @@ TEST_CASE("TritonIR: TTIR, TTGIR and LLIR of kernel_ir map into the kernel's fil
       // site); the kernel file is the one the function's own location names.
       size_t located = 0;
       std::optional<uint32_t> kernelFile;
-      for (size_t i = kernel->line; i <= kernel->endLine; ++i) {
-        if (!m.code[i]) continue;
+      for (uint32_t i = kernel->line; i <= kernel->endLine; ++i) {
+        std::optional<IrLocation> at = m.locationAt(i);
+        if (!at) continue;
         ++located;
-        if (!kernelFile) kernelFile = m.locations[i].file;
-        CHECK(m.locations[i].file == *kernelFile);
+        if (!kernelFile) kernelFile = at->file;
+        CHECK(at->file == *kernelFile);
       }
       CHECK(located > 0);
       CHECK(m.files[*kernelFile].find("/inductor_cache/") != std::string::npos);
     }
   }
+}
+
+// Issue 43: IR files come from outside, and editors ask for their tables by themselves (inlay hints,
+// document symbols). What a parse keeps follows the located code lines, never the lines; every count the
+// input controls is bounded and looked up, never scanned.
+
+namespace {
+
+/// Seconds `f` takes.
+template <typename F> double secondsOf(F &&f) {
+  auto start = std::chrono::steady_clock::now();
+  f();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+/// A PTX kernel whose body is `body`, with `.file 1` the kernel's file.
+std::string ptxKernel(const std::string &body) {
+  return ".visible .entry k(\n)\n{\n" + body + "}\n\t.file\t1 \"/cache/xy/ck.py\"\n";
+}
+
+} // namespace
+
+TEST_CASE("TritonIR: a file of 8 MiB of newlines keeps nothing per line, in every stage") {
+  // Before: three per-line tables (line views, locations, code flags), about 30 bytes a line: 250 MB here,
+  // 3.85 GB for the 128 MiB .ptx of the issue.
+  std::string text(size_t{8} << 20, '\n');
+  for (TritonStage stage : {TritonStage::Ptx, TritonStage::Ttir, TritonStage::Llir}) {
+    IrLineMap m = parseTritonIr(stage, text);
+    CHECK(m.lineCount == text.size());
+    CHECK(m.code.empty());
+    CHECK(m.error.empty());
+    CHECK(m.keptBytes() < 4096);
+  }
+  // Inside a function, blank lines and comments are no code either.
+  std::string body;
+  for (int i = 0; i < 100000; ++i)
+    body += "\t// nothing\n\n";
+  IrLineMap m = parsePtx(ptxKernel("\t.loc\t1 5 0\n" + body + "\tret;\n"));
+  REQUIRE(m.code.size() == 1);
+  CHECK(m.code[0].location.line == 5);
+  CHECK(m.keptBytes() < 4096);
+}
+
+TEST_CASE("TritonIR: .loc comments naming 4,000 inlined files 200,000 times are looked up, not scanned") {
+  // Each `.loc`'s inlined chain names its file by name only: before, each was found by scanning every file
+  // named so far (80,000 names cost 36 s per definition request). 4,000 names stay within IrLimits.
+  std::string body;
+  for (int i = 0; i < 200000; ++i)
+    body += "\t.loc\t1 " + std::to_string(i % 7 + 1) + " 0 // h.py:1:1 @[ f" + std::to_string(i % 4000) +
+            ".py:" + std::to_string(i % 7 + 1) + ":2 ]\n\tadd.s32 %r1, %r1, 1;\n";
+  std::string ptx = ptxKernel(body);
+  IrLineMap m;
+  double seconds = secondsOf([&] { m = parsePtx(ptx); });
+  CHECK_MESSAGE(seconds < 3.0, "parsePtx took " << seconds << " s");
+  REQUIRE(m.error.empty());
+  CHECK(m.files.size() == 4001); // The kernel's file and the 4,000 named in comments.
+  CHECK(m.code.size() == 200000);
+  auto f = m.fileNamed("f17.py");
+  REQUIRE(f);
+  // f17 is named by instructions 17, 4017, 8017...: line (i % 7) + 1, each instruction two lines after the
+  // body's start (line 3).
+  std::vector<uint32_t> lines = m.linesOf(*f, 17 % 7 + 1);
+  REQUIRE(!lines.empty());
+  CHECK(lines.front() == 3 + 2 * 17 + 1);
+}
+
+TEST_CASE("TritonIR: a file past IrLimits is refused, never cut, and the parse stops there") {
+  IrLimits small;
+  small.maxCodeLines = 10;
+  small.maxFiles = 3;
+  small.maxFunctions = 2;
+  small.maxAliases = 4;
+  std::string body;
+  for (int i = 0; i < 11; ++i)
+    body += "\t.loc\t1 1 0\n\tret;\n";
+  IrLineMap m = parsePtx(ptxKernel(body), small);
+  CHECK(m.error == "more than 10 located code lines");
+  CHECK(parsePtx(ptxKernel(body)).error.empty());
+  // 80,000 inlined names: more than 4,096 source files, found in one pass.
+  std::string names;
+  for (int i = 0; i < 80000; ++i)
+    names += "\t.loc\t1 1 0 // h.py:1:1 @[ f" + std::to_string(i) + ".py:1:2 ]\n\tret;\n";
+  double seconds = secondsOf([&] { m = parsePtx(ptxKernel(names)); });
+  CHECK(m.error == "more than 4,096 source files");
+  CHECK_MESSAGE(seconds < 3.0, "parsePtx took " << seconds << " s");
+  CHECK(parsePtx(ptxKernel("\t.loc\t1 1 0 // @[ " + std::string(5000, 'a') + ".py:1:1 ]\n\tret;\n")).error ==
+        "a source file name longer than 4,096 bytes");
+  CHECK(parsePtx(".entry a(\n{\n}\n.entry b(\n{\n}\n.entry c(\n{\n}\n", small).error ==
+        "more than 2 functions");
+  CHECK(parseMlir(
+            "#loc1 = loc(\"a\":1:1)\n#loc2 = loc(\"a\":1:1)\n#loc3 = loc(\"a\":1:1)\n#loc4 = loc(\"a\":1:1)\n"
+            "#loc5 = loc(\"a\":1:1)\n",
+            TritonStage::Ttir, small)
+            .error == "more than 4 location aliases or metadata nodes");
+  CHECK(parseMlir("x loc(\"a\":1:1)\nx loc(\"b\":1:1)\nx loc(\"c\":1:1)\nx loc(\"d\":1:1)\n",
+                  TritonStage::Ttir, small)
+            .error == "more than 3 source files");
+}
+
+TEST_CASE("TritonIR: LLVM locations sharing one inlinedAt chain and one huge DIFile are read once") {
+  // 100,000 locations inlined at one location whose file node's fields are 1 MB: before, each walk read the
+  // chain's and the file's fields again (100,000 x 1 MB).
+  std::string ll = "define void @k() !dbg !4 {\n";
+  const int n = 100000;
+  for (int i = 0; i < n; ++i)
+    ll += "  %" + std::to_string(i) + " = add i32 1, 2, !dbg !" + std::to_string(100 + i) + "\n";
+  ll += "}\n";
+  ll += "!1 = !DIFile(filename: \"c.py\", directory: \"/cache/xy\", " + std::string(1 << 20, ' ') + ")\n";
+  ll += "!4 = distinct !DISubprogram(name: \"k\", scope: !1, file: !1, line: 18)\n";
+  ll += "!8 = !DILocation(line: 38, column: 37, scope: !4" + std::string(1 << 20, ' ') + ")\n";
+  for (int i = 0; i < n; ++i)
+    ll += "!" + std::to_string(100 + i) + " = !DILocation(line: 1, column: 1, scope: !4, inlinedAt: !8)\n";
+  IrLineMap m;
+  double seconds = secondsOf([&] { m = parseLlir(ll); });
+  CHECK_MESSAGE(seconds < 3.0, "parseLlir took " << seconds << " s");
+  REQUIRE(m.error.empty());
+  auto c = m.fileNamed("c.py");
+  REQUIRE(c);
+  CHECK(m.linesOf(*c, 38).size() == static_cast<size_t>(n));
 }

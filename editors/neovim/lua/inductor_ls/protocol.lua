@@ -95,7 +95,7 @@ M.methods = {
   },
   ['inductor/lowered'] = {
     sends = { textDocument = { uri = 'string' }, position = { line = 'integer', character = 'integer' } },
-    reads = M.list({ stage = 'string', locations = M.list('Location') }),
+    reads = M.list({ stage = 'string', locations = M.list('Location'), more = 'integer?', note = 'string?' }),
   },
   ['inductor/compiles'] = {
     sends = { uri = 'string?' },

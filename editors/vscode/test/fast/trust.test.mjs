@@ -24,6 +24,27 @@ test('package.json: untrusted workspaces supported with limits; the program sett
     assert.ok(untrusted.restrictedConfigurations?.includes(key), key);
 });
 
+// Issue 43, finding 8: every setting that makes the server read a folder (a read root: SECURITY.md) is one an
+// untrusted workspace must not set, or its `.vscode/settings.json` could name `/etc` as a Triton cache: each
+// initializationOptions key the server's description gives a list of paths or mappings (all but
+// `libraryPaths`, which are globs of frames, never read) must be restricted.
+test('package.json: every setting that adds a read root is restricted in an untrusted workspace', () => {
+  const description = JSON.parse(
+    fs.readFileSync(path.join(here, '..', '..', '..', '..', 'protocol', 'inductor-protocol.json'), 'utf8'),
+  );
+  const restricted = manifest.capabilities?.untrustedWorkspaces?.restrictedConfigurations ?? [];
+  const lists = Object.entries(description.$defs.InitializationOptions.properties)
+    .filter(([, schema]) => JSON.stringify(schema).includes('"array"'))
+    .map(([key]) => key);
+  const pathSettings = lists.filter((k) => k !== 'libraryPaths');
+  assert.deepEqual(pathSettings.sort(), ['pathMappings', 'profiles', 'runLogs', 'traceDirs', 'tritonCacheDirs']);
+  for (const key of pathSettings) {
+    const setting = `inductorLs.${key}`;
+    assert.ok(manifest.contributes.configuration.properties[setting], `${setting} is a setting`);
+    assert.ok(restricted.includes(setting), `${setting} is not restricted in Restricted Mode`);
+  }
+});
+
 function plant(file, marker) {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, `#!/bin/sh\ntouch '${marker}'\necho '[]'\n`, { mode: 0o755 });

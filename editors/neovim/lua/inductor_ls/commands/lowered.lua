@@ -26,6 +26,14 @@ return function(stage)
           item.text = s.stage .. '  ' .. vim.trim(item.text or '')
           table.insert(items, item)
         end
+        -- The server lists the first 4,000 lines of a stage and counts the rest.
+        if (s.more or 0) > 0 then
+          table.insert(items, { text = s.stage .. '  … ' .. s.more .. ' more lines', valid = 0 })
+        end
+        -- A stage whose file the server did not read says why.
+        if s.note then
+          table.insert(items, { text = s.stage .. '  not read: ' .. s.note, valid = 0 })
+        end
       end
     end
     if #items == 0 then
