@@ -10,12 +10,35 @@
 #include "index/model/Ranks.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 #include <string_view>
 #include <vector>
 
 namespace inductor::server {
+
+namespace {
+
+/// `cuda:N` for every `cuda:<digits>` of a text: what differs between the ranks of one host in a guard.
+std::string withoutDeviceIndex(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size();) {
+    if (text.compare(i, 5, "cuda:") == 0 && i + 5 < text.size() &&
+        std::isdigit(static_cast<unsigned char>(text[i + 5]))) {
+      out += "cuda:N";
+      i += 5;
+      while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])))
+        ++i;
+      continue;
+    }
+    out += text[i++];
+  }
+  return out;
+}
+
+} // namespace
 
 HealthMarkdown healthMarkdown(const index::Index &index, const std::string &path, uint32_t line) {
   index::HealthAtLine at = index.healthAt(path, line);
@@ -127,6 +150,8 @@ HealthMarkdown healthMarkdown(const index::Index &index, const std::string &path
       const index::GuardEntry &guard = h.compiles[c].guards[g];
       std::string line = "[" + h.compiles[c].id.str() + "] ";
       line.append(guard.kind).append(": ").append(guard.expression);
+      // The ranks of a host each guard on their own device (`cuda:1`): one guard of the compile, once.
+      if (ranks.ranks.size() > 1) line = withoutDeviceIndex(line);
       if (!seen.insert(line).second) continue;
       if (++shown > 20) {
         s += "\n…";

@@ -261,30 +261,33 @@ std::string definitionMarkdown(const index::Index &index, TextCache &texts, cons
 /// its number of launches.
 void appendKernelGroups(std::string &md, const index::Index &index, TextCache &texts,
                         const index::LaunchSummary &summary) {
-  for (const index::LaunchSummary::Group &g : summary.groups) {
-    md += "\n\n**" + g.label + "**";
-    for (size_t i = 0; i < g.kernels.size() && i < kListLimit; ++i) {
-      const index::LaunchSummary::Kernel &k = g.kernels[i];
-      md += "\n- " + launchLink(index, texts, k.launches.front(), codeSpan(k.name)) + " · " +
-            std::string(index::displayName(k.kind));
-      if (k.launches.size() > 1) {
-        // Each launch a link: by debug handle when every launch has one, else by line.
-        bool handles = std::all_of(k.launches.begin(), k.launches.end(), [&](index::LaunchRef r) {
-          return index.launch(r).site.debugHandle.has_value();
-        });
-        md += " · " + plural(k.launches.size(), "launch", "launches") +
-              (handles ? ", debug handles" : ", lines");
-        for (size_t j = 0; j < k.launches.size() && j < kListLimit; ++j) {
-          const index::Launch &l = index.launch(k.launches[j]);
-          std::string text =
-              std::to_string(handles ? *l.site.debugHandle : static_cast<int>(l.site.line + 1));
-          md += (j ? ", " : " ") + launchLink(index, texts, k.launches[j], text);
+  // One row per version of a graph's code: the ranks that ran the same code, with their own kernels and
+  // debug handles (a rank whose code differs is a row of its own, never mixed into another's).
+  for (const index::LaunchSummary::Group &group : summary.groups)
+    for (const index::LaunchSummary::Row &g : group.rows) {
+      md += "\n\n**" + g.label + "**";
+      for (size_t i = 0; i < g.kernels.size() && i < kListLimit; ++i) {
+        const index::LaunchSummary::Kernel &k = g.kernels[i];
+        md += "\n- " + launchLink(index, texts, k.launches.front(), codeSpan(k.name)) + " · " +
+              std::string(index::displayName(k.kind));
+        if (k.launches.size() > 1) {
+          // Each launch a link: by debug handle when every launch has one, else by line.
+          bool handles = std::all_of(k.launches.begin(), k.launches.end(), [&](index::LaunchRef r) {
+            return index.launch(r).site.debugHandle.has_value();
+          });
+          md += " · " + plural(k.launches.size(), "launch", "launches") +
+                (handles ? ", debug handles" : ", lines");
+          for (size_t j = 0; j < k.launches.size() && j < kListLimit; ++j) {
+            const index::Launch &l = index.launch(k.launches[j]);
+            std::string text =
+                std::to_string(handles ? *l.site.debugHandle : static_cast<int>(l.site.line + 1));
+            md += (j ? ", " : " ") + launchLink(index, texts, k.launches[j], text);
+          }
+          if (k.launches.size() > kListLimit) md += ", …";
         }
-        if (k.launches.size() > kListLimit) md += ", …";
       }
+      md += more(kListLimit, g.kernels.size(), "kernels");
     }
-    md += more(kListLimit, g.kernels.size(), "kernels");
-  }
 }
 
 std::string graphNodeMarkdown(const index::Index &index, TextCache &texts, const index::SymbolAt &s) {

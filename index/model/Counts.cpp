@@ -81,6 +81,15 @@ LaunchSummary summarizeLaunches(const Index &index, const std::vector<LaunchRef>
     std::unordered_map<std::string_view, size_t> kernelIndex; // Views of the index's kernel names.
     /// Per kernel: site -> the versions of the code (Index::firstEquivalent) it was seen in.
     std::vector<std::unordered_map<int64_t, std::vector<uint32_t>>> siteKeys;
+    /// Per version of the code (by Index::firstEquivalent): its ranks, and its own kernels and sites.
+    struct Version {
+      std::set<int> ranks;
+      std::unordered_map<std::string_view, size_t> kernelIndex;
+      std::vector<std::set<int64_t>> sites;
+      std::vector<LaunchSummary::Kernel> kernels;
+    };
+    std::vector<uint32_t> versionOrder;
+    std::unordered_map<uint32_t, Version> versions;
   };
   std::vector<GroupState> state;
   std::map<std::string, size_t> groupIndex;
@@ -124,21 +133,44 @@ LaunchSummary summarizeLaunches(const Index &index, const std::vector<LaunchRef>
     int64_t site = l.site.debugHandle ? int64_t{*l.site.debugHandle} : -1 - int64_t{l.site.line};
     auto [sit, newSite] = st.siteKeys[kit->second].try_emplace(site);
     uint32_t version = index.firstEquivalent(r.artifact).value;
+    // This version's row: its ranks, kernels and sites alone.
+    auto [vit, newVersion] = st.versions.try_emplace(version);
+    if (newVersion) st.versionOrder.push_back(version);
+    GroupState::Version &v = vit->second;
+    if (const Compile *c = index.compileOf(r.artifact); c && c->rank) v.ranks.insert(*c->rank);
+    auto [vk, newVersionKernel] = v.kernelIndex.try_emplace(l.site.kernel, v.kernels.size());
+    if (newVersionKernel) {
+      v.kernels.push_back({l.site.kernel, l.kind, {}, {}});
+      v.sites.emplace_back();
+    }
+    if (v.sites[vk->second].insert(site).second) v.kernels[vk->second].launches.push_back(r);
     if (std::find(sit->second.begin(), sit->second.end(), version) != sit->second.end()) continue;
     sit->second.push_back(version);
     (newSite ? g.kernels[kit->second].launches : g.kernels[kit->second].variants).push_back(r);
   }
   std::set<std::string> compiles;
   for (size_t i = 0; i < state.size(); ++i) {
-    const GroupState &st = state[i];
+    GroupState &st = state[i];
     LaunchSummary::Group &g = out.groups[i];
     compiles.insert(g.compile);
     if (g.compile.starts_with("\n")) g.compile.clear();
-    if (st.anyRank) {
-      std::string ranks;
-      for (int rank : st.ranks)
-        ranks += (ranks.empty() ? "" : ", ") + std::to_string(rank);
-      g.label += st.ranks.size() == 1 ? " · rank " + ranks : " · ranks " + ranks;
+    auto ranksText = [](const std::set<int> &ranks) {
+      std::string out;
+      for (int rank : ranks)
+        out += (out.empty() ? "" : ", ") + std::to_string(rank);
+      return (ranks.size() == 1 ? " · rank " : " · ranks ") + out;
+    };
+    std::string label = g.label;
+    if (st.anyRank) g.label += ranksText(st.ranks);
+    if (st.versionOrder.size() < 2) {
+      g.rows.push_back({g.label, g.kernels});
+      for (LaunchSummary::Kernel &k : g.rows.back().kernels)
+        k.variants.clear();
+      continue;
+    }
+    for (uint32_t version : st.versionOrder) {
+      GroupState::Version &v = st.versions[version];
+      g.rows.push_back({label + (v.ranks.empty() ? "" : ranksText(v.ranks)), std::move(v.kernels)});
     }
   }
   out.compiles = compiles.size();

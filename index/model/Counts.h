@@ -67,11 +67,19 @@ struct LaunchSummary {
     /// locations() so that a user sees every version.
     std::vector<LaunchRef> variants;
   };
+  /// The ranks of a group that ran one version of its code (Index::firstEquivalent: the same text up to the
+  /// device) and what that version launches: each its own kernels, sites and debug handles, never another
+  /// version's. A group of one version has one row, equal to the group.
+  struct Row {
+    std::string label;           ///< The group's label with this version's ranks: "[0/0] forward · rank 3".
+    std::vector<Kernel> kernels; ///< In order of first launch; `variants` empty.
+  };
   struct Group {
     std::string label;           ///< "[0/0] backward", "[0/0] forward · ranks 0, 1".
     std::string kindWord;        ///< Compile::kindWord(): "forward", "backward", "inference", "AOT", "other".
     std::string compile;         ///< The compile it belongs to (CompileId::str, "" when none): "0/0".
     std::vector<Kernel> kernels; ///< In order of first launch.
+    std::vector<Row> rows;       ///< One per version of the code, in order of first launch (see Row).
   };
   std::vector<Group> groups; ///< In compile order.
   size_t kernels = 0, launches = 0;
