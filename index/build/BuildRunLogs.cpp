@@ -17,8 +17,6 @@ namespace inductor::index {
 
 namespace {
 
-constexpr size_t kMaxRunLogCandidates = 256;
-constexpr size_t kSniffBytes = 1 << 20;
 constexpr uint64_t kMaxRunLogBytes = 1ull << 30;
 
 /// The op of an FX node target: `torch.ops.aten.log.default` -> `log`.

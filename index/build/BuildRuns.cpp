@@ -2,6 +2,7 @@
 // IndexOptions::run selects, and the inputs restricted to it before any log is read, so that every later step
 // (reading logs, file compiles, compile health, runtime) sees only that run's files.
 #include "index/build/IndexBuilder.h"
+#include "index/runtime/DebugPrinter.h"
 
 #include <algorithm>
 
@@ -41,11 +42,15 @@ void IndexBuilder::selectRunOf(DiscoveredInputs &inputs) {
   }
   inputs.compiles = std::move(units);
   // Debug directories and profiles of no run are named one by one; the run-log candidates (any *.log, *.txt
-  // beside the traces) once, with the first.
-  size_t runLogs = 0;
+  // beside the traces) once, with the first, and only those that hold the printer's output: a copy of the
+  // model (`model_base.py.txt`) or a program's stdout is nobody's run log and no problem of the traces.
+  size_t runLogs = 0, sniffed = 0;
   std::string firstRunLog;
   for (const Unattributed &u : unattributed_) {
     if (u.why.rfind("run log", 0) == 0) {
+      if (++sniffed > kMaxRunLogCandidates) continue;
+      Expected<std::string> head = policy.readListedHead(u.path, kSniffBytes);
+      if (!head || !looksLikePrinterLog(*head)) continue;
       if (runLogs++ == 0) firstRunLog = u.path;
       continue;
     }

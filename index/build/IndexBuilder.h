@@ -214,6 +214,11 @@ GraphData analyzeGraphLines(const std::vector<std::string_view> &lines);
 /// The `key` of an `fx_graph_cache_miss`/`_hit` artifact's JSON payload; empty when it has none.
 std::string fxGraphCacheKey(std::string_view json);
 
+/// Run logs: at most this many candidates found by name (any *.log, *.txt beside the traces) are opened, and
+/// each only for its first kSniffBytes (looksLikePrinterLog) unless it holds the printer's output.
+constexpr size_t kMaxRunLogCandidates = 256;
+constexpr size_t kSniffBytes = 1 << 20;
+
 /// The runtime inputs of a build (BuildRuntime.cpp): normalized paths, each once, in the order found;
 /// explicit ones (named by the options) get diagnostics when they cannot be used.
 /// The runtime inputs of a build (discoverRuntimeInputs in Discovery.h).

@@ -234,6 +234,31 @@ TEST_CASE("runs: explain reports the latest run and names the other") {
   CHECK(j["runs"][0]["current"] == false);
 }
 
+TEST_CASE("runs: files beside the traces that are not printer run logs are no indexing problem") {
+  // Every *.log and *.txt beside the traces is a run-log candidate; only the printer's output (its
+  // `before_launch` blocks, read here) may be reported as belonging to no run. The case folders with several
+  // runs hold copies of the model (`model_base.py.txt`) and the runs' stdout (`run_base.log`).
+  size_t checked = 0;
+  for (const std::string &root : caseFolders()) {
+    if (latestRunLogs(filesIn(root + "/trace", "dedicated_log_torch_trace")).size() ==
+        filesIn(root + "/trace", "dedicated_log_torch_trace").size())
+      continue; // One run: nothing is left out of it.
+    CAPTURE(root);
+    json j = json::parse(runExplain("--json '" + root + "'"), nullptr, false);
+    REQUIRE(j.is_object());
+    for (const json &d : j["diagnostics"]) {
+      INFO(d.dump());
+      std::string file = d["file"].get<std::string>();
+      if (file.ends_with(".txt") || file.ends_with(".log")) {
+        std::string text = readFile(fs::path(file).is_absolute() ? file : root + "/" + file);
+        CHECK(text.find("before_launch") != std::string::npos);
+      }
+    }
+    ++checked;
+  }
+  CHECK(checked >= 3);
+}
+
 TEST_CASE("runs: with no settings every answer comes from the latest run") {
   Fixture f = runsGpt();
   Session s(f.root);
