@@ -345,6 +345,9 @@ private:
   /// Requests accepted by withIndex and not answered yet (waiting_, the pool's queue, running); bounded by
   /// ServerOptions::maxPendingRequests. Declared before what holds the requests, which outlive it otherwise.
   std::atomic<size_t> pendingRequests_{0};
+  /// Requests accepted by withIndex and not answered yet, for $/cancelRequest. Declared before what holds the
+  /// requests (waiting_, pool_): each holds an entry of it until it is answered or dropped.
+  InFlightRequests inFlight_;
   std::atomic<bool> busyLogged_{false};        ///< "server busy" was logged (once per episode).
   std::vector<std::function<void()>> waiting_; ///< Requests queued until the first index is ready.
   /// The running build's progress, for inductor/status: percentage and what it is doing.
@@ -360,8 +363,6 @@ private:
   /// startIndexing() while no builder runs.
   index::IndexCache indexCache_;
   std::atomic<bool> cancelBuild_{false};
-
-  InFlightRequests inFlight_; ///< Requests accepted by withIndex and not answered yet, for $/cancelRequest.
 
   std::unique_ptr<boost::asio::thread_pool> pool_;
   std::atomic<int64_t> nextRequestId_{1};
