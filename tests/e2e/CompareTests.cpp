@@ -445,9 +445,10 @@ TEST_CASE("compare: a baseline folder outside PATH is the same run; a name that 
   // No such folder, a folder without logs, an id no run has, "previous" of a single run: an error that says
   // so, never an empty comparison.
   fs::create_directories(f.dir.path() + "/traces/empty");
-  for (const auto &[name, path] :
+  for (const auto &wrong :
        {std::pair{"traces/run3", "traces"}, std::pair{"traces/empty", "traces"},
         std::pair{"2020-01-01 00:00:00", "traces"}, std::pair{"previous", "traces/run2"}}) {
+    const std::string name = wrong.first, path = wrong.second; // Not bindings: INFO's lambda captures them.
     INFO(name);
     for (const char *asJson : {"", "--json "}) {
       Explained e =
@@ -566,8 +567,9 @@ TEST_CASE(
   REQUIRE(c["baseline"].is_object());
   CHECK(c["baseline"]["logs"] == json(byRank(earlier)));
   CHECK(c["current"]["logs"] == json(byRank(latest)));
-  for (const auto &[set, change] : {std::pair{&gone, "gone"}, std::pair{&added, "new"}})
-    for (const std::string &text : *set) {
+  for (const auto &expectation : {std::pair{&gone, "gone"}, std::pair{&added, "new"}})
+    for (const std::string &text : *expectation.first) {
+      const std::string change = expectation.second;
       INFO(change << ": " << text);
       const json *l = lineWithText(c, text);
       REQUIRE(l);

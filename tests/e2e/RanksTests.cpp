@@ -76,7 +76,7 @@ std::string compileIdOf(const TraceRecord &r) {
   return num("frame_id") + "/" + num("frame_compile_id");
 }
 
-std::string trimmed(std::string s) {
+std::string trimmed(const std::string &s) {
   size_t b = s.find_first_not_of(" \t"), e = s.find_last_not_of(" \t");
   return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
 }
@@ -305,7 +305,9 @@ std::set<Expected> oracle(const std::string &root) {
       made[key].insert(rank);
       if (!idOf.count(key)) idOf[key] = id;
     }
-  for (const auto &[key, ranks] : made) {
+  for (const auto &entry : made) {
+    const auto &key = entry.first; // Not a binding: the lambda below captures it.
+    const std::set<int> &ranks = entry.second;
     if (ranks.size() == of) continue;
     const std::string &id = idOf[key];
     bool explained = std::all_of(ranks.begin(), ranks.end(), [&](int r) {

@@ -63,7 +63,7 @@ bool isResponseTo(const json &m, const json &id) {
 class Client {
 public:
   explicit Client(server::ServerOptions options = {.jobs = 0, .watch = false}, bool start = true)
-      : server_(std::make_unique<server::Server>(transport_, options)) {
+      : server_(std::make_unique<server::Server>(transport_, std::move(options))) {
     if (start) this->start();
   }
   ~Client() {
