@@ -65,7 +65,8 @@ struct InitializationOptions {
   std::optional<bool> trusted;
   /// The current run and the baseline run (index/files/Runs.h): "latest" (run's default), "previous"
   /// (baseline's default), "none" (baseline only), a run id ("2026-11-27 02:31:04") or a path of one of the
-  /// run's logs or directories. A value that is not a string is skipped with a warning.
+  /// run's logs or directories, or (baseline) of a folder holding its logs, inside the trace folders or not
+  /// (index::resolveRunName). A value that is not a string is skipped with a warning.
   std::optional<std::string> run, baseline;
   /// Triton cache folders (TRITON_CACHE_DIR, an Inductor cache's `triton/`) to read kernels' IR and resources
   /// from, besides those found with the traces (IndexOptions::tritonCacheDirs); read roots. A string is one.

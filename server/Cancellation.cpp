@@ -32,6 +32,13 @@ size_t InFlightRequests::cancel(const protocol::json &id) {
   return it->second.size();
 }
 
+void InFlightRequests::cancelAll() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (const auto &entry : byId_)
+    for (const Token &t : entry.second)
+      t.cancelled->store(true);
+}
+
 size_t InFlightRequests::size() const {
   std::lock_guard<std::mutex> lock(mutex_);
   size_t n = 0;

@@ -35,6 +35,9 @@ public:
   /// Marks every request in flight with this id cancelled; how many were. Ids that are neither integers
   /// nor strings name no request (0).
   size_t cancel(const protocol::json &id);
+  /// Marks every request in flight cancelled (at exit: those that have not started are answered
+  /// RequestCancelled instead of run).
+  void cancelAll();
   /// Requests in flight (for tests).
   size_t size() const;
 

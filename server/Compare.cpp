@@ -36,12 +36,12 @@ std::optional<double> micros(const std::optional<uint64_t> &ns) {
 } // namespace
 
 protocol::CompareResult compareResult(const index::Index &current, const index::Index *baseline,
-                                      TextCache &texts) {
+                                      TextCache &texts, const std::string &whyNone) {
   protocol::CompareResult out;
   out.current = {runName(current, ""), current.traceFiles()};
   out.basisAfter = basisOf(current);
   if (!baseline) {
-    out.reason = "no baseline: no earlier run was found, and none was named";
+    out.reason = whyNone.empty() ? "no baseline: no earlier run was found" : whyNone;
     return out;
   }
   index::CompareOptions options;
@@ -66,7 +66,7 @@ void Server::onCompare(const protocol::CompareParams &params, Reply reply) {
   withRuns(std::move(reply), [this, params](const index::Index &current, const index::Index *baseline,
                                             const Reply &reply) {
     TextCache texts(documents(), current);
-    protocol::CompareResult out = compareResult(current, baseline, texts);
+    protocol::CompareResult out = compareResult(current, baseline, texts, baseline ? "" : baselineWhyNone());
     // Runs are compared as served: the current run and its baseline (the `run` and `baseline` settings,
     // inductor.selectRun / inductor.selectBaseline pick others). Naming another run is said, not guessed.
     auto names = [](const std::optional<std::string> &asked, const index::Index *index,

@@ -34,9 +34,10 @@ protocol::HotLinesResult hotLinesResult(const index::Index &index, TextCache &te
                                         const std::string &onlyPath);
 
 /// What changed since the baseline run (inductor/compare; explain's `comparison`): index::compareRuns over
-/// the user files' texts now. Without a baseline: `baseline` null, `reason` saying why, no events or lines.
+/// the user files' texts now. Without a baseline: `baseline` null, `reason` saying why (`whyNone`, else that
+/// no earlier run was found), no events or lines.
 protocol::CompareResult compareResult(const index::Index &current, const index::Index *baseline,
-                                      TextCache &texts);
+                                      TextCache &texts, const std::string &whyNone = "");
 
 /// Launch sites of `launches`, one location each (ranks sharing one output code file share their sites), as
 /// the JSON text of an array of Location (inductor/launchSites, and the code lenses' arguments).

@@ -182,7 +182,11 @@ void Server::onExecuteCommand(const protocol::InductorCommandParams &params, Rep
     break;
   case protocol::InductorCommandParams::Command::SelectRun:
   case protocol::InductorCommandParams::Command::SelectBaseline:
-    selectRun(params, params.command == protocol::InductorCommandParams::Command::SelectBaseline);
+    // A baseline that names no run is an error that says so (index::noRunMatches).
+    if (std::string error =
+            selectRun(params, params.command == protocol::InductorCommandParams::Command::SelectBaseline);
+        !error.empty())
+      return reply.error(ErrorCode::InvalidParams, error);
     break;
   }
   reply(nullptr);

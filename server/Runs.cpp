@@ -1,8 +1,10 @@
 // server/Runs.cpp: runs (index/files/Runs.h) on the server's side. The served index is of one run, the
 // current one (the `run` setting, "latest" by default: IndexOptions::run); the baseline run's index (the
-// `baseline` setting: "previous" by default, the run before the current one; "none"; a run id or a path) is
-// built after the current one is served, on its own thread with its own IndexCache, so the first answer never
-// waits for an older run. Requests that compare take both (withRuns).
+// `baseline` setting: "previous" by default, the run before the current one; "none"; a run id or a path, as
+// explain --baseline takes them: index::resolveRunName) is built after the current one is served, on its own
+// thread with its own IndexCache, so the first answer never waits for an older run. Requests that compare take
+// both (withRuns). A baseline named that matches no run is an error: shown once, inductor/compare's `reason`,
+// and inductor.selectBaseline's error answer.
 //
 //   inductor/runs {} -> {runs: [{id, startTime, endTime, ranks, logs, current, baseline}]} (oldest first)
 //   workspace/executeCommand inductor.selectRun [id] / inductor.selectBaseline [id]
@@ -12,8 +14,11 @@
 #include "server/Server.h"
 
 #include <algorithm>
+#include <filesystem>
 
 namespace inductor::server {
+
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -29,21 +34,42 @@ std::optional<std::string> isoTime(int64_t us) {
 
 } // namespace
 
-std::optional<std::string> Server::baselineRunOf(const index::Index &current, const std::string &setting) {
+Server::BaselineChoice Server::baselineRunOf(const index::Index &current, const std::string &setting,
+                                             const index::IndexOptions &options) {
+  BaselineChoice out;
   const std::vector<index::Run> &runs = current.runs();
   const std::string &id = current.run().id;
-  if (setting == "none" || runs.size() < 2 || id.empty()) return std::nullopt;
+  if (setting == "none") {
+    out.whyNone = "no baseline: the `baseline` setting is \"none\"";
+    return out;
+  }
   size_t at = 0;
   while (at < runs.size() && runs[at].id != id)
     ++at;
-  if (at == runs.size()) return std::nullopt;
   if (setting.empty() || setting == "previous") {
-    if (at == 0) return std::nullopt; // The current run is the oldest: nothing before it.
-    return runs[at - 1].id;
+    // The run before the current one (which need not be the latest: the `run` setting).
+    if (at == 0 || at >= runs.size())
+      out.whyNone = "no baseline: no run before the current one was found (the `baseline` setting is "
+                    "\"previous\")";
+    else
+      out.run = index::NamedRun{runs[at - 1].id, options.inputs, false};
+    return out;
   }
-  std::optional<size_t> chosen = index::selectRun(runs, setting);
-  if (!chosen || *chosen == at) return std::nullopt;
-  return runs[*chosen].id;
+  // Any other name as explain --baseline takes it (index::resolveRunName), relative paths from the first
+  // workspace folder.
+  std::error_code ec;
+  std::string base = options.roots.empty() ? fs::current_path(ec).string() : options.roots.front();
+  index::Expected<index::NamedRun> named = index::resolveRunName(options, runs, setting, base);
+  if (!named) {
+    out.whyNone = "no baseline: " + named.error().message;
+    return out;
+  }
+  if (!named->outside && named->id == id) {
+    out.whyNone = "no baseline: \"" + setting + "\" is the current run (" + id + ")";
+    return out;
+  }
+  out.run = std::move(*named);
+  return out;
 }
 
 void Server::startBaseline(std::shared_ptr<const index::Index> current, index::IndexOptions options) {
@@ -53,21 +79,37 @@ void Server::startBaseline(std::shared_ptr<const index::Index> current, index::I
     std::lock_guard<std::mutex> lock(indexMutex_);
     setting = baselineSetting_;
   }
-  std::optional<std::string> wanted = current ? baselineRunOf(*current, setting) : std::nullopt;
+  BaselineChoice choice;
+  if (current) choice = baselineRunOf(*current, setting, options);
+  std::optional<index::NamedRun> wanted = choice.run;
+  // A setting that names no run is an error the user sees, once per setting (every build asks again),
+  // after the state that inductor/compare reads says so.
+  bool failed = current && !wanted && setting != "none" && setting != "previous" && !setting.empty();
+  bool show = false;
   // The same logs as the baseline kept: nothing to build (a baseline is an earlier run: its logs do not
   // grow).
   {
     std::lock_guard<std::mutex> lock(indexMutex_);
+    baselineWhyNone_ = choice.whyNone;
+    show = failed && baselineErrorShown_ != setting;
+    if (failed) baselineErrorShown_ = setting;
     if (!wanted) {
       baseline_ = nullptr;
+      baselineBuiltFor_.reset();
       baselineWanted_.reset();
-    } else if (baseline_ && baseline_->run().id == *wanted) {
+    } else if (baseline_ && baselineBuiltFor_ == wanted) {
       baselineWanted_ = wanted;
       return;
     } else {
       baselineWanted_ = wanted;
+      baselineWhyNone_ = "no baseline yet: run " + wanted->id + " is being indexed";
     }
   }
+  if (failed) logWarn("baseline setting: " + choice.whyNone);
+  if (show)
+    sendNotification(
+        "window/showMessage",
+        json(protocol::ShowMessageParams{protocol::MessageType::Error, "inductor-ls: " + choice.whyNone}));
   cancelBaseline_ = true;
   if (baselineBuilder_.joinable()) baselineBuilder_.join();
   cancelBaseline_ = false;
@@ -75,7 +117,14 @@ void Server::startBaseline(std::shared_ptr<const index::Index> current, index::I
   options.directoryListed = {}; // The current build watches what discovery lists.
   options.pythonPathsLater = {};
   options.pythonPathsNeeded = {};
-  options.run = *wanted;
+  if (!wanted->id.empty()) options.run = wanted->id;
+  if (wanted->outside) {
+    // A trace folder or log of its own (as explain --baseline reads one): the current run's profiles and run
+    // logs are not its; its own are found beside it.
+    options.inputs = wanted->inputs;
+    options.profiles.clear();
+    options.runLogs.clear();
+  }
   baselineBuilder_ = std::thread([this, options, wanted] {
     auto index = index::Index::build(options, {}, &cancelBaseline_, &baselineCache_);
     if (cancelBaseline_) return;
@@ -84,9 +133,11 @@ void Server::startBaseline(std::shared_ptr<const index::Index> current, index::I
       std::lock_guard<std::mutex> lock(indexMutex_);
       if (baselineWanted_ != wanted) return; // Another baseline was asked for meanwhile.
       baseline_ = std::move(index);
+      baselineBuiltFor_ = wanted;
+      baselineWhyNone_.clear();
       current = index_;
     }
-    logInfo("baseline run " + *wanted + " indexed");
+    logInfo("baseline run " + wanted->id + " indexed");
     sendStatus(/*force=*/true);
     // What compares with the baseline changed: events new since it (diagnostics, pushed again or refreshed
     // for pulling clients) and the lenses' changes.
@@ -248,7 +299,7 @@ void Server::onRuns(const protocol::NoParams &, Reply reply) {
   });
 }
 
-void Server::selectRun(const protocol::InductorCommandParams &params, bool baseline) {
+std::string Server::selectRun(const protocol::InductorCommandParams &params, bool baseline) {
   std::string id = "latest";
   if (params.arguments.is_array() && !params.arguments.empty() && params.arguments[0].is_string())
     id = params.arguments[0].get<std::string>();
@@ -256,16 +307,29 @@ void Server::selectRun(const protocol::InductorCommandParams &params, bool basel
     logInfo("run selected: " + id + ": reindexing");
     indexOptions_.run = id;
     startIndexing(Rebuild::Incremental);
-    return;
+    return {};
   }
   std::shared_ptr<const index::Index> current;
   {
     std::lock_guard<std::mutex> lock(indexMutex_);
-    baselineSetting_ = id;
     current = index_;
+  }
+  // A name that is no run is refused, and the baseline stays; before the first index, it is resolved then.
+  if (current && id != "none")
+    if (BaselineChoice choice = baselineRunOf(*current, id, indexOptions_); !choice.run)
+      return choice.whyNone;
+  {
+    std::lock_guard<std::mutex> lock(indexMutex_);
+    baselineSetting_ = id;
   }
   logInfo("baseline selected: " + id);
   if (current) startBaseline(current, indexOptions_);
+  return {};
+}
+
+std::string Server::baselineWhyNone() const {
+  std::lock_guard<std::mutex> lock(indexMutex_);
+  return baselineWhyNone_;
 }
 
 } // namespace inductor::server

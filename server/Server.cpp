@@ -88,6 +88,18 @@ Server::~Server() {
   stopWatcher();
   if (builder_.joinable()) builder_.join();
   stopBaseline();
+  // Exit came before the first index (issue 42): the requests still waiting for it are answered
+  // RequestCancelled now, while what they hold entries of (inFlight_, pendingRequests_) and the pool that
+  // answers them are alive; so is any request queued behind a running one, which the pool then answers.
+  inFlight_.cancelAll();
+  std::vector<std::function<void()>> waiting;
+  {
+    std::lock_guard<std::mutex> lock(indexMutex_);
+    waiting.swap(waiting_);
+  }
+  for (auto &w : waiting)
+    w();
+  waiting.clear();
   if (pool_) pool_->join();
 }
 

@@ -345,6 +345,9 @@ private:
   /// Requests accepted by withIndex and not answered yet (waiting_, the pool's queue, running); bounded by
   /// ServerOptions::maxPendingRequests. Declared before what holds the requests, which outlive it otherwise.
   std::atomic<size_t> pendingRequests_{0};
+  /// Requests accepted by withIndex and not answered yet, for $/cancelRequest. Declared before what holds the
+  /// requests (waiting_, pool_): each holds an entry of it until it is answered or dropped.
+  InFlightRequests inFlight_;
   std::atomic<bool> busyLogged_{false};        ///< "server busy" was logged (once per episode).
   std::vector<std::function<void()>> waiting_; ///< Requests queued until the first index is ready.
   /// The running build's progress, for inductor/status: percentage and what it is doing.
@@ -360,8 +363,6 @@ private:
   /// startIndexing() while no builder runs.
   index::IndexCache indexCache_;
   std::atomic<bool> cancelBuild_{false};
-
-  InFlightRequests inFlight_; ///< Requests accepted by withIndex and not answered yet, for $/cancelRequest.
 
   std::unique_ptr<boost::asio::thread_pool> pool_;
   std::atomic<int64_t> nextRequestId_{1};
@@ -392,19 +393,33 @@ private:
   json watchRegistration_; ///< Id of the client/registerCapability request.
 
   // Runs (server/Runs.cpp).
-  /// The id of the baseline run of `current` for the `baseline` setting, if any.
-  static std::optional<std::string> baselineRunOf(const index::Index &current, const std::string &setting);
+  /// The baseline run of `current` for a `baseline` setting (`options`: the current build's), or why none.
+  struct BaselineChoice {
+    std::optional<index::NamedRun> run;
+    std::string whyNone; ///< Without a run: inductor/compare's reason ("no baseline: ...").
+  };
+  /// "none", "previous" (before the current run), else index::resolveRunName (relative paths from the first
+  /// workspace folder), the current run itself refused. Reads the logs of a path outside the inputs.
+  static BaselineChoice baselineRunOf(const index::Index &current, const std::string &setting,
+                                      const index::IndexOptions &options);
   /// After the current run's index is served: builds the baseline run's (unless it is the one kept), on
   /// baselineBuilder_, cancelling one running. Called from the builder and reader threads.
   void startBaseline(std::shared_ptr<const index::Index> current, index::IndexOptions options);
   void stopBaseline();
   std::shared_ptr<const index::Index> baselineIndex() const;
-  /// inductor.selectRun / inductor.selectBaseline.
-  void selectRun(const protocol::InductorCommandParams &params, bool baseline);
-  std::string baselineSetting_ = "previous";     ///< Guarded by indexMutex_.
-  std::shared_ptr<const index::Index> baseline_; ///< Guarded by indexMutex_.
-  std::optional<std::string> baselineWanted_;    ///< The run id being built or kept; indexMutex_.
-  std::mutex baselineStartMutex_;                ///< Serialises startBaseline().
+  /// inductor.selectRun / inductor.selectBaseline; for a baseline that names no run (once the current
+  /// index is served), why (the setting is left as it was), else "".
+  std::string selectRun(const protocol::InductorCommandParams &params, bool baseline);
+  /// Why there is no baseline index now (inductor/compare's reason): the setting, a name that matches no
+  /// run, or the baseline still being indexed.
+  std::string baselineWhyNone() const;
+  std::string baselineSetting_ = "previous";        ///< Guarded by indexMutex_.
+  std::shared_ptr<const index::Index> baseline_;    ///< Guarded by indexMutex_.
+  std::optional<index::NamedRun> baselineWanted_;   ///< The run being built or kept; indexMutex_.
+  std::optional<index::NamedRun> baselineBuiltFor_; ///< The run baseline_ is of; indexMutex_.
+  std::string baselineWhyNone_;                     ///< baselineWhyNone(); indexMutex_.
+  std::string baselineErrorShown_; ///< The setting whose error was shown to the user; indexMutex_.
+  std::mutex baselineStartMutex_;  ///< Serialises startBaseline().
   std::thread baselineBuilder_;
   std::atomic<bool> cancelBaseline_{false};
   index::IndexCache baselineCache_; ///< Used by baselineBuilder_ only.

@@ -5,6 +5,7 @@
 #include "index/runtime/DebugPrinter.h"
 
 #include <algorithm>
+#include <filesystem>
 
 namespace inductor::index {
 
@@ -78,6 +79,41 @@ std::vector<Run> findRuns(const IndexOptions &options) {
   RuntimeInputs runtime =
       discoverRuntimeInputs(options.profiles, options.runLogs, found, found.traceLogs, policy);
   return groupRuns(found, runtime, policy);
+}
+
+Expected<NamedRun> resolveRunName(const IndexOptions &options, const std::vector<Run> &runs,
+                                  std::string_view name, const std::string &base) {
+  auto named = [&](const std::vector<Run> &among, std::string_view selector,
+                   std::vector<std::string> inputs) -> Expected<NamedRun> {
+    std::optional<size_t> at = selectRun(among, selector);
+    if (!at) return Error{noRunMatches(name, among)};
+    return NamedRun{among[*at].id, std::move(inputs), false};
+  };
+  if (name.empty() || name == "latest" || name == "previous" ||
+      std::any_of(runs.begin(), runs.end(), [&](const Run &r) { return r.id == name; }))
+    return named(runs, name, options.inputs);
+  std::error_code ec;
+  std::filesystem::path given{std::string(name)};
+  if (given.is_relative() && !base.empty()) given = std::filesystem::path(base) / given;
+  if (!std::filesystem::exists(given, ec)) return Error{noRunMatches(name, runs)};
+  std::string path = normalizePath(std::filesystem::absolute(given, ec).string());
+  const std::vector<std::string> &searched = options.inputs.empty() ? options.roots : options.inputs;
+  bool inside = std::any_of(searched.begin(), searched.end(), [&](const std::string &input) {
+    std::string in = normalizePath(std::filesystem::absolute(input, ec).string());
+    return isWithin(path, in) || isWithin(canonicalPath(path), canonicalPath(in));
+  });
+  if (inside) return named(runs, path, options.inputs);
+  // A trace folder or log of its own: its runs alone (without any log, debug directories: one run).
+  IndexOptions own = options;
+  own.inputs = {path};
+  own.profiles.clear();
+  own.runLogs.clear();
+  std::vector<Run> ownRuns = findRuns(own);
+  if (ownRuns.empty()) return NamedRun{"", {path}, true};
+  // The folder itself holds them all: its newest run (selectRun takes the folder's logs as the newest's).
+  Expected<NamedRun> run = named(ownRuns, path, {path});
+  if (run) run->outside = true;
+  return run;
 }
 
 const Run &Index::run() const {

@@ -1,6 +1,7 @@
 #include "index/files/Runs.h"
 
 #include "index/files/Discovery.h"
+#include "index/files/PathResolver.h"
 #include "index/files/ReadPolicy.h"
 #include "index/trace/JsonScan.h"
 #include "index/trace/MappedFile.h"
@@ -608,7 +609,27 @@ std::optional<size_t> selectRun(const std::vector<Run> &runs, std::string_view s
     if (within(runs[i].logs) || within(runs[i].debugDirs) || within(runs[i].profiles) ||
         within(runs[i].runLogs))
       return i;
+  // A folder holding a run's logs (one run's folder among those of a trace folder): the newest such run.
+  std::string asGiven = normalizePath(selector);
+  for (size_t i = runs.size(); i-- > 0;)
+    if (std::any_of(runs[i].logs.begin(), runs[i].logs.end(),
+                    [&](const std::string &log) { return isWithin(log, asGiven) || isWithin(log, path); }))
+      return i;
   return std::nullopt;
+}
+
+std::string noRunMatches(std::string_view name, const std::vector<Run> &runs) {
+  std::string out = "\"" + std::string(name) + "\" names no run: ";
+  if (name == "previous")
+    out += "there is no run before the latest";
+  else
+    out += "it is not a run id, \"latest\" or \"previous\", nor a log, debug directory or folder of a run's "
+           "logs";
+  out += "; " + std::to_string(runs.size()) + (runs.size() == 1 ? " run" : " runs") + " found";
+  for (size_t i = 0; i < runs.size() && i < 8; ++i)
+    out += (i ? ", " : ": ") + runs[i].id;
+  if (runs.size() > 8) out += ", …";
+  return out;
 }
 
 } // namespace inductor::index

@@ -115,10 +115,16 @@ std::vector<Run> groupRuns(const DiscoveredInputs &found, const RuntimeInputs &r
                            const ReadPolicy &policy, std::vector<Unattributed> *unattributed = nullptr);
 
 /// The run `selector` names among `runs` (oldest first): "latest" (or empty), "previous" (the one before the
-/// latest), a run id, or a path of one of its logs, debug directories, profiles or run logs (or a file or
-/// directory inside one of them). nullopt when none matches (no runs, "previous" of a single run, an unknown
-/// id).
+/// latest), a run id, a path of one of its logs, debug directories, profiles or run logs (or a file or
+/// directory inside one of them), or a folder holding its logs (`traces/run1` of `traces/`: the newest run
+/// with a log under it). A path is absolute (a relative one is taken from the current directory). nullopt
+/// when none matches (no runs, "previous" of a single run, an unknown id); noRunMatches says why.
 std::optional<size_t> selectRun(const std::vector<Run> &runs, std::string_view selector);
+
+/// The one wording of a run name that matches none of `runs` (the `baseline` setting,
+/// inductor.selectBaseline, explain --baseline): `"traces/x" names no run: ...; 2 runs found: 2026-11-27
+/// 02:31:04, ...`.
+std::string noRunMatches(std::string_view name, const std::vector<Run> &runs);
 
 /// The TORCH_COMPILE_DEBUG run directory (`.../run_<time>-pid_<pid>`) `path` is in or is, else "".
 std::string debugRunDirOf(std::string_view path);

@@ -177,16 +177,19 @@ std::vector<HealthDiagnostic> Index::healthDiagnostics(std::string_view path) co
         break;
       }
       d.message = message(health_, kind, group.limit, d.events, d.compiles, d.ranks, of);
+      // Every divergence about its events, each with its own ranks and reason ("recompiled on rank 1 only
+      // (1 of 4): grad_mode", "recompiled on rank 3 only (1 of 4): size mismatch"), in the report's order:
+      // at least a Warning, whatever the kind's own.
+      std::string diverged;
       for (const RankDivergence &div : rankReport.divergences) {
         bool about = std::any_of(div.events.begin(), div.events.end(), [&](uint32_t e) {
           return std::find(d.events.begin(), d.events.end(), e) != d.events.end();
         });
         if (!about) continue;
-        // "recompiled on rank 2 only (1 of 4): temp == 1.0": at least a Warning, whatever the kind's own.
         d.severity = std::min(d.severity, HealthSeverity::Warning);
-        d.message = div.message + "\n" + d.message;
-        break;
+        diverged += div.message + "\n";
       }
+      d.message = diverged + d.message;
       if (std::all_of(d.events.begin(), d.events.end(),
                       [&](uint32_t e) { return health_.events[e].shownAt != health_.events[e].at; })) {
         // Shown on the call that led there: say where it happened.

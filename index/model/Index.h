@@ -364,6 +364,25 @@ struct IndexOptions {
 /// attribution: Runs.h), without building an index: cheap (a directory walk and 128 KB per log).
 std::vector<Run> findRuns(const IndexOptions &options);
 
+/// A run a user named (NamedRun, resolveRunName): what a build of it takes as IndexOptions::run and ::inputs.
+struct NamedRun {
+  std::string id; ///< Its Run::id; empty for inputs without logs (debug directories alone: one run).
+  /// The inputs that hold it: those of the options it was named against, or, for a path outside them, that
+  /// path alone (a trace folder or log of its own).
+  std::vector<std::string> inputs;
+  bool outside = false; ///< Named by a path outside the options' inputs.
+  friend bool operator==(const NamedRun &, const NamedRun &) = default;
+};
+
+/// The run `name` names, the one resolution of the `baseline` setting, inductor.selectBaseline and explain
+/// --baseline: "latest", "previous" (the run before the latest), a run id, or a path, absolute or relative
+/// to `base`, of a log, a debug directory, a file inside one, or a folder holding the run's logs
+/// (selectRun). A path inside `options`' inputs names a run of `runs` (the runs of those inputs, as
+/// findRuns(options) gives them); a path outside them names a run of that path alone (findRuns of it: a
+/// folder holding several runs names the newest). Error (noRunMatches) when nothing of that name is a run.
+Expected<NamedRun> resolveRunName(const IndexOptions &options, const std::vector<Run> &runs,
+                                  std::string_view name, const std::string &base);
+
 /// The roots a build may read under (Index::readPolicy()): `roots`, `inputs`, `profiles`, `runLogs`, the `to`
 /// side of `pathMappings` and, `withImportRoots`, `pythonPaths`. The one place they are listed: the build's
 /// discovery, its runtime inputs, the served index, the server's SourceReader and `inductor-ls explain` all

@@ -199,6 +199,14 @@ std::string_view shortOp(std::string_view op) {
   return op;
 }
 
+/// What an event says, the same on every rank that had the same outcome: its title with the device it names
+/// made neutral (withoutDevice; ranks on a host's other GPUs fail a guard on their own `cuda:N`). The title
+/// is the reason's first line without the `N/M: ` of the cached compile it failed against (frame ids are per
+/// process), with "(against N earlier compiles)": failing against more compiles is another outcome.
+std::string reasonKey(const HealthEvent &e) {
+  return withoutDevice(e.title);
+}
+
 struct Per {
   uint32_t compile = 0; // CompileHealth::compiles
   int rank = 0;
@@ -241,24 +249,31 @@ RankReport compareRanks(const Index &index, const std::vector<const TraceLog *> 
             v.end());
   }
 
-  // Compile-health events on some ranks only: per (frame, kind, line), the ranks that had it.
+  // Compile-health events on some ranks only: per outcome (frame, frame_compile_id, kind, line, reasonKey),
+  // the ranks that had it. Ranks whose compile of one id recompiled (or broke, or failed) for other reasons
+  // are other outcomes: each divergence names only ranks whose logs give its reason.
   struct EventRanks {
     std::set<int> ranks;
     std::vector<uint32_t> events;
     std::string frame;
+    bool sameTitle = true; ///< Every event's title is the first's (not only up to the device).
   };
-  std::map<std::tuple<std::string, int, std::string>, EventRanks> byEvent;
-  std::vector<std::tuple<std::string, int, std::string>> eventOrder;
+  using EventKey = std::tuple<std::string, int, int, std::string, std::string>;
+  std::map<EventKey, EventRanks> byEvent;
+  std::vector<EventKey> eventOrder;
   for (uint32_t c = 0; c < h.compiles.size(); ++c) {
     const FrameCompile &fc = h.compiles[c];
     if (!fc.rank) continue;
     for (uint32_t e : fc.events) {
       const HealthEvent &ev = h.events[e];
       if (!isDivergentKind(ev.kind)) continue;
-      auto key = std::make_tuple(frameKeys[fc.frame], static_cast<int>(ev.kind), placeKey(h, ev));
+      EventKey key{frameKeys[fc.frame], fc.id.frameCompileId.value_or(-1), static_cast<int>(ev.kind),
+                   placeKey(h, ev), reasonKey(ev)};
       auto [it, added] = byEvent.try_emplace(key);
       if (added) eventOrder.push_back(key);
       it->second.ranks.insert(*fc.rank);
+      if (!it->second.events.empty())
+        it->second.sameTitle &= h.events[it->second.events.front()].title == ev.title;
       it->second.events.push_back(e);
       it->second.frame = frameKeys[fc.frame];
     }
@@ -276,8 +291,9 @@ RankReport compareRanks(const Index &index, const std::vector<const TraceLog *> 
     d.of = of;
     d.compileId = h.compiles[first.compile].id.str();
     if (first.shownAt) d.at = h.places[*first.shownAt];
-    d.message =
-        std::string(eventVerb(first.kind)) + " on " + rankSubsetText(d.ranks, of) + ": " + first.title;
+    // The title as the ranks logged it; where they differ in the device only, with the device neutral.
+    d.message = std::string(eventVerb(first.kind)) + " on " + rankSubsetText(d.ranks, of) + ": " +
+                (er.sameTitle ? first.title : std::get<4>(key));
     d.severity = HealthSeverity::Warning;
     d.events = er.events;
     report.divergences.push_back(std::move(d));
@@ -359,7 +375,8 @@ RankReport compareRanks(const Index &index, const std::vector<const TraceLog *> 
       std::string sig(compileStatusName(fc.status));
       for (uint32_t e : fc.events)
         if (isDivergentKind(h.events[e].kind))
-          sig += "|" + std::to_string(static_cast<int>(h.events[e].kind)) + "@" + placeKey(h, h.events[e]);
+          sig += "|" + std::to_string(static_cast<int>(h.events[e].kind)) + "@" + placeKey(h, h.events[e]) +
+                 "\n" + reasonKey(h.events[e]);
       outcomeItems.push_back({p.rank, sig});
     }
     auto outcomes = groupRanks(outcomeItems);

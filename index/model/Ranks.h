@@ -8,8 +8,11 @@
 // list of op names that torch/_inductor/comms.py logs per graph; see torch/_inductor/debug.py).
 //
 // Divergences, each reported once, on the user line that caused it:
-//  - recompile / graph break / failure: a compile-health event (same compile id, kind and line) on some ranks
-//    only, the others compiling that id without it;
+//  - recompile / graph break / failure: a compile-health event on some ranks only, the others compiling that
+//    frame without it; one divergence per outcome: compile id, kind, line and reason (the event's title, the
+//    device it names made neutral), so that ranks whose compile of one id recompiled for other reasons (rank
+//    1 on grad_mode, rank 3 on a size) are other divergences, each naming only the ranks that gave its
+//    reason;
 //  - different code: ranks whose compile of an id had the same outcome but whose generated code differs (not
 //    up to the device); placed on the first differing node of the Dynamo graph that names a model line;
 //  - collective schedule: a graph whose collectives differ in order or kind between ranks (a hang);

@@ -135,8 +135,9 @@ void usage() {
          "--run-log:\n"
          "  a run log with the intermediate value debug printer's output. Both are also found beside the\n"
          "  traces.\n"
-         "  --baseline: compare with this run (a run id, \"previous\", or a trace folder or log): compile-\n"
-         "  health events new or gone, each user line's kernels and GPU time before and after.\n";
+         "  --baseline: compare with this run (a run id, \"previous\", a log, or a folder holding its logs,\n"
+         "  inside PATH or not): compile-health events new or gone, each user line's kernels and GPU time\n"
+         "  before and after. A name that matches no run is an error (exit status 1).\n";
 }
 
 } // namespace
@@ -249,8 +250,13 @@ int runExplain(const std::vector<std::string> &args) {
   index::IndexStats stats = index->stats();
   std::shared_ptr<const index::Index> baseline;
   if (baselineArg) {
-    baseline = buildBaseline(options, *baselineArg);
-    if (!baseline) return 2; // buildBaseline said why: nothing is compared with a run that is not there.
+    index::Expected<std::shared_ptr<const index::Index>> built = buildBaseline(options, *baselineArg);
+    if (!built) {
+      // Nothing is compared with a run that is not there: exit 2, as for any other bad argument.
+      std::cerr << "explain: --baseline " << *baselineArg << ": " << built.error().message << "\n";
+      return 2;
+    }
+    baseline = std::move(*built);
   }
 
   UserLineLaunches userLines = userLineLaunches(*index);

@@ -52,12 +52,14 @@ protocol::json runtimeDetails(const index::Index &index);
 protocol::json explainJson(std::shared_ptr<const index::Index> index,
                            std::shared_ptr<const index::SourceReader> sources, long long milliseconds);
 
-/// The index of the run `--baseline` names (ExplainCompare.cpp): a run id or "previous" among the runs of the
-/// current inputs, or a trace folder or log of its own (read with the current run's roots, so that both
-/// find the same user files). Null, after saying why on stderr, when `arg` is no run of the current inputs
-/// and no path, or a path that holds no trace (a device, an empty folder): explain then stops (exit 2) rather
-/// than compare with an empty run.
-std::shared_ptr<const index::Index> buildBaseline(const index::IndexOptions &current, const std::string &arg);
+/// The index of the run `--baseline` names (ExplainCompare.cpp), resolved as the server's `baseline` setting
+/// (index::resolveRunName; a relative path from the current directory): a run id, "previous", a log or a
+/// folder of the runs of the current inputs, or a trace folder or log of its own (read with the current
+/// run's roots, so that both find the same user files). Error when it names no run (index::noRunMatches), or
+/// a path outside the inputs that holds no trace (a device, an empty folder): explain then stops (exit 2)
+/// rather than compare with an empty run.
+index::Expected<std::shared_ptr<const index::Index>> buildBaseline(const index::IndexOptions &current,
+                                                                   const std::string &arg);
 
 /// explain --json's `comparison` (ExplainCompare.cpp): inductor/compare's answer for the current index and
 /// the baseline.

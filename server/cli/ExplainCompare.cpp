@@ -52,42 +52,29 @@ std::string joined(const std::vector<std::string> &names) {
 
 } // namespace
 
-std::shared_ptr<const index::Index> buildBaseline(const index::IndexOptions &current,
-                                                  const std::string &arg) {
-  index::IndexOptions o = current;
+index::Expected<std::shared_ptr<const index::Index>> buildBaseline(const index::IndexOptions &current,
+                                                                   const std::string &arg) {
+  // Named as the server's `baseline` setting is (index::resolveRunName), relative paths from here.
   std::error_code ec;
-  std::string path = fs::exists(arg, ec) ? index::normalizePath(fs::absolute(arg, ec).string()) : "";
-  auto inside = [&](const std::string &input) {
-    std::string in = index::normalizePath(fs::absolute(input, ec).string());
-    return path == in || path.starts_with(in + "/");
-  };
-  if (path.empty() || std::any_of(current.inputs.begin(), current.inputs.end(), inside)) {
-    // A run of the current inputs: by id, "previous", or the path of one of its logs or directories.
-    std::vector<index::Run> runs = index::findRuns(current);
-    if (!index::selectRun(runs, arg)) {
-      std::cerr << "explain: --baseline " << arg << ": no such run among the " << runs.size()
-                << " run(s) found, and no such trace folder or log\n";
-      return nullptr;
-    }
-    o.run = arg;
-    return index::Index::build(o);
+  index::Expected<index::NamedRun> named =
+      index::resolveRunName(current, index::findRuns(current), arg, fs::current_path(ec).string());
+  if (!named) return named.error();
+  index::IndexOptions o = current;
+  if (!named->id.empty()) o.run = named->id;
+  if (named->outside) {
+    // A trace folder or log of its own, read with the current run's roots, else under its inputs, so that
+    // both find the same user files. Profiles and run logs named for the current run are not the baseline's;
+    // its own are found beside it.
+    o.inputs = named->inputs;
+    if (o.roots.empty()) o.roots = current.inputs;
+    o.profiles.clear();
+    o.runLogs.clear();
   }
-  // A trace folder or log of its own (its latest run, or the run of that log), read with the current run's
-  // roots, else under its inputs, so that both find the same user files.
-  o.inputs = {path};
-  o.run = path;
-  if (o.roots.empty()) o.roots = current.inputs;
-  // Profiles and run logs named for the current run are not the baseline's; its own are found beside it.
-  o.profiles.clear();
-  o.runLogs.clear();
   auto baseline = index::Index::build(o);
   // A path that holds no trace (a device such as /dev/zero, an empty folder) would be an empty run, and
   // every line of the current one would be new: refused, not compared.
-  if (baseline && baseline->traceFiles().empty() && baseline->artifacts().empty()) {
-    std::cerr << "explain: --baseline " << arg
-              << ": not a trace folder or log (no TORCH_TRACE log or output code is read there)\n";
-    return nullptr;
-  }
+  if (named->outside && baseline && baseline->traceFiles().empty() && baseline->artifacts().empty())
+    return index::Error{"not a trace folder or log (no TORCH_TRACE log or output code is read there)"};
   return baseline;
 }
 

@@ -15,6 +15,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <sys/wait.h>
 #include <thread>
 
 namespace inductor::e2e {
@@ -129,6 +130,56 @@ json explainComparison(const std::string &root, const std::string &baseline, con
   json out = json::parse(run(cmd), nullptr, false);
   return out.is_object() && out.contains("comparison") ? out["comparison"] : json();
 }
+
+/// What `inductor-ls explain --no-python ARGS` printed and its exit status, run from `cwd`.
+struct Explained {
+  int status = -1;
+  std::string out, err;
+};
+Explained explainFrom(const std::string &cwd, const std::string &args) {
+  TempDir errDir("explain-stderr");
+  std::string errPath = errDir.path() + "/stderr";
+  std::string cmd = "cd '" + cwd + "' && '" + std::string(INDUCTOR_LS_BINARY) + "' explain --no-python " +
+                    args + " 2>'" + errPath + "'";
+  Explained e;
+  if (FILE *p = popen(cmd.c_str(), "r")) {
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, p)) > 0)
+      e.out.append(buf, n);
+    int status = pclose(p);
+    e.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  }
+  e.err = readFile(errPath);
+  return e;
+}
+
+/// explain --json's `comparison` for `args` run from `cwd` (null when it failed).
+json comparisonFrom(const std::string &cwd, const std::string &args) {
+  Explained e = explainFrom(cwd, "--json " + args);
+  INFO(e.err);
+  CHECK(e.status == 0);
+  json out = json::parse(e.out, nullptr, false);
+  return out.is_object() && out.contains("comparison") ? out["comparison"] : json();
+}
+
+/// The everyday layout, made at test time from runs_gpt's two logs: `traces/run1/` (the base run's log) and
+/// `traces/run2/` (the new run's) in a temporary folder.
+struct RunFolders {
+  RunFolders() : dir("baseline-names") {
+    root = caseDir("runs_gpt");
+    for (const auto &[run, folder] : {std::pair{"base", "run1"}, std::pair{"new", "run2"}}) {
+      std::string log = logOf(root, run);
+      REQUIRE(!log.empty());
+      fs::create_directories(dir.path() + "/traces/" + folder);
+      std::string to = dir.path() + "/traces/" + folder + "/" + fs::path(log).filename().string();
+      fs::copy_file(log, to);
+      (std::string(run) == "base" ? run1Log : run2Log) = to;
+    }
+  }
+  TempDir dir;
+  std::string root, run1Log, run2Log;
+};
 
 const json *lineWithText(const json &comparison, const std::string &text) {
   for (const json &l : comparison["lines"])
@@ -341,6 +392,216 @@ TEST_CASE(
     }
   CHECK(seen);
   s.client.shutdown();
+}
+
+TEST_CASE("compare: a baseline named by its folder inside PATH compares, as by its log, id or \"previous\"") {
+  // Issue 42: `explain --baseline traces/run1 traces/` answered no baseline ("none was named").
+  RunFolders f;
+  const std::string roots = "--root '" + f.root + "' ";
+  // Named by its log (what CompareTests' other cases check against the oracles): the reference.
+  json byLog = comparisonFrom(f.dir.path(), roots + "--baseline '" + f.run1Log + "' traces");
+  REQUIRE(byLog.is_object());
+  REQUIRE(byLog["baseline"].is_object());
+  CHECK(byLog["baseline"]["logs"] == json::array({f.run1Log}));
+  CHECK(byLog["current"]["logs"] == json::array({f.run2Log}));
+  // Its new events are the oracle's (HealthOracle on each run's log: what only the new run had).
+  auto before = healthEvents(f.root, "base"), after = healthEvents(f.root, "new");
+  std::set<std::pair<std::string, uint32_t>> expected, listed;
+  for (const auto &[key, line] : after)
+    if (!before.count(key)) expected.insert({std::get<0>(key), line});
+  REQUIRE(!expected.empty());
+  for (const json &e : byLog["events"])
+    listed.insert({e["kind"].get<std::string>(), e["line"].get<uint32_t>()});
+  CHECK(listed == expected);
+  // The same run by every other name: the folder (relative, with a trailing slash, absolute), its id and
+  // "previous".
+  std::string id = byLog["baseline"]["id"];
+  for (const std::string &name : {std::string("traces/run1"), std::string("./traces/run1/"),
+                                  f.dir.path() + "/traces/run1", id, std::string("previous")}) {
+    INFO(name);
+    CHECK(comparisonFrom(f.dir.path(), roots + "--baseline '" + name + "' traces") == byLog);
+  }
+  // PATH absolute, the baseline's folder relative to the current directory.
+  CHECK(comparisonFrom(f.dir.path(), roots + "--baseline traces/run1 '" + f.dir.path() + "/traces'") ==
+        byLog);
+}
+
+TEST_CASE("compare: a baseline folder outside PATH is the same run; a name that matches no run is an error") {
+  RunFolders f;
+  const std::string roots = "--root '" + f.root + "' ";
+  json byLog = comparisonFrom(f.dir.path(), roots + "--baseline '" + f.run1Log + "' traces");
+  REQUIRE(byLog["baseline"].is_object());
+  // PATH is run2's folder alone; the baseline's folder is beside it.
+  for (const std::string &name : {std::string("traces/run1"), f.dir.path() + "/traces/run1", f.run1Log}) {
+    INFO(name);
+    json outside = comparisonFrom(f.dir.path(), roots + "--baseline '" + name + "' traces/run2");
+    REQUIRE(outside.is_object());
+    REQUIRE(outside["baseline"].is_object());
+    CHECK(outside["baseline"]["logs"] == json::array({f.run1Log}));
+    CHECK(outside["baseline"]["id"] == byLog["baseline"]["id"]);
+    CHECK(outside["events"] == byLog["events"]);
+    CHECK(outside["lines"] == byLog["lines"]);
+  }
+  // No such folder, a folder without logs, an id no run has, "previous" of a single run: an error that says
+  // so, never an empty comparison.
+  fs::create_directories(f.dir.path() + "/traces/empty");
+  for (const auto &wrong :
+       {std::pair{"traces/run3", "traces"}, std::pair{"traces/empty", "traces"},
+        std::pair{"2020-01-01 00:00:00", "traces"}, std::pair{"previous", "traces/run2"}}) {
+    const std::string name = wrong.first, path = wrong.second; // Not bindings: INFO's lambda captures them.
+    INFO(name);
+    for (const char *asJson : {"", "--json "}) {
+      Explained e =
+          explainFrom(f.dir.path(), std::string(asJson) + roots + "--baseline '" + name + "' " + path);
+      INFO(e.err);
+      CHECK(e.status == 2); // A bad argument, as any other.
+      CHECK(e.out.empty());
+      CHECK(e.err.find("names no run") != std::string::npos);
+      CHECK(e.err.find(name) != std::string::npos);
+    }
+  }
+}
+
+TEST_CASE(
+    "compare: the baseline setting and inductor.selectBaseline take a folder; a wrong name is an error") {
+  RunFolders f;
+  // Relative to the workspace folder, as explain takes it relative to the current directory.
+  Session s(f.dir.path(), json{{"baseline", "traces/run1"}});
+  INFO(s.client.logTail());
+  REQUIRE(s.client.waitForIndexed(120s).is_object());
+  auto baselineBuilt = [&] { // The baseline run is indexed after the current one is served.
+    json status;
+    for (int i = 0; i < 1200 && !status["baseline"].is_string(); ++i) {
+      status = s.client.request("inductor/status", json::object());
+      if (!status["baseline"].is_string()) std::this_thread::sleep_for(100ms);
+    }
+    return status["baseline"];
+  };
+  REQUIRE(baselineBuilt().is_string());
+  json c = s.client.request("inductor/compare", json::object());
+  REQUIRE(c["baseline"].is_object());
+  CHECK(c["baseline"]["logs"] == json::array({f.run1Log}));
+  CHECK(c["current"]["logs"] == json::array({f.run2Log}));
+
+  // A name that matches no run: the command answers an error that says so, and the baseline stays.
+  json bad = s.client.requestRaw("workspace/executeCommand",
+                                 {{"command", "inductor.selectBaseline"}, {"arguments", {"traces/run3"}}});
+  REQUIRE(bad.contains("error"));
+  CHECK(bad["error"]["message"].get<std::string>().find("\"traces/run3\" names no run") != std::string::npos);
+  CHECK(s.client.request("inductor/compare", json::object())["baseline"] == c["baseline"]);
+  // The same run by its absolute folder and by its log.
+  for (const std::string &name : {f.dir.path() + "/traces/run1", f.run1Log}) {
+    json ok = s.client.requestRaw("workspace/executeCommand",
+                                  {{"command", "inductor.selectBaseline"}, {"arguments", {name}}});
+    CHECK(ok.contains("result"));
+    CHECK(s.client.request("inductor/compare", json::object())["baseline"] == c["baseline"]);
+  }
+
+  // A setting that matches no run: compare says why, and the user is shown the error.
+  s.client.notify("workspace/didChangeConfiguration", {{"settings", {{"baseline", "traces/run3"}}}});
+  bool shown = false;
+  for (int i = 0; i < 1200 && !shown; ++i) {
+    for (const json &m : s.client.notifications("window/showMessage"))
+      shown |= m["message"].get<std::string>().find("\"traces/run3\" names no run") != std::string::npos;
+    if (!shown) std::this_thread::sleep_for(100ms);
+  }
+  CHECK(shown);
+  json none = s.client.request("inductor/compare", json::object());
+  CHECK(none["baseline"].is_null());
+  CHECK(none["reason"].get<std::string>().find("\"traces/run3\" names no run") != std::string::npos);
+  s.client.shutdown();
+}
+
+TEST_CASE(
+    "compare: runs_ranks — two runs of two ranks, each run's logs together, lines by the model's texts") {
+  // tests/traces/README.md: two runs of a two-rank job into one folder, ReLU becoming SiLU and a second
+  // collective added between them (model_1.py.txt, model_2.py.txt). Lines only one run compiled are new or
+  // gone, each as the oracle finds them: the lines of each run's launches, over both ranks' logs.
+  const std::string root = std::string(INDUCTOR_TRACES_DIR) + "/runs_ranks";
+  std::vector<std::string> logs = filesIn(root + "/trace", "dedicated_log_torch_trace");
+  REQUIRE(logs.size() == 4);
+  std::vector<std::string> latest = latestRunLogs(logs), earlier;
+  for (const std::string &l : logs)
+    if (std::find(latest.begin(), latest.end(), l) == latest.end()) earlier.push_back(l);
+  REQUIRE(latest.size() == 2);
+  REQUIRE(earlier.size() == 2);
+  auto byRank = [](std::vector<std::string> v) {
+    std::sort(v.begin(), v.end(), [](const std::string &a, const std::string &b) {
+      return a.substr(a.find("_rank_")) < b.substr(b.find("_rank_"));
+    });
+    return v;
+  };
+  // The lines each run compiled kernels for (TraceOracle's origins over both ranks' logs), as text.
+  auto texts = [&](const std::vector<std::string> &runLogs, const std::string &model) {
+    std::set<std::string> out;
+    std::vector<std::string> lines = splitLines(readFile(model));
+    for (const auto &entry : launchesByUserLine(expectedOutputCodes(runLogs)))
+      if (fs::path(entry.first.path).filename() == "model.py" && entry.first.line <= lines.size())
+        out.insert(trimmed(lines[entry.first.line - 1]));
+    return out;
+  };
+  std::set<std::string> before = texts(earlier, root + "/model_1.py.txt"),
+                        after = texts(latest, root + "/model_2.py.txt");
+  std::set<std::string> gone, added;
+  std::set_difference(before.begin(), before.end(), after.begin(), after.end(),
+                      std::inserter(gone, gone.end()));
+  std::set_difference(after.begin(), after.end(), before.begin(), before.end(),
+                      std::inserter(added, added.end()));
+  // The oracle agrees with the edit: the SiLU line and the second collective's line are new (run 1's
+  // kernel stack traces do not name the ReLU line: the model's two versions say it is gone, below).
+  std::string shown;
+  for (const auto *set : {&before, &after}) {
+    shown += set == &before ? "before:" : " after:";
+    for (const std::string &t : *set)
+      shown += " [" + t + "]";
+  }
+  INFO(shown);
+  REQUIRE(added.size() == 2);
+  CHECK(std::any_of(added.begin(), added.end(),
+                    [](const std::string &t) { return t.find("silu(") != std::string::npos; }));
+  CHECK(std::any_of(added.begin(), added.end(),
+                    [](const std::string &t) { return t.find("amax()") != std::string::npos; }));
+
+  json c = comparisonFrom(root, "--baseline previous .");
+  REQUIRE(c.is_object());
+  REQUIRE(c["baseline"].is_object());
+  CHECK(c["baseline"]["logs"] == json(byRank(earlier)));
+  CHECK(c["current"]["logs"] == json(byRank(latest)));
+  for (const auto &expectation : {std::pair{&gone, "gone"}, std::pair{&added, "new"}})
+    for (const std::string &text : *expectation.first) {
+      const std::string change = expectation.second;
+      INFO(change << ": " << text);
+      const json *l = lineWithText(c, text);
+      REQUIRE(l);
+      CHECK((*l)["change"] == change);
+    }
+  // Every line listed is a line of one of the two versions of the model: only in the first, gone; only in
+  // the second, new; in both, same or changed.
+  std::set<std::string> first, second;
+  for (const std::string &line : splitLines(readFile(root + "/model_1.py.txt")))
+    first.insert(trimmed(line));
+  for (const std::string &line : splitLines(readFile(root + "/model_2.py.txt")))
+    second.insert(trimmed(line));
+  size_t goneLines = 0;
+  for (const json &l : c["lines"]) {
+    std::string text = l["text"];
+    INFO(l.dump());
+    REQUIRE((first.count(text) || second.count(text)));
+    if (!second.count(text)) {
+      CHECK(l["change"] == "gone");
+      ++goneLines;
+    } else if (!first.count(text)) {
+      CHECK(l["change"] == "new");
+    } else {
+      CHECK((l["change"] == "same" || l["change"] == "changed"));
+    }
+  }
+  CHECK(goneLines == 1); // The ReLU line.
+  // Named by one rank's log, or by its id, the baseline is that run: both ranks' logs.
+  for (const std::string &name : {earlier[0], earlier[1], c["baseline"]["id"].get<std::string>()}) {
+    INFO(name);
+    CHECK(comparisonFrom(root, "--baseline '" + name + "' .") == c);
+  }
 }
 
 } // namespace inductor::e2e

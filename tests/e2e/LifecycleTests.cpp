@@ -12,6 +12,41 @@ namespace {
 
 namespace fs = std::filesystem;
 
+/// A workspace whose first build cannot end before the test says so, by the order of events, not by a machine
+/// being slow enough: mlp_train's log alone is in it, so its model file is found only under the import roots
+/// (PathResolver's last step), and the interpreter (`pythonPath`, outside the workspace) answers them only
+/// once open() is called. Unopened, the build waits until the server cancels it (the interpreter is killed).
+struct GatedBuild {
+  explicit GatedBuild(const std::string &log) : ws("gated"), bin("gated-python") {
+    ws.write("trace/" + fs::path(log).filename().string(), readFile(log));
+    gate = bin.path() + "/go";
+    python = bin.write("python", "#!/bin/sh\nwhile [ ! -e '" + gate + "' ]; do sleep 0.01; done\necho '[\"" +
+                                     fixturesDir() + "/traces\"]'\n");
+    fs::permissions(python, fs::perms::owner_all);
+  }
+  /// Sends `initialize` (this workspace, the gated interpreter) and `initialized`.
+  void initialize(LSPClient &client) const {
+    json init = client.requestRaw("initialize", {{"rootUri", fileURI(ws.path())},
+                                                 {"capabilities", LSPClient::defaultCapabilities()},
+                                                 {"initializationOptions", {{"pythonPath", python}}}});
+    REQUIRE(init.contains("result"));
+    client.notify("initialized", json::object());
+  }
+  void open() const { std::ofstream(gate) << ""; }
+  TempDir ws, bin;
+  std::string gate, python;
+};
+
+/// Waits until the server's log holds `text` (an event the server logs, not a duration); false after a
+/// minute without it.
+bool waitForLogLine(const LSPClient &client, const std::string &text) {
+  for (auto deadline = std::chrono::steady_clock::now() + 60s; std::chrono::steady_clock::now() < deadline;) {
+    if (readFile(client.logPath()).find(text) != std::string::npos) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return false;
+}
+
 TEST_CASE("readiness: requests sent right after `initialized` get full answers, never empty ones") {
   // Several rounds, each racing a fresh server's first index build; every launch of every compile.
   for (const char *caseName : {"graph_break_dynamic", "mlp_train", "aoti_conv"}) {
@@ -47,29 +82,17 @@ TEST_CASE("readiness: requests sent right after `initialized` get full answers, 
 }
 
 TEST_CASE("readiness: requests that wait for the index get full answers once it is built (a gated build)") {
-  // A build that cannot end before the requests arrive, by the order of events, not by a machine being slow
-  // enough: the log alone is in the workspace, so its model file is found only under the import roots
-  // (PathResolver's last step), and the interpreter (pythonPath, outside the workspace) answers them only
-  // once the test opens its gate, after the server has logged that a request waits for the index.
+  // A build that cannot end before the requests arrive (GatedBuild): its gate opens after the server has
+  // logged that a request waits for the index.
   std::string root = caseDir("mlp_train");
   std::vector<std::string> logs = filesIn(root + "/trace");
   std::vector<ExpectedOutputCode> codes = expectedOutputCodes(logs, nullptr, std::vector<std::string>{});
   std::map<Frame, std::vector<LaunchRef>> byLine = launchesByUserLine(codes);
   REQUIRE(byLine.size() == 6);
-  TempDir ws("readiness"), bin("readiness-python");
-  ws.write("trace/" + fs::path(logs[0]).filename().string(), readFile(logs[0]));
-  std::string gate = bin.path() + "/go";
-  std::string python =
-      bin.write("python", "#!/bin/sh\nwhile [ ! -e '" + gate + "' ]; do sleep 0.01; done\necho '[\"" +
-                              fixturesDir() + "/traces\"]'\n");
-  fs::permissions(python, fs::perms::owner_all);
+  GatedBuild gated(logs[0]);
   LSPClient client;
   INFO(client.logTail());
-  json init = client.requestRaw("initialize", {{"rootUri", fileURI(ws.path())},
-                                               {"capabilities", LSPClient::defaultCapabilities()},
-                                               {"initializationOptions", {{"pythonPath", python}}}});
-  REQUIRE(init.contains("result"));
-  client.notify("initialized", json::object());
+  gated.initialize(client);
   std::string model = root + "/model.py", uri = fileURI(model);
   // Every user line's references, all sent before any answer.
   std::vector<std::string> lines = splitLines(readFile(model));
@@ -84,16 +107,11 @@ TEST_CASE("readiness: requests that wait for the index get full answers once it 
          launches.size()});
   }
   // The server says a request waits, and no build has ended: then the gate opens.
-  bool waiting = false;
-  for (auto deadline = std::chrono::steady_clock::now() + 60s;
-       !waiting && std::chrono::steady_clock::now() < deadline;) {
-    waiting = readFile(client.logPath()).find("waits for the index") != std::string::npos;
-    if (!waiting) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
+  bool waiting = waitForLogLine(client, "waits for the index");
   for (const json &n : client.notifications("inductor/status"))
     CHECK(n.value("indexing", true) == true); // Not built yet.
   REQUIRE_MESSAGE(waiting, "no request waited for the index");
-  std::ofstream(gate) << "";
+  gated.open();
   for (auto &[id, want] : pending) {
     json response = client.waitForResponse(id);
     REQUIRE(response.contains("result"));
@@ -191,6 +209,40 @@ TEST_CASE("lifecycle: after shutdown, requests are refused; exit then exits 0") 
   CHECK(late["error"]["code"] == -32600);
   s.client.notify("exit", nullptr);
   CHECK(s.client.waitForExit() == 0);
+}
+
+TEST_CASE("exit: before the first index is built, with or without requests waiting for it, exits cleanly") {
+  // Issue 42: initialize, a hover, shutdown and exit, all before indexing ends, crashed the server in
+  // ~Server (the waiting request's cancellation entry outlived the requests in flight it points into). The
+  // build is gated (GatedBuild), never opened: exit comes while it runs, whatever the machine's speed; the
+  // exit code, 0 after shutdown, is also what tells a crash (a signal: -1) or a sanitizer's report (1).
+  std::string log = filesIn(caseDir("mlp_train") + "/trace").at(0);
+  std::string model = caseDir("mlp_train") + "/model.py";
+  GatedBuild gated(log);
+  LSPClient client;
+  INFO(client.logTail());
+  gated.initialize(client);
+  json hover;
+  SUBCASE("requests waiting for the index") {
+    hover = client.sendRequest("textDocument/hover", textDocumentPosition(fileURI(model), 14, 8));
+    REQUIRE_MESSAGE(waitForLogLine(client, "waits for the index"), "no request waited for the index");
+  }
+  SUBCASE("a build running, no request waiting") {
+    // initialize started the build before the reader thread reads shutdown: nothing to wait for.
+  }
+  for (const json &n : client.notifications("inductor/status"))
+    CHECK(n.value("indexing", true) == true); // Not built: the gate is closed.
+  json shutdown = client.requestRaw("shutdown", nullptr);
+  CHECK(shutdown.contains("result"));
+  client.notify("exit", nullptr);
+  CHECK(client.waitForExit() == 0);
+  if (!hover.is_null()) {
+    // Answered once, as every request: cancelled, never run on no index.
+    json answer = client.waitForResponse(hover, 1s);
+    REQUIRE(answer.contains("error"));
+    CHECK(answer["error"]["code"] == -32800);
+  }
+  CHECK(client.protocolProblems().empty());
 }
 
 TEST_CASE("robustness: malformed JSON-RPC gets an error and the server keeps serving") {

@@ -197,6 +197,25 @@ TEST_CASE("Runs: selection by latest, previous, id and path") {
   CHECK(!selectRun({}, "latest"));
 }
 
+TEST_CASE("Runs: a folder holding a run's logs selects it (issue 42), the newest of several; else none, said") {
+  int64_t t0 = 1795746664 * kSecond;
+  auto runs = groupLogs({log("/t/run1/a.log", 0, t0, t0 + 5 * kSecond),
+                         log("/t/run1/b.log", 1, t0 + kSecond, t0 + 5 * kSecond),
+                         log("/t/run2/c.log", 0, t0 + 50 * kSecond, t0 + 60 * kSecond)});
+  REQUIRE(runs.size() == 2);
+  CHECK(selectRun(runs, "/t/run1") == 0u);
+  CHECK(selectRun(runs, "/t/run1/") == 0u);
+  CHECK(selectRun(runs, "/t/run2") == 1u);
+  CHECK(selectRun(runs, "/t") == 1u); // Both runs' logs: the newest.
+  CHECK(!selectRun(runs, "/t/run3"));
+  CHECK(!selectRun(runs, "/t/run")); // A prefix of a folder's name is no folder.
+  std::string why = noRunMatches("/t/run3", runs);
+  CHECK(why.rfind("\"/t/run3\" names no run: ", 0) == 0);
+  CHECK(why.find("2 runs found: " + runs[0].id + ", " + runs[1].id) != std::string::npos);
+  runs.pop_back();
+  CHECK(noRunMatches("previous", runs).find("no run before the latest; 1 run found") != std::string::npos);
+}
+
 TEST_CASE("Runs: debug directories and run logs go by pid, then by time; ambiguous ones to none") {
   TempDir dir;
   int64_t t0 = 1795746664 * kSecond; // 2026-11-27 02:31:04 UTC

@@ -41,8 +41,32 @@ public:
     return r;
   }
   void send(const json &message) override {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (hold_ == Hold::Armed && message.contains("id") && !message.contains("method")) {
+      // The response holdNextResponse() asked for: its sender waits here, as on a client that does not read.
+      hold_ = Hold::Holding;
+      cv_.notify_all();
+      cv_.wait(lock, [&] { return hold_ == Hold::Released; });
+    }
     sent_.push_back(message);
+    cv_.notify_all();
+  }
+
+  /// The next response sent (a message with an id and no method) blocks its sender in send() until
+  /// release(): a request that is running, for tests of what is in flight.
+  void holdNextResponse() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    hold_ = Hold::Armed;
+  }
+  /// Waits until a sender is held in send(); false after kTimeout.
+  bool waitHolding() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    return cv_.wait_for(lock, kTimeout, [&] { return hold_ == Hold::Holding; });
+  }
+  /// Lets the held sender go (and any later response through).
+  void release() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    hold_ = Hold::Released;
     cv_.notify_all();
   }
 
@@ -89,6 +113,7 @@ private:
   std::deque<std::string> incoming_;
   bool closed_ = false;
   std::vector<json> sent_;
+  enum class Hold { None, Armed, Holding, Released } hold_ = Hold::None;
 };
 
 } // namespace inductor::test

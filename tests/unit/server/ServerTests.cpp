@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <memory>
 #include <set>
 #include <thread>
 
@@ -62,7 +63,7 @@ bool isResponseTo(const json &m, const json &id) {
 class Client {
 public:
   explicit Client(server::ServerOptions options = {.jobs = 0, .watch = false}, bool start = true)
-      : server_(transport_, options) {
+      : server_(std::make_unique<server::Server>(transport_, std::move(options))) {
     if (start) this->start();
   }
   ~Client() {
@@ -70,7 +71,7 @@ public:
     if (reader_.joinable()) reader_.join();
   }
   void start() {
-    reader_ = std::thread([this] { exitCode_ = server_.run(); });
+    reader_ = std::thread([this] { exitCode_ = server_->run(); });
   }
   /// Queues a request without waiting; returns its id.
   int send(std::string_view method, json params) {
@@ -115,11 +116,13 @@ public:
     return exitCode_;
   }
   FakeTransport &transport() { return transport_; }
-  server::Server &server() { return server_; }
+  server::Server &server() { return *server_; }
+  /// Destroys the server (after exitCode()), as main() does when run() returns; the transport stays.
+  void destroyServer() { server_.reset(); }
 
 private:
   FakeTransport transport_;
-  server::Server server_;
+  std::unique_ptr<server::Server> server_;
   std::thread reader_;
   int exitCode_ = -1;
   int nextId_ = 1;
@@ -777,6 +780,30 @@ TEST_CASE("$/cancelRequest: every request in flight with the id is cancelled, ea
     REQUIRE(m.contains("error"));
     CHECK(m["error"]["code"] == -32800);
   }
+}
+
+TEST_CASE("exit while a request runs: the server ends after it, and every request is answered once") {
+  // Issue 42: whatever is in flight at exit. The hover runs on the one worker, held in the send of its answer
+  // (a client that does not read), when exit arrives; a definition is queued behind it. The server is
+  // destroyed while the hover still runs (main() returns after run()), and the hover is let go only then.
+  Client c({.jobs = 1, .watch = false});
+  c.initialize();
+  REQUIRE(!c.transport().waitFor(builtStatus(1)).is_null());
+  c.transport().holdNextResponse();
+  int hover = c.send("textDocument/hover", at(kModel, 15, 0));
+  int queued = c.send("textDocument/definition", at(kForward, kGeluLine, kGeluColumn));
+  REQUIRE(c.transport().waitHolding()); // The hover is running.
+  c.notify("exit", nullptr);
+  CHECK(c.exitCode() == 1); // run() returned (no shutdown: 1) while the hover runs.
+  std::thread destroy([&] { c.destroyServer(); });
+  c.transport().release();
+  destroy.join();
+  json answer = c.response(hover);
+  CHECK(answer["result"]["range"] == range(15, 8, 15, 31));
+  // The queued request is answered too: cancelled at exit, or answered if it ran first.
+  json late = c.response(queued);
+  CHECK((late.contains("result") || late["error"]["code"] == -32800));
+  checkEachAnsweredOnce(c, 3);
 }
 
 TEST_CASE("a worker pool answers pipelined requests, each exactly once") {
