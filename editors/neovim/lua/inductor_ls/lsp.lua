@@ -325,7 +325,7 @@ M.commands = {
 M.handlers = handlers
 
 --- `on_init`: the negotiated position encoding (0.7 does not read it itself; later versions
---- do the same), and the `inductor-trace:` URI mapping.
+--- do the same), the `inductor-trace:` URI mapping, and signs sorted by severity (`sort_signs`).
 ---@param client table
 ---@param result table the `initialize` result
 function M.on_init(client, result)
@@ -334,6 +334,23 @@ function M.on_init(client, result)
     client.offset_encoding = encoding
   end
   uri.attach(client)
+  M.sort_signs(client)
+end
+
+--- Neovim shows one sign per line, and without `severity_sort` every diagnostic's sign has the same
+--- priority: the last one placed wins, so a rank divergence (Warning) could hide behind an Info sign
+--- on its line. This client's diagnostics are sorted by severity (the highest's sign shows, virtual
+--- text lists it first), unless the user's global |vim.diagnostic.config()| already sets
+--- `severity_sort` (as `{ reverse = true }` say), which is then kept.
+---@param client table
+function M.sort_signs(client)
+  if vim.diagnostic.config().severity_sort then
+    return
+  end
+  local ok, namespace = pcall(vim.lsp.diagnostic.get_namespace, client.id)
+  if ok and namespace then
+    vim.diagnostic.config({ severity_sort = true }, namespace)
+  end
 end
 
 --- `on_attach`: buffer-local `K`/`gd`, code lenses, the user's `on_attach` of setup().
