@@ -143,23 +143,37 @@ return {
       .. '0 recompiles, 1 failure), 1 indexing error', lines[1], 'the counts every view shows')
     lines = status.describe({ indexing = true, ready = false, progress = { percentage = 45, message = 'reading trace logs: 50 of 110 MB' }, waitingRequests = 2 }, nil)
     H.eq('inductor-ls [session, no folder]: indexing 45% (reading trace logs: 50 of 110 MB), 2 requests waiting', lines[1], 'indexing')
+    -- The run served, the others and the baseline.
+    local function run_line(s)
+      return status.describe(vim.tbl_extend('force', { indexing = false, traces = 1, compiles = 1, kernels = 1,
+        launches = 1 }, s), '/x')[2]
+    end
+    H.eq('  run 2026-11-27 02:31:47, 1 other run; baseline 2026-11-27 02:31:04',
+      run_line({ run = '2026-11-27 02:31:47', otherRuns = 1, baseline = '2026-11-27 02:31:04' }), 'two runs')
+    H.eq('  run 2026-11-27 02:31:04, 2 other runs; no baseline',
+      run_line({ run = '2026-11-27 02:31:04', otherRuns = 2, baseline = vim.NIL }), 'the oldest of three')
+    H.eq('  run 2026-11-27 02:31:04, no other run', run_line({ run = '2026-11-27 02:31:04', otherRuns = 0 }), 'one run')
     -- The statusline says the same in short.
     local client = H.ok(state.client, 'no session client')
     local saved = lsp.status[client.id]
     lsp.status[client.id] = { indexing = true, progress = { percentage = 45 }, waitingRequests = 1 }
     H.eq('inductor: indexing 45% · 1 waiting', require('inductor_ls').statusline(0), 'statusline while indexing')
     lsp.status[client.id] = saved
-    -- Through the command.
+    -- Through the command: in a floating window, with the notices in full; nothing echoed (no "Press ENTER").
     state.notified = {}
     vim.cmd('Inductor status')
-    local text = H.wait(':Inductor status output', function()
-      for _, n in ipairs(state.notified) do
-        if n.msg:find('inductor-ls [', 1, true) then
-          return n.msg
-        end
-      end
-    end)
-    H.contains(text, '1 trace, 1 compile, 2 graphs, 14 kernels, 29 launches, 0 problems', 'command output')
+    local shown = H.float_with('inductor-ls [', ':Inductor status window')
+    H.contains(shown[1], '1 trace, 1 compile, 2 graphs, 14 kernels, 29 launches, 0 problems', 'command output')
+    -- The run: the log's first record's time (glog's `V1122 10:29:20`), in a year the log does not name.
+    local log = vim.fn.glob(H.mlp .. '/trace/dedicated_log_torch_trace_*.log', false, true)[1]
+    local first = vim.fn.readfile(log, '', 1)[1]
+    local month, day, time = first:match('^%u(%d%d)(%d%d) (%d%d:%d%d:%d%d)')
+    H.ok(shown[2]:match('^  run %d%d%d%d%-' .. month .. '%-' .. day .. ' ' .. time .. ', no other run$'),
+      'the run line: ' .. vim.inspect(shown[2]))
+    H.contains(table.concat(shown, '\n'), 'not on this machine', 'the missing-sources notice in full')
+    vim.wait(20)
+    H.eq({}, state.notified, 'messages echoed by :Inductor status')
+    H.close_floats()
   end },
   { ':Inductor artifacts: one entry per file, labelled with compile and graph', function()
     H.ok(state.client, 'no session client')
