@@ -21,12 +21,13 @@ vim.api.nvim_create_autocmd({ 'BufRead', 'BufNewFile' }, {
 })
 
 vim.api.nvim_create_user_command('Inductor', function(cmd)
-  require('inductor_ls.commands').run(cmd.fargs[1])
+  require('inductor_ls.commands').run(cmd.args)
 end, {
-  nargs = 1,
-  desc = 'inductor-ls: kernels | origin | artifacts | compiles | hotlines | reindex | status',
-  complete = function(arg_lead)
-    return require('inductor_ls.commands').complete(arg_lead)
+  nargs = '+',
+  desc = 'inductor-ls: kernels | origin | artifacts | compiles | hotlines | compare | ranks | lowered [stage]'
+    .. ' | runs [run] | baseline [run] | reindex | status',
+  complete = function(arg_lead, cmd_line)
+    return require('inductor_ls.commands').complete(arg_lead, cmd_line)
   end,
 })
 vim.api.nvim_create_user_command('InductorKernels', function()

@@ -46,15 +46,24 @@ return {
     H.eq(H.mlp, root.find(H.mlp .. '/model.py'), 'root of model.py')
     H.eq(H.mlp, root.find(H.forward_output_code()), 'root of output_code.py')
   end },
-  { 'root: without trace markers, the session root (the current directory), whatever .git says', function()
-    local tmp = vim.fn.tempname()
+  { 'root: without trace markers, none (no server), whatever .git says; with traceDirs, the session root', function()
+    local tmp = vim.fn.resolve(vim.fn.tempname())
     vim.fn.mkdir(tmp .. '/repo/.git', 'p')
     vim.fn.mkdir(tmp .. '/repo/src', 'p')
     vim.fn.mkdir(tmp .. '/plain', 'p')
-    local session = root.session()
-    H.eq(session, root.find(tmp .. '/repo/src/x.py'), 'root under .git')
-    H.eq(session, root.find(tmp .. '/plain/x.py'), 'root without markers')
+    H.eq(nil, root.find(tmp .. '/repo/src/x.py'), 'root under .git')
+    H.eq(nil, root.find(tmp .. '/plain/x.py'), 'root without markers')
     H.eq(nil, root.find_trace_root(tmp .. '/plain/x.py'), 'trace root without markers')
+    -- traceDirs name the traces: the files under the session's folder share its server; others get none.
+    local saved, session, cwd = config.get(), root._session, vim.fn.getcwd()
+    config.set(vim.tbl_extend('force', saved, { init_options = { traceDirs = { '/elsewhere/trace' } } }))
+    vim.cmd('cd ' .. vim.fn.fnameescape(tmp .. '/repo'))
+    root._session = nil
+    H.eq(tmp .. '/repo', root.find(tmp .. '/repo/src/x.py'), 'root under the current directory, with traceDirs')
+    H.eq(nil, root.find(tmp .. '/plain/x.py'), 'root outside the current directory, with traceDirs')
+    vim.cmd('cd ' .. vim.fn.fnameescape(cwd))
+    root._session = session
+    config.set(saved)
     -- A trace log appearing makes a trace root.
     vim.fn.mkdir(tmp .. '/plain/trace', 'p')
     vim.fn.writefile({}, tmp .. '/plain/trace/dedicated_log_torch_trace_x.log')

@@ -145,6 +145,47 @@ function H.floats()
   return wins
 end
 
+--- The lines of the floating window whose text holds `needle` (plain), waited for; fails naming `what`.
+---@return string[]
+function H.float_with(needle, what)
+  return H.wait(what, function()
+    for _, win in ipairs(H.floats()) do
+      local lines = vim.api.nvim_buf_get_lines(vim.api.nvim_win_get_buf(win), 0, -1, false)
+      if table.concat(lines, '\n'):find(needle, 1, true) then
+        return lines
+      end
+    end
+  end)
+end
+
+--- Run `fn` with vim.notify recording what it is given (`{msg, level}` each, in order), and return the
+--- record; the messages are still shown.
+---@param fn fun()
+---@param wait_for? fun(notified: table[]): boolean wait until this holds before returning
+---@return table[]
+function H.notified_by(fn, wait_for)
+  local notified = {}
+  local saved = vim.notify
+  vim.notify = function(msg, level, opts)
+    table.insert(notified, { msg = msg, level = level })
+    return saved(msg, level, opts)
+  end
+  local ok, err = pcall(function()
+    fn()
+    if wait_for then
+      H.wait('the notification', function()
+        return wait_for(notified)
+      end)
+    end
+    vim.wait(20) -- what was scheduled with it
+  end)
+  vim.notify = saved
+  if not ok then
+    error(err, 0)
+  end
+  return notified
+end
+
 function H.close_floats()
   for _, win in ipairs(H.floats()) do
     pcall(vim.api.nvim_win_close, win, true)

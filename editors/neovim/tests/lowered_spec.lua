@@ -22,6 +22,20 @@ return {
       end
     end
     H.eq({ llir = true, ptx = true, ttgir = true, ttir = true }, stages, 'stages')
+    -- :Inductor lowered [stage] is the same command: one stage, those of its entries.
+    vim.cmd('cclose')
+    local only = H.quickfix_of('Inductor lowered ptx', 'Lowered (ptx)')
+    local ptx_count = 0
+    for _, item in ipairs(qf.items) do
+      ptx_count = ptx_count + (item.text:match('^ptx ') and 1 or 0)
+    end
+    for _, item in ipairs(only.items) do
+      H.ok(item.text:match('^ptx '), 'not a PTX entry: ' .. item.text)
+    end
+    H.eq(ptx_count, #only.items, 'PTX entries')
+    vim.cmd('cclose')
+    H.eq(#qf.items, #H.quickfix_of('Inductor lowered', 'Lowered').items, ':Inductor lowered entries')
+    vim.cmd('cclose')
     H.ok(vim.fn.bufname(ptx.bufnr):match('%.ptx$'), 'ptx entry file: ' .. vim.fn.bufname(ptx.bufnr))
     vim.cmd('cclose')
     -- The PTX line leads back to the same statement in the kernel's file in the cache.

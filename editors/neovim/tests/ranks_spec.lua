@@ -28,5 +28,38 @@ return {
     table.sort(got)
     H.eq({ '25 different code', '25 recompile', '26 graph break' }, got, 'divergences (line kind)')
     vim.cmd('cclose')
+    -- :Inductor ranks is the same command.
+    local again = H.quickfix_of('Inductor ranks', 'Ranks that disagree')
+    H.eq(qf.title, again.title, ':Inductor ranks title')
+    H.eq(#qf.items, #again.items, ':Inductor ranks entries')
+    vim.cmd('cclose')
+  end },
+  { 'a line with a rank divergence (Warning) and an Info shows the Warning sign', function()
+    local bufnr = H.open(root .. '/model.py')
+    -- Line 25 holds the rank-2-only recompile (a Warning) and at least one Info.
+    local on_line = H.wait('a Warning and an Info on line 25', function()
+      local w, i = false, false
+      for _, x in ipairs(vim.diagnostic.get(bufnr, { lnum = 24 })) do
+        w = w or x.severity == vim.diagnostic.severity.WARN
+        i = i or x.severity == vim.diagnostic.severity.INFO
+      end
+      return w and i
+    end)
+    H.ok(on_line, 'diagnostics on line 25')
+    -- Neovim shows the sign of highest priority: the Warning's must be above every other one there.
+    local placed = vim.fn.sign_getplaced(bufnr, { group = '*', lnum = 25 })[1].signs
+    local warn, others = nil, {}
+    for _, sign in ipairs(placed) do
+      if sign.name == 'DiagnosticSignWarn' then
+        warn = math.max(warn or sign.priority, sign.priority)
+      else
+        table.insert(others, sign)
+      end
+    end
+    H.ok(warn, 'no Warning sign on line 25: ' .. vim.inspect(placed))
+    for _, sign in ipairs(others) do
+      H.ok(sign.priority < warn, string.format('%s (priority %d) not below the Warning sign (%d)', sign.name,
+        sign.priority, warn))
+    end
   end },
 }

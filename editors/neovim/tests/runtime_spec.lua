@@ -63,9 +63,16 @@ return {
     H.eq('inductor.showPrinterEnv', action.command.command, 'action command')
     -- Run it as Neovim does for a command the client knows.
     vim.fn.setreg('"', '')
-    client.commands['inductor.showPrinterEnv'](action.command, { bufnr = bufnr, client_id = client.id })
+    local notified = H.notified_by(function()
+      client.commands['inductor.showPrinterEnv'](action.command, { bufnr = bufnr, client_id = client.id })
+    end)
     local reg = vim.fn.getreg('"')
     H.contains(reg, 'AOT_INDUCTOR_DEBUG_INTERMEDIATE_VALUE_PRINTER=2', 'register')
     H.contains(reg, 'AOT_INDUCTOR_FILTERED_KERNELS_TO_PRINT=triton_poi_fused_addmm_log_relu_sub_0', 'register')
+    -- Shown in a floating window, not echoed over several lines (which asks "Press ENTER").
+    local shown = H.float_with(reg, 'the environment in a floating window')
+    H.contains(shown[#shown], 'copied to the unnamed register', 'last line')
+    H.eq({}, notified, 'messages echoed')
+    H.close_floats()
   end },
 }

@@ -3,6 +3,20 @@ local H = require('helpers')
 local lsp = require('inductor_ls.lsp')
 
 return {
+  { ':Inductor with an unknown subcommand says so on one line, and how to list them', function()
+    H.open(H.mlp .. '/model.py')
+    local notified = H.notified_by(function()
+      vim.cmd('Inductor nope')
+    end, function(n)
+      return #n > 0
+    end)
+    H.eq(1, #notified, 'messages: ' .. vim.inspect(notified))
+    H.eq('inductor-ls: unknown subcommand "nope" (:Inductor <Tab> lists them)', notified[1].msg, 'message')
+    H.ok(vim.fn.strdisplaywidth(notified[1].msg) < vim.v.echospace, 'wider than the command line: ' .. notified[1].msg)
+    -- The list, as <Tab> completes it.
+    H.eq({ 'artifacts', 'baseline', 'compare', 'compiles', 'hotlines', 'kernels', 'lowered', 'origin', 'ranks',
+      'reindex', 'runs', 'status' }, require('inductor_ls.commands').complete('', 'Inductor '), 'subcommands')
+  end },
   { ':checkhealth inductor_ls reports the running client', function()
     H.open(H.mlp .. '/model.py')
     vim.cmd('checkhealth inductor_ls')

@@ -20,7 +20,7 @@ local M = {}
 local filetypes = { python = 'python', cpp = 'cpp', c = 'c' }
 
 --- Clients to ask, most likely first: the one last used, then every other one. With none
---- running, start one rooted where the current directory's traces are.
+--- running, start one rooted where the current directory's traces are (|inductor_ls-root|), if anywhere.
 ---@return table[]
 local function candidates()
   local list, seen = {}, {}
@@ -35,7 +35,8 @@ local function candidates()
     end
   end
   if #list == 0 then
-    local id = lsp.ensure_client(root.find(vim.fn.getcwd()))
+    local dir = root.find(vim.fn.getcwd())
+    local id = dir and lsp.ensure_client(dir)
     local client = id and vim.lsp.get_client_by_id(id)
     if client then
       table.insert(list, client)
@@ -69,7 +70,7 @@ function M.read(args)
     return
   end
   local timeout = config.get().timeout_ms
-  local last_error = 'no inductor-ls client'
+  local last_error = 'no inductor-ls client (no trace in the current directory or above)'
   for _, client in ipairs(candidates()) do
     -- A client still initializing cannot take requests yet; the wait is bounded.
     vim.wait(timeout, function()

@@ -49,7 +49,7 @@ function M.check()
     end
   else
     err(string.format('server binary %q not found or not executable', exe), {
-      'build it: cmake --build build --target inductor-ls',
+      'build it, from a clone of inductor-ls: bash scripts/build.sh inductor-ls',
       "point opts.cmd at it: require('inductor_ls').setup({ cmd = { '/path/to/inductor-ls' } })",
     })
   end

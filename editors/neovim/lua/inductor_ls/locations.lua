@@ -4,6 +4,7 @@
 --- and for the quickfix text (Neovim reads non-file URIs with `bufload`).
 
 local config = require('inductor_ls.config')
+local message = require('inductor_ls.message')
 
 local M = {}
 
@@ -75,7 +76,7 @@ end
 ---@param client? table labels quickfix entries (see to_quickfix)
 function M.show(locations, offset_encoding, title, client)
   if #locations == 0 then
-    vim.notify('inductor-ls: ' .. title .. ': nothing found', vim.log.levels.INFO)
+    message.notify('inductor-ls: ' .. title .. ': nothing found', vim.log.levels.INFO)
   elseif #locations == 1 then
     M.jump(locations[1], offset_encoding)
   else
@@ -92,12 +93,12 @@ end
 function M.launch_sites_handler(what, show)
   return function(err, result)
     if err then
-      vim.notify('inductor-ls: ' .. what .. ': ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+      message.notify('inductor-ls: ' .. what .. ': ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
       return
     end
     local locs = M.normalize(result)
     if #locs == 0 then
-      vim.notify('inductor-ls: no kernels generated from this line', vim.log.levels.INFO)
+      message.notify('inductor-ls: no kernels generated from this line', vim.log.levels.INFO)
       return
     end
     show(locs)

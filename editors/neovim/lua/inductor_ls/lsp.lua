@@ -163,8 +163,8 @@ end
 --- `window/showMessage`: the server says what went wrong once (no trace found, sources not
 --- on this machine, corrupted records). Through vim.notify (so that notification plugins show
 --- it) as one line that fits the command line, at the message's level, each text once per
---- session: a longer or wrapped message, or two echoed in a row, would stop Neovim with
---- "Press ENTER". The full text stays in `M.messages` and `:Inductor status`.
+--- session (|inductor_ls.message|: a longer or wrapped message, or two echoed in a row, would
+--- stop Neovim with "Press ENTER"). The full text stays in `M.messages` and `:Inductor status`.
 handlers['window/showMessage'] = function(_, result, ctx)
   if type(result) ~= 'table' or type(result.message) ~= 'string' then
     return vim.NIL
@@ -174,10 +174,9 @@ handlers['window/showMessage'] = function(_, result, ctx)
     return vim.NIL
   end
   M.notified[result.message] = true
-  table.insert(M.pending_notices, { type = tonumber(result.type) or 3, message = result.message })
-  if #M.pending_notices == 1 then
-    vim.schedule(M.flush_notices)
-  end
+  local levels = { vim.log.levels.ERROR, vim.log.levels.WARN, vim.log.levels.INFO, vim.log.levels.DEBUG }
+  require('inductor_ls.message').notify(result.message, levels[tonumber(result.type) or 3] or vim.log.levels.INFO,
+    ':Inductor status')
   return vim.NIL
 end
 
@@ -188,62 +187,6 @@ M.messages = {}
 --- Message texts already notified (each is notified once per session).
 ---@type table<string, boolean>
 M.notified = {}
-
---- Messages waiting for the next `flush_notices`: `{type, message}`.
----@type table[]
-M.pending_notices = {}
-
---- `message` on one line of at most `width` display cells: whitespace runs (newlines
---- included) become one space; a longer text is cut, at a word where one is near, and ends
---- with `…`.
----@param message string
----@param width integer
----@return string text
----@return boolean cut whether the text was shortened
-function M.one_line(message, width)
-  local text = vim.trim((message:gsub('%s+', ' ')))
-  if vim.fn.strdisplaywidth(text) <= width then
-    return text, false
-  end
-  local n = math.max(width - 1, 0)
-  local cut = vim.fn.strcharpart(text, 0, n)
-  while n > 0 and vim.fn.strdisplaywidth(cut) > width - 1 do
-    n = n - 1
-    cut = vim.fn.strcharpart(text, 0, n)
-  end
-  local at_word = cut:match('^(.*%S)%s')
-  if at_word and vim.fn.strdisplaywidth(at_word) > width * 2 / 3 then
-    cut = at_word
-  end
-  return cut .. '…', true
-end
-
---- Show the waiting messages as one notification: the most severe (the first of those), on
---- one line within the command line's free space (`v:echospace`), with how many more there
---- are; where the text was cut, `:Inductor status` has all of it.
-function M.flush_notices()
-  local pending = M.pending_notices
-  M.pending_notices = {}
-  if #pending == 0 then
-    return
-  end
-  local first = pending[1]
-  for _, p in ipairs(pending) do
-    if p.type < first.type then
-      first = p
-    end
-  end
-  local levels = { vim.log.levels.ERROR, vim.log.levels.WARN, vim.log.levels.INFO, vim.log.levels.DEBUG }
-  -- One cell less than the free space: a message that fills the last cell asks for Enter too.
-  local width = math.max((tonumber(vim.v.echospace) or 80) - 1, 30)
-  local suffix = #pending > 1 and string.format(' (+%d more: :Inductor status)', #pending - 1) or ''
-  local text, cut = M.one_line(first.message, width - vim.fn.strdisplaywidth(suffix))
-  if cut and suffix == '' then
-    suffix = ' (:Inductor status)'
-    text = M.one_line(first.message, width - #suffix)
-  end
-  vim.notify(text .. suffix, levels[first.type] or vim.log.levels.INFO, { title = 'inductor-ls' })
-end
 
 --- Artifact labels per client: URI → `[0/0] backward · output_code.py` (from
 --- `inductor/listArtifacts`), fetched when first needed after each index.
@@ -325,7 +268,7 @@ M.commands = {
 M.handlers = handlers
 
 --- `on_init`: the negotiated position encoding (0.7 does not read it itself; later versions
---- do the same), and the `inductor-trace:` URI mapping.
+--- do the same), the `inductor-trace:` URI mapping, and signs sorted by severity (`sort_signs`).
 ---@param client table
 ---@param result table the `initialize` result
 function M.on_init(client, result)
@@ -334,6 +277,23 @@ function M.on_init(client, result)
     client.offset_encoding = encoding
   end
   uri.attach(client)
+  M.sort_signs(client)
+end
+
+--- Neovim shows one sign per line, and without `severity_sort` every diagnostic's sign has the same
+--- priority: the last one placed wins, so a rank divergence (Warning) could hide behind an Info sign
+--- on its line. This client's diagnostics are sorted by severity (the highest's sign shows, virtual
+--- text lists it first), unless the user's global |vim.diagnostic.config()| already sets
+--- `severity_sort` (as `{ reverse = true }` say), which is then kept.
+---@param client table
+function M.sort_signs(client)
+  if vim.diagnostic.config().severity_sort then
+    return
+  end
+  local ok, namespace = pcall(vim.lsp.diagnostic.get_namespace, client.id)
+  if ok and namespace then
+    vim.diagnostic.config({ severity_sort = true }, namespace)
+  end
 end
 
 --- `on_attach`: buffer-local `K`/`gd`, code lenses, the user's `on_attach` of setup().
@@ -448,12 +408,49 @@ function M.request_sync(client, method, params, timeout_ms, bufnr)
   return client.request_sync(method, params, timeout_ms, bufnr)
 end
 
+--- Whether `bufnr` is a file this plugin would attach if a root were above it.
+---@param bufnr integer
+---@return boolean
+local function attachable(bufnr)
+  return vim.api.nvim_buf_get_name(bufnr) ~= '' and vim.bo[bufnr].buftype == ''
+    and vim.tbl_contains(config.get().filetypes, vim.bo[bufnr].filetype)
+end
+
+--- Why buffer `bufnr` has no inductor-ls client, in one sentence: for a file, that no trace is above
+--- it, and where the help says how to make one (|inductor_ls-root|).
+---@param bufnr integer
+---@return string
+function M.why_no_client(bufnr)
+  if not attachable(bufnr == 0 and vim.api.nvim_get_current_buf() or bufnr) then
+    return 'inductor-ls: no inductor-ls client attached to this buffer'
+  end
+  -- Short enough for an 80-column command line; the help says how to make a trace (TORCH_TRACE).
+  return 'inductor-ls: no trace above this file (:help inductor_ls-root)'
+end
+
+--- For commands about the index rather than a buffer (status, reindex, artifacts): the current
+--- buffer's client; from a buffer no client could serve (a help page, a listing), the one last used,
+--- else any. Without one, or from a file with no trace above it, says why (`why_no_client`): another
+--- root's index would not be this file's.
+---@return table? client
+function M.any_client()
+  local client = M.client_for_buffer(0)
+  if not client and not attachable(vim.api.nvim_get_current_buf()) then
+    local last = M.last_client_id and vim.lsp.get_client_by_id(M.last_client_id)
+    client = (last and last.name == M.name and not last:is_stopped()) and last or M.clients()[1]
+  end
+  if not client then
+    require('inductor_ls.message').notify(M.why_no_client(0), vim.log.levels.WARN)
+  end
+  return client
+end
+
 --- The inductor-ls client for the current buffer, or an error message.
 ---@return table? client
 function M.require_client()
   local client = M.client_for_buffer(0)
   if not client then
-    vim.notify('inductor-ls: no inductor-ls client attached to this buffer', vim.log.levels.WARN)
+    require('inductor_ls.message').notify(M.why_no_client(0), vim.log.levels.WARN)
     return nil
   end
   M.last_client_id = client.id

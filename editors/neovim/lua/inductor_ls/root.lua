@@ -4,12 +4,14 @@
 --- 1. The nearest ancestor that looks like a trace case: it holds a
 ---    `dedicated_log_torch_trace*.log`, or a `trace/` directory holding one, or a
 ---    `torch_compile_debug/` directory. Each such root gets its own server.
---- 2. Otherwise the session root: one server for every other buffer of the session, rooted
----    at the current directory when the first such buffer attaches (where a training run
----    started from this shell writes its trace, which that server picks up by itself), or
----    at no folder at all when the current directory is `/` or `$HOME` (nothing to search).
---- So the files of a project without traces share one server, instead of one per
---- directory. Works on Neovim 0.7.2: no `vim.fs`.
+--- 2. Otherwise, only when `init_options.traceDirs` names the traces, the session root for a
+---    file under the current directory: one server for all of them, rooted at the current
+---    directory when the first such buffer attaches, or at no folder at all when that is `/` or
+---    `$HOME` (the server then reads only the traceDirs).
+--- 3. Otherwise no server: a stray file opened from a folder that happens to hold other traces
+---    (in its subfolders) must not make a server index that whole folder. Such a buffer is tried
+---    again when entered, so that a trace a run writes beside it later is picked up.
+--- As `lsp/inductor_ls.lua` attaches on 0.11. Works on Neovim 0.7.2: no `vim.fs`.
 
 local uv = vim.uv or vim.loop
 
@@ -99,11 +101,32 @@ function M.session()
   return M._session
 end
 
---- Root for a file path: its trace root, else the session root.
+--- Whether `init_options.traceDirs` names the traces (a non-empty list).
+---@return boolean
+function M.trace_dirs_configured()
+  local init = require('inductor_ls.config').get().init_options
+  local dirs = type(init) == 'table' and init.traceDirs
+  return type(dirs) == 'table' and #dirs > 0
+end
+
+--- Root for a file path (absolute) or directory: its trace root; else, when traceDirs are configured
+--- and the path is under the session's folder (the current directory when the session has none), the
+--- session root; else nil (no server).
 ---@param path string
----@return string
+---@return string?
 function M.find(path)
-  return M.find_trace_root(path) or M.session()
+  local found = M.find_trace_root(path)
+  if found then
+    return found
+  end
+  if not M.trace_dirs_configured() then
+    return nil
+  end
+  local session = M.session()
+  if M.inside(path, session ~= M.NO_FOLDER and session or vim.fn.getcwd()) then
+    return session
+  end
+  return nil
 end
 
 --- The file path of a buffer, or nil when the buffer is not a file on disk (unnamed, or a
@@ -118,7 +141,7 @@ local function file_of(bufnr)
   return name
 end
 
---- Root for a buffer, or nil when the buffer is not a file on disk.
+--- Root for a buffer (see `find`), or nil when it gets no server or is not a file on disk.
 ---@param bufnr integer
 ---@return string?
 function M.for_buffer(bufnr)

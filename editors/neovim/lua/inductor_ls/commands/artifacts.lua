@@ -8,6 +8,7 @@
 local lsp = require('inductor_ls.lsp')
 local protocol = require('inductor_ls.protocol')
 local uri = require('inductor_ls.uri')
+local message = require('inductor_ls.message')
 
 local M = {}
 
@@ -39,13 +40,13 @@ function M.format(a)
 end
 
 function M.run()
-  local client = lsp.require_client() or lsp.clients()[1]
+  local client = lsp.any_client()
   if not client then
     return
   end
   protocol.request(client, 'inductor/listArtifacts', vim.empty_dict(), function(err, result)
     if err or type(result) ~= 'table' or #result == 0 then
-      vim.notify('inductor-ls: no artifacts' .. (err and (': ' .. (err.message or '')) or ''), vim.log.levels.INFO)
+      message.notify('inductor-ls: no artifacts' .. (err and (': ' .. (err.message or '')) or ''), vim.log.levels.INFO)
       return
     end
     vim.ui.select(M.entries(result), { prompt = 'Inductor artifacts', format_item = M.format }, function(choice)

@@ -10,6 +10,7 @@
 local lsp = require('inductor_ls.lsp')
 local protocol = require('inductor_ls.protocol')
 local config = require('inductor_ls.config')
+local message = require('inductor_ls.message')
 
 local function micros(us)
   if us == nil or us == vim.NIL then
@@ -35,11 +36,11 @@ return function()
   end
   protocol.request(client, 'inductor/compare', {}, function(err, result)
     if err then
-      vim.notify('inductor-ls: compare: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+      message.notify('inductor-ls: compare: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
       return
     end
     if not result or result.baseline == nil or result.baseline == vim.NIL then
-      vim.notify('inductor-ls: ' .. ((result and result.reason) or 'no baseline run'), vim.log.levels.INFO)
+      message.notify('inductor-ls: ' .. ((result and result.reason) or 'no baseline run'), vim.log.levels.INFO)
       return
     end
     local items = {}
@@ -62,7 +63,7 @@ return function()
       end
     end
     if #items == 0 then
-      vim.notify('inductor-ls: nothing changed since run ' .. result.baseline.id, vim.log.levels.INFO)
+      message.notify('inductor-ls: nothing changed since run ' .. result.baseline.id, vim.log.levels.INFO)
       return
     end
     vim.fn.setqflist({}, ' ', { title = 'Changes since run ' .. result.baseline.id, items = items })

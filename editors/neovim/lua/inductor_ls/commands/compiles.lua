@@ -13,6 +13,7 @@
 local config = require('inductor_ls.config')
 local lsp = require('inductor_ls.lsp')
 local protocol = require('inductor_ls.protocol')
+local message = require('inductor_ls.message')
 
 local M = {}
 
@@ -105,7 +106,7 @@ function M.show(client, opts)
   local params = opts.uri and { uri = opts.uri } or vim.empty_dict()
   protocol.request(client, 'inductor/compiles', params, function(err, result)
     if err or type(result) ~= 'table' then
-      vim.notify('inductor-ls: inductor/compiles: ' .. (err and (err.message or vim.inspect(err)) or 'no answer'),
+      message.notify('inductor-ls: inductor/compiles: ' .. (err and (err.message or vim.inspect(err)) or 'no answer'),
         vim.log.levels.ERROR)
       return
     end
@@ -114,7 +115,7 @@ function M.show(client, opts)
     end
     local items = M.items(result, client.offset_encoding or 'utf-16', opts.keep)
     if #items == 0 then
-      vim.notify('inductor-ls: no compiles in the traces', vim.log.levels.INFO)
+      message.notify('inductor-ls: no compiles in the traces', vim.log.levels.INFO)
       return
     end
     local title = opts.title or 'Inductor compiles'

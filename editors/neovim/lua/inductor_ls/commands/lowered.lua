@@ -7,6 +7,7 @@
 local lsp = require('inductor_ls.lsp')
 local protocol = require('inductor_ls.protocol')
 local config = require('inductor_ls.config')
+local message = require('inductor_ls.message')
 
 return function(stage)
   local client = lsp.require_client()
@@ -16,7 +17,7 @@ return function(stage)
   local params = vim.lsp.util.make_position_params(0, client.offset_encoding)
   protocol.request(client, 'inductor/lowered', params, function(err, result)
     if err then
-      vim.notify('inductor-ls: lowered: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+      message.notify('inductor-ls: lowered: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
       return
     end
     local items = {}
@@ -37,7 +38,7 @@ return function(stage)
       end
     end
     if #items == 0 then
-      vim.notify('inductor-ls: no IR lines for this line (not a Triton kernel line, or no Triton cache entry)',
+      message.notify('inductor-ls: no IR lines for this line (not a Triton kernel line, or no Triton cache entry)',
         vim.log.levels.INFO)
       return
     end

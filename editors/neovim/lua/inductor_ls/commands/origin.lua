@@ -5,6 +5,7 @@
 
 local lsp = require('inductor_ls.lsp')
 local locations = require('inductor_ls.locations')
+local message = require('inductor_ls.message')
 
 return function()
   local client = lsp.require_client()
@@ -14,7 +15,7 @@ return function()
   local bufnr = vim.api.nvim_get_current_buf()
   lsp.request(client, 'textDocument/definition', lsp.position_params(client), function(err, result)
     if err then
-      vim.notify('inductor-ls: definition: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+      message.notify('inductor-ls: definition: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
       return
     end
     locations.show(locations.normalize(result), client.offset_encoding, 'Origin of ' .. vim.fn.expand('<cword>'), client)

@@ -3,15 +3,16 @@
 --- `inductor.reindex`). The server refreshes lenses and sends `inductor/status` when done.
 
 local lsp = require('inductor_ls.lsp')
+local message = require('inductor_ls.message')
 
 return function()
-  local client = lsp.require_client() or lsp.clients()[1]
+  local client = lsp.any_client()
   if not client then
     return
   end
   lsp.request(client, 'workspace/executeCommand', { command = 'inductor.reindex', arguments = {} }, function(err)
     if err then
-      vim.notify('inductor-ls: reindex: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+      message.notify('inductor-ls: reindex: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
     end
   end)
 end

@@ -8,6 +8,7 @@
 local lsp = require('inductor_ls.lsp')
 local protocol = require('inductor_ls.protocol')
 local locations = require('inductor_ls.locations')
+local message = require('inductor_ls.message')
 
 ---@param command table LSP Command `{title, command, arguments}`
 ---@param ctx table `{bufnr, client_id}`
@@ -15,7 +16,7 @@ return function(command, ctx)
   local args = command.arguments or {}
   local client = vim.lsp.get_client_by_id(ctx.client_id)
   if not client or type(args[1]) ~= 'string' or type(args[2]) ~= 'table' then
-    vim.notify('inductor-ls: malformed inductor.showLaunchSites arguments', vim.log.levels.ERROR)
+    message.notify('inductor-ls: malformed inductor.showLaunchSites arguments', vim.log.levels.ERROR)
     return
   end
   local params = { textDocument = { uri = args[1] }, position = args[2] }

@@ -1,9 +1,12 @@
 ---@brief
---- `:Inductor status`: the server's index (`inductor/status`): counts, the build's progress,
---- requests waiting for it, and what the server has to say (no trace found, sources not on
---- this machine, corrupted records).
+--- `:Inductor status`: the server's index (`inductor/status`): counts, the run served and how many
+--- other runs the traces hold (and the baseline it is compared with), the build's progress,
+--- requests waiting for it, and what the server has to say (no trace found, sources not on this
+--- machine, corrupted records). Shown in a floating window (|inductor_ls.message|), which never
+--- asks "Press ENTER".
 
 local lsp = require('inductor_ls.lsp')
+local message = require('inductor_ls.message')
 local protocol = require('inductor_ls.protocol')
 
 local M = {}
@@ -54,6 +57,15 @@ function M.describe(s, root)
     head = head .. (s.indexing and '; ' or '') .. table.concat(parts, ', ')
   end
   table.insert(lines, head)
+  -- The run every answer comes from, and the others the traces hold (`:Inductor runs` picks one).
+  if type(s.run) == 'string' then
+    local others = s.otherRuns or 0
+    local line = '  run ' .. s.run .. ', ' .. (others == 0 and 'no other run' or plural(others, 'other run'))
+    if others > 0 then
+      line = line .. '; ' .. (type(s.baseline) == 'string' and ('baseline ' .. s.baseline) or 'no baseline')
+    end
+    table.insert(lines, line)
+  end
   for _, n in ipairs(s.notices or {}) do
     table.insert(lines, '  ' .. (n.message or ''):gsub('^inductor%-ls: ', ''))
   end
@@ -61,17 +73,16 @@ function M.describe(s, root)
 end
 
 function M.run()
-  local client = lsp.require_client() or lsp.clients()[1]
+  local client = lsp.any_client()
   if not client then
     return
   end
   protocol.request(client, 'inductor/status', vim.empty_dict(), function(err, s)
     if err or type(s) ~= 'table' then
-      vim.notify('inductor-ls: status: ' .. (err and err.message or 'no answer'), vim.log.levels.ERROR)
+      message.notify('inductor-ls: status: ' .. (err and err.message or 'no answer'), vim.log.levels.ERROR)
       return
     end
-    local warn = #(s.notices or {}) > 0
-    vim.notify(table.concat(M.describe(s, client.config.root_dir), '\n'), warn and vim.log.levels.WARN or vim.log.levels.INFO)
+    message.show(M.describe(s, client.config.root_dir), 'inductor_ls_status')
   end)
 end
 
