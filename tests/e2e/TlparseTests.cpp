@@ -241,7 +241,7 @@ TEST_CASE("tlparse multi_rank_messy_input: both ranks, non-trace files ignored")
   json status = s.client.waitForIndexed();
   REQUIRE(status.is_object());
   CHECK(status["traces"] == 2); // another.log and some_other_file.txt are empty, not traces.
-  CHECK(status["compiles"] == 2);
+  CHECK(status["counts"]["ranks"] == 2);
   std::vector<ExpectedOutputCode> codes =
       expectedOutputCodes(filesIn(dir, "dedicated_log_torch_trace_rank_"), &s.client);
   REQUIRE(codes.size() == 2);

@@ -93,7 +93,7 @@ TEST_CASE("watch: a TORCH_TRACE directory made later, anywhere under the workspa
   copyTrace(workspace.path() + "/runs/2026-11-23/trace");
   json next = waitForBuild(client, before);
   REQUIRE_MESSAGE(next.is_object(), "no rebuild after the trace appeared");
-  CHECK(next["compiles"] == 2);
+  CHECK(next["counts"]["graphs"] == 2);
   CHECK(next["notices"].size() == 1); // The model is not in this workspace: missingSources.
   // And it answers.
   json artifacts = client.request("inductor/listArtifacts", json::object());
@@ -137,7 +137,7 @@ TEST_CASE("watch: with a client that watches files, the server registers for tra
   std::string log = copyTrace(workspace.path() + "/trace");
   json indexed = waitForBuild(client, builds);
   REQUIRE(indexed.is_object());
-  CHECK(indexed["compiles"] == 2);
+  CHECK(indexed["counts"]["graphs"] == 2);
   // The client's events are followed too, whatever inotify saw: an event for the trace reindexes, one for
   // another file does not.
   // Not asserted by waiting: an event that counted would make the next rebuild one of changed inputs
@@ -159,7 +159,7 @@ TEST_CASE("watch: with a client that watches files, the server registers for tra
                 {{"changes", json::array({{{"uri", fileURI(log)}, {"type", 2}}})}});
   json next = waitForBuild(client, builds);
   REQUIRE_MESSAGE(next.is_object(), "no rebuild after workspace/didChangeWatchedFiles");
-  CHECK(next["compiles"] == 2);
+  CHECK(next["counts"]["graphs"] == 2);
   waitForQuiet(client);
   CHECK(count("trace logs grew") > grewBefore);
   CHECK(count("trace inputs changed") == changedBefore);
@@ -178,7 +178,7 @@ TEST_CASE("watch: a configured trace folder deleted and made again is watched ag
   json first = client.waitForIndexed();
   REQUIRE(first.is_object());
   CHECK(first["traces"] == 1);
-  CHECK(first["compiles"] == 2);
+  CHECK(first["counts"]["graphs"] == 2);
   size_t builds = waitForQuiet(client);
   // The folder goes: a rebuild drops its log.
   fs::remove_all(trace);
@@ -194,7 +194,7 @@ TEST_CASE("watch: a configured trace folder deleted and made again is watched ag
   waitForQuiet(client);
   json back = lastIndexed(client);
   CHECK(back["traces"] == 1);
-  CHECK(back["compiles"] == 2);
+  CHECK(back["counts"]["graphs"] == 2);
   // And it answers: every launch of its output code navigates to its user line.
   std::vector<ExpectedOutputCode> codes = expectedOutputCodes({src}, nullptr, std::vector<std::string>{});
   size_t launches = 0;
@@ -232,7 +232,7 @@ TEST_CASE("watch: a configured trace folder that does not exist yet is indexed o
   waitForQuiet(client);
   json next = lastIndexed(client);
   CHECK(next["traces"] == 1);
-  CHECK(next["compiles"] == 2);
+  CHECK(next["counts"]["graphs"] == 2);
   client.shutdown();
 }
 
@@ -255,7 +255,7 @@ TEST_CASE("watch: a configured log file whose folder is deleted and made again i
   REQUIRE_MESSAGE(waitForBuild(client, builds).is_object(), "no rebuild after the log was written again");
   waitForQuiet(client);
   CHECK(lastIndexed(client)["traces"] == 1);
-  CHECK(lastIndexed(client)["compiles"] == 2);
+  CHECK(lastIndexed(client)["counts"]["graphs"] == 2);
   client.shutdown();
 }
 

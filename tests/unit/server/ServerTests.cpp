@@ -244,7 +244,7 @@ TEST_CASE("initialize negotiates the position encoding and announces the capabil
   json status = c.transport().waitFor(isIndexedStatus);
   REQUIRE(status.is_object());
   CHECK(status["params"]["indexing"] == false);
-  CHECK(status["params"]["compiles"] == 2);
+  CHECK(status["params"]["counts"]["graphs"] == 2);
   CHECK(status["params"]["launches"] == 29);
   CHECK(status["params"]["launchesWithOrigin"] == 29);
 }
@@ -938,7 +938,7 @@ TEST_CASE("didChangeConfiguration with new traceDirs reindexes") {
     // ready.
     json first = c.transport().waitFor(builtStatus(1));
     REQUIRE(first.is_object());
-    CHECK(first["params"]["compiles"] == 2);
+    CHECK(first["params"]["counts"]["graphs"] == 2);
     size_t before = c.transport().sent().size();
     c.notify("workspace/didChangeConfiguration",
              {{"settings", {{"inductorLs", {{"traceDirs", {dir.path}}}}}}});
