@@ -33,9 +33,9 @@ constexpr size_t kListLimit = 12;
 
 /// A hover keeps to about this many lines (ARCHITECTURE.md, "Hovers"): a hover is read at a glance.
 constexpr size_t kHoverLines = 25;
-/// A kernel's hover has more to say (what it is, its resources, time and roofline, where it came from): at
-/// most this many lines, however many origins, nodes and stacks it has.
-constexpr size_t kKernelHoverLines = 40;
+/// A kernel's hover has more to say (what it is, its resources, time and roofline, where it came from): this
+/// many lines, and the one that says what was cut, whatever the number of origins, nodes and stacks.
+constexpr size_t kKernelHoverLines = 39;
 /// The user lines a kernel hover lists before "… N more".
 constexpr size_t kOriginsShown = 5;
 

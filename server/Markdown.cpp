@@ -60,13 +60,16 @@ std::string withinLineBudget(const std::string &md, size_t budget) {
     if (lines.empty()) continue;
     // Past the budget, a section's heading stays (what else the hover has stays visible); the rest goes.
     bool heading = lines[0].starts_with("### ") || lines[0] == "---";
-    if (used >= budget && !heading) {
-      dropped += lines.size();
-      continue;
+    size_t room = budget > used ? budget - used : 0;
+    // A block that does not fit keeps what fits with its "more" line, counted; one with no room for both
+    // goes whole (a heading keeps its first line).
+    if (lines.size() > room && room < 2 && !(heading && lines.size() == 1)) {
+      if (!heading) {
+        dropped += lines.size();
+        continue;
+      }
     }
-    size_t keep = std::min(lines.size(), std::max<size_t>(1, budget > used ? budget - used : 0));
-    // A cut leaves room for its "more" line.
-    if (keep < lines.size() && keep > 1) --keep;
+    size_t keep = lines.size() <= room ? lines.size() : std::max<size_t>(1, room > 1 ? room - 1 : 0);
     std::string block;
     bool inCode = false;
     for (size_t i = 0; i < keep; ++i) {
@@ -76,6 +79,7 @@ std::string withinLineBudget(const std::string &md, size_t budget) {
     if (keep < lines.size()) {
       std::string more = "… " + std::to_string(lines.size() - keep) + " more";
       block += inCode ? "\n" + more + "\n```" : "\n- " + more;
+      used += inCode ? 2 : 1;
     }
     out += (out.empty() ? "" : "\n\n") + block;
     used += keep;

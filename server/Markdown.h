@@ -19,11 +19,11 @@ std::string markdownLink(std::string_view text, const std::string &uri, uint32_t
 /// A code span for Markdown, safe for text holding backticks.
 std::string codeSpan(std::string_view s);
 
-/// `md` within about `budget` non-blank lines: its paragraphs in order (they come most important first), each
-/// cut to what the budget has left, and what was cut counted in a "… N more" line where it was cut (a code
-/// block cut is closed). Past the budget, only the headings of the sections left (`### `, `---`) stay, so
-/// that what else the text has is visible; the paragraphs dropped are counted in a last "… N more lines".
-/// `md` itself when it fits.
+/// `md` within `budget` non-blank lines and one: its paragraphs in order (they come most important first),
+/// each cut to what the budget has left, what was cut counted in a "… N more" line where it was cut (a code
+/// block cut is closed; both lines count), a paragraph with no room for a line and its "… more" dropped.
+/// Past the budget, only the headings of the sections left (`### `, `---`) stay, so that what else the text
+/// has is visible; the paragraphs dropped are counted in a last "… N more lines". `md` itself when it fits.
 std::string withinLineBudget(const std::string &md, size_t budget);
 
 } // namespace inductor::server
