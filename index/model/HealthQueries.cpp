@@ -180,16 +180,22 @@ std::vector<HealthDiagnostic> Index::healthDiagnostics(std::string_view path) co
       // Every divergence about its events, each with its own ranks and reason ("recompiled on rank 1 only
       // (1 of 4): grad_mode", "recompiled on rank 3 only (1 of 4): size mismatch"), in the report's order:
       // at least a Warning, whatever the kind's own.
-      std::string diverged;
+      // The same divergence in several compiles of the line (rank 1 recompiled [0/2] and [0/3] for one
+      // reason) is one line: the compiles are named below.
+      std::vector<std::string_view> diverged;
       for (const RankDivergence &div : rankReport.divergences) {
         bool about = std::any_of(div.events.begin(), div.events.end(), [&](uint32_t e) {
           return std::find(d.events.begin(), d.events.end(), e) != d.events.end();
         });
         if (!about) continue;
         d.severity = std::min(d.severity, HealthSeverity::Warning);
-        diverged += div.message + "\n";
+        if (std::find(diverged.begin(), diverged.end(), div.message) == diverged.end())
+          diverged.push_back(div.message);
       }
-      d.message = diverged + d.message;
+      std::string lines;
+      for (std::string_view text : diverged)
+        lines.append(text).append("\n");
+      d.message = lines + d.message;
       if (std::all_of(d.events.begin(), d.events.end(),
                       [&](uint32_t e) { return health_.events[e].shownAt != health_.events[e].at; })) {
         // Shown on the call that led there: say where it happened.
