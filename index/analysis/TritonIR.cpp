@@ -104,6 +104,16 @@ public:
     map_.code.push_back({line, l});
   }
 
+  /// Records a location directive's own line (a PTX `.loc`), under the same limit as the code lines.
+  void directive(uint32_t line, const IrLocation &l) {
+    if (!l.valid() || failed()) return;
+    if (map_.code.size() + map_.directives.size() >= limits_.maxCodeLines) {
+      fail("more than " + withCommas(limits_.maxCodeLines) + " located code lines");
+      return;
+    }
+    map_.directives.push_back({line, l});
+  }
+
   /// Adds a function; false (and the error) past the limits.
   bool function(std::string_view name, uint32_t line, uint32_t column) {
     if (name.size() > limits_.maxNameBytes) {
@@ -137,10 +147,12 @@ private:
 } // namespace
 
 std::optional<IrLocation> IrLineMap::locationAt(uint32_t line) const {
-  auto it = std::lower_bound(code.begin(), code.end(), line,
-                             [](const IrCodeLine &c, uint32_t l) { return c.line < l; });
-  if (it == code.end() || it->line != line) return std::nullopt;
-  return it->location;
+  for (const std::vector<IrCodeLine> *lines : {&code, &directives}) {
+    auto it = std::lower_bound(lines->begin(), lines->end(), line,
+                               [](const IrCodeLine &c, uint32_t l) { return c.line < l; });
+    if (it != lines->end() && it->line == line) return it->location;
+  }
+  return std::nullopt;
 }
 
 std::optional<uint32_t> IrLineMap::fileNamed(std::string_view fileName) const {
@@ -158,7 +170,7 @@ std::vector<uint32_t> IrLineMap::linesOf(uint32_t file, uint32_t line) const {
 }
 
 size_t IrLineMap::keptBytes() const {
-  size_t bytes = sizeof(IrLineMap) + code.capacity() * sizeof(IrCodeLine) +
+  size_t bytes = sizeof(IrLineMap) + (code.capacity() + directives.capacity()) * sizeof(IrCodeLine) +
                  files.capacity() * sizeof(std::string) + functions.capacity() * sizeof(IrFunction) +
                  error.capacity();
   for (const std::string &f : files)
@@ -249,6 +261,8 @@ IrLineMap parsePtx(std::string_view text, const IrLimits &limits) {
           }
         }
       }
+      // The directive's own line goes where it says (definition on a `.loc` line), counted as no code.
+      b.directive(i, current);
       return !b.failed();
     }
     // Code: anything but blanks, comments, directives (`.reg`, `.loc`), labels and braces.

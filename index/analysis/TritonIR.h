@@ -74,13 +74,16 @@ struct IrLineMap {
   std::vector<std::string> files; ///< Source files as recorded (absolute paths, or file names).
   /// The code lines that have a location, in line order.
   std::vector<IrCodeLine> code;
+  /// The lines of location directives (PTX `.loc`), each with the location it names, in line order: not code
+  /// (no instruction is counted for them), but where definition on such a line goes.
+  std::vector<IrCodeLine> directives;
   std::vector<IrFunction> functions;
   uint32_t lineCount = 0; ///< Lines of the text.
   /// Why the file was refused ("more than 4,096 source files"), empty when it was not: the rest of the map is
   /// then partial and must not be served.
   std::string error;
 
-  /// The location of IR line `line` (0-based) when it is a located code line.
+  /// The location of IR line `line` (0-based) when it is a located code line or a location directive.
   std::optional<IrLocation> locationAt(uint32_t line) const;
   /// The index in `files` of the file whose name (last path component) is `fileName`'s, nullopt if none.
   std::optional<uint32_t> fileNamed(std::string_view fileName) const;

@@ -444,6 +444,13 @@ TEST_CASE("kernel_ir: a PTX line -> its kernel line -> the model line; IR docume
       REQUIRE_MESSAGE(defs.size() == 1, e.name << " line " << i + 2);
       CHECK(defs[0]["uri"] == fileURI(kernelPath));
       CHECK(defs[0]["range"]["start"]["line"] == std::stol(m[1]) - 1);
+      // The `.loc` line itself goes to the line it names too.
+      json onLoc = s.client.request("textDocument/definition",
+                                    textDocumentPosition(fileURI(ptxPath), static_cast<uint32_t>(i), 2));
+      REQUIRE(onLoc.is_array());
+      REQUIRE_MESSAGE(onLoc.size() == 1, e.name << " .loc line " << i + 1);
+      CHECK(onLoc[0]["uri"] == fileURI(kernelPath));
+      CHECK(onLoc[0]["range"]["start"]["line"] == std::stol(m[1]) - 1);
       // On to the model: definition on the kernel's `def` line of that file -> model.py.
       std::string kernelText = readFile(kernelPath);
       std::istringstream kin(kernelText);

@@ -64,6 +64,13 @@ TEST_CASE("TritonIR: PTX .loc lines, .file after the function, inlined chains in
   CHECK_FALSE(m.locationAt(5));
   CHECK_FALSE(m.locationAt(7));
   CHECK_FALSE(m.locationAt(16));
+  // A `.loc` line is where it says (the kernel line, for an inlined chain), but no instruction of it.
+  REQUIRE(m.locationAt(8));
+  CHECK(*m.locationAt(8) == IrLocation{c, 20, 28});
+  REQUIRE(m.locationAt(12));
+  CHECK(*m.locationAt(12) == IrLocation{c, 38, 37});
+  REQUIRE(m.locationAt(6));
+  CHECK(m.locationAt(6)->line == 18);
   CHECK(m.lineCount == 18);
   CHECK(m.error.empty());
 }
