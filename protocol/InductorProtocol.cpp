@@ -252,6 +252,8 @@ template <class Served, class F> void servedNumbers(Served &s, F &&f) {
   f("launchesWithMissingSource", s.launchesWithMissingSource);
   f("profiles", s.profiles);
   f("runLogs", s.runLogs);
+  f("problemLines", s.problemLines);
+  f("rankDivergences", s.rankDivergences);
 }
 
 template <class Status, class F> void statusNumbers(Status &s, F &&f) {

@@ -195,6 +195,12 @@ struct StatusServed {
   uint64_t launchesWithMissingSource = 0;
   std::optional<std::string> firstMissingSource; ///< null when none is missing.
   uint64_t profiles = 0, runLogs = 0;
+  /// The compile-health diagnostics published (graph breaks, recompiles, failures merged per line, kind and
+  /// file, as the Problems panel lists them): the lines that `counts.problems` are on.
+  uint64_t problemLines = 0;
+  /// Where the ranks of the run disagree (inductor/ranks' divergences, the cache outcomes' left out); 0 for a
+  /// single process.
+  uint64_t rankDivergences = 0;
   Counts counts;
 };
 

@@ -63,6 +63,8 @@ json Server::statusJson() const {
     served.profiles = st.profiles;
     served.runLogs = st.runLogs;
     served.counts = protocolCounts(*counts);
+    served.problemLines = counts->problemLines;
+    served.rankDivergences = counts->rankDivergences;
     if (!index_->run().id.empty()) s.run = index_->run().id;
     s.otherRuns = index_->runs().empty() ? 0 : index_->runs().size() - 1;
     if (baseline_ && baseline_->run().id != index_->run().id) s.baseline = baseline_->run().id;

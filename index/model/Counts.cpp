@@ -1,5 +1,7 @@
 #include "index/model/Counts.h"
 
+#include "index/model/Ranks.h"
+
 #include <algorithm>
 #include <map>
 #include <mutex>
@@ -326,6 +328,14 @@ IndexCounts countIndex(const Index &index) {
     compiles[i] = i;
   out.health = countCompiles(h, compiles);
   out.compiles = out.health.compiles ? out.health.compiles : out.graphs;
+  // The diagnostics every client lists (Index::healthDiagnostics, per file) and the ranks' divergences (the
+  // report diagnostics read anyway, computed once per index).
+  for (const std::string &path : index.healthPaths())
+    for (const HealthDiagnostic &d : index.healthDiagnostics(path))
+      out.problemLines += d.kind != HealthEventKind::Specialization;
+  if (out.health.ranks > 1)
+    for (const RankDivergence &d : index.ranks().divergences)
+      out.rankDivergences += d.kind != RankDivergenceKind::Cache;
   return out;
 }
 

@@ -107,9 +107,14 @@ struct IndexCounts {
   size_t kernels = 0, launches = 0; ///< summarizeLaunches over every launch of the index.
   size_t launchesWithOrigin = 0;    ///< Of `launches`, those with a user origin.
   CompileCounts health;             ///< countCompiles over every Dynamo compile.
+  /// The compile-health diagnostics (Index::healthDiagnostics of every file, specialisations left out): the
+  /// problems merged per line, kind and file, as the Problems panel lists them.
+  size_t problemLines = 0;
+  /// Index::ranks() divergences, the cache outcomes' left out; 0 for a single process.
+  size_t rankDivergences = 0;
   size_t problems() const { return health.problems(); }
 };
-/// O(launches + compiles).
+/// O(launches + compiles + compile-health events), and the ranks report (Index::ranks) of a run of several.
 IndexCounts countIndex(const Index &index);
 /// countIndex() of an index, computed once per index (keyed by Index::serial; the last few are kept) and
 /// shared: what the status, sent after every build and on request, reads. Thread-safe.

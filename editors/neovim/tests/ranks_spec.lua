@@ -62,4 +62,14 @@ return {
         sign.priority, warn))
     end
   end },
+  { ':Inductor status names the 4 ranks and their divergences, as many as :Inductor ranks lists', function()
+    H.open(root .. '/model.py')
+    local qf = H.quickfix_of('InductorRanks', 'Ranks that disagree')
+    vim.cmd('cclose')
+    vim.cmd('Inductor status')
+    local shown = H.float_with('inductor-ls [', ':Inductor status window')
+    local want = string.format('4 ranks, %d divergences (:Inductor ranks)', #qf.items)
+    H.ok(shown[1]:find(want, 1, true), 'status: ' .. shown[1] .. ' (wanted ' .. want .. ')')
+    H.close_floats()
+  end },
 }

@@ -79,6 +79,20 @@ function micros(us: number | null, basis: CompareResult['basisBefore']): string 
   return basis === 'perStep' ? `${text}/step` : text;
 }
 
+// A line's GPU time in a row, short enough for the Explorer's width: its change when both runs timed it alike
+// (`+35.0 µs`), else the one run's time; the whole before → after is in the tooltip.
+function timeShort(l: CompareLine, r: CompareResult | undefined): string {
+  const basisBefore = r?.basisBefore ?? 'none';
+  const basisAfter = r?.basisAfter ?? 'none';
+  if (l.gpuTimeBeforeUs !== null && l.gpuTimeAfterUs !== null && basisBefore === basisAfter && basisAfter !== 'none') {
+    const delta = l.gpuTimeAfterUs - l.gpuTimeBeforeUs;
+    return `${delta < 0 ? '−' : '+'}${micros(Math.abs(delta), basisAfter)}`;
+  }
+  if (l.gpuTimeAfterUs !== null && basisAfter !== 'none') return micros(l.gpuTimeAfterUs, basisAfter);
+  if (l.gpuTimeBeforeUs !== null && basisBefore !== 'none') return micros(l.gpuTimeBeforeUs, basisBefore);
+  return '';
+}
+
 export class CompareProvider implements vscode.TreeDataProvider<CompareNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<CompareNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
@@ -245,8 +259,9 @@ export class CompareProvider implements vscode.TreeDataProvider<CompareNode>, vs
         );
         const before = micros(l.gpuTimeBeforeUs, r?.basisBefore ?? 'none');
         const after = micros(l.gpuTimeAfterUs, r?.basisAfter ?? 'none');
-        const time = before === '–' && after === '–' ? '' : ` · ${before} → ${after}`;
-        item.description = `${base(l.file)}:${l.line} · ${kernelCounts(l)}${time}`;
+        const time = timeShort(l, r);
+        item.description =
+          `${base(l.file)}:${l.line} · ${l.kernelCountBefore} → ${l.kernelCountAfter} kernels` + (time ? ` · ${time}` : '');
         item.iconPath = new vscode.ThemeIcon(
           l.change === 'new' ? 'diff-added' : l.change === 'gone' ? 'diff-removed' : 'diff-modified',
         );

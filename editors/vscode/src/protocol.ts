@@ -94,9 +94,12 @@ export interface StatusResult {
   // Profiler traces and printer run logs read.
   profiles?: number;
   runLogs?: number;
+  // The compile-health diagnostics published (what the Problems panel lists), and
+  // where the ranks of the run disagree (inductor/ranks, cache outcomes left out).
+  problemLines?: number;
+  rankDivergences?: number;
   // What every view counts (index/model/Counts.h): what the status bar shows. The
-  // top-level `compiles`/`kernels`/`launches` are the build's own numbers
-  // (output codes and launches per rank), kept for older clients.
+  // top-level `traces`/`compiles`/`kernels`/`launches` are the same numbers.
   counts?: Counts;
   // The run served (its id, its UTC start time), how many others the traces
   // hold, and the baseline run (null when none or not built yet).

@@ -87,10 +87,12 @@ export class RanksProvider implements vscode.TreeDataProvider<RanksNode>, vscode
   getTreeItem(node: RanksNode): vscode.TreeItem {
     if (node.kind === 'message') return new vscode.TreeItem(node.text, vscode.TreeItemCollapsibleState.None);
     const d = node.divergence;
-    const item = new vscode.TreeItem(d.message.split('\n')[0], vscode.TreeItemCollapsibleState.None);
+    // Short enough for the Explorer's width: what and who in the label, where in the description, the
+    // reason in the tooltip.
     const where = d.file && d.line !== null ? `${d.file.split('/').pop()}:${d.line}` : 'no model line';
     const rankWord = d.ranks.length === 1 ? 'rank' : 'ranks';
-    item.description = `${d.kind} · ${rankWord} ${describeRanks(d)} · [${d.compileId}] · ${where}`;
+    const item = new vscode.TreeItem(`${d.kind} · ${rankWord} ${describeRanks(d)}`, vscode.TreeItemCollapsibleState.None);
+    item.description = `[${d.compileId}] ${where}`;
     item.iconPath = icon(d.kind);
     const md = new vscode.MarkdownString();
     md.appendMarkdown(`**${d.kind}** on ${rankWord} ${describeRanks(d)}, compile [${d.compileId}]\n\n`);

@@ -33,8 +33,15 @@ export function describe(status: Partial<StatusResult>): { text: string; tooltip
     counts +=
       ` · ${plural(c.problems, 'problem')}` +
       (c.problems > 0
-        ? ` (${plural(c.graphBreaks, 'graph break')}, ${plural(c.recompiles, 'recompile')}, ${plural(c.failures, 'failure')})`
+        ? ` (${plural(c.graphBreaks, 'graph break')}, ${plural(c.recompiles, 'recompile')}, ${plural(c.failures, 'failure')})` +
+          // The Problems panel lists them merged per line and kind.
+          (status.problemLines !== undefined ? ` on ${plural(status.problemLines, 'line')} (the Problems panel)` : '')
         : '');
+  // Several ranks: how many, and where they disagree (the Rank Divergences view).
+  const ranks = c?.ranks ?? 0;
+  const divergences = status.rankDivergences ?? 0;
+  if (ranks > 1)
+    counts += ` · ${plural(ranks, 'rank')}` + (divergences > 0 ? `, ${plural(divergences, 'divergence')} (the Rank Divergences view)` : ', all agree');
   const lines: string[] = [];
   let text: string;
   if (status.indexing) {
@@ -45,6 +52,8 @@ export function describe(status: Partial<StatusResult>): { text: string; tooltip
     text = '$(info) Inductor: no trace';
   } else {
     text = `Inductor: ${plural(compiles, 'compile')} · ${plural(kernels, 'kernel')}` + (warning ? ' $(warning)' : '');
+    const ranks = status.counts?.ranks ?? 0;
+    if (ranks > 1) text += ` · ${plural(ranks, 'rank')}` + ((status.rankDivergences ?? 0) > 0 ? ' $(git-compare)' : '');
   }
   // Several runs in the traces: the one every answer comes from, and how many others there are.
   const others = status.otherRuns ?? 0;

@@ -63,6 +63,8 @@ local status = {
   run = 'string?',
   otherRuns = 'integer?',
   baseline = 'string?',
+  problemLines = 'integer?',
+  rankDivergences = 'integer?',
   progress = M.optional({ percentage = 'integer', message = 'string' }),
   notices = M.list({ kind = 'string', message = 'string' }),
   counts = M.optional({
@@ -75,6 +77,7 @@ local status = {
     graphBreaks = 'integer',
     recompiles = 'integer',
     failures = 'integer',
+    ranks = 'integer',
   }),
 }
 

@@ -48,8 +48,18 @@ function M.describe(s, root)
       if (c.problems or 0) > 0 then
         problems = problems .. string.format(' (%s, %s, %s)', plural(c.graphBreaks, 'graph break'),
           plural(c.recompiles, 'recompile'), plural(c.failures, 'failure'))
+        -- The diagnostics list them merged per line and kind.
+        if s.problemLines then
+          problems = problems .. ' on ' .. plural(s.problemLines, 'line')
+        end
       end
       table.insert(parts, problems)
+      -- Several ranks: how many, and where they disagree (`:Inductor ranks`).
+      if (c.ranks or 0) > 1 then
+        local divergences = s.rankDivergences or 0
+        table.insert(parts, plural(c.ranks, 'rank') .. (divergences > 0
+          and (', ' .. plural(divergences, 'divergence') .. ' (:Inductor ranks)') or ', all agree'))
+      end
     end
     if (s.errors or 0) > 0 then
       table.insert(parts, plural(s.errors, 'indexing error'))
