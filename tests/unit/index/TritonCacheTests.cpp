@@ -184,7 +184,8 @@ TEST_CASE("TritonCache: a .best_config chooses among the entries of the kernel f
   TritonCache cache = findTritonCache({}, {root + "/triton"}, policy, resolve);
   REQUIRE(cache.entries.size() == 8);
   for (const auto &[rank, file] : fileOfRank) {
-    CAPTURE(rank);
+    const int capturedRank = rank; // clang 14 cannot capture a structured binding in CAPTURE's lambda
+    CAPTURE(capturedRank);
     TritonJoin j = joinTritonKernel(cache, "k", "/remote/cache/" + file, rank);
     REQUIRE(j.status == TritonJoin::Status::Joined);
     const TritonCacheEntry &e = cache.entries[j.entries.front()];
