@@ -1,31 +1,38 @@
-// index/runtime/Profile.cpp: the Chrome-trace reader (SAX over a mapping or a gzip stream) and the join of
-// device activities to launches. See Profile.h for the formats and the join rules.
+// index/runtime/Profile.cpp: the Chrome-trace reader (a structural scan over a mapping or a gzip stream, each
+// kept value then walked by JsonScan) and the join of device activities to launches. See Profile.h for the
+// formats and the join rules.
 #include "index/runtime/Profile.h"
 
 #include "index/trace/CompileId.h"
+#include "index/trace/JsonScan.h"
 #include "index/trace/MappedFile.h"
 
-#include <nlohmann/json.hpp>
 #include <zlib.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstring>
-#include <istream>
-#include <streambuf>
+#include <system_error>
 #include <unordered_map>
 
 namespace inductor::index {
 
 namespace {
 
-using json = nlohmann::json;
 constexpr uint32_t kNone = UINT32_MAX;
 
-/// What BoundedJsonBuf puts in place of a string over the token limit (JSON text), and what the parser
-/// makes of it: a string no profiler writes.
-constexpr std::string_view kCutStringJson = "\"\\u0000inductor-ls: cut\"";
-const std::string kCutString = std::string(1, '\0') + "inductor-ls: cut";
+/// Whether `s` has a byte of the number's non-integer forms ('.', or an exponent when `dot` is false).
+/// (A loop: string_view::find_first_of calls memchr per byte, most of the cost of reading a number.)
+bool hasFractionOrExponent(std::string_view s, bool dot = true) {
+  for (char c : s)
+    if ((dot && c == '.') || c == 'e' || c == 'E') return true;
+  return false;
+}
 
 bool startsWith(std::string_view s, std::string_view p) {
   return s.size() >= p.size() && s.compare(0, p.size(), p) == 0;
@@ -33,18 +40,11 @@ bool startsWith(std::string_view s, std::string_view p) {
 bool endsWith(std::string_view s, std::string_view p) {
   return s.size() >= p.size() && s.compare(s.size() - p.size(), p.size(), p) == 0;
 }
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char &c : out)
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  return out;
-}
-
 /// Microseconds written as decimal text ("4487695540862.442") to integer nanoseconds, exactly for the three
 /// decimals Kineto prints (a fourth rounds). nullopt for negative or unreadable values.
 std::optional<uint64_t> microsToNanos(std::string_view s, double fallback) {
   if (s.empty() || s[0] == '-') return std::nullopt;
-  if (s.find_first_of("eE") != std::string_view::npos) {
+  if (hasFractionOrExponent(s, false)) {
     if (!(fallback >= 0) || fallback > 1.8e16) return std::nullopt;
     return static_cast<uint64_t>(std::llround(fallback * 1000.0));
   }
@@ -74,241 +74,665 @@ std::optional<uint64_t> microsToNanos(std::string_view s, double fallback) {
   return whole * 1000 + frac + (roundUp ? 1 : 0);
 }
 
-/// The SAX consumer: keeps the fields of the current event in reused buffers and commits the event at its
-/// end when it is one of the kept categories.
-class TraceSax {
+/// One kept event's fields as its JSON text gives them, then committed (TraceReader::commit).
+struct EventFields {
+  std::string_view ph, cat, name; ///< Decoded (views into the event text or the scratch strings).
+  std::string pid, tid;
+  std::optional<uint64_t> ts, dur;
+  int64_t externalId = -1, correlation = -1;
+  bool cut = false; ///< A field it needs (ph, cat, name, pid, tid) was over the token limit, or unreadable.
+};
+
+/// An integer literal (`-?[0-9]+`) that fits int64_t; nullopt for anything else (a float, null, overflow).
+std::optional<int64_t> integerLiteral(std::string_view raw) {
+  if (raw.empty() || hasFractionOrExponent(raw)) return std::nullopt;
+  int64_t v = 0;
+  auto [end, ec] = std::from_chars(raw.data(), raw.data() + raw.size(), v);
+  if (ec != std::errc() || end != raw.data() + raw.size()) return std::nullopt;
+  return v;
+}
+
+/// `ts`/`dur`: microseconds as written to integer nanoseconds (microsToNanos), an integer exactly.
+std::optional<uint64_t> nanosOf(std::string_view raw) {
+  if (raw.empty() || !(raw[0] == '-' || (raw[0] >= '0' && raw[0] <= '9'))) return std::nullopt;
+  if (!hasFractionOrExponent(raw)) {
+    std::optional<int64_t> v = integerLiteral(raw);
+    if (!v || *v < 0 || *v >= INT64_MAX / 1000) return std::nullopt;
+    return static_cast<uint64_t>(*v) * 1000;
+  }
+  // The exponent form alone needs the value as a double (strtod is most of the cost of a number).
+  std::optional<double> real;
+  if (hasFractionOrExponent(raw, false)) real = json_scan::number(raw);
+  return microsToNanos(raw, real ? *real : -1.0);
+}
+
+/// The Chrome trace's JSON as it streams by, chunk after chunk (ByteSource), read without a parser: a scan
+/// that follows only the structure (nesting and strings, found sixteen bytes at a time; the top object's
+/// keys) frames each element of `traceEvents` and the `deviceProperties` and `distributedInfo` members, and
+/// JsonScan's zero-copy walk reads each of them in place (checking its syntax); events of a category that is
+/// not kept are framed only (mayKeep). About 13 times the speed of nlohmann's SAX parser, which read
+/// profiles before (bench/README.md, "Profiles").
+///
+/// A value cut by the end of a chunk (gzip inflates 256 KiB at a time) is carried into the next chunk's
+/// window whole, up to maxEvent_ (an event) or kMaxMemberBytes (a kept member); a longer one is skipped
+/// byte by byte without being held (an event then counts as skipped). A string or number of a read value
+/// over maxTokenBytes is not kept (counted in cutStrings; an event that needed it is skipped and counted).
+/// Memory: the carried value and what is kept, whatever the input. Errors end the reading (truncated, with
+/// the byte and the reason): a closing bracket that does not match, a kept value JSON does not accept,
+/// nesting past maxDepth, maxBytes.
+class TraceReader {
 public:
-  TraceSax(ChromeTrace &out, const ProfileReadOptions &options) : out_(out), options_(options) {}
+  TraceReader(ChromeTrace &out, const ProfileReadOptions &options)
+      : out_(out), options_(options), maxEvent_(std::max<size_t>(options.maxTokenBytes * 8, 1u << 16)),
+        maxDepth_(std::min<size_t>(options.maxDepth, json_scan::kMaxDepth)) {}
 
-  bool null() { return value(nullptr, nullptr); }
-  bool boolean(bool) { return value(nullptr, nullptr); }
-  bool number_integer(json::number_integer_t v) {
-    Number n{v, static_cast<double>(v), {}};
-    return value(nullptr, &n);
+  /// Reads `chunk`; false once the reading is over (the document ended, or it stopped: see out_.problem).
+  bool feed(std::string_view chunk) {
+    if (done_ || ended_) return false;
+    bool last = false;
+    if (consumed_ + chunk.size() > options_.maxBytes) {
+      chunk = chunk.substr(0, static_cast<size_t>(options_.maxBytes - consumed_));
+      last = true;
+    }
+    consumed_ += chunk.size();
+    if (skipping_) chunk = skipBytes(chunk);
+    if (!chunk.empty() && !done_) {
+      std::string_view window = chunk;
+      if (!carry_.empty()) {
+        carry_.append(chunk);
+        window = carry_;
+      }
+      windowBase_ = consumed_ - window.size();
+      size_t from = scan(window);
+      // What is left of the window (a value the chunk cut) starts the next one.
+      std::string rest(window.substr(from));
+      if (rest.size() > carryLimit()) {
+        // Too long to hold: skipped as it streams by, from its start.
+        carry_.clear();
+        beginSkip();
+        skipBytes(rest);
+      } else {
+        carry_ = std::move(rest);
+      }
+    }
+    if (last) stop("stopped after " + std::to_string(options_.maxBytes) + " bytes (the reading limit)");
+    return !done_ && !ended_;
   }
-  bool number_unsigned(json::number_unsigned_t v) {
-    Number n{static_cast<int64_t>(std::min<uint64_t>(v, INT64_MAX)), static_cast<double>(v), {}};
-    return value(nullptr, &n);
-  }
-  bool number_float(json::number_float_t v, const std::string &text) {
-    bool fits = v > -9.0e18 && v < 9.0e18; // NaN compares false: not an integer either.
-    Number n{fits ? static_cast<int64_t>(v) : -1, v, text};
-    return value(nullptr, &n);
-  }
-  bool string(std::string &s) { return value(&s, nullptr); }
-  bool binary(json::binary_t &) { return true; }
 
-  bool start_object(size_t) {
-    ++depth_;
-    if (eventsDepth_ && depth_ == eventsDepth_ + 1) {
-      beginEvent();
-    } else if (inEvent_ && depth_ == eventsDepth_ + 2 && eventKey_ == "args") {
-      inArgs_ = true;
-    } else if (!eventsDepth_ && depth_ == 2 && topKey_ == "distributedInfo") {
-      inDistributed_ = true;
-    } else if (!eventsDepth_ && depth_ == 3 && inDeviceList_) {
-      inDevice_ = out_.devices.size() < 64;
-      if (inDevice_) out_.devices.emplace_back();
-    }
-    return true;
+  /// The input ended (with `sourceProblem` when the source says why early): a value left open is said.
+  void finish(const std::string &sourceProblem) {
+    if (done_ || ended_) return;
+    stop(sourceProblem.empty() ? "the text ends before the document does" : sourceProblem);
   }
-  bool end_object() {
-    if (inEvent_ && depth_ == eventsDepth_ + 1) endEvent();
-    if (inArgs_ && depth_ == eventsDepth_ + 2) inArgs_ = false;
-    if (inDistributed_ && depth_ == 2) inDistributed_ = false;
-    if (inDevice_ && depth_ == 3) inDevice_ = false;
-    --depth_;
-    return !stop_;
-  }
-  bool start_array(size_t) {
-    ++depth_;
-    if (!eventsDepth_ && !eventsDone_ && (depth_ == 1 || (depth_ == 2 && topKey_ == "traceEvents"))) {
-      eventsDepth_ = depth_;
-      out_.sawTraceEvents = true;
-    } else if (!eventsDepth_ && depth_ == 2 && topKey_ == "deviceProperties") {
-      inDeviceList_ = true;
-    }
-    return true;
-  }
-  bool end_array() {
-    if (inDeviceList_ && depth_ == 2) inDeviceList_ = false;
-    if (eventsDepth_ && depth_ == eventsDepth_) {
-      eventsDepth_ = 0;
-      eventsDone_ = true;
-    }
-    --depth_;
-    return true;
-  }
-  bool key(std::string &k) {
-    if (depth_ == 1)
-      topKey_ = k;
-    else if (inEvent_ && depth_ == eventsDepth_ + 1)
-      eventKey_ = k;
-    else if (inArgs_ && depth_ == eventsDepth_ + 2)
-      argKey_ = k;
-    else if (inDistributed_ && depth_ == 2)
-      distributedKey_ = k;
-    else if (inDevice_ && depth_ == 3)
-      deviceKey_ = k;
-    return true;
-  }
-  bool parse_error(size_t position, const std::string &, const json::exception &e) {
-    if (!stop_) {
-      out_.truncated = true;
-      out_.problem = "stopped at byte " + std::to_string(position) + ": " + e.what();
-    }
-    return false;
-  }
-  bool stopped() const { return stop_; }
+
+  uint64_t consumed() const { return consumed_; }
 
 private:
-  struct Number {
-    int64_t integer = 0;
-    double real = 0;
-    std::string_view text; ///< The literal of a float (empty for integers).
-  };
+  /// Where the scan is: before the document, between the top object's members, in the events array.
+  enum class Where : uint8_t { Start, Top, Events };
+  /// Where the top object is between its members.
+  enum class Top : uint8_t { Key, Colon, Value, Comma };
 
-  /// A scalar value: a string `s`, a number `n`, or neither (null, booleans).
-  bool value(const std::string *s, const Number *n) {
-    if (inEvent_ && depth_ == eventsDepth_ + 1) {
-      const std::string &k = eventKey_;
-      if (s && *s == kCutString) {
-        // Over the token limit (BoundedJsonBuf): an event missing a field it needs is skipped and counted.
-        if (k == "ph" || k == "cat" || k == "name" || k == "pid" || k == "tid") eventCut_ = true;
-        return true;
-      }
-      if (k == "ph") {
-        ph_ = s ? *s : "";
-      } else if (k == "cat") {
-        cat_ = s ? lower(*s) : "";
-      } else if (k == "name") {
-        name_ = s ? *s : "";
-      } else if (k == "pid" || k == "tid") {
-        (k == "pid" ? pid_ : tid_) = s ? *s : n ? std::to_string(n->integer) : "";
-      } else if (k == "ts" || k == "dur") {
-        std::optional<uint64_t> ns;
-        if (n && !n->text.empty())
-          ns = microsToNanos(n->text, n->real);
-        else if (n && n->integer >= 0 && n->integer < INT64_MAX / 1000)
-          ns = static_cast<uint64_t>(n->integer) * 1000;
-        (k == "ts" ? ts_ : dur_) = ns;
-      }
-    } else if (inArgs_ && depth_ == eventsDepth_ + 2 && n && n->text.empty()) {
-      if (argKey_ == "External id" || argKey_ == "external id")
-        externalId_ = n->integer;
-      else if (argKey_ == "correlation")
-        correlation_ = n->integer;
-    } else if (inDistributed_ && depth_ == 2 && n && distributedKey_ == "rank") {
-      out_.rank = static_cast<int>(n->integer);
-    } else if (inDevice_ && depth_ == 3) {
-      deviceValue(s, n);
+  static bool isBlank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+  /// The first quote or bracket in [p, end), or end: sixteen bytes at a time where SSE2 is (every x86-64).
+  static const char *nextStructural(const char *p, const char *end) {
+#ifdef __SSE2__
+    const __m128i quote = _mm_set1_epi8('"'), open = _mm_set1_epi8('{'), close = _mm_set1_epi8('}');
+    const __m128i lower =
+        _mm_set1_epi8(0x20); // '[' | 0x20 is '{', ']' | 0x20 is '}'; no other byte maps there.
+    for (; end - p >= 16; p += 16) {
+      __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(p));
+      __m128i folded = _mm_or_si128(v, lower);
+      __m128i hit = _mm_or_si128(_mm_cmpeq_epi8(v, quote),
+                                 _mm_or_si128(_mm_cmpeq_epi8(folded, open), _mm_cmpeq_epi8(folded, close)));
+      if (int mask = _mm_movemask_epi8(hit)) return p + __builtin_ctz(static_cast<unsigned>(mask));
     }
+#endif
+    for (; p < end; ++p)
+      if (*p == '"' || *p == '{' || *p == '}' || *p == '[' || *p == ']') return p;
+    return end;
+  }
+
+  /// The first quote or backslash in [p, end), or end.
+  static const char *nextQuoteOrEscape(const char *p, const char *end) {
+#ifdef __SSE2__
+    const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
+    for (; end - p >= 16; p += 16) {
+      __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(p));
+      __m128i hit = _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash));
+      if (int mask = _mm_movemask_epi8(hit)) return p + __builtin_ctz(static_cast<unsigned>(mask));
+    }
+#endif
+    for (; p < end; ++p)
+      if (*p == '"' || *p == '\\') return p;
+    return end;
+  }
+
+  void stop(std::string why) {
+    if (done_) return;
+    done_ = true;
+    out_.truncated = true;
+    out_.problem = std::move(why);
+  }
+  void syntaxError(uint64_t at, std::string_view what) {
+    stop("stopped at byte " + std::to_string(at) + ": " + std::string(what));
+  }
+
+  size_t carryLimit() const {
+    return where_ == Where::Events ? maxEvent_ : kMaxMemberBytes;
+  }
+
+  /// Counts (into pendingBlanks_) the whitespace runs over maxWhitespaceRun in [p, q), a gap between the
+  /// structural bytes of one value: long gaps are rare, so only they are looked at byte by byte.
+  void countBlanks(const char *p, const char *q) {
+    if (static_cast<size_t>(q - p) <= options_.maxWhitespaceRun) return;
+    size_t run = 0;
+    for (; p < q; ++p) {
+      run = isBlank(*p) ? run + 1 : 0;
+      if (run == options_.maxWhitespaceRun + 1) ++pendingBlanks_;
+    }
+  }
+
+  /// A string of the value being scanned, from its opening quote to past its closing one: counted (into
+  /// pendingCuts_) when longer than maxTokenBytes.
+  void countString(const char *open, const char *pastClose) {
+    if (static_cast<size_t>(pastClose - open) > options_.maxTokenBytes + 2) ++pendingCuts_;
+  }
+
+  /// Past the string whose opening quote is at p[-1]: its closing quote + 1, or nullptr when the window ends
+  /// first.
+  static const char *stringEnd(const char *p, const char *end) {
+    for (;;) {
+      p = nextQuoteOrEscape(p, end);
+      if (p >= end) return nullptr;
+      if (*p == '"') return p + 1;
+      p += 2; // An escape: the byte after the backslash is never the string's end.
+      if (p >= end) return nullptr;
+    }
+  }
+
+  enum class ValueEnd : uint8_t { Done, Cut, Error };
+  /// The end of the JSON value at p (an object, array or string; a scalar reaches the next structural
+  /// byte) in [p, end): `q` past it. Cut when the window ends first; Error (at `q`) for a bracket that
+  /// does not match or nesting past the limit.
+  ValueEnd valueEnd(const char *p, const char *end, const char *&q) {
+    pendingCuts_ = pendingBlanks_ = 0;
+    if (*p == '"') {
+      q = stringEnd(p + 1, end);
+      if (!q) return ValueEnd::Cut;
+      countString(p, q);
+      return ValueEnd::Done;
+    }
+    if (*p != '{' && *p != '[') { // A scalar: up to the next comma, bracket or blank.
+      q = p;
+      while (q < end && *q != ',' && *q != '}' && *q != ']' && !isBlank(*q))
+        ++q;
+      return q < end ? ValueEnd::Done : ValueEnd::Cut;
+    }
+    brackets_.clear();
+    q = p;
+    while (q < end) {
+      const char *r = nextStructural(q, end);
+      countBlanks(q, r);
+      if (r >= end) break;
+      char c = *r;
+      if (c == '"') {
+        const char *open = r;
+        r = stringEnd(r + 1, end);
+        if (!r) break;
+        countString(open, r);
+        q = r;
+        continue;
+      }
+      if (c == '{' || c == '[') {
+        if (depth_ + brackets_.size() >= maxDepth_) {
+          q = r;
+          depthError_ = true;
+          return ValueEnd::Error;
+        }
+        brackets_.push_back(c);
+      } else {
+        if (brackets_.empty() || (brackets_.back() == '{') != (c == '}')) {
+          q = r;
+          return ValueEnd::Error;
+        }
+        brackets_.pop_back();
+        if (brackets_.empty()) {
+          q = r + 1;
+          return ValueEnd::Done;
+        }
+      }
+      q = r + 1;
+    }
+    return ValueEnd::Cut;
+  }
+
+  /// Scans `window` from its start in the state where_ says; returns the offset where a value the window cut
+  /// begins (the window's size when none is).
+  size_t scan(std::string_view window) {
+    const char *begin = window.data(), *p = begin, *end = begin + window.size();
+    auto at = [&](const char *x) { return windowBase_ + static_cast<uint64_t>(x - begin); };
+    while (p < end && !done_ && !ended_) {
+      char c = *p;
+      if (isBlank(c)) { // Between values: a run may go on in the next chunk.
+        const char *q = p;
+        while (q < end && isBlank(*q))
+          ++q;
+        size_t before = blankRun_;
+        blankRun_ += static_cast<size_t>(q - p);
+        if (before <= options_.maxWhitespaceRun && blankRun_ > options_.maxWhitespaceRun)
+          ++out_.cutWhitespace;
+        p = q;
+        continue;
+      }
+      blankRun_ = 0;
+      if (where_ == Where::Start) {
+        if (c == '[') { // The JSON Array Format: the document is the events.
+          where_ = Where::Events;
+          depth_ = 1;
+          out_.sawTraceEvents = true;
+        } else if (c == '{') {
+          where_ = Where::Top;
+          top_ = Top::Key;
+          depth_ = 1;
+        } else {
+          syntaxError(at(p), "the text is no JSON object or array");
+          break;
+        }
+        ++p;
+        continue;
+      }
+      if (where_ == Where::Events) {
+        if (c == ',') {
+          ++p;
+          continue;
+        }
+        if (c == ']') { // The events array ends.
+          ++p;
+          --depth_;
+          eventsDone_ = true;
+          if (depth_ == 0) {
+            ended_ = true;
+          } else {
+            where_ = Where::Top;
+            top_ = Top::Comma;
+          }
+          continue;
+        }
+        if (c == '}') {
+          syntaxError(at(p), "a bracket that does not match");
+          break;
+        }
+        const char *q = nullptr;
+        ValueEnd e = valueEnd(p, end, q);
+        if (e == ValueEnd::Cut) return static_cast<size_t>(p - begin);
+        if (e == ValueEnd::Error) {
+          error(at(q));
+          break;
+        }
+        out_.cutStrings += pendingCuts_;
+        out_.cutWhitespace += pendingBlanks_;
+        if (c == '{' && !event(std::string_view(p, static_cast<size_t>(q - p)))) {
+          syntaxError(at(p), "an event that is no JSON");
+          break;
+        }
+        p = q;
+        continue;
+      }
+      // The top object.
+      switch (top_) {
+      case Top::Key: {
+        if (c == '}') {
+          ended_ = true;
+          ++p;
+          continue;
+        }
+        if (c != '"') {
+          syntaxError(at(p), "a key expected");
+          break;
+        }
+        const char *q = stringEnd(p + 1, end);
+        if (!q) return static_cast<size_t>(p - begin);
+        countString(p, q);
+        out_.cutStrings += pendingCuts_;
+        pendingCuts_ = 0;
+        key_.assign(p + 1, std::min<size_t>(static_cast<size_t>(q - 1 - (p + 1)), kMaxKeyBytes));
+        top_ = Top::Colon;
+        p = q;
+        continue;
+      }
+      case Top::Colon:
+        if (c != ':') {
+          syntaxError(at(p), "':' expected");
+          break;
+        }
+        top_ = Top::Value;
+        ++p;
+        continue;
+      case Top::Comma:
+        if (c == '}') {
+          ended_ = true;
+          ++p;
+          continue;
+        }
+        if (c != ',') {
+          syntaxError(at(p), "',' expected");
+          break;
+        }
+        top_ = Top::Key;
+        ++p;
+        continue;
+      case Top::Value: {
+        if (c == '[' && key_ == "traceEvents" && !eventsDone_) {
+          if (depth_ + 1 > maxDepth_) {
+            error(at(p), true);
+            break;
+          }
+          where_ = Where::Events;
+          depth_ = 2;
+          out_.sawTraceEvents = true;
+          top_ = Top::Comma;
+          ++p;
+          continue;
+        }
+        const char *q = nullptr;
+        ValueEnd e = valueEnd(p, end, q);
+        if (e == ValueEnd::Cut) return static_cast<size_t>(p - begin);
+        if (e == ValueEnd::Error) {
+          error(at(q));
+          break;
+        }
+        out_.cutStrings += pendingCuts_;
+        out_.cutWhitespace += pendingBlanks_;
+        std::string_view value(p, static_cast<size_t>(q - p));
+        bool ok = true;
+        if (key_ == "deviceProperties" && c == '[')
+          ok = devices(value);
+        else if (key_ == "distributedInfo" && c == '{')
+          ok = json_scan::walkObject(value, [&](std::string_view k, std::string_view v) {
+            if (k == "rank")
+              if (std::optional<int64_t> r = integerLiteral(v)) out_.rank = static_cast<int>(*r);
+          });
+        if (!ok) {
+          syntaxError(at(p), "a value that is no JSON");
+          break;
+        }
+        top_ = Top::Comma;
+        p = q;
+        continue;
+      }
+      }
+    }
+    return window.size();
+  }
+
+  void error(uint64_t at, bool depth = false) {
+    if (depth || depthError_)
+      stop("stopped at nesting deeper than " + std::to_string(maxDepth_) + " (the reading limit)");
+    else
+      syntaxError(at, "a bracket that does not match");
+  }
+
+  // Skipping a value too long to carry: its brackets and strings followed byte by byte, nothing held.
+
+  void beginSkip() {
+    skipping_ = true;
+    skipDepth_ = 0;
+    skipString_ = skipEscaped_ = skipStarted_ = false;
+    skipStringBytes_ = 0;
+    skipEvent_ = where_ == Where::Events;
+    skipKey_ = where_ == Where::Top && top_ == Top::Key;
+  }
+
+  /// Consumes the skipped value's bytes from `in`; returns what follows it (empty when it goes on).
+  std::string_view skipBytes(std::string_view in) {
+    size_t i = 0;
+    for (; i < in.size(); ++i) {
+      char c = in[i];
+      if (skipString_) {
+        if (skipEscaped_) {
+          skipEscaped_ = false;
+        } else if (c == '\\') {
+          skipEscaped_ = true;
+        } else if (c == '"') {
+          skipString_ = false;
+          if (skipStringBytes_ > options_.maxTokenBytes) ++out_.cutStrings;
+          if (skipDepth_ == 0) break;
+          continue;
+        }
+        ++skipStringBytes_;
+        continue;
+      }
+      if (c == '"') {
+        skipString_ = true;
+        skipStringBytes_ = 0;
+        skipStarted_ = true;
+      } else if (c == '{' || c == '[') {
+        ++skipDepth_;
+        skipStarted_ = true;
+      } else if ((c == '}' || c == ']') && skipDepth_ > 0) {
+        if (--skipDepth_ == 0) break;
+      } else if (skipStarted_ && skipDepth_ == 0 && (c == ',' || c == '}' || c == ']' || isBlank(c))) {
+        --i; // A scalar ended: this byte is the next value's business.
+        break;
+      } else if (!isBlank(c)) {
+        skipStarted_ = true;
+      }
+    }
+    if (i >= in.size()) return {};
+    skipping_ = false;
+    if (skipEvent_) {
+      ++out_.skippedEvents; // An event longer than any profiler writes.
+    } else if (skipKey_) {
+      key_.clear(); // A key no member the reader keeps has.
+      top_ = Top::Colon;
+    } else if (where_ == Where::Top) {
+      top_ = Top::Comma;
+    }
+    return in.substr(i + 1);
+  }
+
+  /// Whether an event's text names, as its `cat`, a category the reader keeps (or names none plainly): most
+  /// events of a profile recorded with stacks are `python_function`, and walking them only to drop them was
+  /// half of the reading. A `"cat"` inside a string value cannot fool it (there its quotes are escaped), nor
+  /// one in a nested object (a bracket before it: the walk decides).
+  static bool mayKeep(std::string_view text) {
+    size_t at = text.find("\"cat\"");
+    if (at == std::string_view::npos) return true;
+    for (char c : text.substr(1, at))
+      if (c == '{' || c == '[') return true;
+    std::string_view rest = text.substr(at + 5);
+    size_t open = 0;
+    bool colon = false;
+    for (; open < rest.size() && (isBlank(rest[open]) || rest[open] == ':'); ++open)
+      colon = colon || rest[open] == ':';
+    if (open == rest.size() || rest[open] != '"' || !colon) return true;
+    rest = rest.substr(open + 1);
+    size_t close = rest.find('"');
+    if (close == std::string_view::npos) return true;
+    std::string_view cat = rest.substr(0, close);
+    if (cat.find('\\') != std::string_view::npos) return true; // Escaped: the walk decides.
+    for (std::string_view dropped : {"python_function", "ac2g", "fwdbwd", "overhead", "gpu_user_annotation",
+                                     "cpu_instant_event", "python_function_call", "flow"})
+      if (cat == dropped) return false;
     return true;
   }
 
-  /// A member of a `deviceProperties` entry (the last one of out_.devices).
-  void deviceValue(const std::string *s, const Number *n) {
-    DeviceProperties &d = out_.devices.back();
-    const std::string &k = deviceKey_;
-    if (s && k == "name" && *s != kCutString) {
-      d.name = s->substr(0, 256);
-      return;
-    }
-    if (!n || !n->text.empty() || n->integer < 0) return; // Integers only.
-    auto small = [&]() { return static_cast<int>(std::min<int64_t>(n->integer, INT32_MAX)); };
-    if (k == "id")
-      d.id = small();
-    else if (k == "computeMajor")
-      d.computeMajor = small();
-    else if (k == "computeMinor")
-      d.computeMinor = small();
-    else if (k == "numSms")
-      d.numSms = small();
-    else if (k == "totalGlobalMem")
-      d.totalGlobalMem = static_cast<uint64_t>(n->integer);
+  /// One element of traceEvents (its text, in place): kept when it is a `ph: X` event of a kept category. A
+  /// string field over maxTokenBytes (counted by the scan) or a number field over it (counted here) is not
+  /// read: an event that needs it is skipped.
+  bool event(std::string_view text) {
+    if (!mayKeep(text)) return true;
+    EventFields f;
+    const size_t limit = options_.maxTokenBytes;
+    bool ok = json_scan::walkObject(text, [&](std::string_view k, std::string_view v) {
+      auto str = [&](std::string &scratch) -> std::string_view {
+        if (v.size() > limit + 2) {
+          f.cut = true;
+          return {};
+        }
+        std::optional<std::string_view> s = json_scan::string(v, scratch);
+        if (!s)
+          f.cut = true; // An escape JSON does not allow, or no string: the event is skipped and counted.
+        return s ? *s : std::string_view();
+      };
+      bool number = !v.empty() && v[0] != '"' && v[0] != '{' && v[0] != '[';
+      if (number && v.size() > limit) { // Strings were counted by the scan.
+        ++out_.cutStrings;
+        if (k == "pid" || k == "tid") f.cut = true;
+        return;
+      }
+      if (k == "ph") {
+        f.ph = str(ph_);
+      } else if (k == "cat") {
+        f.cat = str(cat_);
+      } else if (k == "name") {
+        f.name = str(name_);
+      } else if (k == "pid" || k == "tid") {
+        std::string &to = k == "pid" ? f.pid : f.tid;
+        if (!v.empty() && v[0] == '"') {
+          to = std::string(str(pid_));
+        } else if (!number || v == "null") {
+          // An object, an array, null: none.
+        } else if (std::optional<int64_t> n = integerLiteral(v)) {
+          to = std::to_string(*n);
+        } else if (std::optional<double> d = json_scan::number(v)) {
+          to = std::to_string(static_cast<int64_t>(*d > -9.0e18 && *d < 9.0e18 ? *d : -1));
+        }
+      } else if (k == "ts" || k == "dur") {
+        (k == "ts" ? f.ts : f.dur) = nanosOf(v);
+      } else if (k == "args" && !v.empty() && v[0] == '{') {
+        json_scan::walkObject(v, [&](std::string_view a, std::string_view av) {
+          if (a == "External id" || a == "external id") {
+            if (std::optional<int64_t> n = integerLiteral(av)) f.externalId = *n;
+          } else if (a == "correlation") {
+            if (std::optional<int64_t> n = integerLiteral(av)) f.correlation = *n;
+          }
+        });
+      }
+    });
+    if (!ok) return false;
+    commit(f);
+    return true;
   }
 
-  void beginEvent() {
-    inEvent_ = true;
-    eventKey_.clear();
-    ph_.clear();
-    cat_.clear();
-    name_.clear();
-    pid_.clear();
-    tid_.clear();
-    ts_.reset();
-    dur_.reset();
-    externalId_ = correlation_ = -1;
-    eventCut_ = false;
-  }
-
-  void endEvent() {
-    inEvent_ = false;
-    if (ph_ != "X") return;
+  void commit(const EventFields &f) {
+    if (f.ph != "X") return;
+    catLower_.assign(f.cat);
+    for (char &ch : catLower_)
+      if (ch >= 'A' && ch <= 'Z') ch = static_cast<char>(ch - 'A' + 'a');
+    const std::string &cat = catLower_;
     std::optional<ProfileCategory> category;
-    if (cat_ == "cpu_op" || cat_ == "operator")
+    if (cat == "cpu_op" || cat == "operator")
       category = ProfileCategory::CpuOp;
-    else if (cat_ == "user_annotation")
+    else if (cat == "user_annotation")
       category = ProfileCategory::UserAnnotation;
-    else if (cat_ == "cuda_runtime" || cat_ == "cuda_driver" || cat_ == "runtime")
+    else if (cat == "cuda_runtime" || cat == "cuda_driver" || cat == "runtime")
       category = ProfileCategory::Runtime;
-    else if (cat_ == "kernel")
+    else if (cat == "kernel")
       category = ProfileCategory::Kernel;
-    else if (cat_ == "gpu_memcpy")
+    else if (cat == "gpu_memcpy")
       category = ProfileCategory::Memcpy;
-    else if (cat_ == "gpu_memset")
+    else if (cat == "gpu_memset")
       category = ProfileCategory::Memset;
     if (!category) return;
-    if (!ts_ || eventCut_) {
+    if (!f.ts || f.cut) {
       ++out_.skippedEvents;
       return;
     }
     ProfileEvent e;
-    e.ts = *ts_;
-    e.dur = dur_.value_or(0);
-    e.externalId = externalId_;
-    e.correlation = correlation_;
+    e.ts = *f.ts;
+    e.dur = f.dur.value_or(0);
+    e.externalId = f.externalId;
+    e.correlation = f.correlation;
     e.category = *category;
-    e.name = intern(names_, out_.names, name_);
-    e.thread = intern(threads_, out_.threads, pid_ + ":" + tid_);
-    if (internedBytes_ > options_.maxNameBytes) {
-      stop_ = true;
-      out_.truncated = true;
-      out_.problem = "stopped after " + std::to_string(options_.maxNameBytes) +
-                     " bytes of distinct event names (the reading limit)";
-    }
+    e.name = intern(names_, out_.names, f.name);
+    thread_.assign(f.pid).append(":").append(f.tid);
+    e.thread = intern(threads_, out_.threads, thread_);
+    if (internedBytes_ > options_.maxNameBytes)
+      stop("stopped after " + std::to_string(options_.maxNameBytes) +
+           " bytes of distinct event names (the reading limit)");
     bool device = *category == ProfileCategory::Kernel || *category == ProfileCategory::Memcpy ||
                   *category == ProfileCategory::Memset;
     (device ? out_.device : out_.cpu).push_back(e);
-    if (out_.device.size() + out_.cpu.size() >= options_.maxEvents) {
-      stop_ = true;
-      out_.truncated = true;
-      out_.problem = "stopped after " + std::to_string(options_.maxEvents) + " events (the reading limit)";
-    }
+    if (out_.device.size() + out_.cpu.size() >= options_.maxEvents)
+      stop("stopped after " + std::to_string(options_.maxEvents) + " events (the reading limit)");
   }
 
-  uint32_t intern(std::unordered_map<std::string, uint32_t> &map, std::vector<std::string> &store,
-                  const std::string &s) {
-    auto [it, inserted] = map.try_emplace(s, static_cast<uint32_t>(store.size()));
-    if (inserted) {
-      store.push_back(s);
-      internedBytes_ += 2 * s.size(); // The map's key and the store's copy.
-    }
-    return it->second;
+  /// `deviceProperties`: an array of objects (at most 64 kept).
+  bool devices(std::string_view text) {
+    return json_scan::walkArray(text, [&](std::string_view element) {
+      if (out_.devices.size() >= 64 || element.empty() || element[0] != '{') return;
+      DeviceProperties d;
+      json_scan::walkObject(element, [&](std::string_view k, std::string_view v) {
+        if (k == "name") {
+          std::string scratch;
+          if (std::optional<std::string_view> s = json_scan::string(v, scratch);
+              s && v.size() <= options_.maxTokenBytes + 2)
+            d.name = std::string(s->substr(0, 256));
+          return;
+        }
+        std::optional<int64_t> n = integerLiteral(v);
+        if (!n || *n < 0) return; // Integers only.
+        int small = static_cast<int>(std::min<int64_t>(*n, INT32_MAX));
+        if (k == "id")
+          d.id = small;
+        else if (k == "computeMajor")
+          d.computeMajor = small;
+        else if (k == "computeMinor")
+          d.computeMinor = small;
+        else if (k == "numSms")
+          d.numSms = small;
+        else if (k == "totalGlobalMem")
+          d.totalGlobalMem = static_cast<uint64_t>(*n);
+      });
+      out_.devices.push_back(std::move(d));
+    });
   }
+
+  /// Lookups by string_view, without a copy (C++20 heterogeneous lookup).
+  struct ViewHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  using Interned = std::unordered_map<std::string, uint32_t, ViewHash, std::equal_to<>>;
+
+  uint32_t intern(Interned &map, std::vector<std::string> &store, std::string_view s) {
+    auto it = map.find(s);
+    if (it != map.end()) return it->second;
+    uint32_t id = static_cast<uint32_t>(store.size());
+    map.emplace(std::string(s), id);
+    store.emplace_back(s);
+    internedBytes_ += 2 * s.size(); // The map's key and the store's copy.
+    return id;
+  }
+
+  static constexpr size_t kMaxKeyBytes = 64;          ///< Top-level keys are compared, never kept whole.
+  static constexpr size_t kMaxMemberBytes = 1u << 20; ///< deviceProperties, distributedInfo.
 
   ChromeTrace &out_;
   const ProfileReadOptions &options_;
-  int depth_ = 0;
-  int eventsDepth_ = 0;
-  bool eventsDone_ = false, inEvent_ = false, inArgs_ = false, inDistributed_ = false, stop_ = false;
-  bool eventCut_ = false, inDeviceList_ = false, inDevice_ = false;
+  const size_t maxEvent_; ///< The longest event carried: eight tokens of the limit, at least 64 KiB.
+  /// ProfileReadOptions::maxDepth, at most what the walk of an event accepts (its two outer levels spare).
+  const size_t maxDepth_;
+  uint64_t consumed_ = 0, windowBase_ = 0; ///< Bytes fed; the offset of the window being scanned.
+  Where where_ = Where::Start;
+  Top top_ = Top::Key;
+  size_t depth_ = 0; ///< Brackets open around the scan: the top object, the events array.
+  bool done_ = false, ended_ = false, eventsDone_ = false, depthError_ = false;
+  std::string key_;      ///< The top object's key being read (at most kMaxKeyBytes).
+  std::string carry_;    ///< The value the last chunk cut, and the chunk after it.
+  std::string brackets_; ///< The brackets open inside the value being scanned.
+  size_t blankRun_ = 0;  ///< The whitespace run between values so far (it may span chunks).
+  size_t pendingCuts_ = 0, pendingBlanks_ = 0; ///< Counted in a value until it is known whole.
+  // Skipping a value too long to carry.
+  bool skipping_ = false, skipString_ = false, skipEscaped_ = false, skipStarted_ = false;
+  bool skipEvent_ = false, skipKey_ = false;
+  size_t skipDepth_ = 0, skipStringBytes_ = 0;
+  std::string ph_, cat_, name_, pid_, thread_, catLower_; ///< Scratch, reused by every event.
   uint64_t internedBytes_ = 0;
-  std::string topKey_, eventKey_, argKey_, distributedKey_, deviceKey_;
-  std::string ph_, cat_, name_, pid_, tid_;
-  std::optional<uint64_t> ts_, dur_;
-  int64_t externalId_ = -1, correlation_ = -1;
-  std::unordered_map<std::string, uint32_t> names_, threads_;
+  Interned names_, threads_;
 };
 
 /// Where the bytes of a profile come from, chunk by chunk: a mapping, or a gzip stream inflated as it goes.
@@ -393,190 +817,6 @@ private:
   std::string problem_;
 };
 
-/// The JSON text nlohmann's parser reads, bounded before it reaches the lexer: the lexer accumulates each
-/// token (and the whitespace before it) in full before the handler sees it, so a SAX handler alone cannot
-/// bound memory. This stream tracks strings, numbers and whitespace runs as the bytes pass:
-///  - a string or number longer than maxTokenBytes is never held whole: it is replaced by kCutString (a
-///    number by `null`) and the rest of it skipped;
-///  - whitespace past maxWhitespaceRun in one run is dropped (whitespace between tokens means nothing);
-///  - nesting deeper than maxDepth ends the stream (the parser's state grows with depth), as does maxBytes.
-/// Memory: the 256 KB output buffer plus one token of at most maxTokenBytes.
-class BoundedJsonBuf : public std::streambuf {
-public:
-  BoundedJsonBuf(ByteSource &source, const ProfileReadOptions &options) : source_(source), options_(options) {
-    out_.reserve((1 << 18) + 64);
-  }
-  /// Why the stream ended early (a bound or the source), else empty.
-  const std::string &problem() const { return problem_.empty() ? source_.problem() : problem_; }
-  uint64_t consumed() const { return consumed_; }
-  size_t cutTokens() const { return cutTokens_; }
-  size_t cutWhitespace() const { return cutWhitespace_; }
-
-protected:
-  int_type underflow() override {
-    if (gptr() < egptr()) return traits_type::to_int_type(*gptr());
-    out_.clear();
-    while (out_.size() < (1u << 18) && !done_) {
-      if (in_.empty()) {
-        in_ = source_.next();
-        if (in_.empty()) {
-          done_ = true;
-          flushNumber(); // A number that ends the text.
-          break;
-        }
-      }
-      if (consumed_ + in_.size() > options_.maxBytes) {
-        in_ = in_.substr(0, static_cast<size_t>(options_.maxBytes - consumed_));
-        if (in_.empty()) {
-          stop("stopped after " + std::to_string(options_.maxBytes) + " bytes (the reading limit)");
-          break;
-        }
-      }
-      size_t used = scan(in_);
-      consumed_ += used;
-      in_.remove_prefix(used);
-    }
-    if (out_.empty()) return traits_type::eof();
-    setg(out_.data(), out_.data(), out_.data() + out_.size());
-    return traits_type::to_int_type(*gptr());
-  }
-
-private:
-  enum class State : uint8_t { Outside, String, Number, SkipString, SkipNumber };
-
-  static bool isBlank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
-  static bool isNumberChar(char c) {
-    return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
-  }
-
-  void stop(std::string why) {
-    if (problem_.empty()) problem_ = std::move(why);
-    done_ = true;
-  }
-
-  void flushNumber() {
-    if (state_ == State::Number) out_.append(token_);
-    token_.clear();
-    if (state_ == State::Number || state_ == State::SkipNumber) state_ = State::Outside;
-  }
-
-  /// Consumes bytes of `in` into out_ until out_ is full or `in` is used; returns the bytes consumed.
-  size_t scan(std::string_view in) {
-    size_t i = 0;
-    const size_t n = in.size();
-    while (i < n && out_.size() < (1u << 18) && !done_) {
-      switch (state_) {
-      case State::Outside: {
-        char c = in[i];
-        if (isBlank(c)) {
-          // The run's bytes up to the limit pass; the rest is dropped, once counted per run.
-          size_t j = i;
-          while (j < n && isBlank(in[j]))
-            ++j;
-          size_t run = j - i;
-          size_t room = blankRun_ < options_.maxWhitespaceRun ? options_.maxWhitespaceRun - blankRun_ : 0;
-          out_.append(in.data() + i, std::min(run, room));
-          if (run > room && blankRun_ <= options_.maxWhitespaceRun) ++cutWhitespace_;
-          blankRun_ += run;
-          if (blankRun_ > options_.maxWhitespaceRun) blankRun_ = options_.maxWhitespaceRun + 1;
-          i = j;
-          continue;
-        }
-        blankRun_ = 0;
-        ++i;
-        if (c == '"') {
-          state_ = State::String;
-          escaped_ = false;
-          token_.assign(1, c);
-        } else if (c == '-' || (c >= '0' && c <= '9')) {
-          state_ = State::Number;
-          token_.assign(1, c);
-        } else {
-          if (c == '{' || c == '[') {
-            if (++depth_ > options_.maxDepth) {
-              stop("stopped at nesting deeper than " + std::to_string(options_.maxDepth) +
-                   " (the reading limit)");
-              break;
-            }
-          } else if ((c == '}' || c == ']') && depth_ > 0) {
-            --depth_;
-          }
-          out_.push_back(c);
-        }
-        break;
-      }
-      case State::String:
-      case State::SkipString: {
-        // Up to the closing quote, honouring escapes.
-        size_t j = i;
-        bool closed = false;
-        for (; j < n; ++j) {
-          char c = in[j];
-          if (escaped_) {
-            escaped_ = false;
-          } else if (c == '\\') {
-            escaped_ = true;
-          } else if (c == '"') {
-            closed = true;
-            ++j;
-            break;
-          }
-        }
-        if (state_ == State::String) {
-          if (token_.size() + (j - i) > options_.maxTokenBytes) {
-            ++cutTokens_;
-            token_.clear();
-            out_.append(kCutStringJson);
-            state_ = closed ? State::Outside : State::SkipString;
-          } else {
-            token_.append(in.data() + i, j - i);
-            if (closed) {
-              out_.append(token_);
-              token_.clear();
-              state_ = State::Outside;
-            }
-          }
-        } else if (closed) {
-          state_ = State::Outside;
-        }
-        i = j;
-        break;
-      }
-      case State::Number:
-      case State::SkipNumber: {
-        size_t j = i;
-        while (j < n && isNumberChar(in[j]))
-          ++j;
-        if (state_ == State::Number) {
-          if (token_.size() + (j - i) > options_.maxTokenBytes) {
-            ++cutTokens_;
-            token_.clear();
-            out_.append("null");
-            state_ = State::SkipNumber;
-          } else {
-            token_.append(in.data() + i, j - i);
-          }
-        }
-        i = j;
-        if (j < n) flushNumber(); // The number ended; the next byte is read Outside.
-        break;
-      }
-      }
-    }
-    return i;
-  }
-
-  ByteSource &source_;
-  const ProfileReadOptions &options_;
-  std::string_view in_;
-  std::string out_, token_;
-  State state_ = State::Outside;
-  bool escaped_ = false, done_ = false;
-  size_t blankRun_ = 0, depth_ = 0, cutTokens_ = 0, cutWhitespace_ = 0;
-  uint64_t consumed_ = 0;
-  std::string problem_;
-};
-
 bool isGzip(std::string_view head) {
   return head.size() >= 2 && static_cast<unsigned char>(head[0]) == 0x1f &&
          static_cast<unsigned char>(head[1]) == 0x8b;
@@ -586,23 +826,16 @@ bool isGzip(std::string_view head) {
 
 namespace {
 
-/// Reads the JSON text of `source` through the bounds of BoundedJsonBuf into a ChromeTrace.
+/// Reads the JSON text of `source` into a ChromeTrace (TraceReader).
 ChromeTrace parseFrom(ByteSource &source, std::string path, const ProfileReadOptions &options) {
   ChromeTrace out;
   out.path = std::move(path);
-  BoundedJsonBuf buf(source, options);
-  std::istream stream(&buf);
-  TraceSax sax(out, options);
-  // Not strict: a complete document followed by junk (a second dump appended) still reads.
-  json::sax_parse(stream, &sax, json::input_format_t::json, /*strict=*/false);
-  out.bytes = buf.consumed();
-  out.cutStrings = buf.cutTokens();
-  out.cutWhitespace = buf.cutWhitespace();
-  if (!buf.problem().empty() && !sax.stopped()) {
-    out.truncated = true;
-    // The bound or decompression problem is the cause of the syntax error it leads to.
-    out.problem = buf.problem();
-  }
+  TraceReader reader(out, options);
+  bool more = true;
+  for (std::string_view chunk = source.next(); more && !chunk.empty(); chunk = more ? source.next() : chunk)
+    more = reader.feed(chunk);
+  if (more) reader.finish(source.problem());
+  out.bytes = reader.consumed();
   return out;
 }
 
