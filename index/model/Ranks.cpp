@@ -33,12 +33,31 @@ std::string_view rankDivergenceName(RankDivergenceKind kind) {
   return "cache";
 }
 
+std::string rankRanges(std::vector<int> ranks, size_t most) {
+  std::sort(ranks.begin(), ranks.end());
+  ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+  std::string s;
+  size_t pieces = 0;
+  for (size_t i = 0; i < ranks.size();) {
+    size_t j = i;
+    while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1)
+      ++j;
+    if (pieces == most) return s + ", …";
+    std::string piece = std::to_string(ranks[i]);
+    if (j >= i + 2) { // A run of three or more.
+      piece += "–" + std::to_string(ranks[j]);
+      i = j + 1;
+    } else {
+      i = i + 1;
+    }
+    s += (pieces++ ? ", " : "") + piece;
+  }
+  return s;
+}
+
 std::string rankSubsetText(const std::vector<int> &ranks, size_t of) {
   if (ranks.size() == of && of > 1) return "all " + std::to_string(of) + " ranks";
-  std::string s = ranks.size() == 1 ? "rank " : "ranks ";
-  for (size_t i = 0; i < ranks.size() && i < 8; ++i)
-    s += (i ? ", " : "") + std::to_string(ranks[i]);
-  if (ranks.size() > 8) s += ", …";
+  std::string s = (ranks.size() == 1 ? "rank " : "ranks ") + rankRanges(ranks, 8);
   if (ranks.size() == 1) s += " only";
   return s + " (" + std::to_string(ranks.size()) + " of " + std::to_string(of) + ")";
 }

@@ -106,7 +106,11 @@ struct RankReport {
 /// answer.
 RankReport compareRanks(const Index &index, const std::vector<const TraceLog *> &logs);
 
-/// "rank 2 only (1 of 4)", "ranks 1, 3 (2 of 4)", "all 4 ranks"; at most 8 ranks named, then "…".
+/// "2", "1, 3", "0–7, 9–15" (runs of three or more as ranges), ascending; at most `most` pieces, then "…".
+std::string rankRanges(std::vector<int> ranks, size_t most);
+
+/// "rank 2 only (1 of 4)", "ranks 1, 3 (2 of 4)", "ranks 0–511, 513–1023 (1023 of 1024)", "all 4 ranks"
+/// (rankRanges, at most 8 pieces).
 std::string rankSubsetText(const std::vector<int> &ranks, size_t of);
 
 } // namespace inductor::index

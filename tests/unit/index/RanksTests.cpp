@@ -38,7 +38,18 @@ TEST_CASE("Ranks: rankSubsetText names a few ranks, or all of them once") {
   CHECK(rankSubsetText({2}, 4) == "rank 2 only (1 of 4)");
   CHECK(rankSubsetText({1, 3}, 4) == "ranks 1, 3 (2 of 4)");
   CHECK(rankSubsetText({0, 1, 2, 3}, 4) == "all 4 ranks");
-  CHECK(rankSubsetText({0, 1, 2, 3, 4, 5, 6, 7, 8}, 16) == "ranks 0, 1, 2, 3, 4, 5, 6, 7, … (9 of 16)");
+  CHECK(rankSubsetText({0, 1, 2, 3, 4, 5, 6, 7, 8}, 16) == "ranks 0–8 (9 of 16)");
+  CHECK(rankSubsetText({1, 2}, 16) == "ranks 1, 2 (2 of 16)"); // Two are no range.
+  std::vector<int> most(1024);
+  for (int r = 0; r < 1024; ++r)
+    most[static_cast<size_t>(r)] = r;
+  most.erase(most.begin() + 513);
+  CHECK(rankSubsetText(most, 1024) == "ranks 0–512, 514–1023 (1023 of 1024)");
+  std::vector<int> even;
+  for (int r = 0; r < 40; r += 2)
+    even.push_back(r);
+  CHECK(rankSubsetText(even, 64) == "ranks 0, 2, 4, 6, 8, 10, 12, 14, … (20 of 64)");
+  CHECK(rankRanges({7, 3, 5, 4, 3}, 4) == "3–5, 7"); // Sorted, each once.
   CHECK(rankDivergenceName(RankDivergenceKind::DifferentCode) == "different code");
   CHECK(rankDivergenceName(RankDivergenceKind::CollectiveSchedule) == "collective schedule");
 }
