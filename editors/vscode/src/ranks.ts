@@ -5,7 +5,7 @@
 // lines (through the language client); this view lists them all in one place,
 // cache differences included (they have no diagnostic).
 //
-//   recompiled on rank 2 only (1 of 4): temp == 1.0    recompile · rank 2 (1 of 4) · [0/1] · model.py:25
+//   recompile · rank 2 of 4   [0/1] model.py:25        (tooltip: recompiled on rank 2 only (1 of 4): temp == 1.0)
 //
 //   inductorLs.showRanks      palette (commands.ts): show the view and ask again
 //   inductorLs.refreshRanks   view title: ask again
@@ -23,9 +23,29 @@ export const viewId = 'inductorLs.ranks';
 
 export type RanksNode = { kind: 'divergence'; divergence: RankDivergence } | { kind: 'message'; text: string };
 
-// "2 (1 of 4)", "1, 3 (2 of 4)".
+// "2", "1, 3", "0–511, 513–1023": ascending, runs of three or more as ranges, at most `most` pieces then
+// "…" (as the server's rankRanges, index/model/Ranks.h).
+export function rankRanges(ranks: number[], most = 8): string {
+  const sorted = [...new Set(ranks)].sort((a, b) => a - b);
+  const pieces: string[] = [];
+  for (let i = 0; i < sorted.length; ) {
+    if (pieces.length === most) return `${pieces.join(', ')}, …`;
+    let j = i;
+    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j] + 1) j++;
+    if (j >= i + 2) {
+      pieces.push(`${sorted[i]}–${sorted[j]}`);
+      i = j + 1;
+    } else {
+      pieces.push(`${sorted[i]}`);
+      i++;
+    }
+  }
+  return pieces.join(', ');
+}
+
+// "2 (1 of 4)", "1, 3 (2 of 4)", "0–511, 513–1023 (1023 of 1024)".
 export function describeRanks(d: Pick<RankDivergence, 'ranks' | 'of'>): string {
-  return `${d.ranks.join(', ')} (${d.ranks.length} of ${d.of})`;
+  return `${rankRanges(d.ranks)} (${d.ranks.length} of ${d.of})`;
 }
 
 function icon(kind: RankDivergence['kind']): vscode.ThemeIcon {
@@ -91,7 +111,7 @@ export class RanksProvider implements vscode.TreeDataProvider<RanksNode>, vscode
     // reason in the tooltip.
     const where = d.file && d.line !== null ? `${d.file.split('/').pop()}:${d.line}` : 'no model line';
     const rankWord = d.ranks.length === 1 ? 'rank' : 'ranks';
-    const item = new vscode.TreeItem(`${d.kind} · ${rankWord} ${describeRanks(d)}`, vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(`${d.kind} · ${rankWord} ${rankRanges(d.ranks, 3)} of ${d.of}`, vscode.TreeItemCollapsibleState.None);
     item.description = `[${d.compileId}] ${where}`;
     item.iconPath = icon(d.kind);
     const md = new vscode.MarkdownString();

@@ -15,19 +15,18 @@
 import * as vscode from 'vscode';
 import { ExecuteCommandRequest, type LanguageClient } from 'vscode-languageclient/node';
 import { type RunEntry, runsRequest, selectBaselineCommand, selectRunCommand } from './protocol';
+import { rankRanges } from './ranks';
 import { plural } from './statusBar';
 
 interface RunPick extends vscode.QuickPickItem {
   id?: string;
 }
 
-// "ranks 0-3" for a contiguous set, else the list; nothing for a single rank 0 (not distributed).
+// "ranks 0–3", "ranks 0–511, 513–1023" (rankRanges); nothing for a single rank 0 (not distributed).
 export function describeRanks(ranks: number[]): string {
   if (ranks.length === 0) return '';
   if (ranks.length === 1) return ranks[0] === 0 ? '' : `rank ${ranks[0]}`;
-  const sorted = [...ranks].sort((a, b) => a - b);
-  const contiguous = sorted.every((r, i) => i === 0 || r === sorted[i - 1] + 1);
-  return contiguous ? `ranks ${sorted[0]}–${sorted[sorted.length - 1]}` : `ranks ${sorted.join(', ')}`;
+  return `ranks ${rankRanges(ranks, 4)}`;
 }
 
 function runItem(run: RunEntry, latest: boolean): RunPick {
