@@ -174,7 +174,10 @@ void Server::onCodeLens(const protocol::CodeLensParams &params, Reply reply) {
       auto compared = baseline ? comparedLinesNow(texts, index, *baseline, uri, target.path) : nullptr;
       auto make = [&] {
         std::vector<LineLens> lines;
-        for (const auto &[line, launches] : *allUserLinesNow(texts, index, uri, target.path)) {
+        // Held here: a range-for over `*f()` destroys f's shared_ptr before the loop, and the text's views
+        // keep no copy for an index older than the newest they served (TextViews::derived).
+        std::shared_ptr<const UserLinesNow> userLines = allUserLinesNow(texts, index, uri, target.path);
+        for (const auto &[line, launches] : *userLines) {
           index::LaunchSummary summary = index::summarizeLaunches(index, launches);
           std::string time = lensTimeSuffix(index, launches);
           lines.push_back(

@@ -54,7 +54,10 @@ protocol::HotLinesResult hotLinesResult(const index::Index &index, TextCache &te
     for (const std::string &path : index.userFiles()) {
       if (!only.empty() && path != only) continue;
       std::string uri = protocol::fileURI(path);
-      for (const auto &[line, launches] : *allUserLinesNow(texts, index, uri, path)) {
+      // Held here: a range-for over `*f()` destroys f's shared_ptr before the loop, and the text's views keep
+      // no copy for an index older than the newest they served (TextViews::derived).
+      std::shared_ptr<const UserLinesNow> userLines = allUserLinesNow(texts, index, uri, path);
+      for (const auto &[line, launches] : *userLines) {
         index::LaunchesTiming t = index::timeOfLaunches(index, launches);
         if (t.timed()) timed.push_back({path, uri, line, std::move(t)});
       }
@@ -118,11 +121,13 @@ void Server::onHotLines(const protocol::HotLinesParams &params, Reply reply) {
   std::string only;
   if (params.uri)
     if (auto p = protocol::filePath(*params.uri)) only = *p;
-  withIndex(std::move(reply),
-            [this, limit = params.limit, only](const index::Index &index, const Reply &reply) {
-              TextCache texts(documents(), index);
-              reply(json(hotLinesResult(index, texts, limit, only)));
-            });
+  withIndex(
+      std::move(reply),
+      [this, limit = params.limit, only](const index::Index &index, const Reply &reply) {
+        TextCache texts(documents(), index);
+        reply(json(hotLinesResult(index, texts, limit, only)));
+      },
+      /*needsProfiles=*/true);
 }
 
 } // namespace inductor::server
