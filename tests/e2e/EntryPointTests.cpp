@@ -89,7 +89,8 @@ TEST_CASE("entry points: a user line that called compiled code of an installed p
       for (const auto &[key, e] : expected) {
         if (key.first != file || !got.count(key.second)) continue;
         const std::string &title = got[key.second];
-        INFO(file << ":" << key.second << " " << title);
+        const std::string where = file + ":" + std::to_string(key.second) + " " + title; // (clang 14's INFO)
+        INFO(where);
         // The compiled functions by name (the code after a graph break, `torch_dynamo_resume_in_<fn>_at_<N>`,
         // under its function), their compiles counted per compile id (ranks together).
         std::set<std::string> functions;

@@ -173,8 +173,11 @@ TEST_CASE("surfaces: each user line's GPU time reads the same in its lens, hover
     std::map<std::string, std::map<uint32_t, std::string>> lensTitles; // File -> line -> lens title.
     std::map<std::string, std::vector<std::string>> texts;
     for (const auto &[key, ns] : expected.lines) {
-      const auto &[path, line] = key;
-      INFO(path << ":" << line << " expected " << ns << " ns");
+      // Not a structured binding: clang 14 cannot capture one in INFO's and REQUIRE_MESSAGE's lambdas.
+      const auto &path = key.first;
+      const auto line = key.second;
+      const uint64_t expectedNs = ns;
+      INFO(path << ":" << line << " expected " << expectedNs << " ns");
       ++lines;
       auto h = hotByLine.find(key);
       REQUIRE(h != hotByLine.end());
@@ -218,7 +221,8 @@ TEST_CASE("surfaces: each user line's GPU time reads the same in its lens, hover
     // A lens shows a time only on a line the oracle timed.
     for (const auto &[path, titles] : lensTitles)
       for (const auto &[line, title] : titles) {
-        INFO(path << ":" << line << " " << title);
+        const std::string where = path + ":" + std::to_string(line) + " " + title; // (clang 14: see above)
+        INFO(where);
         if (!expected.lines.count({path, line})) CHECK(!labelNs(withoutComparison(title)));
       }
   }
