@@ -6,6 +6,7 @@
 
 #include "server/Server.h"
 
+#include "index/runtime/Runtime.h"
 #include "protocol/Position.h"
 #include "protocol/URI.h"
 #include "server/Counts.h"
@@ -69,6 +70,9 @@ void Server::startIndexing(Rebuild kind) {
   sendStatus(/*force=*/true);
   index::IndexOptions options = indexOptions_;
   options.jobs = std::max(1u, options_.jobs);
+  // Navigation never waits for a profile (hundreds of MB in a long run): a profile the cache has not read is
+  // joined by a second build, after the first is served (issue 45).
+  options.deferProfiles = true;
   if (options_.watch) {
     setWatchedInputs(options.inputs);
     options.directoryListed = watchWhatDiscoveryLists(options);
@@ -143,6 +147,21 @@ void Server::startIndexing(Rebuild kind) {
     // Two passes at most: the second when the kept import roots turn out to be out of date.
     for (bool firstPass = true;; firstPass = false) {
       auto index = index::Index::build(options, callback, &cancelBuild_, &indexCache_);
+      if (size_t deferred = cancelBuild_ ? 0 : index->runtime().times.deferred) {
+        // Served now without the profiles' times (the status still says indexing, the lenses have no GPU
+        // time yet), then built again over the cache, which reads only the profiles.
+        index::IndexOptions now = options;
+        now.pythonPathsLater = {};
+        logInfo("served before joining " + plural(deferred, "profile") + "; joining them");
+        indexingDone(index, sourcesFor(now), generation, now, /*endProgress=*/false, /*more=*/true);
+        {
+          std::lock_guard<std::mutex> lock(indexMutex_);
+          if (generation == generation_) progressMessage_ = "joining " + plural(deferred, "profile");
+        }
+        sendStatus(/*force=*/true);
+        options.deferProfiles = false;
+        index = index::Index::build(options, callback, &cancelBuild_, &indexCache_);
+      }
       *background = false;
       if (!cancelBuild_) {
         auto ms =
@@ -245,7 +264,7 @@ void Server::sourcesKnown(std::shared_ptr<const index::SourceReader> sources, ui
 
 void Server::indexingDone(std::shared_ptr<const index::Index> index,
                           std::shared_ptr<const index::SourceReader> sources, uint64_t generation,
-                          const index::IndexOptions &options, bool endProgress) {
+                          const index::IndexOptions &options, bool endProgress, bool more) {
   keepOptionsForOtherRuns(options); // Requests waiting for this index may open an earlier run's document.
   std::vector<std::function<void()>> waiting;
   {
@@ -253,10 +272,15 @@ void Server::indexingDone(std::shared_ptr<const index::Index> index,
     if (generation != generation_) return; // A newer build was started; it will publish.
     index_ = index;
     sources_ = std::move(sources);
-    indexing_ = false;
+    indexing_ = more;
     publishing_ = true;
     ++builds_;
     waiting.swap(waiting_);
+    if (!index->runtime().times.deferred) {
+      waiting.insert(waiting.end(), std::make_move_iterator(waitingForProfiles_.begin()),
+                     std::make_move_iterator(waitingForProfiles_.end()));
+      waitingForProfiles_.clear();
+    }
   }
   struct Published { // However this function ends.
     Server &server;
@@ -292,7 +316,7 @@ void Server::indexingDone(std::shared_ptr<const index::Index> index,
   publishAllDiagnostics(*index);
   if (capabilities_.codeLensRefreshSupport) sendRequest("workspace/codeLens/refresh", nullptr);
   if (capabilities_.inlayHintRefreshSupport) sendRequest("workspace/inlayHint/refresh", nullptr);
-  startBaseline(index, options); // After the current run is served (server/Runs.cpp).
+  if (!more) startBaseline(index, options); // After the current run is served (server/Runs.cpp).
 }
 
 } // namespace inductor::server

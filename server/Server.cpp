@@ -2,6 +2,7 @@
 
 #include "server/Server.h"
 
+#include "index/runtime/Runtime.h"
 #include "protocol/JsonWriter.h"
 #include "protocol/Position.h"
 #include "protocol/URI.h"
@@ -96,6 +97,9 @@ Server::~Server() {
   {
     std::lock_guard<std::mutex> lock(indexMutex_);
     waiting.swap(waiting_);
+    for (auto &w : waitingForProfiles_) // Those waiting for a profile's join, too.
+      waiting.push_back(std::move(w));
+    waitingForProfiles_.clear();
   }
   for (auto &w : waiting)
     w();
@@ -195,7 +199,8 @@ void Server::onCancelRequest(const protocol::CancelParams &params) {
   inFlight_.cancel(params.id);
 }
 
-void Server::withIndex(Reply reply, std::function<void(const index::Index &, const Reply &)> task) {
+void Server::withIndex(Reply reply, std::function<void(const index::Index &, const Reply &)> task,
+                       bool needsProfiles) {
   // The bound on what waits (Server.h): a client that sends faster than it is answered (or before the first
   // index is ready) is told at once, instead of growing the queues without end.
   size_t limit = options_.maxPendingRequests;
@@ -266,7 +271,12 @@ void Server::withIndex(Reply reply, std::function<void(const index::Index &, con
   bool firstWaiting = false;
   {
     std::lock_guard<std::mutex> lock(indexMutex_);
-    if (!index_) {
+    // (Before the first index too: the first may be served before its profiles are joined.)
+    if (needsProfiles && (!index_ || index_->runtime().times.deferred)) {
+      waits = true;
+      waitingForProfiles_.push_back(std::move(run));
+      logDebug("request " + reply.method() + " waits for the profiles to be joined");
+    } else if (!index_) {
       waits = true;
       waiting_.push_back(std::move(run));
       firstWaiting = waiting_.size() == 1;

@@ -207,7 +207,10 @@ public:
 
   /// Runs `task(index)` on the pool once the index is ready; replies RequestCancelled if the request was
   /// cancelled before it started, InternalError if the task throws.
-  void withIndex(Reply reply, std::function<void(const index::Index &, const Reply &)> task);
+  /// `needsProfiles`: the answer is GPU time (inductor/hotLines): it waits, too, while an index served
+  /// before its profiles were joined (IndexOptions::deferProfiles) is the current one.
+  void withIndex(Reply reply, std::function<void(const index::Index &, const Reply &)> task,
+                 bool needsProfiles = false);
   /// Runs (server/Runs.cpp): as withIndex, with the baseline run's index beside the current one's (null when
   /// there is no baseline: the `baseline` setting is "none", there is no earlier run, or it is not built
   /// yet). Both stay alive until `task` returns.
@@ -242,10 +245,11 @@ private:
   /// watcher threads; serialised by startMutex_.
   void startIndexing(Rebuild kind = Rebuild::Full);
   /// Publishes a build's index. `endProgress`: ends the build's $/progress (a second pass of the same build,
-  /// after the kept import roots were out of date, has none).
+  /// after the kept import roots were out of date, has none). `more`: a second build follows (the profiles
+  /// IndexOptions::deferProfiles left out): the status still says indexing and the baseline waits for it.
   void indexingDone(std::shared_ptr<const index::Index> index,
                     std::shared_ptr<const index::SourceReader> sources, uint64_t generation,
-                    const index::IndexOptions &options, bool endProgress = true);
+                    const index::IndexOptions &options, bool endProgress = true, bool more = false);
   /// The Python environment for `query`: the last answer when it did not change since (and no reindex asked
   /// again), else the environments read again and a new query of the interpreter (the builder thread, or the
   /// thread asking beside the build it starts). `background`: see queryImportRoots.
@@ -350,6 +354,8 @@ private:
   InFlightRequests inFlight_;
   std::atomic<bool> busyLogged_{false};        ///< "server busy" was logged (once per episode).
   std::vector<std::function<void()>> waiting_; ///< Requests queued until the first index is ready.
+  /// Requests of withIndex(needsProfiles) queued until an index with its profiles joined is served.
+  std::vector<std::function<void()>> waitingForProfiles_;
   /// The running build's progress, for inductor/status: percentage and what it is doing.
   uint32_t progressPercent_ = 0;
   std::string progressMessage_;

@@ -29,7 +29,7 @@ json Server::statusJson() const {
     s.python.error = python_.error;
     s.python.kept = python_.kept;
   }
-  s.waitingRequests = waiting_.size();
+  s.waitingRequests = waiting_.size() + waitingForProfiles_.size();
   s.builds = builds_;
   if (indexing_) s.progress = protocol::BuildProgress{progressPercent_, progressMessage_};
   s.ready = index_ != nullptr;

@@ -74,7 +74,7 @@ void IndexBuilder::buildProfiles(const RuntimeFiles &files, const ReadPolicy &po
   uint64_t signature = joinSignature(joinCompiles);
   std::vector<std::shared_ptr<const CachedProfile>> results(files.profiles.size());
   std::vector<char> refused(files.profiles.size(), 0);
-  std::atomic<size_t> reused{0}, rejoined{0};
+  std::atomic<size_t> reused{0}, rejoined{0}, deferred{0};
   if (!files.profiles.empty()) report(Step::ReadingFiles, 0.5, "reading profiles");
   parallelFor(files.profiles.size(), [&](size_t i) {
     const std::string &path = files.profiles[i];
@@ -95,6 +95,10 @@ void IndexBuilder::buildProfiles(const RuntimeFiles &files, const ReadPolicy &po
         }
         if (it->second->stamp == *stamp && it->second->trace) parsed = it->second->trace;
       }
+    if (!parsed && options_.deferProfiles) { // Read by the next build (IndexOptions::deferProfiles).
+      ++deferred;
+      return;
+    }
     auto r = std::make_shared<CachedProfile>();
     if (stamp) r->stamp = *stamp;
     r->signature = signature;
@@ -132,6 +136,7 @@ void IndexBuilder::buildProfiles(const RuntimeFiles &files, const ReadPolicy &po
   next_.last.profilesRead = read - reused - rejoined;
 
   RuntimeTimes &times = data.times;
+  times.deferred = deferred;
   size_t stepProfiles = 0;
   for (const auto &r : results)
     if (r && r->isProfile && !r->join.steps.empty()) ++stepProfiles;
@@ -143,6 +148,7 @@ void IndexBuilder::buildProfiles(const RuntimeFiles &files, const ReadPolicy &po
       diag(files.profiles[i], 0, "profile not read: outside the workspace and the trace inputs");
       continue;
     }
+    if (!results[i]) continue; // Deferred to the next build.
     const CachedProfile &r = *results[i];
     if (!r.error.empty()) {
       if (files.explicitProfiles.count(files.profiles[i]))

@@ -346,6 +346,11 @@ struct IndexOptions {
   /// torch.profiler Chrome traces (files or directories, plain or gzip) to join to the launches, in addition
   /// to those found under the inputs/roots and beside the traces (see Runtime.h). Default: none.
   std::vector<std::string> profiles;
+  /// Profiles that the IndexCache's previous build did not read are found and not read: the build ends
+  /// without them (RuntimeTimes::deferred counts them) and a second build with the same cache joins them.
+  /// The server's first build sets it, so that navigation never waits for a profile of hundreds of MB
+  /// (issue 45); `explain` and the tests leave it off. Default: off.
+  bool deferProfiles = false;
   /// Run logs holding the intermediate value debug printer's output, in addition to those found. Default:
   /// none.
   std::vector<std::string> runLogs;

@@ -72,6 +72,9 @@ struct RuntimeTimes {
   /// Sentences saying where the join is not exact (CUDA graph replays, unjoined calls, launches not found,
   /// profiles without CPU activity or cut short). Empty when every compiled launch was joined exactly.
   std::vector<std::string> caveats;
+  /// Profiles found and not read by this build (IndexOptions::deferProfiles): their times are missing, not
+  /// zero, and a later build joins them.
+  size_t deferred = 0;
 
   bool present() const { return !profiles.empty(); }
   bool stepsMarked() const { return !steps.empty(); }

@@ -261,6 +261,35 @@ TEST_CASE("Runtime: an incremental build reuses an unchanged profile's join") {
   CHECK(cache.lastBuild().profilesRead == 1);
 }
 
+TEST_CASE("Runtime: deferProfiles serves the index without reading a profile; the next build joins it") {
+  // Issue 45: navigation never waits for a profile. The index without it says how many profiles wait and
+  // has no time at all (not zeros); the build after it, over the same cache, reads and joins them.
+  IndexOptions o;
+  o.inputs = {kMlp};
+  auto whole = build(o);
+  REQUIRE(timedLaunches(*whole) > 0);
+  IndexCache cache;
+  o.deferProfiles = true;
+  auto early = build(o, &cache);
+  CHECK(early->runtime().times.deferred == 1);
+  CHECK(!early->runtime().times.present());
+  CHECK(timedLaunches(*early) == 0);
+  CHECK(cache.lastBuild().profilesRead == 0);
+  CHECK(early->stats().launches == whole->stats().launches); // Navigation is all there.
+  o.deferProfiles = false;
+  auto joined = build(o, &cache);
+  CHECK(joined->runtime().times.deferred == 0);
+  CHECK(cache.lastBuild().profilesRead == 1);
+  CHECK(cache.lastBuild().logsReused == 1);
+  CHECK(joined->runtime().times.totalNs == whole->runtime().times.totalNs);
+  CHECK(timedLaunches(*joined) == timedLaunches(*whole));
+  // A profile the cache holds is not deferred: an incremental build keeps its times.
+  o.deferProfiles = true;
+  auto again = build(o, &cache);
+  CHECK(again->runtime().times.deferred == 0);
+  CHECK(timedLaunches(*again) == timedLaunches(*whole));
+}
+
 TEST_CASE("Runtime: a growing log joins the kept profile again without reading it again") {
   // A trace being written rebuilds about once a second; the profile beside it did not change and must not
   // be read (inflated, parsed) again each time, only joined to the compiles the log gained.
