@@ -180,8 +180,15 @@ std::string perStepList(const index::RuntimeTimes &times, const std::vector<uint
 
 } // namespace
 
+std::string joiningProfilesText(const index::RuntimeTimes &times) {
+  if (!times.deferred) return "";
+  return times.deferred == 1 ? "joining the profile"
+                             : "joining " + std::to_string(times.deferred) + " profiles";
+}
+
 std::string launchTimeMarkdown(const index::Index &index, index::LaunchRef ref) {
   const index::RuntimeData &rt = index.runtime();
+  if (rt.times.deferred) return "\n\n**GPU time** " + joiningProfilesText(rt.times) + "…";
   std::string md;
   if (rt.times.present()) {
     if (const index::LaunchTiming *t = index::launchTiming(index, ref)) {
@@ -233,6 +240,8 @@ std::string launchesRuntimeMarkdown(const index::Index &index,
 
 std::string userLineTimeMarkdown(const index::Index &index, const std::vector<index::LaunchRef> &launches) {
   const index::RuntimeData &rt = index.runtime();
+  if (rt.times.deferred && !launches.empty())
+    return "\n\n**GPU time** " + joiningProfilesText(rt.times) + "…";
   if (!rt.times.present()) return "";
   // The line's time is its lens's (lensTimeSuffix) and inductor/hotLines' (hotLinesResult): one query.
   index::LaunchesTiming lt = index::timeOfLaunches(index, launches);
@@ -293,6 +302,7 @@ std::string userLineTimeDetails(const index::Index &index, const std::vector<ind
 
 std::string lensTimeSuffix(const index::Index &index, const std::vector<index::LaunchRef> &launches) {
   const index::RuntimeData &rt = index.runtime();
+  if (rt.times.deferred && !launches.empty()) return " · GPU time: " + joiningProfilesText(rt.times);
   if (!rt.times.present()) return "";
   // The hover's and inductor/hotLines' figure for the same launches (index::timeOfLaunches).
   if (index::LaunchesTiming t = index::timeOfLaunches(index, launches); t.timed())

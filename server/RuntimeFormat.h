@@ -36,6 +36,10 @@ std::string statsTable(const index::LaunchValues &values);
 // Pieces of the views that show runtime data. Each returns "" when there is nothing to show, so callers
 // append them unconditionally.
 
+/// While profiles found beside the trace are still being joined (the index was served before them,
+/// index::RuntimeTimes::deferred): "joining the profile" / "joining 3 profiles", else "". The launch and line
+/// pieces below say it in place of a time, so that no view passes a missing time off as none.
+std::string joiningProfilesText(const index::RuntimeTimes &times);
 /// A launch's GPU time (per step, share, per-step list, activities), or why it has none (CUDA graph
 /// replays).
 std::string launchTimeMarkdown(const index::Index &index, index::LaunchRef ref);
@@ -52,7 +56,8 @@ std::string userLineTimeMarkdown(const index::Index &index, const std::vector<in
 /// statistics of its launches' outputs.
 std::string userLineTimeDetails(const index::Index &index, const std::vector<index::LaunchRef> &launches);
 /// The code lens of a user line: ` · 133 µs/step` (or ` · 400 µs total`), ` · time unknown (CUDA graph)`
-/// when its kernels ran only inside CUDA graph replays; "" without profiles.
+/// when its kernels ran only inside CUDA graph replays, ` · GPU time: joining the profile` while it is; ""
+/// without profiles.
 /// The time is index::timeOfLaunches of the line's launches now, as in its hover and inductor/hotLines.
 std::string lensTimeSuffix(const index::Index &index, const std::vector<index::LaunchRef> &launches);
 

@@ -67,6 +67,9 @@ size_t checkUserLenses(LSPClient &client, const std::string &root,
                        const std::vector<ExpectedOutputCode> &codes) {
   const std::string caseName = fs::path(root).filename().string();
   std::string model = root + "/model.py";
+  // The whole index, profiles joined: the first one served may be without them (lenses then say
+  // "GPU time: joining the profile"; unit RuntimeFormatTests).
+  REQUIRE(client.waitForIndexed().is_object());
   std::string uri = client.didOpen(model);
   std::map<uint32_t, std::vector<LaunchRef>> expected; // 0-based line -> launches.
   for (const auto &[frame, launches] : launchesByUserLine(codes))

@@ -2,6 +2,10 @@
 // hovers.
 #include "server/RuntimeFormat.h"
 
+#include "index/files/PathResolver.h"
+#include "index/model/Index.h"
+#include "index/runtime/Runtime.h"
+
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -64,4 +68,39 @@ TEST_CASE("RuntimeFormat: statistics as the hints show them") {
   CHECK(launchStatsText(values) == "buf1 4\u00d7128 f32 NaN");
   std::string table = statsTable(values);
   CHECK(table.find("| `buf1` (out) | \u2014 | 4\u00d7128 f32 NaN") != std::string::npos);
+}
+
+TEST_CASE("RuntimeFormat: while the profile is joined, the lens and hovers say so instead of a time") {
+  // Issue 45: the server serves profiled_mlp's index before its profile is joined (deferProfiles). A line's
+  // lens and hover and a launch's hover say the time is coming; once joined, they show it.
+  index::IndexOptions o;
+  o.inputs = {index::normalizePath(INDUCTOR_FIXTURES_DIR) + "/traces/profiled_mlp"};
+  o.jobs = 1;
+  o.deferProfiles = true;
+  index::IndexCache cache;
+  auto early = index::Index::build(o, {}, nullptr, &cache);
+  o.deferProfiles = false;
+  auto joined = index::Index::build(o, {}, nullptr, &cache);
+  REQUIRE(early->runtime().times.deferred == 1);
+  REQUIRE(joined->runtime().times.deferred == 0);
+  CHECK(joiningProfilesText(early->runtime().times) == "joining the profile");
+  CHECK(joiningProfilesText(joined->runtime().times).empty());
+  size_t checked = 0;
+  for (const index::Compile &c : joined->compiles()) {
+    for (uint32_t l = 0; l < joined->artifact(c.outputCode).launches.size(); ++l) {
+      index::LaunchRef ref{c.outputCode, l};
+      if (!index::launchTiming(*joined, ref)) continue;
+      // The same compile and launch in the early index (the builds number compiles and artifacts alike).
+      std::vector<index::LaunchRef> one{ref};
+      CHECK(lensTimeSuffix(*early, one) == " · GPU time: joining the profile");
+      CHECK(launchTimeMarkdown(*early, ref) == "\n\n**GPU time** joining the profile…");
+      CHECK(userLineTimeMarkdown(*early, one) == "\n\n**GPU time** joining the profile…");
+      CHECK(lensTimeSuffix(*joined, one).find(" µs") != std::string::npos);
+      CHECK(launchTimeMarkdown(*joined, ref).find("of all device time") != std::string::npos);
+      ++checked;
+    }
+  }
+  CHECK(checked > 0);
+  // A line with no launches says nothing either way.
+  CHECK(lensTimeSuffix(*early, {}).empty());
 }
