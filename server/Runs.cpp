@@ -2,9 +2,9 @@
 // current one (the `run` setting, "latest" by default: IndexOptions::run); the baseline run's index (the
 // `baseline` setting: "previous" by default, the run before the current one; "none"; a run id or a path, as
 // explain --baseline takes them: index::resolveRunName) is built after the current one is served, on its own
-// thread with its own IndexCache, so the first answer never waits for an older run. Requests that compare take
-// both (withRuns). A baseline named that matches no run is an error: shown once, inductor/compare's `reason`,
-// and inductor.selectBaseline's error answer.
+// thread with its own IndexCache, so the first answer never waits for an older run. Requests that compare
+// take both (withRuns). A baseline named that matches no run is an error: shown once, inductor/compare's
+// `reason`, and inductor.selectBaseline's error answer.
 //
 //   inductor/runs {} -> {runs: [{id, startTime, endTime, ranks, logs, current, baseline}]} (oldest first)
 //   workspace/executeCommand inductor.selectRun [id] / inductor.selectBaseline [id]
@@ -114,7 +114,8 @@ void Server::startBaseline(std::shared_ptr<const index::Index> current, index::I
   if (baselineBuilder_.joinable()) baselineBuilder_.join();
   cancelBaseline_ = false;
   if (!wanted) return;
-  options.directoryListed = {}; // The current build watches what discovery lists.
+  options.directoryListed = {};  // The current build watches what discovery lists.
+  options.deferProfiles = false; // Built once, with its profiles (only the current run is served early).
   options.pythonPathsLater = {};
   options.pythonPathsNeeded = {};
   if (!wanted->id.empty()) options.run = wanted->id;
@@ -231,6 +232,7 @@ void Server::keepOptionsForOtherRuns(const index::IndexOptions &options) {
   forOthers.directoryListed = {};
   forOthers.pythonPathsLater = {};
   forOthers.pythonPathsNeeded = {};
+  forOthers.deferProfiles = false; // Built once, with their profiles (only the current run is served early).
   std::lock_guard<std::mutex> lock(otherRunsMutex_);
   otherRunOptions_ = std::move(forOthers);
   otherRuns_.clear(); // Built from older options.

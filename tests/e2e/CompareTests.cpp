@@ -342,6 +342,29 @@ TEST_CASE(
   CHECK(c["current"]["logs"] == json::array({logOf(root, "new")}));
   std::string baselineId = c["baseline"]["id"].get<std::string>();
   REQUIRE(!baselineId.empty());
+  // Both runs' GPU times, each from its own profile (the served baseline is built with its profiles, not
+  // served early without them as the current run may be), within 20% of the tests' own join.
+  {
+    std::map<std::string, double> before = oracleLineTimes(root, "base"), after = oracleLineTimes(root, "new");
+    size_t timed = 0, positive = 0;
+    for (const json &l : c["lines"]) {
+      std::string text = l["text"].get<std::string>();
+      INFO(text << " " << l.dump());
+      for (const auto &side :
+           {std::make_pair("gpuTimeBeforeUs", &before), std::make_pair("gpuTimeAfterUs", &after)}) {
+        auto expected = side.second->find(text);
+        if (expected == side.second->end() || expected->second <= 0) continue;
+        REQUIRE(l[side.first].is_number());
+        CHECK(std::abs(l[side.first].get<double>() - expected->second) <= 0.2 * expected->second);
+        ++timed;
+      }
+    }
+    for (const auto *times : {&before, &after})
+      for (const auto &entry : *times)
+        positive += entry.second > 0;
+    CHECK(timed == positive);
+    CHECK(positive > 0);
+  }
 
   std::vector<std::string> model = modelOf(root, "new");
   auto lineOf = [&](const std::string &text) {
