@@ -372,9 +372,9 @@ TritonCache findTritonCache(const std::vector<std::string> &entryDirs, const std
     cache.entries.push_back(std::move(e));
   }
   // The autotuner's choices: the .best_config files beside each kernel file, by the entry hash they name,
-  // each kept once and shared by the entries it names. A .best_config is the choice for the kernel file it sits
-  // beside (autotune_cache.py writes it into that file's directory), so it names the entries compiled from
-  // that file only: ranks that share one kernel file (kernel_ranks: the same cache key in triton/0 and
+  // each kept once and shared by the entries it names. A .best_config is the choice for the kernel file it
+  // sits beside (autotune_cache.py writes it into that file's directory), so it names the entries compiled
+  // from that file only: ranks that share one kernel file (kernel_ranks: the same cache key in triton/0 and
   // triton/1) share its choice, but a rank with a kernel file of its own (FSDP2 on several GPUs: the source
   // names its device) has its own, which may name another config's entry (rank 0 chose one XBLOCK, ranks 1-3
   // another).

@@ -97,8 +97,8 @@ struct TritonCacheEntry {
   std::string recordedKernelFile;
   /// The autotuner's record naming this entry as the winner, if any: a `.best_config` beside the kernel file
   /// this entry was compiled from (recordedKernelFile), never one beside another rank's kernel file of the
-  /// same name (ranks whose kernel sources name their device autotune, and may choose, each on their own). One
-  /// object, shared by the entries it names (every rank's copy of one kernel file's entry).
+  /// same name (ranks whose kernel sources name their device autotune, and may choose, each on their own).
+  /// One object, shared by the entries it names (every rank's copy of one kernel file's entry).
   std::shared_ptr<const TritonBestConfig> bestConfig;
 };
 
@@ -108,7 +108,7 @@ struct TritonUnreadEntry {
   std::string name;               ///< The stem of its `NAME.json`.
   std::string recordedKernelFile; ///< As TritonCacheEntry's (read from its IR's head), empty when unknown.
   std::string message;            ///< Why: "Triton metadata: its name is longer than 4 KB".
-  std::string chosenBy;           ///< The `.best_config` beside its kernel file naming it as the winner, if any.
+  std::string chosenBy; ///< The `.best_config` beside its kernel file naming it as the winner, if any.
 };
 
 /// Every entry found, sorted by kernel name then directory; with what could not be read.

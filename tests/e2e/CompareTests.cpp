@@ -345,7 +345,8 @@ TEST_CASE(
   // Both runs' GPU times, each from its own profile (the served baseline is built with its profiles, not
   // served early without them as the current run may be), within 20% of the tests' own join.
   {
-    std::map<std::string, double> before = oracleLineTimes(root, "base"), after = oracleLineTimes(root, "new");
+    std::map<std::string, double> before = oracleLineTimes(root, "base"),
+                                  after = oracleLineTimes(root, "new");
     size_t timed = 0, positive = 0;
     for (const json &l : c["lines"]) {
       std::string text = l["text"].get<std::string>();

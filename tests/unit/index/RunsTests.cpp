@@ -197,7 +197,8 @@ TEST_CASE("Runs: selection by latest, previous, id and path") {
   CHECK(!selectRun({}, "latest"));
 }
 
-TEST_CASE("Runs: a folder holding a run's logs selects it (issue 42), the newest of several; else none, said") {
+TEST_CASE(
+    "Runs: a folder holding a run's logs selects it (issue 42), the newest of several; else none, said") {
   int64_t t0 = 1795746664 * kSecond;
   auto runs = groupLogs({log("/t/run1/a.log", 0, t0, t0 + 5 * kSecond),
                          log("/t/run1/b.log", 1, t0 + kSecond, t0 + 5 * kSecond),
