@@ -312,6 +312,23 @@ private:
     return ValueEnd::Cut;
   }
 
+  /// The counts of a value known whole join the totals (a value the window cut is scanned again from its
+  /// start, so its counts wait until then).
+  void commitCounts() {
+    out_.cutStrings += pendingCuts_;
+    out_.cutWhitespace += pendingBlanks_;
+    pendingCuts_ = pendingBlanks_ = 0;
+  }
+
+  /// valueEnd at p, then what its outcome asks: a whole value's counts committed, an error reported at `q`
+  /// (`windowBegin`: the window's first byte, for its offset in the input).
+  ValueEnd takeValue(const char *p, const char *end, const char *&q, const char *windowBegin) {
+    ValueEnd e = valueEnd(p, end, q);
+    if (e == ValueEnd::Done) commitCounts();
+    if (e == ValueEnd::Error) error(windowBase_ + static_cast<uint64_t>(q - windowBegin));
+    return e;
+  }
+
   /// Scans `window` from its start in the state where_ says; returns the offset where a value the window cut
   /// begins (the window's size when none is).
   size_t scan(std::string_view window) {
@@ -369,14 +386,9 @@ private:
           break;
         }
         const char *q = nullptr;
-        ValueEnd e = valueEnd(p, end, q);
+        ValueEnd e = takeValue(p, end, q, begin);
         if (e == ValueEnd::Cut) return static_cast<size_t>(p - begin);
-        if (e == ValueEnd::Error) {
-          error(at(q));
-          break;
-        }
-        out_.cutStrings += pendingCuts_;
-        out_.cutWhitespace += pendingBlanks_;
+        if (e == ValueEnd::Error) break;
         if (c == '{' && !event(std::string_view(p, static_cast<size_t>(q - p)))) {
           syntaxError(at(p), "an event that is no JSON");
           break;
@@ -399,8 +411,7 @@ private:
         const char *q = stringEnd(p + 1, end);
         if (!q) return static_cast<size_t>(p - begin);
         countString(p, q);
-        out_.cutStrings += pendingCuts_;
-        pendingCuts_ = 0;
+        commitCounts();
         key_.assign(p + 1, std::min<size_t>(static_cast<size_t>(q - 1 - (p + 1)), kMaxKeyBytes));
         top_ = Top::Colon;
         p = q;
@@ -441,14 +452,9 @@ private:
           continue;
         }
         const char *q = nullptr;
-        ValueEnd e = valueEnd(p, end, q);
+        ValueEnd e = takeValue(p, end, q, begin);
         if (e == ValueEnd::Cut) return static_cast<size_t>(p - begin);
-        if (e == ValueEnd::Error) {
-          error(at(q));
-          break;
-        }
-        out_.cutStrings += pendingCuts_;
-        out_.cutWhitespace += pendingBlanks_;
+        if (e == ValueEnd::Error) break;
         std::string_view value(p, static_cast<size_t>(q - p));
         bool ok = true;
         if (key_ == "deviceProperties" && c == '[')

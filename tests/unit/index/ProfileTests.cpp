@@ -551,6 +551,12 @@ TEST_CASE(
   CHECK(t.nameOf(t.device[1]) == "dims");
   CHECK(t.nameOf(t.device[2]) == "escaped \" quote");
   CHECK(t.device[2].ts == 4000);
+  // A cut value of the top object, then a key: the value is counted once (the key once committed the counts
+  // of the value before it again).
+  ChromeTrace top = parseChromeTrace(
+      R"({"schemaVersion": ")" + big + R"(", "traceEvents": [)" + kernelEvent("first", "1.5") + "]}", "", o);
+  CHECK(top.cutStrings == 1);
+  CHECK(top.device.size() == 1);
   // Limits at the defaults: the real profiles are read whole, nothing cut.
   ChromeTrace real = parseChromeTrace(readFile(kProfiledMlp));
   CHECK(real.cutStrings == 0);
