@@ -111,6 +111,35 @@ std::map<std::string, double> oracleLineTimes(const std::string &root, const std
   return out;
 }
 
+/// Checks a comparison's lines (inductor/compare, explain's `comparison`) against the tests' own join of each
+/// run's profile (oracleLineTimes): a line the oracle timed has its time within 20%, every other line none
+/// (null, never zero); every line the oracle timed in either run is listed with its time, and some are.
+void checkLineTimes(const json &comparison, const std::map<std::string, double> &before,
+                    const std::map<std::string, double> &after) {
+  size_t timed = 0;
+  for (const json &l : comparison["lines"]) {
+    std::string text = l["text"].get<std::string>();
+    INFO(text << " " << l.dump());
+    for (const auto &side :
+         {std::make_pair("gpuTimeBeforeUs", &before), std::make_pair("gpuTimeAfterUs", &after)}) {
+      auto expected = side.second->find(text);
+      if (expected == side.second->end() || expected->second <= 0) {
+        CHECK(l[side.first].is_null());
+        continue;
+      }
+      REQUIRE(l[side.first].is_number());
+      CHECK(std::abs(l[side.first].get<double>() - expected->second) <= 0.2 * expected->second);
+      ++timed;
+    }
+  }
+  size_t positive = 0;
+  for (const auto *times : {&before, &after})
+    for (const auto &entry : *times)
+      positive += entry.second > 0;
+  CHECK(timed == positive);
+  CHECK(positive > 0);
+}
+
 std::string run(const std::string &cmd) {
   std::string out;
   if (FILE *p = popen(cmd.c_str(), "r")) {
@@ -287,29 +316,7 @@ TEST_CASE("compare: runs_gpt — each line's GPU time before and after, within 2
   CHECK(c["baseline"]["logs"] == json::array({logOf(root, "base")}));
   CHECK(c["current"]["logs"] == json::array({logOf(root, "new")}));
   CHECK(c["baseline"]["id"] != c["current"]["id"]);
-  size_t timed = 0;
-  for (const json &l : c["lines"]) {
-    std::string text = l["text"].get<std::string>();
-    INFO(text << " " << l.dump());
-    for (const auto &side :
-         {std::make_pair("gpuTimeBeforeUs", &before), std::make_pair("gpuTimeAfterUs", &after)}) {
-      auto expected = side.second->find(text);
-      if (expected == side.second->end() || expected->second <= 0) {
-        CHECK(l[side.first].is_null());
-        continue;
-      }
-      REQUIRE(l[side.first].is_number());
-      double got = l[side.first].get<double>();
-      CHECK(std::abs(got - expected->second) <= 0.2 * expected->second);
-      ++timed;
-    }
-  }
-  // Every line the oracle timed in either run was listed with its time.
-  size_t positive = 0;
-  for (const auto *times : {&before, &after})
-    for (const auto &entry : *times)
-      positive += entry.second > 0;
-  CHECK(timed == positive);
+  checkLineTimes(c, before, after);
   for (const char *text : {"h = F.gelu(h)", "h = self.drop(h)"}) {
     const json *l = lineWithText(c, text);
     REQUIRE(l);
@@ -347,24 +354,7 @@ TEST_CASE(
   {
     std::map<std::string, double> before = oracleLineTimes(root, "base"),
                                   after = oracleLineTimes(root, "new");
-    size_t timed = 0, positive = 0;
-    for (const json &l : c["lines"]) {
-      std::string text = l["text"].get<std::string>();
-      INFO(text << " " << l.dump());
-      for (const auto &side :
-           {std::make_pair("gpuTimeBeforeUs", &before), std::make_pair("gpuTimeAfterUs", &after)}) {
-        auto expected = side.second->find(text);
-        if (expected == side.second->end() || expected->second <= 0) continue;
-        REQUIRE(l[side.first].is_number());
-        CHECK(std::abs(l[side.first].get<double>() - expected->second) <= 0.2 * expected->second);
-        ++timed;
-      }
-    }
-    for (const auto *times : {&before, &after})
-      for (const auto &entry : *times)
-        positive += entry.second > 0;
-    CHECK(timed == positive);
-    CHECK(positive > 0);
+    checkLineTimes(c, before, after);
   }
 
   std::vector<std::string> model = modelOf(root, "new");
