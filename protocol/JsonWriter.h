@@ -53,6 +53,11 @@ private:
   bool afterKey_ = false;
 };
 
+/// The JSON text of a `T`, written by a JsonWriter: the typed result of an answer of thousands of items
+/// (the references of a model line on many ranks, the lenses of a large output code), sent as it is written
+/// (server's Reply::text) rather than built as a T and serialised.
+template <class T> struct Written { std::string text; };
+
 /// The LSP shapes answers write in bulk.
 void write(JsonWriter &w, const Position &p);
 void write(JsonWriter &w, const Range &r);

@@ -374,6 +374,27 @@ void to_json(json &j, const DocumentSymbol &s) {
   if (!s.children.empty()) j["children"] = s.children;
 }
 
+void to_json(json &j, const DocumentSymbolResult &r) {
+  j = json::array();
+  if (r.hierarchical) {
+    for (const DocumentSymbol &s : r.symbols)
+      j.push_back(s);
+    return;
+  }
+  auto flat = [&](const DocumentSymbol &d, const std::string &container, auto &self) -> void {
+    SymbolInformation info;
+    info.name = d.name;
+    info.kind = d.kind;
+    info.location = {r.uri, d.selectionRange};
+    if (!container.empty()) info.containerName = container;
+    j.push_back(info);
+    for (const DocumentSymbol &c : d.children)
+      self(c, d.name, self);
+  };
+  for (const DocumentSymbol &s : r.symbols)
+    flat(s, "", flat);
+}
+
 void from_json(const json &j, SymbolInformation &s) {
   required(j, "name", s.name);
   required(j, "kind", s.kind);

@@ -289,6 +289,16 @@ struct SymbolInformation {
 void from_json(const json &j, SymbolInformation &s);
 void to_json(json &j, const SymbolInformation &s);
 
+/// textDocument/documentSymbol's answer: `symbols` as DocumentSymbol[] for a client with
+/// hierarchicalDocumentSymbolSupport, else as SymbolInformation[] (each symbol's selectionRange in `uri`, its
+/// children after it with its name as their containerName), as LSP 3.17 lets a server answer either.
+struct DocumentSymbolResult {
+  std::string uri; ///< The document's, for the flat form's locations.
+  std::vector<DocumentSymbol> symbols;
+  bool hierarchical = true;
+};
+void to_json(json &j, const DocumentSymbolResult &r);
+
 struct WorkspaceSymbolParams {
   std::string query; // Empty means "all symbols".
 };

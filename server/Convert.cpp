@@ -136,16 +136,9 @@ std::string artifactLabel(const index::Index &index, index::ArtifactId id, const
   return c->label() + " · " + where;
 }
 
-UniqueLocations::UniqueLocations(nlohmann::json &array) : array_(&array) {
-  for (const nlohmann::json &l : array) {
-    protocol::Location location;
-    try {
-      protocol::from_json(l, location);
-    } catch (const std::exception &) {
-      continue; // Not a location: nothing to compare with.
-    }
-    firstTime(location.uri, location.range);
-  }
+UniqueLocations::UniqueLocations(std::vector<protocol::Location> &locations) : locations_(&locations) {
+  for (const protocol::Location &l : locations)
+    firstTime(l.uri, l.range);
 }
 
 bool UniqueLocations::firstTime(std::string_view uri, const protocol::Range &r) {
@@ -163,7 +156,7 @@ bool UniqueLocations::add(const protocol::Location &location) {
   if (writer_)
     protocol::write(*writer_, location);
   else
-    array_->push_back(location);
+    locations_->push_back(location);
   return true;
 }
 
@@ -174,7 +167,7 @@ bool UniqueLocations::add(std::string_view uri, const protocol::Range &range) {
     protocol::write(*writer_, range);
     writer_->endObject();
   } else {
-    array_->push_back(protocol::Location{std::string(uri), range});
+    locations_->push_back(protocol::Location{std::string(uri), range});
   }
   return true;
 }

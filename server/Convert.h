@@ -38,14 +38,14 @@ struct Target {
   bool copy = false;
 };
 
-/// Appends locations to a JSON array, or writes them to a JsonWriter inside an array, once each (launch sites
+/// Appends locations to a vector, or writes them to a JsonWriter inside an array, once each (launch sites
 /// that ranks share, repeated origins), by their fields: a linear search of the array per location was
 /// quadratic, and thousands of launches (a model line of a 16-compile, 8-rank trace) took a second per
-/// request; serialising each one for its key was a third of a many-rank reference. The array or writer must
-/// outlive this; what the array holds already counts as seen.
+/// request; serialising each one for its key was a third of a many-rank reference. The vector or writer must
+/// outlive this; what the vector holds already counts as seen.
 class UniqueLocations {
 public:
-  explicit UniqueLocations(nlohmann::json &array);
+  explicit UniqueLocations(std::vector<protocol::Location> &locations);
   explicit UniqueLocations(protocol::JsonWriter &writer) : writer_(&writer) {}
   /// Appends `location` unless an equal one is there; whether it was appended.
   bool add(const protocol::Location &location);
@@ -54,7 +54,7 @@ public:
 
 private:
   bool firstTime(std::string_view uri, const protocol::Range &range);
-  nlohmann::json *array_ = nullptr;
+  std::vector<protocol::Location> *locations_ = nullptr;
   protocol::JsonWriter *writer_ = nullptr;
   std::unordered_map<std::string, uint32_t> uris_; ///< Each distinct URI's number, for the keys.
   /// The last URI looked up and its number: locations come in runs of one document (each artifact's

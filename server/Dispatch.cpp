@@ -5,6 +5,9 @@
 #include "protocol/InductorProtocol.h"
 #include "server/Logger.h"
 #include "server/Server.h"
+#include "server/features/Features.h"
+
+#include <type_traits>
 
 namespace inductor::server {
 
@@ -15,6 +18,32 @@ std::string readable(const std::string &error) {
   if (error.rfind("[json.exception.", 0) == 0)
     if (size_t end = error.find("] "); end != std::string::npos) return error.substr(end + 2);
   return error;
+}
+
+/// The document a request is about: its `textDocument`, else its `uri`; empty for a workspace request.
+template <class Params> std::string documentOf(const Params &params) {
+  if constexpr (requires { params.textDocument.uri; }) {
+    return params.textDocument.uri;
+  } else if constexpr (requires { params.uri; }) {
+    if constexpr (std::is_same_v<std::decay_t<decltype(params.uri)>, std::string>)
+      return params.uri;
+    else
+      return params.uri.value_or("");
+  } else {
+    return "";
+  }
+}
+
+/// Sends a feature's result, serialised once: a Written result as its text, nullopt as null.
+template <class T> void sendResult(const Reply &reply, const T &result) {
+  reply(json(result));
+}
+template <class T> void sendResult(const Reply &reply, const protocol::Written<T> &result) {
+  reply.text(result.text);
+}
+template <class T> void sendResult(const Reply &reply, const std::optional<T> &result) {
+  if (!result) return reply(nullptr);
+  sendResult(reply, *result);
 }
 
 } // namespace
@@ -31,6 +60,33 @@ void Server::bind(const char *method, void (Server::*handler)(const Params &, Re
     if (!protocol::fromJSON(raw.is_null() ? json::object() : raw, params, error))
       return replyInvalidParams(reply, "cannot read the params: " + readable(error));
     (this->*handler)(params, std::move(reply));
+  };
+}
+
+template <class Params, class Result>
+void Server::bindFeature(const char *method, Result (*feature)(const FeatureContext &, const Params &),
+                         AnsweredFrom from) {
+  handlers_[method] = [this, feature, from](const json &raw, Reply reply) {
+    Params params;
+    std::string error;
+    if (!protocol::fromJSON(raw.is_null() ? json::object() : raw, params, error))
+      return replyInvalidParams(reply, "cannot read the params: " + readable(error));
+    std::string uri = documentOf(params);
+    auto task = [this, feature, params, uri](const index::Index &index, const Reply &reply) {
+      std::shared_ptr<const index::Index> base = baselineIndex(); // Null until the baseline run is indexed.
+      TextCache texts(documents(), index);
+      const FeatureContext context = makeFeatureContext(index, base.get(), texts, capabilities_, uri);
+      try {
+        sendResult(reply, feature(context, params));
+      } catch (const FeatureError &e) {
+        if (e.code == protocol::ErrorCode::InvalidParams) return replyInvalidParams(reply, e.what());
+        reply.error(e.code, e.what());
+      }
+    };
+    if (from == AnsweredFrom::DocumentsRun)
+      withIndexFor(uri, std::move(reply), std::move(task));
+    else
+      withIndex(std::move(reply), std::move(task), from == AnsweredFrom::CurrentRunWithProfiles);
   };
 }
 
@@ -52,29 +108,33 @@ void Server::bindNotification(const char *method, void (Server::*handler)()) {
 void Server::registerHandlers() {
   // clang-format off
   bind("initialize",                         &Server::onInitialize);
-  bind("inductor/artifactContent",           &Server::onArtifactContent);
   bind("inductor/compare",                   &Server::onCompare);
-  bind("inductor/compiles",                  &Server::onCompiles);
-  bind("inductor/hotLines",                  &Server::onHotLines);
-  bind("inductor/launchSites",               &Server::onLaunchSites);
-  bind("inductor/listArtifacts",             &Server::onListArtifacts);
   bind("inductor/runs",                      &Server::onRuns);
-  bind("inductor/ranks",                     &Server::onRanks);
-  bind("inductor/lowered",                   &Server::onLowered);
   bind("inductor/status",                    &Server::onStatus);
   bind("shutdown",                           &Server::onShutdown);
-  bind("textDocument/codeAction",            &Server::onCodeAction);
-  bind("textDocument/codeLens",              &Server::onCodeLens);
-  bind("textDocument/definition",            &Server::onDefinition);
-  bind("textDocument/diagnostic",            &Server::onDocumentDiagnostic);
-  bind("textDocument/documentLink",          &Server::onDocumentLink);
-  bind("textDocument/documentSymbol",        &Server::onDocumentSymbol);
-  bind("textDocument/hover",                 &Server::onHover);
-  bind("textDocument/inlayHint",             &Server::onInlayHint);
-  bind("textDocument/references",            &Server::onReferences);
-  bind("workspace/diagnostic",               &Server::onWorkspaceDiagnostic);
   bind("workspace/executeCommand",           &Server::onExecuteCommand);
-  bind("workspace/symbol",                   &Server::onWorkspaceSymbol);
+
+  // Features (server/features/Features.h). A document of another run (its debug directory, the baseline's
+  // output code) is answered from its own run.
+  using enum AnsweredFrom;
+  bindFeature("inductor/artifactContent",    &artifactContent,     DocumentsRun);
+  bindFeature("inductor/compiles",           &compiles,            CurrentRun);
+  bindFeature("inductor/hotLines",           &hotLines,            CurrentRunWithProfiles);
+  bindFeature("inductor/launchSites",        &launchSites,         CurrentRun);
+  bindFeature("inductor/listArtifacts",      &listArtifacts,       CurrentRun);
+  bindFeature("inductor/lowered",            &lowered,             DocumentsRun);
+  bindFeature("inductor/ranks",              &ranks,               CurrentRun);
+  bindFeature("textDocument/codeAction",     &codeAction,          DocumentsRun);
+  bindFeature("textDocument/codeLens",       &codeLens,            DocumentsRun);
+  bindFeature("textDocument/definition",     &definition,          DocumentsRun);
+  bindFeature("textDocument/diagnostic",     &documentDiagnostic,  CurrentRun);
+  bindFeature("textDocument/documentLink",   &documentLink,        DocumentsRun);
+  bindFeature("textDocument/documentSymbol", &documentSymbol,      DocumentsRun);
+  bindFeature("textDocument/hover",          &hover,               DocumentsRun);
+  bindFeature("textDocument/inlayHint",      &inlayHint,           DocumentsRun);
+  bindFeature("textDocument/references",     &references,          DocumentsRun);
+  bindFeature("workspace/diagnostic",        &workspaceDiagnostic, CurrentRun);
+  bindFeature("workspace/symbol",            &workspaceSymbol,     CurrentRun);
 
   bindNotification("$/cancelRequest",                  &Server::onCancelRequest);
   bindNotification("exit",                             &Server::onExit);

@@ -79,10 +79,11 @@ std::optional<protocol::Location> irDefinition(const index::Index &index, TextCa
 /// Inlay hints on the lines of Triton kernel sources in `range` of an artifact (output code, a kernel file):
 /// the number of PTX instructions the kernel's PTX attributes to each line, `12 PTX`, appended to `out`.
 void appendPtxCountHints(const index::Index &index, TextCache &texts, const std::string &uri,
-                         const Target &target, const protocol::Range &range, protocol::json &out);
-/// `documentSymbol` of an IR file of the Triton cache: its functions (the kernel), as DocumentSymbol or, for
-/// clients without hierarchical support, SymbolInformation; nullopt for other documents.
-std::optional<protocol::json> irDocumentSymbols(const index::Index &index, TextCache &texts,
-                                                const std::string &uri, bool hierarchical);
+                         const Target &target, const protocol::Range &range,
+                         std::vector<protocol::InlayHint> &out);
+/// `documentSymbol` of an IR file of the Triton cache: its functions (the kernel); nullopt for other
+/// documents.
+std::optional<std::vector<protocol::DocumentSymbol>>
+irDocumentSymbols(const index::Index &index, TextCache &texts, const std::string &uri);
 
 } // namespace inductor::server

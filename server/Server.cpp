@@ -309,13 +309,6 @@ std::shared_ptr<const index::SourceReader> Server::sources() const {
   return none;
 }
 
-void Server::serveIndex(std::shared_ptr<const index::Index> index,
-                        std::shared_ptr<const index::SourceReader> sources) {
-  std::lock_guard<std::mutex> lock(indexMutex_);
-  index_ = std::move(index);
-  sources_ = std::move(sources);
-}
-
 DocumentSnapshot Server::documents() const {
   DocumentSnapshot d;
   {

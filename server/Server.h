@@ -62,6 +62,7 @@ class thread_pool;
 namespace inductor::server {
 
 using protocol::json;
+struct FeatureContext;
 
 /// Answers one request exactly once. Copies share the same state; if every copy is destroyed without an
 /// answer, the client gets InternalError "server failed to reply" (clangd's ReplyOnce).
@@ -154,34 +155,11 @@ public:
   void onDidChangeWatchedFiles(const protocol::DidChangeWatchedFilesParams &params); // server/Watcher.cpp
   void onExecuteCommand(const protocol::InductorCommandParams &params, Reply reply);
 
-  // Features, one file each (server/<Feature>.cpp).
-  void onDefinition(const protocol::TextDocumentPositionParams &params, Reply reply);
-  void onReferences(const protocol::ReferenceParams &params, Reply reply);
-  void onHover(const protocol::TextDocumentPositionParams &params, Reply reply);
-  void onCodeLens(const protocol::CodeLensParams &params, Reply reply);
-  void onLaunchSites(const protocol::LaunchSitesParams &params, Reply reply); // server/LaunchSites.cpp
-  void onLowered(const protocol::LoweredParams &params, Reply reply);         // server/Lowered.cpp
-  void onDocumentLink(const protocol::DocumentLinkParams &params, Reply reply);
-  void onDocumentSymbol(const protocol::DocumentSymbolParams &params, Reply reply);
-  void onWorkspaceSymbol(const protocol::WorkspaceSymbolParams &params, Reply reply);
-  // Runtime data: profiles and printer run logs (server/InlayHint.cpp, server/HotLines.cpp,
-  // server/RuntimeCodeActions.cpp).
-  void onInlayHint(const protocol::InlayHintParams &params, Reply reply);
-  void onHotLines(const protocol::HotLinesParams &params, Reply reply);
-  // Custom requests (protocol/InductorProtocol.h), one file each (server/<Request>.cpp).
-  void onArtifactContent(const protocol::ArtifactContentParams &params, Reply reply);
-  void onListArtifacts(const protocol::NoParams &params, Reply reply);
-  void onStatus(const protocol::NoParams &params, Reply reply);
-  // Compile health (index/health/CompileHealth.h): diagnostics pulled (server/Diagnostics.cpp), code actions
-  // (server/CodeAction.cpp, with the printer's from server/RuntimeCodeActions.cpp) and the compiled frames
-  // overview `inductor/compiles` (server/Compiles.cpp).
-  void onDocumentDiagnostic(const protocol::DocumentDiagnosticParams &params, Reply reply);
-  void onWorkspaceDiagnostic(const protocol::WorkspaceDiagnosticParams &params, Reply reply);
-  void onCodeAction(const protocol::CodeActionParams &params, Reply reply);
-  void onCompiles(const protocol::CompilesParams &params, Reply reply);
+  // The requests answered from an index are features (server/features/Features.h), bound by bindFeature;
+  // those below read the server's own state too.
+  void onStatus(const protocol::NoParams &params, Reply reply); // server/Status.cpp
   // What changed since the baseline run (index/compare/Compare.h): inductor/compare (server/Compare.cpp).
   void onCompare(const protocol::CompareParams &params, Reply reply);
-  void onRanks(const protocol::RanksParams &params, Reply reply);
 
   /// What a request reads documents from, taken now (server/Documents.h): the open documents, the reader of
   /// source files, the caches kept between requests and the position encoding.
@@ -198,12 +176,6 @@ public:
   /// Views of open documents' and source files' texts, kept between requests (TextViews.h).
   TextViewCache &textViews() const { return textViews_; }
   protocol::OffsetEncoding encoding() const { return encoding_; }
-
-  /// Serves `index` read through `sources` as a build would, without building or telling a client: for
-  /// `inductor-ls explain` (server/cli/), which builds its index itself and writes the custom requests'
-  /// answers (server/InductorRequests.h) from it, through the same texts (TextCache) as the server.
-  void serveIndex(std::shared_ptr<const index::Index> index,
-                  std::shared_ptr<const index::SourceReader> sources);
 
   /// Runs `task(index)` on the pool once the index is ready; replies RequestCancelled if the request was
   /// cancelled before it started, InternalError if the task throws.
@@ -230,6 +202,18 @@ private:
   using NotificationHandler = std::function<void(const json &params)>;
   void registerHandlers(); // server/Dispatch.cpp
   template <class Params> void bind(const char *method, void (Server::*handler)(const Params &, Reply));
+  /// Which index answers a feature's request.
+  enum class AnsweredFrom {
+    DocumentsRun, ///< withIndexFor the params' document: output code of an earlier run from its own run.
+    CurrentRun,   ///< withIndex.
+    CurrentRunWithProfiles, ///< withIndex(needsProfiles): an answer that is GPU time.
+  };
+  /// Binds `method` to a feature: parses its params, builds the FeatureContext (makeFeatureContext: the
+  /// index, the baseline, the request's texts, its document) once the index is ready, and sends the
+  /// feature's result, or its FeatureError as the error.
+  template <class Params, class Result>
+  void bindFeature(const char *method, Result (*feature)(const FeatureContext &, const Params &),
+                   AnsweredFrom from);
   template <class Params> void bindNotification(const char *method, void (Server::*handler)(const Params &));
   /// A notification without params (`exit`, `initialized`): whatever params it carries are ignored.
   void bindNotification(const char *method, void (Server::*handler)());

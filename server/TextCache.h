@@ -54,6 +54,11 @@ public:
   void markEditedCopy(const std::string &uri);
   /// The open document at `uri`, or nullptr.
   std::shared_ptr<const Document> openDocument(const std::string &uri) const;
+  /// The document at `uri` as the snapshot reads it for this cache's index (DocumentSnapshot::document: the
+  /// open document, else the artifact's text or the file on disk). Never null.
+  std::shared_ptr<const Document> document(const std::string &uri) const {
+    return documents_.document(index_, uri);
+  }
   /// The indexed generated code an open document's text is a copy of (DocumentSnapshot::generatedCodeMatch);
   /// marks `uri` as an edited copy when it is one.
   index::GeneratedCodeMatch generatedCodeMatch(const std::string &uri, const Document &doc);

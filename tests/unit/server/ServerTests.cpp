@@ -958,19 +958,21 @@ TEST_CASE("didChangeConfiguration with new traceDirs reindexes") {
   }
 }
 
-TEST_CASE("UniqueLocations: one entry per location, declarations given as JSON count as seen") {
+TEST_CASE("UniqueLocations: one entry per location, what the vector holds already counts as seen") {
   using inductor::protocol::Location;
   Location a{"file:///m.py", {{3, 4}, {3, 9}}}, sameAsA = a, otherRange = a, otherUri = a;
   otherRange.range.end.character = 10;
   otherUri.uri = "inductor-trace:/log/1/out.py";
-  nlohmann::json out = nlohmann::json::array({nlohmann::json(a), "not a location"});
+  std::vector<Location> out{a};
   inductor::server::UniqueLocations unique(out);
   CHECK_FALSE(unique.add(sameAsA)); // The declaration already there.
   CHECK(unique.add(otherRange));
   CHECK(unique.add(otherUri));
   CHECK_FALSE(unique.add(otherUri));
-  REQUIRE(out.size() == 4);
-  CHECK(out[2] == nlohmann::json::parse(R"({"uri":"file:///m.py","range":{"start":{"line":3,"character":4},)"
-                                        R"("end":{"line":3,"character":10}}})"));
-  CHECK(out[3]["uri"] == otherUri.uri);
+  CHECK_FALSE(unique.add(otherRange.uri, otherRange.range));
+  REQUIRE(out.size() == 3);
+  CHECK(nlohmann::json(out[1]) ==
+        nlohmann::json::parse(R"({"uri":"file:///m.py","range":{"start":{"line":3,"character":4},)"
+                              R"("end":{"line":3,"character":10}}})"));
+  CHECK(out[2].uri == otherUri.uri);
 }

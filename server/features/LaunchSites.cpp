@@ -10,7 +10,7 @@
 #include "protocol/JsonWriter.h"
 #include "server/Convert.h"
 #include "server/InductorRequests.h"
-#include "server/Server.h"
+#include "server/features/Features.h"
 
 namespace inductor::server {
 
@@ -28,23 +28,23 @@ std::string launchLocations(TextCache &texts, const index::Index &index,
   return w.take();
 }
 
-void Server::onLaunchSites(const protocol::LaunchSitesParams &params, Reply reply) {
-  withIndex(std::move(reply), [this, params](const index::Index &index, const Reply &reply) {
-    const std::string &uri = params.textDocument.uri;
-    TextCache texts(documents(), index);
-    Target target = resolveTarget(index, uri, texts);
-    if (target.kind != Target::Kind::UserFile) return reply(json::array());
-    // The line's launches as the lens found them: the recorded lines at this line of the text now.
-    uint32_t line = params.position.line + 1;
-    auto now = userLinesNow(texts, index, uri, target.path, line);
-    auto it = now.find(line);
-    if (it == now.end()) return reply(json::array());
-    // One per site in each compile, not one per rank (a 32-rank trace would send 32 copies of each). The
-    // ranks' copies (the same code, up to the device) add no site: left out before summarizing (8 ranks: 8×
-    // fewer to look at). Ranks whose code for the compile differs add their version of each site.
-    reply.text(launchLocations(
-        texts, index, index::summarizeLaunches(index, withoutCopies(index, it->second)).locations()));
-  });
+protocol::Written<std::vector<protocol::Location>> launchSites(const FeatureContext &ctx,
+                                                               const protocol::LaunchSitesParams &params) {
+  const index::Index &index = ctx.index;
+  TextCache &texts = ctx.texts;
+  const std::string &uri = ctx.uri;
+  const Target &target = ctx.target;
+  if (target.kind != Target::Kind::UserFile) return {"[]"};
+  // The line's launches as the lens found them: the recorded lines at this line of the text now.
+  uint32_t line = params.position.line + 1;
+  auto now = userLinesNow(texts, index, uri, target.path, line);
+  auto it = now.find(line);
+  if (it == now.end()) return {"[]"};
+  // One per site in each compile, not one per rank (a 32-rank trace would send 32 copies of each). The
+  // ranks' copies (the same code, up to the device) add no site: left out before summarizing (8 ranks: 8×
+  // fewer to look at). Ranks whose code for the compile differs add their version of each site.
+  return {launchLocations(texts, index,
+                          index::summarizeLaunches(index, withoutCopies(index, it->second)).locations())};
 }
 
 } // namespace inductor::server

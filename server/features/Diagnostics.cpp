@@ -1,4 +1,5 @@
-// server/Diagnostics.cpp: the diagnostics of a document, from two sources, and their one publisher.
+// server/features/Diagnostics.cpp: the diagnostics of a document, from two sources, for both ways of sending
+// them.
 //  - Compile health (source "torch.compile"): graph breaks (Warning, also those that made Dynamo skip a frame
 //    and run it eagerly), recompiles (Information; Warning once the recompile limit is reached), the
 //    recompile limit itself (Warning, code `recompile-limit`, on the function's def line), compile failures
@@ -7,7 +8,8 @@
 //  - Runtime findings (source "inductor-ls", server/RuntimeDiagnostics.cpp): the first NaN/Inf of a printer
 //    run log, on its launch and on the user line that made it.
 // Both are placed where their lines are now (placeOrigin): a recorded line that is gone gets none.
-//  - Push: after every index build, textDocument/publishDiagnostics for each user file with compile-health
+//  - Push (server/Publish.cpp): after every index build, textDocument/publishDiagnostics for each user file
+//  with compile-health
 //    events that exists here and each open document, and an empty list for documents that had some and no
 //    longer do; when a document opens, its own.
 //  - Pull (clients with textDocument.diagnostic): textDocument/diagnostic and workspace/diagnostic, with
@@ -17,7 +19,7 @@
 #include "server/Convert.h"
 #include "server/Health.h"
 #include "server/RuntimeFeatures.h"
-#include "server/Server.h"
+#include "server/features/Features.h"
 
 #include "index/files/PathResolver.h"
 #include "index/model/Ranks.h"
@@ -86,10 +88,11 @@ std::vector<protocol::Diagnostic> fileDiagnostics(const index::Index &index, Tex
   return out;
 }
 
+} // namespace
+
 /// Every diagnostic of the document at `uri`: compile health when it is a user file, runtime findings.
 std::vector<protocol::Diagnostic> documentDiagnostics(const index::Index &index, TextCache &texts,
-                                                      const std::string &uri,
-                                                      const index::Index *baseline = nullptr) {
+                                                      const std::string &uri, const index::Index *baseline) {
   Target target = resolveTarget(index, uri, texts);
   std::vector<protocol::Diagnostic> out;
   if (target.kind == Target::Kind::UserFile) out = fileDiagnostics(index, texts, target.path, baseline);
@@ -98,10 +101,14 @@ std::vector<protocol::Diagnostic> documentDiagnostics(const index::Index &index,
   return out;
 }
 
+namespace {
+
 /// A result id for a report: equal reports get equal ids.
 std::string resultId(const std::vector<protocol::Diagnostic> &items) {
   return std::to_string(std::hash<std::string>{}(json(items).dump()));
 }
+
+} // namespace
 
 /// The documents diagnostics are reported for without being open: the user files with compile-health events
 /// that exist here, and where runtime findings are (user files that exist here, generated code).
@@ -126,104 +133,48 @@ std::vector<std::string> reportedUris(const index::Index &index, TextCache &text
   return {out.begin(), out.end()};
 }
 
-} // namespace
-
-void Server::publishDiagnostics(const index::Index &index, const std::vector<std::string> &uris) {
-  if (capabilities_.diagnosticPull) return;
-  std::lock_guard<std::mutex> lock(publishedMutex_);
-  TextCache texts(documents(), index);
-  std::shared_ptr<const index::Index> base = baselineIndex(); // Null until the baseline run is indexed.
-  const index::Index *baseline = base && base->serial() != index.serial() ? base.get() : nullptr;
-  for (const std::string &uri : uris) {
-    protocol::PublishDiagnosticsParams p;
-    p.uri = uri;
-    p.diagnostics = documentDiagnostics(index, texts, uri, baseline);
-    if (p.diagnostics.empty() && !publishedUris_.count(uri)) continue;
-    if (p.diagnostics.empty())
-      publishedUris_.erase(uri);
-    else
-      publishedUris_.insert(uri);
-    sendNotification("textDocument/publishDiagnostics", json(p));
+protocol::DocumentDiagnosticReport documentDiagnostic(const FeatureContext &ctx,
+                                                      const protocol::DocumentDiagnosticParams &params) {
+  protocol::DocumentDiagnosticReport report;
+  report.items = documentDiagnostics(ctx.index, ctx.texts, ctx.uri, ctx.baseline);
+  report.resultId = resultId(report.items);
+  if (params.previousResultId == report.resultId) {
+    report.unchanged = true;
+    report.items.clear();
   }
+  return report;
 }
 
-void Server::publishAllDiagnostics(const index::Index &index) {
-  if (capabilities_.diagnosticPull) {
-    if (capabilities_.diagnosticRefreshSupport) sendRequest("workspace/diagnostic/refresh", nullptr);
-    return;
-  }
-  std::set<std::string> uris;
-  {
-    TextCache texts(documents(), index);
-    for (const std::string &uri : reportedUris(index, texts))
-      uris.insert(uri);
-  }
-  {
-    std::lock_guard<std::mutex> lock(docsMutex_);
-    for (const auto &entry : docs_)
-      uris.insert(entry.first);
-  }
-  {
-    std::lock_guard<std::mutex> lock(publishedMutex_);
-    uris.insert(publishedUris_.begin(), publishedUris_.end());
-  }
-  publishDiagnostics(index, std::vector<std::string>(uris.begin(), uris.end()));
-}
-
-void Server::onDocumentDiagnostic(const protocol::DocumentDiagnosticParams &params, Reply reply) {
-  withIndex(std::move(reply), [this, params](const index::Index &index, const Reply &reply) {
-    protocol::DocumentDiagnosticReport report;
-    TextCache texts(documents(), index);
-    std::shared_ptr<const index::Index> base = baselineIndex(); // Null until the baseline run is indexed.
-    const index::Index *baseline = base && base->serial() != index.serial() ? base.get() : nullptr;
-    report.items = documentDiagnostics(index, texts, params.textDocument.uri, baseline);
-    report.resultId = resultId(report.items);
-    if (params.previousResultId == report.resultId) {
-      report.unchanged = true;
-      report.items.clear();
+protocol::WorkspaceDiagnosticReport workspaceDiagnostic(const FeatureContext &ctx,
+                                                        const protocol::WorkspaceDiagnosticParams &params) {
+  std::map<std::string, std::string> previous;
+  for (const protocol::PreviousResultId &p : params.previousResultIds)
+    previous[p.uri] = p.value;
+  protocol::WorkspaceDiagnosticReport out;
+  std::set<std::string> reported;
+  for (const std::string &uri : reportedUris(ctx.index, ctx.texts)) {
+    protocol::WorkspaceDocumentDiagnosticReport item;
+    item.uri = uri;
+    if (auto doc = ctx.texts.openDocument(item.uri)) item.version = static_cast<std::int32_t>(doc->version);
+    item.report.items = documentDiagnostics(ctx.index, ctx.texts, item.uri, ctx.baseline);
+    item.report.resultId = resultId(item.report.items);
+    if (auto it = previous.find(item.uri); it != previous.end() && it->second == item.report.resultId) {
+      item.report.unchanged = true;
+      item.report.items.clear();
     }
-    reply(json(report));
-  });
-}
-
-void Server::onWorkspaceDiagnostic(const protocol::WorkspaceDiagnosticParams &params, Reply reply) {
-  withIndex(std::move(reply), [this, params](const index::Index &index, const Reply &reply) {
-    std::map<std::string, std::string> previous;
-    for (const protocol::PreviousResultId &p : params.previousResultIds)
-      previous[p.uri] = p.value;
-    TextCache texts(documents(), index);
-    std::shared_ptr<const index::Index> base = baselineIndex(); // Null until the baseline run is indexed.
-    const index::Index *baseline = base && base->serial() != index.serial() ? base.get() : nullptr;
-    protocol::WorkspaceDiagnosticReport out;
-    std::set<std::string> reported;
-    for (const std::string &uri : reportedUris(index, texts)) {
-      protocol::WorkspaceDocumentDiagnosticReport item;
-      item.uri = uri;
-      {
-        std::lock_guard<std::mutex> lock(docsMutex_);
-        if (auto doc = docs_.find(item.uri); doc != docs_.end())
-          item.version = static_cast<std::int32_t>(doc->second->version);
-      }
-      item.report.items = documentDiagnostics(index, texts, item.uri, baseline);
-      item.report.resultId = resultId(item.report.items);
-      if (auto it = previous.find(item.uri); it != previous.end() && it->second == item.report.resultId) {
-        item.report.unchanged = true;
-        item.report.items.clear();
-      }
-      reported.insert(item.uri);
-      out.items.push_back(std::move(item));
-    }
-    // Files the client has diagnostics for that no longer have any.
-    for (const auto &[uri, id] : previous) {
-      if (reported.count(uri)) continue;
-      protocol::WorkspaceDocumentDiagnosticReport item;
-      item.uri = uri;
-      item.report.resultId = resultId({});
-      if (id == item.report.resultId) item.report.unchanged = true;
-      out.items.push_back(std::move(item));
-    }
-    reply(json(out));
-  });
+    reported.insert(item.uri);
+    out.items.push_back(std::move(item));
+  }
+  // Files the client has diagnostics for that no longer have any.
+  for (const auto &[uri, id] : previous) {
+    if (reported.count(uri)) continue;
+    protocol::WorkspaceDocumentDiagnosticReport item;
+    item.uri = uri;
+    item.report.resultId = resultId({});
+    if (id == item.report.resultId) item.report.unchanged = true;
+    out.items.push_back(std::move(item));
+  }
+  return out;
 }
 
 } // namespace inductor::server

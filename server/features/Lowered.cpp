@@ -10,7 +10,7 @@
 #include "protocol/URI.h"
 #include "server/KernelFormat.h"
 #include "server/Markdown.h"
-#include "server/Server.h"
+#include "server/features/Features.h"
 
 #include <map>
 
@@ -111,12 +111,12 @@ std::optional<protocol::Location> irDefinition(const index::Index &index, TextCa
   return std::nullopt;
 }
 
-std::optional<json> irDocumentSymbols(const index::Index &index, TextCache &texts, const std::string &uri,
-                                      bool hierarchical) {
+std::optional<std::vector<protocol::DocumentSymbol>>
+irDocumentSymbols(const index::Index &index, TextCache &texts, const std::string &uri) {
   auto file = irFileOf(index, uri);
   if (!file || file->second == index::TritonStage::Cubin) return std::nullopt;
   auto map = index::readTritonIr(index, index.tritonCache().entries[file->first], file->second);
-  json out = json::array();
+  std::vector<protocol::DocumentSymbol> out;
   if (!map) return out;
   for (const index::IrFunction &f : (*map)->functions) {
     protocol::DocumentSymbol s;
@@ -126,21 +126,14 @@ std::optional<json> irDocumentSymbols(const index::Index &index, TextCache &text
     s.selectionRange = {texts.position(uri, f.line, f.column),
                         texts.position(uri, f.line, f.column + f.name.size())};
     s.range = {texts.position(uri, f.line, 0), texts.lineRange(uri, f.endLine).end};
-    if (hierarchical) {
-      out.push_back(s);
-    } else {
-      protocol::SymbolInformation info;
-      info.name = s.name;
-      info.kind = s.kind;
-      info.location = {uri, s.selectionRange};
-      out.push_back(info);
-    }
+    out.push_back(std::move(s));
   }
   return out;
 }
 
 void appendPtxCountHints(const index::Index &index, TextCache &texts, const std::string &uri,
-                         const Target &target, const protocol::Range &range, json &out) {
+                         const Target &target, const protocol::Range &range,
+                         std::vector<protocol::InlayHint> &out) {
   if (target.kind != Target::Kind::Artifact) return;
   const index::Artifact &a = index.artifact(target.artifact);
   // The kernels whose source overlaps the range: (their ref, first artifact line of their source).
@@ -186,13 +179,9 @@ void appendPtxCountHints(const index::Index &index, TextCache &texts, const std:
   }
 }
 
-void Server::onLowered(const protocol::LoweredParams &params, Reply reply) {
-  // A document of another run (its debug directory, the baseline's output code) is answered from its run.
-  const std::string doc = params.textDocument.uri;
-  withIndexFor(doc, std::move(reply), [this, params](const index::Index &index, const Reply &reply) {
-    TextCache texts(documents(), index);
-    reply(json(loweredAt(index, texts, params.textDocument.uri, params.position)));
-  });
+std::vector<protocol::LoweredStage> lowered(const FeatureContext &ctx,
+                                            const protocol::LoweredParams &params) {
+  return loweredAt(ctx.index, ctx.texts, ctx.uri, params.position);
 }
 
 } // namespace inductor::server

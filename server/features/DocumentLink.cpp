@@ -4,7 +4,7 @@
 // path, suffix match under the workspace). Paths that resolve to no local file get no link. Any document can
 // hold such comments, so this does not require the document to be indexed.
 #include "server/Convert.h"
-#include "server/Server.h"
+#include "server/features/Features.h"
 
 namespace inductor::server {
 
@@ -30,29 +30,28 @@ std::optional<protocol::Location> fileCommentTarget(const index::Index &index, s
   return placeOrigin(texts, index, o).location;
 }
 
-void Server::onDocumentLink(const protocol::DocumentLinkParams &params, Reply reply) {
-  const std::string &doc = params.textDocument.uri; // Of the current run, or of the baseline run.
-  withIndexFor(doc, std::move(reply), [this, params](const index::Index &index, const Reply &reply) {
-    const std::string &uri = params.textDocument.uri;
-    TextCache texts(documents(), index);
-    json out = json::array();
-    for (uint32_t line = 0, n = texts.lineCount(uri); line < n; ++line) {
-      std::string_view text = texts.lineText(uri, line);
-      if (text.find("File: ") == std::string_view::npos) continue; // Cheap pre-check.
-      index::FileCommentAt at;
-      auto target = fileCommentTarget(index, text, std::nullopt, texts, &at);
-      if (!target) continue;
-      protocol::DocumentLink link;
-      link.range = {texts.position(uri, line, at.begin), texts.position(uri, line, at.end)};
-      link.target = target->uri + (at.comment.line ? "#L" + std::to_string(at.comment.line) : "");
-      std::string_view path = at.comment.file;
-      size_t slash = path.rfind('/');
-      link.tooltip = "Open " + std::string(slash == std::string_view::npos ? path : path.substr(slash + 1)) +
-                     (at.comment.line ? ":" + std::to_string(at.comment.line) : "");
-      out.push_back(link);
-    }
-    reply(std::move(out));
-  });
+std::vector<protocol::DocumentLink> documentLink(const FeatureContext &ctx,
+                                                 const protocol::DocumentLinkParams &) {
+  const index::Index &index = ctx.index;
+  TextCache &texts = ctx.texts;
+  const std::string &uri = ctx.uri;
+  std::vector<protocol::DocumentLink> out;
+  for (uint32_t line = 0, n = texts.lineCount(uri); line < n; ++line) {
+    std::string_view text = texts.lineText(uri, line);
+    if (text.find("File: ") == std::string_view::npos) continue; // Cheap pre-check.
+    index::FileCommentAt at;
+    auto target = fileCommentTarget(index, text, std::nullopt, texts, &at);
+    if (!target) continue;
+    protocol::DocumentLink link;
+    link.range = {texts.position(uri, line, at.begin), texts.position(uri, line, at.end)};
+    link.target = target->uri + (at.comment.line ? "#L" + std::to_string(at.comment.line) : "");
+    std::string_view path = at.comment.file;
+    size_t slash = path.rfind('/');
+    link.tooltip = "Open " + std::string(slash == std::string_view::npos ? path : path.substr(slash + 1)) +
+                   (at.comment.line ? ":" + std::to_string(at.comment.line) : "");
+    out.push_back(std::move(link));
+  }
+  return out;
 }
 
 } // namespace inductor::server

@@ -10,7 +10,7 @@
 // artifacts can share a URI (ranks writing the same cache file): pickers show one entry per URI.
 #include "server/Convert.h"
 #include "server/InductorRequests.h"
-#include "server/Server.h"
+#include "server/features/Features.h"
 
 namespace inductor::server {
 
@@ -32,30 +32,29 @@ std::string kindName(index::ArtifactKind k) {
 
 } // namespace
 
-void Server::onListArtifacts(const protocol::NoParams &, Reply reply) {
-  withIndex(std::move(reply), [](const index::Index &index, const Reply &reply) {
-    std::vector<protocol::ArtifactEntry> out;
-    out.reserve(index.artifacts().size());
-    for (uint32_t i = 0; i < index.artifacts().size(); ++i) {
-      const index::Artifact &a = index.artifacts()[i];
-      const index::Compile *c = index.compileOf({i});
-      protocol::ArtifactEntry e;
-      e.uri = artifactURI(index, {i});
-      e.title = a.title;
-      e.label = artifactLabel(index, {i}, e.uri);
-      e.kind = kindName(a.kind);
-      e.languageId = artifactLanguageId(a);
-      if (c && !c->id.empty()) e.compileId = c->id.traceStr();
-      if (c) e.compile = c->label();
-      if (a.compile.valid()) e.compileIndex = a.compile.value;
-      if (c && c->rank) e.rank = *c->rank;
-      if (c) e.graphKind = c->aoti ? "aot" : index::graphKindName(c->graphKind, "unknown");
-      if (!a.graphName.empty()) e.graphName = a.graphName;
-      if (c && !c->traceFile.empty()) e.trace = c->traceFile;
-      out.push_back(std::move(e));
-    }
-    reply(json(out));
-  });
+std::vector<protocol::ArtifactEntry> listArtifacts(const FeatureContext &ctx, const protocol::NoParams &) {
+  const index::Index &index = ctx.index;
+  std::vector<protocol::ArtifactEntry> out;
+  out.reserve(index.artifacts().size());
+  for (uint32_t i = 0; i < index.artifacts().size(); ++i) {
+    const index::Artifact &a = index.artifacts()[i];
+    const index::Compile *c = index.compileOf({i});
+    protocol::ArtifactEntry e;
+    e.uri = artifactURI(index, {i});
+    e.title = a.title;
+    e.label = artifactLabel(index, {i}, e.uri);
+    e.kind = kindName(a.kind);
+    e.languageId = artifactLanguageId(a);
+    if (c && !c->id.empty()) e.compileId = c->id.traceStr();
+    if (c) e.compile = c->label();
+    if (a.compile.valid()) e.compileIndex = a.compile.value;
+    if (c && c->rank) e.rank = *c->rank;
+    if (c) e.graphKind = c->aoti ? "aot" : index::graphKindName(c->graphKind, "unknown");
+    if (!a.graphName.empty()) e.graphName = a.graphName;
+    if (c && !c->traceFile.empty()) e.trace = c->traceFile;
+    out.push_back(std::move(e));
+  }
+  return out;
 }
 
 } // namespace inductor::server

@@ -31,7 +31,7 @@
 #include "server/Counts.h"
 #include "server/Health.h"
 #include "server/InductorRequests.h"
-#include "server/Server.h"
+#include "server/features/Features.h"
 
 #include "protocol/URI.h"
 
@@ -203,18 +203,14 @@ protocol::CompilesResult compilesResult(const index::Index &index, TextCache &te
   return result;
 }
 
-void Server::onCompiles(const protocol::CompilesParams &params, Reply reply) {
-  withIndex(std::move(reply), [this, uri = params.uri](const index::Index &index, const Reply &reply) {
-    TextCache texts(documents(), index);
-    std::string filterPath;
-    if (uri && !uri->empty()) {
-      Target t = resolveTarget(index, *uri, texts);
-      // Not a user file: no frames (and no functions or summary).
-      if (t.kind != Target::Kind::UserFile) return reply(json(protocol::CompilesResult{}));
-      filterPath = t.path;
-    }
-    reply(json(compilesResult(index, texts, filterPath)));
-  });
+protocol::CompilesResult compiles(const FeatureContext &ctx, const protocol::CompilesParams &) {
+  std::string filterPath;
+  if (!ctx.uri.empty()) {
+    // Not a user file: no frames (and no functions or summary).
+    if (ctx.target.kind != Target::Kind::UserFile) return {};
+    filterPath = ctx.target.path;
+  }
+  return compilesResult(ctx.index, ctx.texts, filterPath);
 }
 
 } // namespace inductor::server

@@ -19,7 +19,7 @@
 #include "server/InductorRequests.h"
 #include "server/KernelFormat.h"
 #include "server/RuntimeFormat.h"
-#include "server/Server.h"
+#include "server/features/Features.h"
 
 #include <filesystem>
 
@@ -117,17 +117,11 @@ protocol::HotLinesResult hotLinesResult(const index::Index &index, TextCache &te
   return out;
 }
 
-void Server::onHotLines(const protocol::HotLinesParams &params, Reply reply) {
+protocol::HotLinesResult hotLines(const FeatureContext &ctx, const protocol::HotLinesParams &params) {
   std::string only;
   if (params.uri)
     if (auto p = protocol::filePath(*params.uri)) only = *p;
-  withIndex(
-      std::move(reply),
-      [this, limit = params.limit, only](const index::Index &index, const Reply &reply) {
-        TextCache texts(documents(), index);
-        reply(json(hotLinesResult(index, texts, limit, only)));
-      },
-      /*needsProfiles=*/true);
+  return hotLinesResult(ctx.index, ctx.texts, params.limit, only);
 }
 
 } // namespace inductor::server

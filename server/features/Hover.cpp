@@ -16,7 +16,7 @@
 #include "server/KernelFormat.h"
 #include "server/Markdown.h"
 #include "server/RuntimeFormat.h"
-#include "server/Server.h"
+#include "server/features/Features.h"
 
 #include <algorithm>
 #include <map>
@@ -320,71 +320,67 @@ std::string userLineMarkdown(const index::Index &index, TextCache &texts,
 
 } // namespace
 
-void Server::onHover(const protocol::TextDocumentPositionParams &params, Reply reply) {
-  const std::string &doc = params.textDocument.uri; // Of the current run, or of the baseline run.
-  withIndexFor(doc, std::move(reply), [this, params](const index::Index &index, const Reply &reply) {
-    const std::string &uri = params.textDocument.uri;
-    // The baseline run's index, when there is one and this answer is not from it (server/Runs.cpp).
-    std::shared_ptr<const index::Index> base = baselineIndex();
-    const index::Index *baseline = base && base->serial() != index.serial() ? base.get() : nullptr;
-    TextCache texts(documents(), index);
-    Target target = resolveTarget(index, uri, texts);
-    if (target.kind == Target::Kind::Artifact) texts.prefer(target.artifact, params.textDocument.uri);
-    protocol::Hover hover;
-    if (target.kind == Target::Kind::UserFile) {
-      // The recorded lines that are at this line now (the file may have changed since the trace).
-      auto now = userLinesNow(texts, index, uri, target.path, params.position.line + 1);
-      auto it = now.find(params.position.line + 1);
-      // Compile health is keyed by recorded lines: the one recorded line whose place is at this line now.
-      HealthMarkdown health;
-      if (std::optional<uint32_t> recorded =
-              recordedHealthLine(texts, index, target.path, params.position.line))
-        health = healthMarkdown(index, target.path, *recorded);
-      // What changed here since the baseline run (also on a line only the baseline compiled).
-      std::string since = compareHover(texts, index, baseline, uri, target.path, params.position.line + 1);
-      // The compiled code of an installed package this line called into.
-      std::string entered;
-      for (const index::UserEntryPoint *e :
-           entryPointsAt(texts, index, target.path, params.position.line + 1))
-        entered += (entered.empty() ? "" : "\n\n---\n\n") + entryPointMarkdown(index, texts, *e);
-      if (it == now.end() && health.head.empty() && health.tail.empty() && since.empty() && entered.empty())
-        return reply(nullptr);
-      // Compile health first (what went wrong here), then the line's kernels and their runtime, then the
-      // guards and dynamic shapes of the line (ARCHITECTURE.md, "Hovers").
-      std::string &md = hover.contents.value;
-      auto part = [&md](const std::string &s) {
-        if (!s.empty()) md += (md.empty() ? "" : "\n\n---\n\n") + s;
-      };
-      part(health.head);
-      part(entered);
-      if (it != now.end()) part(userLineMarkdown(index, texts, it->second, params.position.line + 1));
-      part(since);
-      part(health.tail);
-      hover.contents.value = withinLineBudget(hover.contents.value, kHoverLines);
-      hover.range = texts.lineRange(uri, params.position.line);
-      return reply(json(hover));
-    }
-    if (target.kind != Target::Kind::Artifact) return reply(nullptr);
-    index::SymbolAt s = symbolAtPosition(index, target.artifact, texts, uri, params.position);
-    switch (s.kind) {
-    case index::SymbolAt::Kind::Launch:
-      hover.contents.value = withinLineBudget(launchMarkdown(index, texts, {s.artifact, s.index}, target.all),
-                                              kKernelHoverLines);
-      break;
-    case index::SymbolAt::Kind::KernelDefinition:
-      hover.contents.value =
-          withinLineBudget(definitionMarkdown(index, texts, s, target.all), kKernelHoverLines);
-      break;
-    case index::SymbolAt::Kind::GraphNode:
-      hover.contents.value = withinLineBudget(graphNodeMarkdown(index, texts, s), kHoverLines);
-      break;
-    case index::SymbolAt::Kind::None:
-      return reply(nullptr);
-    }
-    hover.range =
-        protocol::Range{texts.position(uri, s.line, s.column), texts.position(uri, s.line, s.endColumn)};
-    reply(json(hover));
-  });
+std::optional<protocol::Hover> hover(const FeatureContext &ctx,
+                                     const protocol::TextDocumentPositionParams &params) {
+  const index::Index &index = ctx.index;
+  TextCache &texts = ctx.texts;
+  const std::string &uri = ctx.uri;
+  // The baseline run's index, when there is one and this answer is not from it (server/Runs.cpp).
+  const index::Index *baseline = ctx.baseline;
+  const Target &target = ctx.target;
+  protocol::Hover hover;
+  if (target.kind == Target::Kind::UserFile) {
+    // The recorded lines that are at this line now (the file may have changed since the trace).
+    auto now = userLinesNow(texts, index, uri, target.path, params.position.line + 1);
+    auto it = now.find(params.position.line + 1);
+    // Compile health is keyed by recorded lines: the one recorded line whose place is at this line now.
+    HealthMarkdown health;
+    if (std::optional<uint32_t> recorded =
+            recordedHealthLine(texts, index, target.path, params.position.line))
+      health = healthMarkdown(index, target.path, *recorded);
+    // What changed here since the baseline run (also on a line only the baseline compiled).
+    std::string since = compareHover(texts, index, baseline, uri, target.path, params.position.line + 1);
+    // The compiled code of an installed package this line called into.
+    std::string entered;
+    for (const index::UserEntryPoint *e : entryPointsAt(texts, index, target.path, params.position.line + 1))
+      entered += (entered.empty() ? "" : "\n\n---\n\n") + entryPointMarkdown(index, texts, *e);
+    if (it == now.end() && health.head.empty() && health.tail.empty() && since.empty() && entered.empty())
+      return std::nullopt;
+    // Compile health first (what went wrong here), then the line's kernels and their runtime, then the
+    // guards and dynamic shapes of the line (ARCHITECTURE.md, "Hovers").
+    std::string &md = hover.contents.value;
+    auto part = [&md](const std::string &s) {
+      if (!s.empty()) md += (md.empty() ? "" : "\n\n---\n\n") + s;
+    };
+    part(health.head);
+    part(entered);
+    if (it != now.end()) part(userLineMarkdown(index, texts, it->second, params.position.line + 1));
+    part(since);
+    part(health.tail);
+    hover.contents.value = withinLineBudget(hover.contents.value, kHoverLines);
+    hover.range = texts.lineRange(uri, params.position.line);
+    return hover;
+  }
+  if (target.kind != Target::Kind::Artifact) return std::nullopt;
+  index::SymbolAt s = symbolAtPosition(index, target.artifact, texts, uri, params.position);
+  switch (s.kind) {
+  case index::SymbolAt::Kind::Launch:
+    hover.contents.value =
+        withinLineBudget(launchMarkdown(index, texts, {s.artifact, s.index}, target.all), kKernelHoverLines);
+    break;
+  case index::SymbolAt::Kind::KernelDefinition:
+    hover.contents.value =
+        withinLineBudget(definitionMarkdown(index, texts, s, target.all), kKernelHoverLines);
+    break;
+  case index::SymbolAt::Kind::GraphNode:
+    hover.contents.value = withinLineBudget(graphNodeMarkdown(index, texts, s), kHoverLines);
+    break;
+  case index::SymbolAt::Kind::None:
+    return std::nullopt;
+  }
+  hover.range =
+      protocol::Range{texts.position(uri, s.line, s.column), texts.position(uri, s.line, s.endColumn)};
+  return hover;
 }
 
 } // namespace inductor::server

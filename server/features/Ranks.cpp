@@ -7,7 +7,7 @@
 //   unknown); line: 1-based, as recorded. Each divergence once (index/model/Ranks.h says how they are found).
 // `run` names the run to compare; the served index is one run, which is answered whatever `run` says.
 #include "server/InductorRequests.h"
-#include "server/Server.h"
+#include "server/features/Features.h"
 
 #include "index/model/Ranks.h"
 
@@ -33,9 +33,8 @@ protocol::RanksResult ranksResult(const index::Index &index) {
   return out;
 }
 
-void Server::onRanks(const protocol::RanksParams &, Reply reply) {
-  withIndex(std::move(reply),
-            [](const index::Index &index, const Reply &reply) { reply(json(ranksResult(index))); });
+protocol::RanksResult ranks(const FeatureContext &ctx, const protocol::RanksParams &) {
+  return ranksResult(ctx.index);
 }
 
 } // namespace inductor::server

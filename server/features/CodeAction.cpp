@@ -11,7 +11,7 @@
 #include "server/Convert.h"
 #include "server/Health.h"
 #include "server/RuntimeFeatures.h"
-#include "server/Server.h"
+#include "server/features/Features.h"
 
 #include "index/support/TextLines.h"
 #include "protocol/URI.h"
@@ -164,102 +164,99 @@ protocol::TextEdit insertAt(uint32_t line, std::string text) {
 
 } // namespace
 
-void Server::onCodeAction(const protocol::CodeActionParams &params, Reply reply) {
-  // A document of another run (its debug directory, the baseline's output code) is answered from its run.
-  const std::string doc = params.textDocument.uri;
-  withIndexFor(doc, std::move(reply), [this, params](const index::Index &index, const Reply &reply) {
-    json out = json::array();
-    const std::string &uri = params.textDocument.uri;
-    TextCache texts(documents(), index);
-    // Quick fixes first, then the printer's commands (server/RuntimeCodeActions.cpp: on launches, and on user
-    // lines once a run log is there); those have no kind, so a client asking for given kinds only does not
-    // get them.
-    auto finish = [&] {
-      if (params.context.only.empty())
-        for (protocol::CodeAction &a : runtimeCodeActions(index, texts, uri, params.range))
-          out.push_back(json(a));
-      reply(std::move(out));
-    };
-    Target target = resolveTarget(index, uri, texts);
-    if (target.kind != Target::Kind::UserFile) return finish();
-    if (!params.context.only.empty() &&
-        std::none_of(params.context.only.begin(), params.context.only.end(),
-                     [](const std::string &k) { return k == "quickfix" || k.starts_with("quickfix."); }))
-      return finish();
-    const index::CompileHealth &h = index.compileHealth();
-    auto doc = document(uri);
-    index::TextLines lines = index::splitLines(doc->text);
-    std::set<std::string> titles;
-    auto fixed = [&](uint32_t line) {
-      std::vector<protocol::Diagnostic> ds;
-      for (const protocol::Diagnostic &d : params.context.diagnostics)
-        if (d.source == "torch.compile" && d.range.start.line == line) ds.push_back(d);
-      return ds;
-    };
-    auto add = [&](std::string title, uint32_t line, const std::string &editUri,
-                   std::vector<protocol::TextEdit> edits) {
-      if (!titles.insert(title).second) return;
-      protocol::CodeAction a;
-      a.title = std::move(title);
-      a.kind = "quickfix";
-      a.diagnostics = fixed(line);
-      protocol::WorkspaceEdit edit;
-      edit.changes[editUri] = std::move(edits);
-      a.edit = std::move(edit);
-      out.push_back(json(a));
-    };
-    uint32_t first = params.range.start.line, last = std::max(params.range.end.line, first);
-    for (uint32_t line = first; line <= last && line < first + 200; ++line) {
-      for (uint32_t e : index.healthAt(target.path, line + 1).events) {
-        const index::HealthEvent &ev = h.events[e];
-        const index::FrameCompile &c = h.compiles[ev.compile];
-        // A size recompile: mark the dimension dynamic where the function is called.
-        if (ev.kind == index::HealthEventKind::Recompile && ev.sizeIndex &&
-            ev.guardSource.starts_with("L['") && c.caller && h.frames[c.frame].def &&
-            !h.frames[c.frame].resumeOf) {
-          std::string param = ev.guardSource.substr(3, ev.guardSource.find('\'', 3) - 3);
-          const index::Origin &def = h.places[*h.frames[c.frame].def];
-          const index::Origin &caller = h.places[*c.caller];
-          if (!def.exists || !caller.exists) continue;
-          std::string defUri = protocol::fileURI(def.path), callerUri = protocol::fileURI(caller.path);
-          auto defDoc = defUri == uri ? doc : document(defUri);
-          auto callerDoc = callerUri == uri ? doc : document(callerUri);
-          index::TextLines defLines = index::splitLines(defDoc->text);
-          index::TextLines callerLines = index::splitLines(callerDoc->text);
-          std::vector<std::string> params = parameters(defLines, def.line - 1);
-          auto at = std::find(params.begin(), params.end(), param);
-          if (at == params.end() || caller.line == 0 || caller.line > callerLines.size()) continue;
-          std::string_view callLine = callerLines[caller.line - 1];
-          auto arg = callArgument(callLine, params.size(), static_cast<size_t>(at - params.begin()));
-          if (!arg) continue;
-          std::string indent(callLine.substr(0, index::indentOf(callLine)));
-          std::string dim = std::to_string(*ev.sizeIndex);
-          std::string title = "Mark dimension " + dim + " of `" + *arg + "` dynamic before calling `";
-          title += h.frames[c.frame].function + "` (torch._dynamo.mark_dynamic)";
-          std::string statement = indent;
-          statement += "torch._dynamo.mark_dynamic(" + *arg + ", " + dim + ")\n";
-          add(std::move(title), line, callerUri, {insertAt(caller.line - 1, std::move(statement))});
-        }
-        if (ev.kind == index::HealthEventKind::GraphBreak || ev.kind == index::HealthEventKind::Failure) {
-          for (const std::string &hint : ev.hints) {
-            for (const std::string &assignment : configAssignments(hint)) {
-              if (doc->text.find(assignment) != std::string::npos) continue;
-              add("Set `" + assignment + "`", line, uri, {insertAt(afterImports(lines), assignment + "\n")});
-            }
-            // Only on the line of the call itself, not on a call that led to it (HealthEvent::shownAt).
-            if (hint.find("Remove the `torch._dynamo.graph_break()` call") != std::string::npos &&
-                ev.shownAt == ev.at && line < lines.size() &&
-                lines[line].find("graph_break(") != std::string_view::npos) {
-              protocol::TextEdit erase;
-              erase.range = {{line, 0}, {line + 1, 0}};
-              add("Remove the `torch._dynamo.graph_break()` call", line, uri, {erase});
-            }
+std::vector<protocol::CodeAction> codeAction(const FeatureContext &ctx,
+                                             const protocol::CodeActionParams &params) {
+  const index::Index &index = ctx.index;
+  TextCache &texts = ctx.texts;
+  std::vector<protocol::CodeAction> out;
+  const std::string &uri = ctx.uri;
+  // Quick fixes first, then the printer's commands (server/RuntimeCodeActions.cpp: on launches, and on user
+  // lines once a run log is there); those have no kind, so a client asking for given kinds only does not
+  // get them.
+  auto finish = [&] {
+    if (params.context.only.empty())
+      for (protocol::CodeAction &a : runtimeCodeActions(index, texts, uri, params.range))
+        out.push_back(std::move(a));
+    return std::move(out);
+  };
+  const Target &target = ctx.target;
+  if (target.kind != Target::Kind::UserFile) return finish();
+  if (!params.context.only.empty() &&
+      std::none_of(params.context.only.begin(), params.context.only.end(),
+                   [](const std::string &k) { return k == "quickfix" || k.starts_with("quickfix."); }))
+    return finish();
+  const index::CompileHealth &h = index.compileHealth();
+  auto doc = texts.document(uri);
+  index::TextLines lines = index::splitLines(doc->text);
+  std::set<std::string> titles;
+  auto fixed = [&](uint32_t line) {
+    std::vector<protocol::Diagnostic> ds;
+    for (const protocol::Diagnostic &d : params.context.diagnostics)
+      if (d.source == "torch.compile" && d.range.start.line == line) ds.push_back(d);
+    return ds;
+  };
+  auto add = [&](std::string title, uint32_t line, const std::string &editUri,
+                 std::vector<protocol::TextEdit> edits) {
+    if (!titles.insert(title).second) return;
+    protocol::CodeAction a;
+    a.title = std::move(title);
+    a.kind = "quickfix";
+    a.diagnostics = fixed(line);
+    protocol::WorkspaceEdit edit;
+    edit.changes[editUri] = std::move(edits);
+    a.edit = std::move(edit);
+    out.push_back(std::move(a));
+  };
+  uint32_t first = params.range.start.line, last = std::max(params.range.end.line, first);
+  for (uint32_t line = first; line <= last && line < first + 200; ++line) {
+    for (uint32_t e : index.healthAt(target.path, line + 1).events) {
+      const index::HealthEvent &ev = h.events[e];
+      const index::FrameCompile &c = h.compiles[ev.compile];
+      // A size recompile: mark the dimension dynamic where the function is called.
+      if (ev.kind == index::HealthEventKind::Recompile && ev.sizeIndex && ev.guardSource.starts_with("L['") &&
+          c.caller && h.frames[c.frame].def && !h.frames[c.frame].resumeOf) {
+        std::string param = ev.guardSource.substr(3, ev.guardSource.find('\'', 3) - 3);
+        const index::Origin &def = h.places[*h.frames[c.frame].def];
+        const index::Origin &caller = h.places[*c.caller];
+        if (!def.exists || !caller.exists) continue;
+        std::string defUri = protocol::fileURI(def.path), callerUri = protocol::fileURI(caller.path);
+        auto defDoc = defUri == uri ? doc : texts.document(defUri);
+        auto callerDoc = callerUri == uri ? doc : texts.document(callerUri);
+        index::TextLines defLines = index::splitLines(defDoc->text);
+        index::TextLines callerLines = index::splitLines(callerDoc->text);
+        std::vector<std::string> params = parameters(defLines, def.line - 1);
+        auto at = std::find(params.begin(), params.end(), param);
+        if (at == params.end() || caller.line == 0 || caller.line > callerLines.size()) continue;
+        std::string_view callLine = callerLines[caller.line - 1];
+        auto arg = callArgument(callLine, params.size(), static_cast<size_t>(at - params.begin()));
+        if (!arg) continue;
+        std::string indent(callLine.substr(0, index::indentOf(callLine)));
+        std::string dim = std::to_string(*ev.sizeIndex);
+        std::string title = "Mark dimension " + dim + " of `" + *arg + "` dynamic before calling `";
+        title += h.frames[c.frame].function + "` (torch._dynamo.mark_dynamic)";
+        std::string statement = indent;
+        statement += "torch._dynamo.mark_dynamic(" + *arg + ", " + dim + ")\n";
+        add(std::move(title), line, callerUri, {insertAt(caller.line - 1, std::move(statement))});
+      }
+      if (ev.kind == index::HealthEventKind::GraphBreak || ev.kind == index::HealthEventKind::Failure) {
+        for (const std::string &hint : ev.hints) {
+          for (const std::string &assignment : configAssignments(hint)) {
+            if (doc->text.find(assignment) != std::string::npos) continue;
+            add("Set `" + assignment + "`", line, uri, {insertAt(afterImports(lines), assignment + "\n")});
+          }
+          // Only on the line of the call itself, not on a call that led to it (HealthEvent::shownAt).
+          if (hint.find("Remove the `torch._dynamo.graph_break()` call") != std::string::npos &&
+              ev.shownAt == ev.at && line < lines.size() &&
+              lines[line].find("graph_break(") != std::string_view::npos) {
+            protocol::TextEdit erase;
+            erase.range = {{line, 0}, {line + 1, 0}};
+            add("Remove the `torch._dynamo.graph_break()` call", line, uri, {erase});
           }
         }
       }
     }
-    finish();
-  });
+  }
+  return finish();
 }
 
 } // namespace inductor::server
