@@ -1,0 +1,209 @@
+// A small real-shaped trace for the in-process feature tests: one compile of a model, written as a
+// TORCH_TRACE log (the records PyTorch writes: torch/_dynamo/convert_frame.py's `dynamo_start`,
+// torch/_inductor/compile_fx.py's `inductor_post_grad_graph` artifact, torch/_inductor/graph.py's
+// `inductor_output_code`, each payload with its `has_payload` md5) in a temporary folder, with the model file
+// and the output code file beside it, indexed by index::Index::build as the server indexes a folder, and
+// served to the features as the server's binder serves them (makeFeatureContext).
+//
+// The texts are given by the test, `${DIR}` standing for the folder (recorded paths point into it), and may
+// carry Annotations marks (tests/unit/server/Annotations.h), which are stripped before they are written.
+#pragma once
+
+#include "unit/TestFiles.h"
+#include "unit/server/Annotations.h"
+
+#include "index/files/PathResolver.h"
+#include "index/files/ReadPolicy.h"
+#include "index/files/SourceReader.h"
+#include "index/model/Index.h"
+#include "index/trace/Md5.h"
+#include "protocol/URI.h"
+#include "server/Documents.h"
+#include "server/TextCache.h"
+#include "server/features/FeatureContext.h"
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <string>
+
+namespace inductor::test {
+
+class MiniTrace {
+public:
+  /// Annotated texts (Annotations marks), `${DIR}` standing for the folder.
+  struct Texts {
+    std::string model;         ///< ${DIR}/model.py.
+    std::string postGradGraph; ///< The post-grad FX graph dump (`# File:` comments name model lines).
+    std::string outputCode;    ///< The output code, recorded and written at ${DIR}/cache/out.py.
+  };
+
+  explicit MiniTrace(const Texts &texts)
+      : model(replaceDir(texts.model, dir_.path)), graph(replaceDir(texts.postGradGraph, dir_.path)),
+        code(replaceDir(texts.outputCode, dir_.path)) {
+    namespace fs = std::filesystem;
+    fs::create_directories(dir_.path + "/trace");
+    fs::create_directories(dir_.path + "/cache");
+    std::ofstream(modelPath(), std::ios::binary) << model.code();
+    std::ofstream(outputCodePath(), std::ios::binary) << code.code();
+    std::string log;
+    log += envelope("{\"str\": [\"" + modelPath() + "\", 0]}");
+    log += envelope("{\"dynamo_start\": {\"stack\": []}, " + std::string(kCompile) + "}");
+    log += record("\"artifact\": {\"name\": \"inductor_post_grad_graph\", \"encoding\": \"string\"}",
+                  graph.code());
+    log += record("\"inductor_output_code\": {\"filename\": \"" + outputCodePath() + "\"}", code.code());
+    std::ofstream(dir_.path + "/trace/dedicated_log_torch_trace_mini.log", std::ios::binary) << log;
+
+    index::IndexOptions o;
+    o.inputs = {dir_.path + "/trace"};
+    o.roots = {dir_.path};
+    o.jobs = 1;
+    index_ = index::Index::build(o);
+    REQUIRE(index_->compiles().size() == 1);
+    CHECK(index_->stats().corruptedRecords == 0);
+    documents_ = std::make_unique<server::StandaloneDocuments>(
+        std::make_shared<const index::SourceReader>(index::ReadPolicy(index::readRoots(o))));
+  }
+
+  const index::Index &index() const { return *index_; }
+  std::string modelPath() const { return dir_.path + "/model.py"; }
+  std::string outputCodePath() const { return dir_.path + "/cache/out.py"; }
+  std::string modelUri() const { return protocol::fileURI(modelPath()); }
+  std::string outputCodeUri() const { return protocol::fileURI(outputCodePath()); }
+
+  /// `feature(context, params)` for a request about `uri` (empty: a workspace request), the context built
+  /// as the server's binder builds it, over fresh texts.
+  template <class Result, class Params>
+  Result call(Result (*feature)(const server::FeatureContext &, const Params &), const std::string &uri,
+              const Params &params) {
+    server::TextCache texts(documents_->snapshot(), *index_);
+    protocol::ClientCapabilities client;
+    client.hierarchicalDocumentSymbolSupport = true;
+    return feature(server::makeFeatureContext(*index_, nullptr, texts, client, uri), params);
+  }
+
+private:
+  TempDir dir_; ///< First: the texts name it.
+
+public:
+  // The texts as written (marks stripped, ${DIR} replaced): their points and ranges are where answers go.
+  Annotations model, graph, code;
+
+private:
+  static constexpr const char *kCompile = "\"frame_id\": 0, \"frame_compile_id\": 0, \"attempt\": 0";
+
+  /// The annotated text given, with ${DIR} replaced before the marks are read (the folder's path has no
+  /// marks).
+  static std::string replaceDir(std::string text, const std::string &dir) {
+    for (size_t at; (at = text.find("${DIR}")) != std::string::npos;)
+      text.replace(at, 6, dir);
+    return text;
+  }
+  static std::string envelope(const std::string &json) {
+    return "V1129 01:00:00.000000 100 torch/_logging/structured.py:28] " + json + "\n";
+  }
+  static std::string record(const std::string &head, std::string payload) {
+    if (!payload.empty() && payload.back() == '\n') payload.pop_back();
+    std::string out = envelope("{" + head + ", " + kCompile + ", \"has_payload\": \"" +
+                               index::Md5::of(payload).hex() + "\"}");
+    size_t start = 0;
+    for (size_t nl; (nl = payload.find('\n', start)) != std::string::npos; start = nl + 1)
+      out += "\t" + payload.substr(start, nl - start) + "\n";
+    return out + "\t" + payload.substr(start) + "\n";
+  }
+
+  std::shared_ptr<const index::Index> index_;
+  std::unique_ptr<server::StandaloneDocuments> documents_;
+};
+
+} // namespace inductor::test
+
+namespace inductor::test {
+
+/// A model of two lines compiled into one fused Triton kernel launched once: the texts most feature tests
+/// start from. Marks: model `relu` and `mul` (the two lines' text), graph `relu` and `mul` (their FX nodes)
+/// and `file` (the first `# File:` comment's link),
+/// code `def` (the kernel's name where output code defines it: `NAME = async_compile.triton(...)`), `launch`
+/// (its name at the launch) and the point `run` (inside that name).
+inline MiniTrace::Texts reluMulTexts() {
+  return {
+      .model = R"py(import torch
+
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        $relu[[y = x.relu()]]
+        $mul[[return y * 2]]
+)py",
+      .postGradGraph = R"py(class GraphModule(torch.nn.Module):
+    def forward(self, arg0_1: "f32[4][1]cuda:0"):
+         # File: $file[[${DIR}/model.py:6]] in forward, code: y = x.relu()
+        $relu[[relu]]: "f32[4][1]cuda:0" = torch.ops.aten.relu.default(arg0_1);  arg0_1 = None
+
+         # File: ${DIR}/model.py:7 in forward, code: return y * 2
+        $mul[[mul]]: "f32[4][1]cuda:0" = torch.ops.aten.mul.Tensor(relu, 2);  relu = None
+        return (mul,)
+)py",
+      .outputCode = R"py(from torch._inductor.async_compile import AsyncCompile
+async_compile = AsyncCompile()
+
+
+# kernel path: ${DIR}/cache/kernel.py
+# Topologically Sorted Source Nodes: [y, mul], Original ATen: [aten.relu, aten.mul]
+# Source node to ATen node mapping:
+#   mul => mul
+#   y => relu
+$def[[triton_poi_fused_mul_relu_0]] = async_compile.triton('triton_poi_fused_mul_relu_0', '''
+import triton
+import triton.language as tl
+
+@triton.jit
+def triton_poi_fused_mul_relu_0(in_ptr0, out_ptr0, xnumel, XBLOCK : tl.constexpr):
+    xnumel = 4
+    xoffset = tl.program_id(0) * XBLOCK
+''', device_str='cuda')
+
+
+async_compile.wait(globals())
+del async_compile
+
+def call(args):
+    arg0_1, = args
+    args.clear()
+    buf0 = empty_strided_cuda((4, ), (1, ), torch.float32)
+    $launch[[triton_poi_$run^fused_mul_relu_0]].run(arg0_1, buf0, 4, stream=stream0)
+    return (buf0, )
+)py",
+  };
+}
+
+} // namespace inductor::test
+
+namespace inductor::test {
+
+/// The params of a request at `p` in `uri`.
+template <class Params = protocol::TextDocumentPositionParams>
+Params atPosition(const std::string &uri, protocol::Position p) {
+  Params params;
+  params.textDocument.uri = uri;
+  params.position = p;
+  return params;
+}
+
+/// The JSON a Written result holds (REQUIREd to parse).
+template <class T> nlohmann::json parsed(const protocol::Written<T> &written) {
+  nlohmann::json j = nlohmann::json::parse(written.text, nullptr, false);
+  REQUIRE_MESSAGE(!j.is_discarded(), written.text);
+  return j;
+}
+
+/// A JSON range (a Location's, a lens's) as a Range.
+inline protocol::Range rangeOf(const nlohmann::json &range) {
+  protocol::Range r;
+  protocol::from_json(range, r);
+  return r;
+}
+
+} // namespace inductor::test
