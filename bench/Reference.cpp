@@ -66,7 +66,8 @@ RefLog buildReference(const std::string &logPath) {
       for (const index::Origin &o : l.origins)
         userFiles.insert(o.path);
     }
-    // Lenses as server/CodeLens.cpp makes them: one per kernel definition and per launch with an origin.
+    // Lenses as server/features/CodeLens.cpp makes them: one per kernel definition and per launch with an
+    // origin.
     for (uint32_t k = 0; k < a.code.kernels.size(); ++k) {
       index::SymbolAt s;
       s.kind = index::SymbolAt::Kind::KernelDefinition;

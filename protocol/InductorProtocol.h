@@ -9,7 +9,7 @@
 //  - Names are the wire's. A member marked "null when ..." is always written, as `null` when unset (the
 //    clients test for null); members marked "omitted when ..." are left out when unset.
 //  - Params are read by from_json, which throws nlohmann::json::exception (with the JSON path) for a
-//    member of the wrong type; the server's binder (server/Dispatch.cpp) catches it, in one place, and
+//    member of the wrong type; the server's binder (server/lsp/Dispatch.cpp) catches it, in one place, and
 //    answers InvalidParams. Params of the editors' settings are tolerant (InitializationOptions).
 //  - Lines are 0-based in Location (LSP) and 1-based where a member is called `line` beside a `path`
 //    (user source lines as PyTorch records them). Times are nanoseconds of device time (`ns`), or seconds
@@ -179,7 +179,7 @@ struct BuildProgress {
   std::string message;
 };
 
-/// One notice of the current index (server/Notices.h).
+/// One notice of the current index (server/workspace/Notices.h).
 struct NoticeStatus {
   std::string kind; ///< "noTrace", "missingSources", "noProvenance", "corruptedRecords".
   int type = 3;     ///< MessageType.
@@ -407,7 +407,8 @@ using LaunchSitesParams = TextDocumentPositionParams;
 
 // ---------------------------------------------------------------------------------------------------------
 // inductor/compare {baseline?, current?} -> CompareResult: what changed since a baseline run
-// (server/Compare.cpp, index/compare/Compare.h); explain --baseline writes the same struct as `comparison`.
+// (server/lsp/Compare.cpp, index/compare/Compare.h); explain --baseline writes the same struct as
+// `comparison`.
 
 struct CompareParams {
   /// Run ids (index/files/Runs.h), "latest", "previous" or paths; the served run and the server's baseline
@@ -550,7 +551,7 @@ void to_json(json &j, const KernelEntry &e);
 
 // ---------------------------------------------------------------------------------------------------------
 // inductor/runs {} -> RunsResult: the runs the traces hold (index/files/Runs.h), oldest first
-// (server/Runs.cpp).
+// (server/workspace/Runs.cpp).
 
 struct RunEntry {
   std::string id;                       ///< "2026-11-27 02:31:04" (UTC start), ".2" on a collision.

@@ -1,8 +1,8 @@
 // server/main.cpp: the inductor-ls executable. No arguments: an LSP server on stdio. `explain`: the CLI.
 #include "protocol/Transport.h"
 #include "server/Logger.h"
-#include "server/Server.h"
 #include "server/cli/Explain.h"
+#include "server/lsp/Server.h"
 
 #include <charconv>
 #include <csignal>

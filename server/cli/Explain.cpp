@@ -6,12 +6,12 @@
 #include "index/model/Ranks.h"
 #include "index/support/TextLines.h"
 #include "protocol/Json.h"
-#include "server/Convert.h"
-#include "server/Counts.h"
-#include "server/Health.h"
-#include "server/InductorRequests.h"
-#include "server/Notices.h"
-#include "server/PythonEnv.h"
+#include "server/features/InductorRequests.h"
+#include "server/format/Counts.h"
+#include "server/format/Health.h"
+#include "server/text/Convert.h"
+#include "server/workspace/Notices.h"
+#include "server/workspace/PythonEnv.h"
 
 #include <chrono>
 #include <cstdio>
@@ -214,7 +214,8 @@ int runExplain(const std::vector<std::string> &args) {
   std::string pythonNote;
   if (!noPython) {
     // Read, never run: venvs under the roots (the directories given when there is no --root) and the
-    // activated environment. Run: only --python or python3 on PATH outside every root (server/PythonEnv.h).
+    // activated environment. Run: only --python or python3 on PATH outside every root
+    // (server/workspace/PythonEnv.h).
     std::vector<std::string> venvRoots = options.roots, excluded = options.roots;
     if (venvRoots.empty())
       for (const std::string &in : options.inputs)

@@ -4,16 +4,16 @@
 //
 // The CLI is a client of the server's features, not a second implementation of them: `--json` writes
 // compile health (`compileHealth`) and runtime (`runtime`) as the custom requests' structs
-// (protocol/InductorProtocol.h, built by server/InductorRequests.h: inductor/compiles and inductor/hotLines),
-// so a script and an editor read one shape. Files: Explain.cpp (arguments, the build, the text),
-// ExplainJson.cpp
+// (protocol/InductorProtocol.h, built by server/features/InductorRequests.h: inductor/compiles and
+// inductor/hotLines), so a script and an editor read one shape. Files: Explain.cpp (arguments, the build, the
+// text), ExplainJson.cpp
 // (`--json`), ExplainRuntime.cpp (the runtime section, text and the keys only explain writes).
 #pragma once
 
 #include "index/files/SourceReader.h"
 #include "index/model/Index.h"
 #include "protocol/Json.h"
-#include "server/TextCache.h"
+#include "server/text/TextCache.h"
 
 #include <cstdint>
 #include <map>

@@ -1,12 +1,12 @@
 // server/cli/ExplainCompare.cpp: `inductor-ls explain --baseline RUN_OR_PATH` (see Explain.h): the baseline
 // run's index, and the comparison with it as text and as `comparison` (inductor/compare's answer, built by
-// server/Compare.cpp's compareResult over the documents a session would lend it: StandaloneDocuments).
+// server/lsp/Compare.cpp's compareResult over the documents a session would lend it: StandaloneDocuments).
 #include "server/cli/Explain.h"
 
 #include "index/files/PathResolver.h"
 #include "index/files/Runs.h"
-#include "server/InductorRequests.h"
-#include "server/TextCache.h"
+#include "server/features/InductorRequests.h"
+#include "server/text/TextCache.h"
 
 #include <algorithm>
 #include <cstdio>

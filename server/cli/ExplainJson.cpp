@@ -1,13 +1,14 @@
 // server/cli/ExplainJson.cpp: `inductor-ls explain --json` (see Explain.h). Compile health and runtime are
-// the custom requests' answers (server/InductorRequests.h), over the documents a session would lend them
-// (StandaloneDocuments): the same texts, locations and encoding (UTF-16, the LSP default) as an editor gets.
+// the custom requests' answers (server/features/InductorRequests.h), over the documents a session would lend
+// them (StandaloneDocuments): the same texts, locations and encoding (UTF-16, the LSP default) as an editor
+// gets.
 #include "server/cli/Explain.h"
 
-#include "server/Convert.h"
-#include "server/Counts.h"
-#include "server/InductorRequests.h"
-#include "server/KernelFormat.h"
-#include "server/TextCache.h"
+#include "server/features/InductorRequests.h"
+#include "server/format/Counts.h"
+#include "server/format/KernelFormat.h"
+#include "server/text/Convert.h"
+#include "server/text/TextCache.h"
 
 #include <limits>
 
@@ -79,7 +80,8 @@ json explainJson(std::shared_ptr<const index::Index> index,
   out["runtime"] = std::move(runtime);
   out["runs"] = json(runsResult(*index, nullptr))["runs"]; // inductor/runs' entries; the current one marked.
   out["ranks"] = ranksResult(*index);                      // inductor/ranks' answer.
-  out["kernels"] = kernelEntries(*index); // Each Triton kernel source's resources (server/KernelFormat.h).
+  out["kernels"] =
+      kernelEntries(*index); // Each Triton kernel source's resources (server/format/KernelFormat.h).
   return out;
 }
 

@@ -5,10 +5,10 @@
 // what only explain writes.
 #include "index/model/Counts.h"
 #include "protocol/Position.h"
-#include "server/InductorRequests.h"
-#include "server/KernelFormat.h"
-#include "server/RuntimeFormat.h"
 #include "server/cli/Explain.h"
+#include "server/features/InductorRequests.h"
+#include "server/format/KernelFormat.h"
+#include "server/format/RuntimeFormat.h"
 
 #include <algorithm>
 #include <cstdio>

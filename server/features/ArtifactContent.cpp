@@ -1,16 +1,16 @@
-// server/ArtifactContent.cpp: the custom request `inductor/artifactContent` (protocol/InductorProtocol.h):
-// the text of a generated file that exists only inside a trace log (URI scheme inductor-trace:), or of any
-// indexed artifact; or, for `inductor-trace:/recorded-source/<recorded path>` (recordedSourceURI in
-// server/Convert.h), the lines the trace recorded of a user source file that is not on this machine, each at
-// its own line number.
+// server/features/ArtifactContent.cpp: the custom request `inductor/artifactContent`
+// (protocol/InductorProtocol.h): the text of a generated file that exists only inside a trace log (URI scheme
+// inductor-trace:), or of any indexed artifact; or, for `inductor-trace:/recorded-source/<recorded path>`
+// (recordedSourceURI in server/text/Convert.h), the lines the trace recorded of a user source file that is
+// not on this machine, each at its own line number.
 //
 //   inductor/artifactContent {uri} -> {text, languageId}
 // A URI that names no indexed artifact is InvalidParams (the params name nothing the server has); a text
 // that can no longer be read (a log truncated or deleted since indexing, a file now linked out of the roots,
 // a text too large to send) is RequestFailed: refused rather than empty.
-#include "server/Convert.h"
-#include "server/InductorRequests.h"
 #include "server/features/Features.h"
+#include "server/features/InductorRequests.h"
+#include "server/text/Convert.h"
 
 namespace inductor::server {
 

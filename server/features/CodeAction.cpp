@@ -1,5 +1,5 @@
-// server/CodeAction.cpp: textDocument/codeAction. Quick fixes for compile-health events whose fix PyTorch
-// states mechanically, as WorkspaceEdits the user applies (the server never writes a file):
+// server/features/CodeAction.cpp: textDocument/codeAction. Quick fixes for compile-health events whose fix
+// PyTorch states mechanically, as WorkspaceEdits the user applies (the server never writes a file):
 //  - a recompile on a tensor's size ("tensor 'x' size mismatch at index 0"): `torch._dynamo.mark_dynamic(x,
 //  0)`
 //    before the call that compiled the function, when the argument there is a plain name;
@@ -8,10 +8,10 @@
 //  - "Remove the `torch._dynamo.graph_break()` call": the line, deleted.
 // Each action lists the diagnostics of the request's context it fixes (same source and line). Quick fixes
 // come first; the debug printer's commands (RuntimeCodeActions.cpp) after them.
-#include "server/Convert.h"
-#include "server/Health.h"
-#include "server/RuntimeFeatures.h"
 #include "server/features/Features.h"
+#include "server/features/RuntimeFeatures.h"
+#include "server/format/Health.h"
+#include "server/text/Convert.h"
 
 #include "index/support/TextLines.h"
 #include "protocol/URI.h"
@@ -170,9 +170,9 @@ std::vector<protocol::CodeAction> codeAction(const FeatureContext &ctx,
   TextCache &texts = ctx.texts;
   std::vector<protocol::CodeAction> out;
   const std::string &uri = ctx.uri;
-  // Quick fixes first, then the printer's commands (server/RuntimeCodeActions.cpp: on launches, and on user
-  // lines once a run log is there); those have no kind, so a client asking for given kinds only does not
-  // get them.
+  // Quick fixes first, then the printer's commands (server/features/RuntimeCodeActions.cpp: on launches, and
+  // on user lines once a run log is there); those have no kind, so a client asking for given kinds only does
+  // not get them.
   auto finish = [&] {
     if (params.context.only.empty())
       for (protocol::CodeAction &a : runtimeCodeActions(index, texts, uri, params.range))

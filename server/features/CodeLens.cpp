@@ -1,4 +1,4 @@
-// server/CodeLens.cpp: textDocument/codeLens (a model line's lens opens inductor/launchSites:
+// server/features/CodeLens.cpp: textDocument/codeLens (a model line's lens opens inductor/launchSites:
 // LaunchSites.cpp). Lenses come resolved (no codeLens/resolve); a user file's lens titles are kept with its
 // text per index (TextViews::derived), as editors ask for a document's lenses again on every edit elsewhere,
 // focus and scroll.
@@ -18,13 +18,13 @@
 // `editor.action.showReferences`. The editor integrations implement both commands (one location: go there;
 // several: a peek or list).
 #include "protocol/Position.h"
-#include "server/CompareFormat.h"
-#include "server/Convert.h"
-#include "server/Counts.h"
-#include "server/Health.h"
-#include "server/InductorRequests.h"
-#include "server/RuntimeFormat.h"
 #include "server/features/Features.h"
+#include "server/features/InductorRequests.h"
+#include "server/format/CompareFormat.h"
+#include "server/format/Counts.h"
+#include "server/format/Health.h"
+#include "server/format/RuntimeFormat.h"
+#include "server/text/Convert.h"
 
 #include <algorithm>
 #include <map>
@@ -79,7 +79,7 @@ std::optional<uint32_t> defLineNow(TextCache &texts, const std::string &uri,
   return best;
 }
 
-/// The compile lenses of a user file (server/Health.h formats them).
+/// The compile lenses of a user file (server/format/Health.h formats them).
 void appendCompileLenses(const index::Index &index, TextCache &texts, const std::string &uri,
                          const std::string &path, protocol::JsonWriter &out) {
   const index::CompileHealth &h = index.compileHealth();
@@ -108,7 +108,7 @@ void appendCompileLenses(const index::Index &index, TextCache &texts, const std:
 }
 
 /// The lenses of the lines of a user file that entered compiled code of an installed package
-/// (index::UserEntryPoint, server/Health.h): clicked, the compiles view shows those compiles.
+/// (index::UserEntryPoint, server/format/Health.h): clicked, the compiles view shows those compiles.
 void appendEntryPointLenses(const index::Index &index, TextCache &texts, const std::string &uri,
                             const std::string &path, protocol::JsonWriter &out) {
   const index::CompileHealth &h = index.compileHealth();
@@ -150,7 +150,7 @@ protocol::Written<std::vector<protocol::CodeLens>> codeLens(const FeatureContext
   const index::Index &index = ctx.index;
   TextCache &texts = ctx.texts;
   const std::string &uri = ctx.uri;
-  // The baseline run's index, when there is one and this answer is not from it (server/Runs.cpp).
+  // The baseline run's index, when there is one and this answer is not from it (server/workspace/Runs.cpp).
   const index::Index *baseline = ctx.baseline;
   const Target &target = ctx.target;
   // Written directly: a large output code has thousands of lenses (JsonWriter.h).
@@ -168,7 +168,7 @@ protocol::Written<std::vector<protocol::CodeLens>> codeLens(const FeatureContext
       uint32_t line; // 1-based, now.
       std::string title;
     };
-    // With a baseline run, each title says what changed since (server/CompareFormat.h).
+    // With a baseline run, each title says what changed since (server/format/CompareFormat.h).
     auto compared = baseline ? comparedLinesNow(texts, index, *baseline, uri, target.path) : nullptr;
     auto make = [&] {
       std::vector<LineLens> lines;

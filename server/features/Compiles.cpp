@@ -1,5 +1,5 @@
-// server/Compiles.cpp: the custom request `inductor/compiles`, the compiled frames overview that editors show
-// as a tree (VS Code) or a list (Neovim).
+// server/features/Compiles.cpp: the custom request `inductor/compiles`, the compiled frames overview that
+// editors show as a tree (VS Code) or a list (Neovim).
 //
 //   inductor/compiles {uri?} -> {frames: [Frame], functions: [Function], summary: Counts}
 //   (protocol::CompilesParams -> protocol::CompilesResult; built by compilesResult(), which explain --json
@@ -21,17 +21,17 @@
 //               events: [{kind ("graphBreak", "recompile", "failure", "specialization"), severity (LSP),
 //               message, location: Location|null}], artifacts: [{uri, title}] (output code and graphs),
 //               trace: {uri, line} (the first record)}
-//   Counts   = server/Counts.h countsJson: the whole index's counts, as inductor/status and explain give
-//   them. A Function's and a Frame's `summary` count their compiles as every view does
+//   Counts   = server/format/Counts.h countsJson: the whole index's counts, as inductor/status and explain
+//   give them. A Function's and a Frame's `summary` count their compiles as every view does
 //   (index/model/Counts.h):
 //   "[8/0–8/4] 5 compiles · 1 failed · 4 graph breaks · 2.3 s".
 // With `uri`, only frames with a def line or an event in that file. Frames are in the order torch.compile
 // compiled them, per log.
-#include "server/Convert.h"
-#include "server/Counts.h"
-#include "server/Health.h"
-#include "server/InductorRequests.h"
 #include "server/features/Features.h"
+#include "server/features/InductorRequests.h"
+#include "server/format/Counts.h"
+#include "server/format/Health.h"
+#include "server/text/Convert.h"
 
 #include "protocol/URI.h"
 

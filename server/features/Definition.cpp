@@ -1,12 +1,13 @@
-// server/Definition.cpp: textDocument/definition. A kernel (launch, definition, `def NAME` in its source, a
-// line of its body) or an FX node in a graph dump -> the user source lines it came from (see the fallback
-// chain in index/model/Index.h); a kernel with none whose stacks hold only PyTorch's frames -> the innermost
-// of those (Launch::frameworkOrigins). A file that is not on this machine is answered as the text the trace
-// recorded of it (an `inductor-trace:/recorded-source/...` document, server/Convert.h), never as a file://
-// URI. On the `PATH:LINE` of a `# File:` comment, in any document, -> that line (as its document link does).
-#include "server/Convert.h"
-#include "server/KernelFormat.h"
+// server/features/Definition.cpp: textDocument/definition. A kernel (launch, definition, `def NAME` in its
+// source, a line of its body) or an FX node in a graph dump -> the user source lines it came from (see the
+// fallback chain in index/model/Index.h); a kernel with none whose stacks hold only PyTorch's frames -> the
+// innermost of those (Launch::frameworkOrigins). A file that is not on this machine is answered as the text
+// the trace recorded of it (an `inductor-trace:/recorded-source/...` document, server/text/Convert.h), never
+// as a file:// URI. On the `PATH:LINE` of a `# File:` comment, in any document, -> that line (as its document
+// link does).
 #include "server/features/Features.h"
+#include "server/format/KernelFormat.h"
+#include "server/text/Convert.h"
 
 #include <algorithm>
 

@@ -5,21 +5,22 @@
 //    recompile limit itself (Warning, code `recompile-limit`, on the function's def line), compile failures
 //    (Error: the call raised) and dynamic-shape specialisations (Information), one per line and kind, merged
 //    over compiles and ranks (Index::healthDiagnostics; the rules are in ARCHITECTURE.md, "Compile health").
-//  - Runtime findings (source "inductor-ls", server/RuntimeDiagnostics.cpp): the first NaN/Inf of a printer
+//  - Runtime findings (source "inductor-ls", server/features/RuntimeDiagnostics.cpp): the first NaN/Inf of a
+//  printer
 //    run log, on its launch and on the user line that made it.
 // Both are placed where their lines are now (placeOrigin): a recorded line that is gone gets none.
-//  - Push (server/Publish.cpp): after every index build, textDocument/publishDiagnostics for each user file
-//  with compile-health
+//  - Push (server/lsp/Publish.cpp): after every index build, textDocument/publishDiagnostics for each user
+//  file with compile-health
 //    events that exists here and each open document, and an empty list for documents that had some and no
 //    longer do; when a document opens, its own.
 //  - Pull (clients with textDocument.diagnostic): textDocument/diagnostic and workspace/diagnostic, with
 //    result ids so unchanged reports stay small; workspace/diagnostic/refresh after every build. A pulling
 //    client gets no pushes, which would show every diagnostic twice.
-#include "server/CompareFormat.h"
-#include "server/Convert.h"
-#include "server/Health.h"
-#include "server/RuntimeFeatures.h"
 #include "server/features/Features.h"
+#include "server/features/RuntimeFeatures.h"
+#include "server/format/CompareFormat.h"
+#include "server/format/Health.h"
+#include "server/text/Convert.h"
 
 #include "index/files/PathResolver.h"
 #include "index/model/Ranks.h"

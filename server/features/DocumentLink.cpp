@@ -1,10 +1,10 @@
-// server/DocumentLink.cpp: textDocument/documentLink. Every `# File: PATH:LINE` comment (FX graph dumps
-// print one above the nodes of each user line; Inductor copies them into output code) links PATH:LINE to the
-// local file and line, resolved the way origins are (index::Index::resolvePath: pathMappings, the recorded
-// path, suffix match under the workspace). Paths that resolve to no local file get no link. Any document can
-// hold such comments, so this does not require the document to be indexed.
-#include "server/Convert.h"
+// server/features/DocumentLink.cpp: textDocument/documentLink. Every `# File: PATH:LINE` comment (FX graph
+// dumps print one above the nodes of each user line; Inductor copies them into output code) links PATH:LINE
+// to the local file and line, resolved the way origins are (index::Index::resolvePath: pathMappings, the
+// recorded path, suffix match under the workspace). Paths that resolve to no local file get no link. Any
+// document can hold such comments, so this does not require the document to be indexed.
 #include "server/features/Features.h"
+#include "server/text/Convert.h"
 
 namespace inductor::server {
 

@@ -1,8 +1,9 @@
-// server/DocumentSymbol.cpp: textDocument/documentSymbol for generated code: the kernels, the entry function
+// server/features/DocumentSymbol.cpp: textDocument/documentSymbol for generated code: the kernels, the entry
+// function
 // (`call` / `run_impl`) with its launches as children, and the nodes of FX graph dumps.
-#include "server/Convert.h"
-#include "server/KernelFormat.h"
 #include "server/features/Features.h"
+#include "server/format/KernelFormat.h"
+#include "server/text/Convert.h"
 
 namespace inductor::server {
 

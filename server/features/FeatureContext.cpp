@@ -1,6 +1,6 @@
 #include "server/features/FeatureContext.h"
 
-#include "server/KernelFormat.h"
+#include "server/format/KernelFormat.h"
 
 namespace inductor::server {
 

@@ -1,7 +1,7 @@
 // server/features/FeatureContext.h: what every feature reads, built by one prologue.
 //
 // A feature is a free function `Result feature(const FeatureContext &, const Params &)` (server/features/
-// Features.h): no Server, no Reply, no threads. The server's binder (server/Dispatch.cpp) takes the index
+// Features.h): no Server, no Reply, no threads. The server's binder (server/lsp/Dispatch.cpp) takes the index
 // the request is answered from and builds the context; `inductor-ls explain` and the in-process feature tests
 // build it the same way (makeFeatureContext) over an index they built themselves. clangd's split: the LSP
 // layer (ClangdLSPServer) knows the protocol's session, the features (XRefs.cpp, Hover.cpp) know an AST.
@@ -11,8 +11,8 @@
 #include "protocol/Json.h"
 #include "protocol/JsonRpc.h"
 #include "protocol/Protocol.h"
-#include "server/Convert.h"
-#include "server/TextCache.h"
+#include "server/text/Convert.h"
+#include "server/text/TextCache.h"
 
 #include <stdexcept>
 #include <string>
@@ -25,7 +25,7 @@ using protocol::json;
 /// outlive the feature's call (the binder holds them for the request).
 struct FeatureContext {
   const index::Index &index; ///< The run the request is answered from (the current run's, or another's).
-  /// The baseline run's index (server/Runs.cpp) when there is one and it is not `index`; else null.
+  /// The baseline run's index (server/workspace/Runs.cpp) when there is one and it is not `index`; else null.
   const index::Index *baseline = nullptr;
   TextCache &texts; ///< The request's texts (the documents snapshot taken when it started).
   /// The client's capabilities (hierarchical document symbols, ...); defaults for a CLI or a test.

@@ -1,12 +1,12 @@
 // server/features/Features.h: every request the server answers from an index, as a free function of a
 // FeatureContext (server/features/FeatureContext.h) and the request's typed params, returning its typed
-// result. One file each under server/features/. The server's binder (server/Dispatch.cpp) parses the params,
-// builds the context and serialises the result once; `inductor-ls explain` and the in-process feature tests
-// (tests/unit/server/features/) call the same functions.
+// result. One file each under server/features/. The server's binder (server/lsp/Dispatch.cpp) parses the
+// params, builds the context and serialises the result once; `inductor-ls explain` and the in-process feature
+// tests (tests/unit/server/features/) call the same functions.
 //
 // A feature never blocks on the server and keeps nothing between calls but what TextViews keeps for the
-// documents (server/TextViews.h). An answer that is an error (params naming nothing the index has) throws
-// FeatureError. Results of thousands of items are protocol::Written (the JSON text, written once).
+// documents (server/text/TextViews.h). An answer that is an error (params naming nothing the index has)
+// throws FeatureError. Results of thousands of items are protocol::Written (the JSON text, written once).
 #pragma once
 
 #include "protocol/InductorProtocol.h"

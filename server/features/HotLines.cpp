@@ -1,6 +1,6 @@
-// server/HotLines.cpp: the custom request `inductor/hotLines`, the per-line time table for editors' views
-// (VS Code's hottest-lines picker, Neovim's quickfix list); built by hotLinesResult(), which explain --json
-// writes as the core of `runtime`.
+// server/features/HotLines.cpp: the custom request `inductor/hotLines`, the per-line time table for editors'
+// views (VS Code's hottest-lines picker, Neovim's quickfix list); built by hotLinesResult(), which explain
+// --json writes as the core of `runtime`.
 //
 //   params: {limit?: number (default 200), uri?: string (only the lines of that user file)}
 //   result: {basis: "perStep" | "total" | "none", basisText, steps: [names], stepNs, totalNs, eagerNs,
@@ -15,11 +15,11 @@
 // ns divided by the step count when steps are marked (else equal to ns); `label` is what the lens shows
 // ("133 µs/step", "400 µs total"). Without profiles: lines is empty and basis is "none".
 #include "protocol/URI.h"
-#include "server/Convert.h"
-#include "server/InductorRequests.h"
-#include "server/KernelFormat.h"
-#include "server/RuntimeFormat.h"
 #include "server/features/Features.h"
+#include "server/features/InductorRequests.h"
+#include "server/format/KernelFormat.h"
+#include "server/format/RuntimeFormat.h"
+#include "server/text/Convert.h"
 
 #include <filesystem>
 

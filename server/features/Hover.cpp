@@ -1,6 +1,6 @@
-// server/Hover.cpp: textDocument/hover. Every origin, kernel and FX node named in a hover is a Markdown link
-// to where it is (`[model.py:16](file:///…/model.py#L16)`, `inductor-trace:` URIs for code that exists only
-// in a log), so a hover is also a way to navigate.
+// server/features/Hover.cpp: textDocument/hover. Every origin, kernel and FX node named in a hover is a
+// Markdown link to where it is (`[model.py:16](file:///…/model.py#L16)`, `inductor-trace:` URIs for code that
+// exists only in a log), so a hover is also a way to navigate.
 //  - On a kernel (launch or definition): name, kind, debug handle, compile and graph, its origins where they
 //    are now with their source text, FX nodes, ATen ops, the user stack; a definition lists its launches.
 //  - On a user source line that produced kernels: the kernels, by compile and graph (forward/backward), one
@@ -9,14 +9,14 @@
 //  - On a user line with compile health (index/health/CompileHealth.h): the full reason of each graph break,
 //    recompile, failure and specialisation there; on a compiled function's def line its compiles (id, status,
 //    compile time, guard count, cache outcome); the guards installed for the line; its dynamic shapes.
-#include "server/CompareFormat.h"
-#include "server/Convert.h"
-#include "server/Counts.h"
-#include "server/Health.h"
-#include "server/KernelFormat.h"
-#include "server/Markdown.h"
-#include "server/RuntimeFormat.h"
 #include "server/features/Features.h"
+#include "server/format/CompareFormat.h"
+#include "server/format/Counts.h"
+#include "server/format/Health.h"
+#include "server/format/KernelFormat.h"
+#include "server/format/RuntimeFormat.h"
+#include "server/text/Convert.h"
+#include "server/text/Markdown.h"
 
 #include <algorithm>
 #include <map>
@@ -325,7 +325,7 @@ std::optional<protocol::Hover> hover(const FeatureContext &ctx,
   const index::Index &index = ctx.index;
   TextCache &texts = ctx.texts;
   const std::string &uri = ctx.uri;
-  // The baseline run's index, when there is one and this answer is not from it (server/Runs.cpp).
+  // The baseline run's index, when there is one and this answer is not from it (server/workspace/Runs.cpp).
   const index::Index *baseline = ctx.baseline;
   const Target &target = ctx.target;
   protocol::Hover hover;

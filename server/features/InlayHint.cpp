@@ -1,4 +1,4 @@
-// server/InlayHint.cpp: textDocument/inlayHint, runtime data at the end of generated-code lines.
+// server/features/InlayHint.cpp: textDocument/inlayHint, runtime data at the end of generated-code lines.
 //  - After each kernel launch in the requested range: its GPU time from the profiles (`41.2 µs/step · 9.0%`,
 //    `total` instead of `/step` when the profile marks no steps) and the printer's statistics of its outputs
 //    (`buf1 4×128 f32 μ 0.05 [−2.1, 1.9]`); tooltips give the per-step times and the before/after table.
@@ -6,10 +6,10 @@
 //    replays that per-launch time does not exist.
 // User files get no hints (their lines carry code lenses). Positions follow edits of the generated code the
 // same way definition and references do (launchLocation).
-#include "server/Convert.h"
-#include "server/KernelFormat.h"
-#include "server/RuntimeFormat.h"
 #include "server/features/Features.h"
+#include "server/format/KernelFormat.h"
+#include "server/format/RuntimeFormat.h"
+#include "server/text/Convert.h"
 
 namespace inductor::server {
 

@@ -1,6 +1,6 @@
-// server/LaunchSites.cpp: the custom request `inductor/launchSites`, what a model line's code lens opens
-// (server/CodeLens.cpp: its command `inductor.showLaunchSites` carries no locations, as a line of a
-// many-compile trace has thousands of launch sites).
+// server/features/LaunchSites.cpp: the custom request `inductor/launchSites`, what a model line's code lens
+// opens (server/features/CodeLens.cpp: its command `inductor.showLaunchSites` carries no locations, as a line
+// of a many-compile trace has thousands of launch sites).
 //
 //   inductor/launchSites {textDocument, position} -> Location[] (protocol::LaunchSitesParams): the launch
 //   sites the lens of that line of a user file counts, one per site in each compile, the ranks of a compile
@@ -8,9 +8,9 @@
 //   on other lines and documents.
 #include "index/model/Counts.h"
 #include "protocol/JsonWriter.h"
-#include "server/Convert.h"
-#include "server/InductorRequests.h"
 #include "server/features/Features.h"
+#include "server/features/InductorRequests.h"
+#include "server/text/Convert.h"
 
 namespace inductor::server {
 

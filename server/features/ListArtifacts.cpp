@@ -1,5 +1,5 @@
-// server/ListArtifacts.cpp: the custom request `inductor/listArtifacts` (protocol/InductorProtocol.h):
-// every artifact, for the editors' pickers.
+// server/features/ListArtifacts.cpp: the custom request `inductor/listArtifacts`
+// (protocol/InductorProtocol.h): every artifact, for the editors' pickers.
 //
 //   inductor/listArtifacts {} -> [{uri, title, label, kind, languageId, compileId, compile, compileIndex,
 //   rank, graphKind, graphName, trace}]
@@ -8,9 +8,9 @@
 // (`[0/0] backward`) and `compileIndex` tells compiles apart (null, like compileId, for kernel files shared
 // by compiles); `trace` is the log the compile came from (null for compiles found only in files). Several
 // artifacts can share a URI (ranks writing the same cache file): pickers show one entry per URI.
-#include "server/Convert.h"
-#include "server/InductorRequests.h"
 #include "server/features/Features.h"
+#include "server/features/InductorRequests.h"
+#include "server/text/Convert.h"
 
 namespace inductor::server {
 

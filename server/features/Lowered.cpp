@@ -1,4 +1,4 @@
-// server/Lowered.cpp: kernel internals as LSP answers (index/model/TritonQueries.h).
+// server/features/Lowered.cpp: kernel internals as LSP answers (index/model/TritonQueries.h).
 //   inductor/lowered {textDocument, position} -> [{stage, locations}] (protocol::LoweredParams): from a line
 //   of a Triton kernel's source (output code, the kernel's file, a log-only `inductor-trace:` document), the
 //   lines of the TTIR, TTGIR, LLIR and PTX of its joined cache entry that the IR attributes to it.
@@ -8,9 +8,9 @@
 // of a stage, and says how many more there are.
 #include "index/support/PathNames.h"
 #include "protocol/URI.h"
-#include "server/KernelFormat.h"
-#include "server/Markdown.h"
 #include "server/features/Features.h"
+#include "server/format/KernelFormat.h"
+#include "server/text/Markdown.h"
 
 #include <map>
 

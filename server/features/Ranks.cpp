@@ -1,4 +1,5 @@
-// server/Ranks.cpp: the custom request `inductor/ranks`, where the ranks of a distributed run diverge.
+// server/features/Ranks.cpp: the custom request `inductor/ranks`, where the ranks of a distributed run
+// diverge.
 //
 //   inductor/ranks {run?} -> {count, divergences: [{kind, ranks, of, compileId, file, line, message,
 //   detail}]} (protocol::RanksParams -> protocol::RanksResult; built by ranksResult(), which explain --json
@@ -6,8 +7,8 @@
 //   "missing compile", "cache"; file: the local absolute path of the user line that caused it (null when
 //   unknown); line: 1-based, as recorded. Each divergence once (index/model/Ranks.h says how they are found).
 // `run` names the run to compare; the served index is one run, which is answered whatever `run` says.
-#include "server/InductorRequests.h"
 #include "server/features/Features.h"
+#include "server/features/InductorRequests.h"
 
 #include "index/model/Ranks.h"
 

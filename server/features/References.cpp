@@ -1,4 +1,4 @@
-// server/References.cpp: textDocument/references.
+// server/features/References.cpp: textDocument/references.
 //  - On a user source line: every launch site, in every compile (forward, backward, recompiles, every rank),
 //    of every kernel generated from that line. Ranks that wrote the same output code (every rank of a
 //    data-parallel job, as a rule: byte for byte, or up to the GPU of the host it ran on) are listed once, in
@@ -7,8 +7,8 @@
 //    A rank whose code differs otherwise is listed on its own.
 //  - On a kernel in generated code: the launches of that kernel (and its definition if asked).
 //  - On an FX node in a graph dump: the launches of the kernels that compute it.
-#include "server/Convert.h"
 #include "server/features/Features.h"
+#include "server/text/Convert.h"
 
 #include <algorithm>
 

@@ -1,6 +1,6 @@
-// server/WorkspaceSymbol.cpp: workspace/symbol. Every kernel of every indexed trace, fuzzy-matched.
-#include "server/Convert.h"
+// server/features/WorkspaceSymbol.cpp: workspace/symbol. Every kernel of every indexed trace, fuzzy-matched.
 #include "server/features/Features.h"
+#include "server/text/Convert.h"
 
 namespace inductor::server {
 

@@ -175,7 +175,7 @@ Loc lineLoc(const std::string &path, uint32_t line) {
   Loc l;
   l.uri = fileURI(path);
   l.line = l.endLine = line - 1;
-  // A file not here: the text the trace recorded of it (server/Convert.h recordedSourceURI).
+  // A file not here: the text the trace recorded of it (server/text/Convert.h recordedSourceURI).
   if (!fs::exists(path)) {
     l.uri = "inductor-trace:/recorded-source" + l.uri.substr(std::string("file://").size());
     return l;

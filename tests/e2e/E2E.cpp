@@ -83,7 +83,7 @@ Loc originLoc(const Frame &f, bool utf8, const std::string &caseRoot) {
   l.uri = fileURI(local);
   l.line = l.endLine = f.line - 1;
   // A file that is not here: the text the trace recorded of it, an inductor-trace: document of its recorded
-  // path (server/Convert.h recordedSourceURI), never a file:// URI an editor would open empty.
+  // path (server/text/Convert.h recordedSourceURI), never a file:// URI an editor would open empty.
   if (!fs::exists(local)) {
     l.uri = "inductor-trace:/recorded-source" + fileURI(f.path).substr(std::string("file://").size());
     return l;

@@ -1,7 +1,7 @@
 // tests/e2e/E2E.h: helpers shared by the end-to-end tests: sessions on a fixture case, LSP value builders,
 // and the expected answers derived from the fixtures by TraceOracle.h.
 //
-// Expected locations follow the server's documented shape (server/Convert.cpp): an origin in a file that
+// Expected locations follow the server's documented shape (server/text/Convert.cpp): an origin in a file that
 // exists here spans its line from the first non-blank character to the last one; an origin whose file is
 // absent (paths recorded on another machine) is the empty range at the start of the line. Columns are
 // computed here in the negotiated encoding (UTF-16 unless the test asked for UTF-8).

@@ -8,7 +8,7 @@
 //  - server->client requests (`window/workDoneProgress/create`, `workspace/codeLens/refresh`...) are kept
 //    and answered with a `null` result at once, from the reader thread.
 // Anything on stdout that is not an LSP frame is recorded as a protocol problem (stdout must carry only LSP
-// frames; see server/Server.h), and tests check there is none.
+// frames; see server/lsp/Server.h), and tests check there is none.
 //
 // Never hangs: every wait has a timeout; a timeout fails the current test (doctest FAIL_CHECK) and kills the
 // child, after which every later request fails at once. The destructor kills a child that is still running.

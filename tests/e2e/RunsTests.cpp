@@ -1,6 +1,6 @@
-// End-to-end tests of runs (index/files/Runs.h, server/Runs.cpp) on runs_gpt: two runs of one model in one
-// trace folder, the user having edited model.py in between. With no settings every answer comes from the
-// latest run; `run: "previous"` (or inductor.selectRun) serves the other one; inductor/runs lists both.
+// End-to-end tests of runs (index/files/Runs.h, server/workspace/Runs.cpp) on runs_gpt: two runs of one model
+// in one trace folder, the user having edited model.py in between. With no settings every answer comes from
+// the latest run; `run: "previous"` (or inductor.selectRun) serves the other one; inductor/runs lists both.
 // Expected values come from the logs' own text (first chromium "ts", output code records and their stack
 // traces, the two versions of model.py the fixture keeps), never from the server.
 #include "e2e/E2E.h"

@@ -88,7 +88,7 @@ TEST_CASE("watch: a TORCH_TRACE directory made later, anywhere under the workspa
   for (const json &r : client.serverRequests())
     CHECK(r["method"] != "client/registerCapability");
   // A run writes its trace two directories down, in directories that did not exist. No wait: a build adds
-  // its watches before it sends its status (server/Server.cpp, indexingDone).
+  // its watches before it sends its status (server/lsp/Server.cpp, indexingDone).
   size_t before = indexedCount(client);
   copyTrace(workspace.path() + "/runs/2026-11-23/trace");
   json next = waitForBuild(client, before);

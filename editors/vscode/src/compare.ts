@@ -1,6 +1,6 @@
 // compare.ts: the "Run Comparison" tree view in the Explorer (issue 28): what
 // changed between the baseline run and the current one, as the server's
-// `inductor/compare` answers it (server/Compare.cpp); nothing is computed here.
+// `inductor/compare` answers it (server/lsp/Compare.cpp); nothing is computed here.
 //
 //   Changes: 02:31:04 → 02:31:47                 (view title: baseline → current)
 //   ▾ New graph breaks, recompiles, failures (2)

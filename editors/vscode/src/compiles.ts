@@ -1,6 +1,6 @@
 // compiles.ts: the "Compiled Frames" tree view in the Explorer: files →
 // functions → compiles → events, attempts and artifacts, as the server's
-// custom request `inductor/compiles` returns them (server/Compiles.cpp): the
+// custom request `inductor/compiles` returns them (server/features/Compiles.cpp): the
 // server groups the frames by file and function with the user's names (a
 // `torch_dynamo_resume_in_f_at_N` frame under `f`, marked "resumed at line
 // N"). Labels stay short to fit the Explorer's width (a file's base name, a

@@ -235,7 +235,7 @@ export const traceScheme = 'inductor-trace';
 
 
 // `inductor/compiles` `{uri?}` → every compiled frame, its compiles (with or
-// without output code) and what happened in each (server/Compiles.cpp). With
+// without output code) and what happened in each (server/features/Compiles.cpp). With
 // `uri`, only the frames defined or diagnosed in that file.
 export type CompileStatus = 'ok' | 'graph break' | 'recompiled' | 'failed' | 'not compiled';
 export interface CompileEvent {
@@ -325,7 +325,7 @@ export interface CompilesParams {
 export const compilesRequest = new RequestType<CompilesParams, CompilesResult, void>('inductor/compiles');
 
 // `inductor/ranks` `{run?}` → where the ranks of a distributed run diverge,
-// each divergence once, on the user line that caused it (server/Ranks.cpp).
+// each divergence once, on the user line that caused it (server/features/Ranks.cpp).
 export interface RanksParams {
   run?: string;
 }
@@ -357,7 +357,7 @@ export const ranksRequest = new RequestType<RanksParams, RanksResult, void>('ind
 // in the Compiled Frames view.
 export const showCompilesCommand = 'inductor.showCompiles';
 // `inductor/hotLines` `{limit?, uri?}` → the per-line GPU time table, hottest
-// first (see server/HotLines.cpp). `label` is what lenses show ("133 µs/step",
+// first (see server/features/HotLines.cpp). `label` is what lenses show ("133 µs/step",
 // "400 µs total"); `basisText` says whether times are per step or totals.
 export interface HotLine {
   location: Location | null; // Null when the line is gone from the file.
@@ -381,7 +381,7 @@ export interface HotKernel {
   stepNs: number[];
   percent: number;
   label: string;
-  // How close it ran to the machine (null where unknown, see server/HotLines.cpp).
+  // How close it ran to the machine (null where unknown, see server/features/HotLines.cpp).
   numGb: number | null; // Inductor's kernel_num_gb of one launch (decimal GB).
   flop: number | null; // Inductor's kernel_flop of one launch (0: none counted).
   achievedGbPerS: number | null;
@@ -413,7 +413,7 @@ export interface HotLinesParams {
 export const hotLinesRequest = new RequestType<HotLinesParams, HotLinesResult, void>('inductor/hotLines');
 
 // `inductor/compare` `{baseline?, current?}` → what changed since a baseline
-// run (see server/Compare.cpp): compile-health events new or gone, and each user
+// run (see server/lsp/Compare.cpp): compile-health events new or gone, and each user
 // line's kernels and GPU time (µs per step, else total) before and after.
 export interface CompareRun {
   id: string;

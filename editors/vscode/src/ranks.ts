@@ -1,7 +1,7 @@
 // ranks.ts: the "Rank Divergences" tree view in the Explorer (issue 29):
 // where the ranks of a distributed run compiled differently, each divergence
 // once, on the user line that caused it, as the server's `inductor/ranks`
-// answers it (server/Ranks.cpp). The same divergences are diagnostics on those
+// answers it (server/features/Ranks.cpp). The same divergences are diagnostics on those
 // lines (through the language client); this view lists them all in one place,
 // cache differences included (they have no diagnostic).
 //

@@ -1,6 +1,6 @@
 // runs.ts: choosing the run every answer comes from and the baseline it is
 // compared with (issue 28). Both are quick picks over `inductor/runs` that end
-// in the server's own workspace commands (server/Runs.cpp), so the choice is
+// in the server's own workspace commands (server/workspace/Runs.cpp), so the choice is
 // the server's: it reindexes the chosen run, or builds the chosen baseline, and
 // says so with `inductor/status` (the status bar, the comparison view).
 //

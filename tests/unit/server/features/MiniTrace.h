@@ -18,9 +18,9 @@
 #include "index/model/Index.h"
 #include "index/trace/Md5.h"
 #include "protocol/URI.h"
-#include "server/Documents.h"
-#include "server/TextCache.h"
 #include "server/features/FeatureContext.h"
+#include "server/text/Documents.h"
+#include "server/text/TextCache.h"
 
 #include <doctest/doctest.h>
 

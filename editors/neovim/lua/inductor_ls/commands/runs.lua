@@ -5,7 +5,7 @@
 --- |vim.ui.select()| over `inductor/runs`, newest first, with the settings' words first: `latest`
 --- (follows new runs as they are written) for the run, `previous` (the run before the current one)
 --- and `none` for the baseline; the run chosen now is marked. The choice goes to the server's
---- `inductor.selectRun` / `inductor.selectBaseline` (server/Runs.cpp): it reindexes the chosen run or
+--- `inductor.selectRun` / `inductor.selectBaseline` (server/workspace/Runs.cpp): it reindexes the chosen run or
 --- builds the chosen baseline and says so with `inductor/status` (`:Inductor status`, the statusline).
 --- As VS Code's *Inductor: Select Run* / *Select Baseline Run* (editors/vscode/src/runs.ts).
 
