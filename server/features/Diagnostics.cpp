@@ -4,7 +4,7 @@
 //    and run it eagerly), recompiles (Information; Warning once the recompile limit is reached), the
 //    recompile limit itself (Warning, code `recompile-limit`, on the function's def line), compile failures
 //    (Error: the call raised) and dynamic-shape specialisations (Information), one per line and kind, merged
-//    over compiles and ranks (Index::healthDiagnostics; the rules are in ARCHITECTURE.md, "Compile health").
+//    over compiles and ranks (Index::healthDiagnostics; the rules are in docs/policy.md, "Compile health").
 //  - Runtime findings (source "inductor-ls", server/features/RuntimeDiagnostics.cpp): the first NaN/Inf of a
 //  printer
 //    run log, on its launch and on the user line that made it.

@@ -31,7 +31,7 @@ namespace {
 /// At most this many entries in a list; the rest is counted.
 constexpr size_t kListLimit = 12;
 
-/// A hover keeps to about this many lines (ARCHITECTURE.md, "Hovers"): a hover is read at a glance.
+/// A hover keeps to about this many lines (docs/policy.md, "Hovers"): a hover is read at a glance.
 constexpr size_t kHoverLines = 25;
 /// A kernel's hover has more to say (what it is, its resources, time and roofline, where it came from): this
 /// many lines, and the one that says what was cut, whatever the number of origins, nodes and stacks.
@@ -169,7 +169,7 @@ std::string sameCodeIn(const index::Index &index, const std::vector<index::Artif
   return md;
 }
 
-/// A launch's hover, what matters first (ARCHITECTURE.md, "Hovers"): what the kernel is (kind, debug
+/// A launch's hover, what matters first (docs/policy.md, "Hovers"): what the kernel is (kind, debug
 /// handle, compile, graph and rank, the other compiles of the same code), what it costs (the Triton cache's
 /// resources, GPU time, roofline), the first user lines it came from, the printer's statistics, then the FX
 /// nodes, ATen ops and stacks, which a long hover folds first.
@@ -347,7 +347,7 @@ std::optional<protocol::Hover> hover(const FeatureContext &ctx,
     if (it == now.end() && health.head.empty() && health.tail.empty() && since.empty() && entered.empty())
       return std::nullopt;
     // Compile health first (what went wrong here), then the line's kernels and their runtime, then the
-    // guards and dynamic shapes of the line (ARCHITECTURE.md, "Hovers").
+    // guards and dynamic shapes of the line (docs/policy.md, "Hovers").
     std::string &md = hover.contents.value;
     auto part = [&md](const std::string &s) {
       if (!s.empty()) md += (md.empty() ? "" : "\n\n---\n\n") + s;

@@ -1,4 +1,4 @@
-// tests/e2e/HoverLayoutTests.cpp: what a hover shows first and how much (ARCHITECTURE.md, "Hovers"), and
+// tests/e2e/HoverLayoutTests.cpp: what a hover shows first and how much (docs/policy.md, "Hovers"), and
 // where code actions appear, on every case folder:
 //  - on a user line with compile health and kernels, compile health comes first (its events, each on one
 //    line with the title the trace gives it), then the kernels;
