@@ -230,10 +230,9 @@ std::string Workspace::selectRun(const protocol::InductorCommandParams &params, 
   if (current && id != "none")
     if (BaselineChoice choice = baselineRunOf(*current, id, settings_.index); !choice.run)
       return choice.whyNone;
-  {
-    std::lock_guard<std::mutex> lock(indexMutex_);
-    baselineSetting_ = id;
-  }
+  // The setting as chosen: a later configuration change that names no baseline keeps it.
+  settings_.baseline = id;
+  shareSettings();
   logInfo("baseline selected: " + id);
   if (current) startBaseline(current, settings_.index);
   return {};

@@ -28,12 +28,15 @@ void Workspace::stop() {
   stopBaseline();
 }
 
+void Workspace::shareSettings() {
+  std::lock_guard<std::mutex> lock(indexMutex_);
+  baselineSetting_ = settings_.baseline;
+  trusted_ = settings_.trusted;
+}
+
 void Workspace::start(WorkspaceSettings settings) {
   settings_ = std::move(settings);
-  {
-    std::lock_guard<std::mutex> lock(indexMutex_);
-    baselineSetting_ = settings_.baseline;
-  }
+  shareSettings();
   if (options_.watch) startWatcher(); // First: the build's discovery adds the watches.
   startIndexing(Rebuild::Full);
 }
@@ -42,10 +45,7 @@ void Workspace::configure(WorkspaceSettings settings) {
   if (settings.pythonPath != settings_.pythonPath)
     logInfo("pythonPath changed: asking the interpreter again");
   settings_ = std::move(settings);
-  {
-    std::lock_guard<std::mutex> lock(indexMutex_);
-    baselineSetting_ = settings_.baseline;
-  }
+  shareSettings();
   logInfo("configuration changed: reindexing");
   startIndexing(Rebuild::Full);
 }
@@ -81,7 +81,7 @@ protocol::StatusResult Workspace::status() const {
     s.python.source = python_.source;
     for (const StaticEnvironment &e : python_.environments)
       s.python.environments.push_back({e.prefix, e.source, e.importRoots});
-    s.python.trusted = settings_.trusted;
+    s.python.trusted = trusted_;
     s.python.importRoots = python_.importRoots;
     s.python.error = python_.error;
     s.python.kept = python_.kept;

@@ -207,9 +207,12 @@ private:
   /// may ask at once).
   void keepOptionsForOtherRuns(const index::IndexOptions &options);
 
+  /// Copies what other threads read of settings_ (baselineSetting_, trusted_) under indexMutex_.
+  void shareSettings();
+
   WorkspaceClient &client_;
   ServerOptions options_;
-  WorkspaceSettings settings_; ///< The reader thread's; the baseline setting is copied under indexMutex_.
+  WorkspaceSettings settings_; ///< The reader thread's; shareSettings() copies what other threads read.
   bool stopped_ = false;
 
   mutable std::mutex pythonMutex_;
@@ -264,7 +267,8 @@ private:
   /// Client file events since the watcher thread last looked, and whether all were appends to logs.
   bool clientEvents_ = false, clientAppendsOnly_ = true;
 
-  std::string baselineSetting_ = "previous";        ///< Guarded by indexMutex_.
+  std::string baselineSetting_ = "previous";        ///< settings_.baseline; guarded by indexMutex_.
+  bool trusted_ = true;                             ///< settings_.trusted (the status); indexMutex_.
   std::shared_ptr<const index::Index> baseline_;    ///< Guarded by indexMutex_.
   std::optional<index::NamedRun> baselineWanted_;   ///< The run being built or kept; indexMutex_.
   std::optional<index::NamedRun> baselineBuiltFor_; ///< The run baseline_ is of; indexMutex_.

@@ -511,6 +511,23 @@ TEST_CASE(
     CHECK(s.client.request("inductor/compare", json::object())["baseline"] == c["baseline"]);
   }
 
+  // A baseline chosen by the command outlives a configuration change that names none (which reindexes).
+  json chosen = s.client.requestRaw("workspace/executeCommand",
+                                    {{"command", "inductor.selectBaseline"}, {"arguments", {"none"}}});
+  CHECK(chosen.contains("result"));
+  uint64_t builds = s.client.request("inductor/status", json::object())["builds"].get<uint64_t>();
+  s.client.notify("workspace/didChangeConfiguration", {{"settings", {{"pathMappings", json::array()}}}});
+  json after;
+  for (int i = 0; i < 1200; ++i) {
+    after = s.client.request("inductor/status", json::object());
+    if (after["builds"].get<uint64_t>() > builds && after["indexing"] == false) break;
+    std::this_thread::sleep_for(100ms);
+  }
+  REQUIRE(after["builds"].get<uint64_t>() > builds);
+  json kept = s.client.request("inductor/compare", json::object());
+  CHECK(kept["baseline"].is_null());
+  CHECK(kept["reason"] == "no baseline: the `baseline` setting is \"none\"");
+
   // A setting that matches no run: compare says why, and the user is shown the error.
   s.client.notify("workspace/didChangeConfiguration", {{"settings", {{"baseline", "traces/run3"}}}});
   bool shown = false;
