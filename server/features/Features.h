@@ -83,7 +83,8 @@ std::vector<protocol::ArtifactEntry> listArtifacts(const FeatureContext &ctx,
 /// inductor/launchSites: the launch sites a user line's lens counts.
 protocol::Written<std::vector<protocol::Location>> launchSites(const FeatureContext &ctx,
                                                                const protocol::LaunchSitesParams &params);
-/// inductor/lowered: a Triton kernel line's TTIR/TTGIR/LLIR/PTX lines.
+/// inductor/lowered: a Triton kernel line's TTIR/TTGIR/LLIR/PTX lines; [] when the line is in no Triton
+/// kernel's source or the kernel has no joined cache entry.
 std::vector<protocol::LoweredStage> lowered(const FeatureContext &ctx, const protocol::LoweredParams &params);
 /// inductor/compiles: the compiled frames overview (all, or those of the context's user file).
 protocol::CompilesResult compiles(const FeatureContext &ctx, const protocol::CompilesParams &params);

@@ -37,11 +37,14 @@ bool isTritonIrFile(const index::Index &index, const std::string &uri) {
   return irFileOf(index, uri).has_value();
 }
 
-std::vector<protocol::LoweredStage> loweredAt(const index::Index &index, TextCache &texts,
-                                              const std::string &uri, const protocol::Position &position) {
+std::vector<protocol::LoweredStage> lowered(const FeatureContext &ctx,
+                                            const protocol::LoweredParams &params) {
+  const index::Index &index = ctx.index;
+  TextCache &texts = ctx.texts;
+  const protocol::Position &position = params.position;
+  const Target &target = ctx.target; // Resolved once, by makeFeatureContext.
   std::vector<protocol::LoweredStage> out;
   if (index.tritonCache().entries.empty()) return out;
-  Target target = resolveTarget(index, uri, texts);
   if (target.kind != Target::Kind::Artifact) return out;
   for (index::ArtifactId id : target.all) {
     auto at = index::tritonKernelLineAt(index, id, position.line);
@@ -177,11 +180,6 @@ void appendPtxCountHints(const index::Index &index, TextCache &texts, const std:
       out.push_back(h);
     }
   }
-}
-
-std::vector<protocol::LoweredStage> lowered(const FeatureContext &ctx,
-                                            const protocol::LoweredParams &params) {
-  return loweredAt(ctx.index, ctx.texts, ctx.uri, params.position);
 }
 
 } // namespace inductor::server

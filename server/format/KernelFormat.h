@@ -65,10 +65,6 @@ void addLaunchPerf(const index::Index &index, index::LaunchRef ref, const index:
 
 namespace inductor::server {
 
-/// `inductor/lowered`'s answer for a position of a document (see protocol::LoweredStage); [] when the line is
-/// in no Triton kernel's source or the kernel has no joined cache entry.
-std::vector<protocol::LoweredStage> loweredAt(const index::Index &index, TextCache &texts,
-                                              const std::string &uri, const protocol::Position &position);
 /// Whether `uri` is an IR file (or cubin) of the Triton cache's entries (reads the cache only for a file
 /// name it may hold).
 bool isTritonIrFile(const index::Index &index, const std::string &uri);
