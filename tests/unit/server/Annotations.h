@@ -62,30 +62,29 @@ public:
 
   const std::string &code() const { return code_; }
   /// The one point named `name` (REQUIREd to be one).
-  protocol::Position point(const std::string &name = "") const {
-    auto all = points(name);
-    REQUIRE_MESSAGE(all.size() == 1, "not one point named '" << name << "'");
-    return all.front();
-  }
-  std::vector<protocol::Position> points(const std::string &name = "") const {
-    auto it = points_.find(name);
-    return it == points_.end() ? std::vector<protocol::Position>{} : it->second;
-  }
+  protocol::Position point(const std::string &name = "") const { return one(points_, name, "point"); }
+  std::vector<protocol::Position> points(const std::string &name = "") const { return all(points_, name); }
   /// The one range named `name` (REQUIREd to be one).
-  protocol::Range range(const std::string &name = "") const {
-    auto all = ranges(name);
-    REQUIRE_MESSAGE(all.size() == 1, "not one range named '" << name << "'");
-    return all.front();
-  }
-  std::vector<protocol::Range> ranges(const std::string &name = "") const {
-    auto it = ranges_.find(name);
-    return it == ranges_.end() ? std::vector<protocol::Range>{} : it->second;
-  }
+  protocol::Range range(const std::string &name = "") const { return one(ranges_, name, "range"); }
+  std::vector<protocol::Range> ranges(const std::string &name = "") const { return all(ranges_, name); }
 
 private:
   std::string code_;
   std::map<std::string, std::vector<protocol::Position>> points_;
   std::map<std::string, std::vector<protocol::Range>> ranges_;
+
+  template <class T>
+  static std::vector<T> all(const std::map<std::string, std::vector<T>> &marks, const std::string &name) {
+    auto it = marks.find(name);
+    return it == marks.end() ? std::vector<T>{} : it->second;
+  }
+  template <class T>
+  static T one(const std::map<std::string, std::vector<T>> &marks, const std::string &name,
+               const char *what) {
+    std::vector<T> found = all(marks, name);
+    REQUIRE_MESSAGE(found.size() == 1, "not one " << what << " named '" << name << "'");
+    return found.front();
+  }
 };
 
 } // namespace inductor::test
