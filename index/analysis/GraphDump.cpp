@@ -9,9 +9,6 @@ namespace {
 
 constexpr size_t npos = std::string_view::npos;
 
-bool startsWith(std::string_view s, std::string_view p) {
-  return s.substr(0, p.size()) == p;
-}
 
 // `PATH:LINE in FUNCTION, code: CODE` (the text after `File: `). The path may itself contain ':' or '#'
 // (`aot#link-tree`), so the line number is the last `:<digits> in ` before `, code: `.
@@ -187,17 +184,17 @@ GraphDumpAnalysis analyzeGraphDump(const TextLines &lines) {
       if (addParameters(line, ind, i, nested, nodes)) inParameters = false;
       continue;
     }
-    if (startsWith(rest, "class ")) {
+    if (rest.starts_with("class ")) {
       defIndent.reset();
       nested = ind > 0;
       origin.reset();
       continue;
     }
-    if (startsWith(rest, "def ")) {
+    if (rest.starts_with("def ")) {
       defIndent = ind;
       origin.reset();
       size_t open = rest.find('(');
-      if (open != npos && startsWith(rest, "def forward("))
+      if (open != npos && rest.starts_with("def forward("))
         inParameters = !addParameters(line, ind + open + 1, i, nested, nodes);
       continue;
     }

@@ -17,13 +17,6 @@ constexpr uint32_t kProvenanceLookahead = 24;
 // How far above a launch its `Topologically Sorted Source Nodes` comment may be.
 constexpr uint32_t kTopoCommentWindow = 8;
 
-bool startsWith(std::string_view s, std::string_view p) {
-  return s.substr(0, p.size()) == p;
-}
-bool endsWith(std::string_view s, std::string_view p) {
-  return s.size() >= p.size() && s.substr(s.size() - p.size()) == p;
-}
-
 std::string_view stripHandle(std::string_view name) {
   size_t colon = name.rfind(':');
   if (colon == npos || colon + 1 == name.size()) return name;
@@ -135,7 +128,7 @@ KernelKind kindFromDecorator(std::string_view afterDot) {
       {"user_autotune(", KernelKind::UserDefined},
   }};
   for (const Entry &e : table)
-    if (startsWith(afterDot, e.word)) return e.kind;
+    if (afterDot.starts_with(e.word)) return e.kind;
   return KernelKind::Unknown;
 }
 
@@ -167,7 +160,7 @@ std::optional<double> metaNumber(std::string_view line, std::string_view key) {
 KernelEstimates parseKernelEstimates(std::string_view line) {
   KernelEstimates e;
   line = trim(line);
-  if (!startsWith(line, "inductor_meta=")) return e;
+  if (!line.starts_with("inductor_meta=")) return e;
   e.numGb = metaNumber(line, "'kernel_num_gb': ");
   // An int in Python; read as a double so that a float (an older or patched Inductor) is read too.
   if (auto f = metaNumber(line, "'kernel_flop': "); f && *f < 1.8e19) e.flop = static_cast<uint64_t>(*f);
@@ -183,15 +176,15 @@ void scanSourceLine(std::string_view t, uint32_t lineNo, uint32_t indent, Kernel
   if (t.empty()) return;
   if (t[0] == '@') {
     constexpr std::string_view heur = "@triton_heuristics.";
-    if (startsWith(t, heur)) {
+    if (t.starts_with(heur)) {
       KernelKind kind = kindFromDecorator(t.substr(heur.size()));
       if (kind != KernelKind::Unknown && k.kind != KernelKind::Combo) k.kind = kind;
-    } else if (startsWith(t, "@triton.jit")) {
+    } else if (t.starts_with("@triton.jit")) {
       sawJit = true;
     }
     return;
   }
-  if (t[0] == 'd' && startsWith(t, "def ") && !k.defLine &&
+  if (t[0] == 'd' && t.starts_with("def ") && !k.defLine &&
       (sawJit || k.name.empty() || t.substr(4, k.name.size()) == k.name)) {
     size_t len = identLength(t, 4);
     if (len) {
@@ -200,7 +193,7 @@ void scanSourceLine(std::string_view t, uint32_t lineNo, uint32_t indent, Kernel
     }
     return;
   }
-  if (t[0] == 'i' && startsWith(t, "inductor_meta=")) {
+  if (t[0] == 'i' && t.starts_with("inductor_meta=")) {
     if (t.find("'combo_grid_meta'") != npos) k.kind = KernelKind::Combo;
     k.estimates = parseKernelEstimates(t);
   }
@@ -217,12 +210,12 @@ void parseDefinitionComments(const TextLines &lines, uint32_t first, uint32_t la
       k.kernelPath = std::string(*path);
       k.kernelPathLine = i;
       inMapping = false;
-    } else if (startsWith(*body, kTopoPrefix)) {
+    } else if (body->starts_with(kTopoPrefix)) {
       parseTopoComment(*body, k.sourceNodes, k.atenOps);
       inMapping = false;
-    } else if (startsWith(*body, "Source node to ATen node mapping:")) {
+    } else if (body->starts_with("Source node to ATen node mapping:")) {
       inMapping = true;
-    } else if (startsWith(*body, "Graph fragment:")) {
+    } else if (body->starts_with("Graph fragment:")) {
       inMapping = false;
     } else if (inMapping) {
       // `#   h => add, add_1`; the source node may be empty (`#    => add_tensor`).
@@ -248,9 +241,9 @@ void parseDefinitionComments(const TextLines &lines, uint32_t first, uint32_t la
 }
 
 GraphKind graphKindFromAotId(std::string_view id) {
-  if (endsWith(id, "_forward")) return GraphKind::Forward;
-  if (endsWith(id, "_backward")) return GraphKind::Backward;
-  if (endsWith(id, "_inference")) return GraphKind::Inference;
+  if (id.ends_with("_forward")) return GraphKind::Forward;
+  if (id.ends_with("_backward")) return GraphKind::Backward;
+  if (id.ends_with("_inference")) return GraphKind::Inference;
   return GraphKind::Unknown;
 }
 
@@ -293,7 +286,7 @@ struct LaunchScanner {
       std::string_view rest = line.substr(ind);
       if (rest.empty()) continue;
       if (auto c = commentBody(rest, cpp)) {
-        if (startsWith(*c, kProvenancePrefix)) break;
+        if (c->starts_with(kProvenancePrefix)) break;
         continue;
       }
       if (ind < commentIndent) break;
@@ -329,9 +322,9 @@ struct LaunchScanner {
 
   // Handles the text of a comment line.
   void onComment(uint32_t i, std::string_view body) {
-    if (startsWith(body, kTopoPrefix))
+    if (body.starts_with(kTopoPrefix))
       pendingTopo = i;
-    else if (startsWith(body, kProvenancePrefix))
+    else if (body.starts_with(kProvenancePrefix))
       onProvenanceComment(i, body);
   }
 
@@ -477,7 +470,7 @@ std::string_view displayName(KernelKind kind) {
 
 KernelKind kindFromName(std::string_view name) {
   name = stripHandle(trim(name));
-  if (startsWith(name, "call_")) name.remove_prefix(5);
+  if (name.starts_with("call_")) name.remove_prefix(5);
   struct Entry {
     std::string_view prefix;
     KernelKind kind;
@@ -497,7 +490,7 @@ KernelKind kindFromName(std::string_view name) {
       {"aten.", KernelKind::Extern},
   }};
   for (const Entry &e : table)
-    if (startsWith(name, e.prefix)) return e.kind;
+    if (name.starts_with(e.prefix)) return e.kind;
   return KernelKind::Unknown;
 }
 
@@ -515,7 +508,7 @@ const KernelDefinition *OutputCodeAnalysis::findKernel(std::string_view name) co
 
 std::optional<std::string_view> kernelPathOfLine(std::string_view line) {
   auto body = commentBody(line.substr(indentOf(line)), false);
-  if (!body || !startsWith(*body, "kernel path:")) return std::nullopt;
+  if (!body || !body->starts_with("kernel path:")) return std::nullopt;
   return trim(body->substr(12));
 }
 
@@ -578,7 +571,7 @@ OutputCodeAnalysis analyzePythonWrapper(const TextLines &lines) {
     if (rest[0] == '#') {
       if (!commentStart) commentStart = i;
       std::string_view body = trim(rest.substr(1));
-      if (ind == 0 && out.aotId.empty() && startsWith(body, "AOT ID:")) {
+      if (ind == 0 && out.aotId.empty() && body.starts_with("AOT ID:")) {
         size_t q = body.find('\'');
         size_t q2 = q == npos ? npos : body.find('\'', q + 1);
         if (q2 != npos) {
@@ -599,7 +592,7 @@ OutputCodeAnalysis analyzePythonWrapper(const TextLines &lines) {
       constexpr std::string_view cppSource = "cpp_wrapper_src =";
       bool isCpp = cppSourceNext;
       cppSourceNext = false;
-      if (startsWith(t, cppSource)) {
+      if (t.starts_with(cppSource)) {
         t = trim(t.substr(cppSource.size()));
         if (t == "(") {
           cppSourceNext = true;
@@ -622,7 +615,7 @@ OutputCodeAnalysis analyzePythonWrapper(const TextLines &lines) {
     }
 
     if (inDocstring && (ind != 0 || rest.find(" = async_compile.") == npos)) continue;
-    if (startsWith(rest, "def call(")) {
+    if (rest.starts_with("def call(")) {
       out.entries.push_back({"call", i, ind + 4});
       continue;
     }
@@ -672,10 +665,10 @@ OutputCodeAnalysis analyzePythonWrapper(const TextLines &lines) {
     size_t cs = 0, ce = 0;
     if (!parseCallee(rest, cs, ce)) continue;
     std::string_view callee = rest.substr(cs, ce - cs);
-    if (endsWith(callee, ".run")) {
+    if (callee.ends_with(".run")) {
       std::string_view kernel = callee.substr(0, callee.size() - 4);
       if (kernel.find('.') == npos) scanner.addLaunch(i, kernel, ind + static_cast<uint32_t>(cs));
-    } else if (startsWith(callee, "extern_kernels.") ||
+    } else if (callee.starts_with("extern_kernels.") ||
                (callee.find('.') == npos && definedNames.count(callee))) {
       scanner.addLaunch(i, callee, ind + static_cast<uint32_t>(cs));
     }
@@ -726,7 +719,7 @@ OutputCodeAnalysis analyzeCppWrapperLines(const TextLines &lines) {
       if (!helper || rest.empty()) continue;
       KernelDefinition &k = out.kernels[*helper];
       if (!inEmbeddedSource) {
-        if (startsWith(rest, "async_compile.triton(") && rest.find("'''") != npos) {
+        if (rest.starts_with("async_compile.triton(") && rest.find("'''") != npos) {
           inEmbeddedSource = true;
           sawJit = false;
           k.sourceFirstLine = i + 1;
@@ -734,7 +727,7 @@ OutputCodeAnalysis analyzeCppWrapperLines(const TextLines &lines) {
         }
         continue;
       }
-      if (startsWith(rest, "'''")) {
+      if (rest.starts_with("'''")) {
         k.sourceLastLine = i > k.sourceFirstLine ? i - 1 : k.sourceFirstLine;
         inEmbeddedSource = false;
         continue;
@@ -761,14 +754,14 @@ OutputCodeAnalysis analyzeCppWrapperLines(const TextLines &lines) {
     if (scanner.consumed[i]) continue;
     if (ind == 0) {
       constexpr std::string_view def = "static inline void call_";
-      if (startsWith(rest, def)) {
+      if (rest.starts_with(def)) {
         size_t len = identLength(rest, def.size());
         if (!len) continue;
         KernelDefinition k;
         k.name = std::string(rest.substr(def.size(), len));
         k.nameLine = i;
         k.nameColumn = static_cast<uint32_t>(def.size());
-        k.firstLine = (i > 0 && startsWith(lines[i - 1], "template")) ? i - 1 : i;
+        k.firstLine = (i > 0 && (lines[i - 1]).starts_with("template")) ? i - 1 : i;
         k.lastLine = i;
         definedNames.insert(k.name);
         out.kernels.push_back(std::move(k));
@@ -777,23 +770,23 @@ OutputCodeAnalysis analyzeCppWrapperLines(const TextLines &lines) {
       }
       constexpr std::string_view entry = "void AOTInductorModel::run_impl(";
       constexpr std::string_view jitEntry = "void inductor_entry_impl(";
-      if (startsWith(rest, entry))
+      if (rest.starts_with(entry))
         out.entries.push_back({"run_impl", i, static_cast<uint32_t>(entry.size() - 9)});
-      else if (startsWith(rest, jitEntry))
+      else if (rest.starts_with(jitEntry))
         out.entries.push_back({"inductor_entry_impl", i, 5});
       continue;
     }
     // Launches inside function bodies.
-    if (startsWith(rest, "call_")) {
+    if (rest.starts_with("call_")) {
       size_t len = identLength(rest, 5);
       if (len && 5 + len < rest.size() && rest[5 + len] == '(') {
         std::string_view name = rest.substr(5, len);
-        if (startsWith(name, "triton_") || definedNames.count(name)) scanner.addLaunch(i, name, ind + 5);
+        if (name.starts_with("triton_") || definedNames.count(name)) scanner.addLaunch(i, name, ind + 5);
       }
       continue;
     }
     constexpr std::string_view check = "AOTI_TORCH_ERROR_CODE_CHECK(";
-    if (startsWith(rest, check)) {
+    if (rest.starts_with(check)) {
       size_t p = check.size();
       size_t len = identLength(rest, p);
       if (!len || p + len >= rest.size() || rest[p + len] != '(') continue;
@@ -801,13 +794,13 @@ OutputCodeAnalysis analyzeCppWrapperLines(const TextLines &lines) {
       // Fallback ops go through device-specific shims (torch/csrc/inductor/aoti_torch/c/shim.h and the
       // generated c_shim_<device>.h); other aoti_torch_* calls (empty_strided, get_dtype, ...) are
       // bookkeeping.
-      if (startsWith(name, "aoti_torch_cuda_") || startsWith(name, "aoti_torch_cpu_") ||
-          startsWith(name, "aoti_torch_xpu_") || startsWith(name, "aoti_torch_mps_") ||
+      if (name.starts_with("aoti_torch_cuda_") || name.starts_with("aoti_torch_cpu_") ||
+          name.starts_with("aoti_torch_xpu_") || name.starts_with("aoti_torch_mps_") ||
           name == "aoti_torch_proxy_executor_call_function")
         scanner.addLaunch(i, name, ind + static_cast<uint32_t>(p));
       continue;
     }
-    if (startsWith(rest, "cpp_fused_")) {
+    if (rest.starts_with("cpp_fused_")) {
       size_t len = identLength(rest, 0);
       if (len < rest.size() && rest[len] == '(') scanner.addLaunch(i, rest.substr(0, len), ind);
     }
@@ -833,16 +826,16 @@ std::optional<KernelSourceFile> analyzeKernelSource(const TextLines &lines) {
     if (line.empty()) continue;
     if (line[0] == '@') {
       constexpr std::string_view heur = "@triton_heuristics.";
-      if (startsWith(line, heur)) {
+      if (line.starts_with(heur)) {
         sawHeuristics = true;
         KernelKind k = kindFromDecorator(line.substr(heur.size()));
         if (k != KernelKind::Unknown && kind != KernelKind::Combo) kind = k;
-      } else if (startsWith(line, "@triton.jit")) {
+      } else if (line.starts_with("@triton.jit")) {
         sawJit = true;
       }
       continue;
     }
-    if (line[0] == 'd' && startsWith(line, "def ")) {
+    if (line[0] == 'd' && line.starts_with("def ")) {
       size_t len = identLength(line, 4);
       if (len && sawJit) {
         KernelSourceFile f{std::string(line.substr(4, len)), i, 4, KernelKind::Unknown, {}};
@@ -883,7 +876,7 @@ std::vector<KernelSourceFile> analyzeCppKernelSource(const TextLines &lines) {
   for (uint32_t i = 0; i < lines.size(); ++i) {
     std::string_view line = lines[i];
     constexpr std::string_view ext = "extern \"C\"";
-    if (!startsWith(line, ext)) continue;
+    if (!line.starts_with(ext)) continue;
     // `extern "C"  void  NAME(` with any spacing and attributes between; NAME is the identifier before '('.
     size_t open = line.find('(', ext.size());
     if (open == npos) continue;
@@ -926,12 +919,12 @@ bool looksLikeWrapperCode(const TextLines &lines) {
       continue;
     }
     if (inString || line.empty()) continue;
-    if (startsWith(line, "async_compile = AsyncCompile()") || startsWith(line, "# AOT ID:")) return true;
-    if (startsWith(line, "def call(") || startsWith(line, "    def call(self")) call = true;
+    if (line.starts_with("async_compile = AsyncCompile()") || line.starts_with("# AOT ID:")) return true;
+    if (line.starts_with("def call(") || line.starts_with("    def call(self")) call = true;
     // A kernel defined at module level (its decorator outside any string), or the harness that benchmarks
     // one: a kernel file, or an autotuning choice's benchmark module, whatever else it defines.
-    if (startsWith(line, "@triton.jit") || startsWith(line, "@triton_heuristics.") ||
-        startsWith(line, "def benchmark_all_configs("))
+    if (line.starts_with("@triton.jit") || line.starts_with("@triton_heuristics.") ||
+        line.starts_with("def benchmark_all_configs("))
       moduleKernel = true;
   }
   return call && !moduleKernel;

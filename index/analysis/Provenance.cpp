@@ -10,9 +10,6 @@
 namespace inductor::index {
 namespace {
 
-bool startsWith(std::string_view s, std::string_view p) {
-  return s.substr(0, p.size()) == p;
-}
 
 // Provenance documents are walked with json_scan rather than parsed into a DOM: a DOM costs about 15 times
 // the text (1 GB for a 64 MB map), while the walk keeps only the strings that end up in the result. What a
@@ -140,13 +137,13 @@ int inferVersion(const NodeMappings &m) {
 // `File "PATH", line N, in FUNC` (leading spaces already removed).
 bool parseFrameHeader(std::string_view t, StackFrame &frame) {
   constexpr std::string_view file = "File \"";
-  if (!startsWith(t, file)) return false;
+  if (!t.starts_with(file)) return false;
   size_t close = t.find('"', file.size());
   if (close == std::string_view::npos) return false;
   frame.file = std::string(t.substr(file.size(), close - file.size()));
   std::string_view rest = t.substr(close + 1);
   constexpr std::string_view line = ", line ";
-  if (startsWith(rest, line)) {
+  if (rest.starts_with(line)) {
     rest.remove_prefix(line.size());
     uint32_t n = 0;
     auto [p, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), n);

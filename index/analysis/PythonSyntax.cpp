@@ -17,9 +17,6 @@ bool typeIs(TSNode n, const char *type) {
   return std::strcmp(ts_node_type(n), type) == 0;
 }
 
-bool endsWith(std::string_view s, std::string_view p) {
-  return s.size() >= p.size() && s.substr(s.size() - p.size()) == p;
-}
 
 // The `block` child of a compound statement or clause, if any.
 std::optional<TSNode> blockChild(TSNode n) {
@@ -32,7 +29,7 @@ std::optional<TSNode> blockChild(TSNode n) {
 }
 
 bool isSimpleStatement(std::string_view type) {
-  return (endsWith(type, "_statement") && type != "if_statement" && type != "for_statement" &&
+  return (type.ends_with("_statement") && type != "if_statement" && type != "for_statement" &&
           type != "while_statement" && type != "try_statement" && type != "with_statement" &&
           type != "match_statement") ||
          type == "decorator";

@@ -8,6 +8,7 @@
 //  - Placer::place() turns a recorded file:line into a place (an Origin, resolved like every other user
 //    origin by makeOrigin); nothing else creates places.
 #include "index/build/IndexBuilder.h"
+#include "index/support/PathNames.h"
 
 #include <algorithm>
 #include <map>
@@ -30,7 +31,7 @@ constexpr std::string_view kResumePrefix = "torch_dynamo_resume_in_";
 class KnownFiles {
 public:
   void add(const std::string &file) {
-    if (!file.empty() && files_.insert(file).second) byName_[baseName(file)].push_back(file);
+    if (!file.empty() && files_.insert(file).second) byName_[std::string(baseName(file))].push_back(file);
   }
   void add(const std::vector<StackFrame> &stack) {
     for (const StackFrame &f : stack)
@@ -55,7 +56,7 @@ public:
     // (asked per guard comment, a scan of every recorded file was quadratic in files, issue 33). A shortened
     // name without one may be the tail of a file name: those look at every file.
     if (printed.find('/') != std::string::npos) {
-      auto it = byName_.find(baseName(printed));
+      auto it = byName_.find(std::string(baseName(printed)));
       if (it == byName_.end()) return std::nullopt;
       for (const std::string &f : it->second)
         if (!consider(f)) return std::nullopt;
@@ -67,10 +68,6 @@ public:
   }
 
 private:
-  static std::string baseName(std::string_view path) {
-    size_t slash = path.rfind('/');
-    return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
-  }
   std::set<std::string> files_;
   std::unordered_map<std::string, std::vector<std::string>> byName_; // Base name -> files of that name.
 };

@@ -201,7 +201,7 @@ void IndexBuilder::buildRunLogs(const RuntimeFiles &files, const ReadPolicy &pol
     };
     auto launchName = [&](LaunchRef ref) {
       const KernelLaunch &site = idx.artifacts_[ref.artifact.value].launches[ref.index].site;
-      return site.kernel + (site.debugHandle ? ":" + std::to_string(*site.debugHandle) : "");
+      return site.key();
     };
     auto userLocation = [&](const Origin &o) {
       RuntimeLocation loc;

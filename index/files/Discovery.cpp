@@ -31,14 +31,6 @@ bool isRunLogCandidateName(const std::string &name) {
 
 namespace {
 
-bool startsWith(const std::string &s, std::string_view p) {
-  return s.rfind(p, 0) == 0;
-}
-
-bool endsWith(const std::string &s, std::string_view p) {
-  return s.size() >= p.size() && s.compare(s.size() - p.size(), p.size(), p) == 0;
-}
-
 /// Cache file names are `c` + a 51-character base32 hash (torch/_inductor/codecache.py code_hash).
 bool isCacheHashName(const std::string &stem) {
   if (stem.size() < 20 || stem[0] != 'c') return false;
@@ -131,11 +123,11 @@ struct Collector {
     std::string dir = p.parent_path().string();
     std::string full = p.string();
     // Known names first; a file the user named explicitly may also be a log or a provenance map by extension.
-    bool provenanceName = (startsWith(name, "inductor_provenance_tracking_node_mappings") ||
-                           startsWith(name, "inductor_provenance_tracking_kernel_stack_traces")) &&
-                          endsWith(name, ".json");
-    bool explicitLog = explicitFile && (endsWith(name, ".log") || endsWith(name, ".txt"));
-    bool explicitJson = explicitFile && endsWith(name, ".json") && name != "kernel_information.json";
+    bool provenanceName = (name.starts_with("inductor_provenance_tracking_node_mappings") ||
+                           name.starts_with("inductor_provenance_tracking_kernel_stack_traces")) &&
+                          name.ends_with(".json");
+    bool explicitLog = explicitFile && (name.ends_with(".log") || name.ends_with(".txt"));
+    bool explicitJson = explicitFile && name.ends_with(".json") && name != "kernel_information.json";
     // The set or slot it goes to; only files of interest are stat'ed for their identity.
     auto keep = [&] { return choose(full, viaLink); };
     if (isProfileName(name) && !provenanceName) {
@@ -156,11 +148,11 @@ struct Collector {
       if (keep()) provenance.insert(full);
     } else if (name == "kernel_information.json") {
       if (keep()) kernelInformation.insert(full);
-    } else if (endsWith(name, ".wrapper.cpp")) {
+    } else if (name.ends_with(".wrapper.cpp")) {
       if (keep()) wrappersCpp.insert(full);
-    } else if (endsWith(name, ".py") && isCacheHashName(name.substr(0, name.size() - 3))) {
+    } else if (name.ends_with(".py") && isCacheHashName(name.substr(0, name.size() - 3))) {
       if (keep()) cacheSources.insert(full);
-    } else if (endsWith(name, ".best_config") && !viaLink) {
+    } else if (name.ends_with(".best_config") && !viaLink) {
       autotuneConfigs.insert(full);
     }
   }
@@ -267,7 +259,7 @@ DiscoveredInputs discoverInputs(const std::vector<std::string> &inputs, size_t m
     std::string name = fs::path(p).filename().string();
     auto it = c.dirs.find(dir);
     if (it != c.dirs.end() && !it->second.outputCode.empty()) {
-      if (startsWith(name, "inductor_provenance_tracking_node_mappings"))
+      if (name.starts_with("inductor_provenance_tracking_node_mappings"))
         it->second.nodeMappings = p;
       else
         it->second.stackTraces = p;
@@ -312,8 +304,8 @@ DiscoveredInputs discoverInputs(const std::vector<std::string> &inputs, size_t m
 bool isProfileName(std::string_view name) {
   std::string n(name);
   std::transform(n.begin(), n.end(), n.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-  if (endsWith(n, ".gz")) n.resize(n.size() - 3);
-  if (!endsWith(n, ".json") || startsWith(n, "inductor_provenance")) return false;
+  if (n.ends_with(".gz")) n.resize(n.size() - 3);
+  if (!n.ends_with(".json") || n.starts_with("inductor_provenance")) return false;
   return n.find("trace") != std::string::npos || n.find("profile") != std::string::npos;
 }
 

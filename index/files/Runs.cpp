@@ -219,9 +219,6 @@ int yearOf(int64_t us) {
   return static_cast<int>(civilFromUs(us).year);
 }
 
-bool startsWith(std::string_view s, std::string_view p) {
-  return s.substr(0, p.size()) == p;
-}
 
 } // namespace
 
@@ -397,7 +394,7 @@ namespace {
 std::optional<std::pair<int64_t, int>> parseDebugRunDir(std::string_view dir) {
   size_t slash = dir.rfind('/');
   std::string_view name = slash == std::string_view::npos ? dir : dir.substr(slash + 1);
-  if (!startsWith(name, "run_")) return std::nullopt;
+  if (!name.starts_with("run_")) return std::nullopt;
   int64_t v[7] = {};
   size_t p = 4;
   for (int k = 0; k < 7; ++k) {

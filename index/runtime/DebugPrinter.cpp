@@ -13,9 +13,6 @@ namespace inductor::index {
 
 namespace {
 
-bool startsWith(std::string_view s, std::string_view p) {
-  return s.size() >= p.size() && s.compare(0, p.size(), p) == 0;
-}
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
@@ -77,14 +74,14 @@ struct Header {
 /// `before_launch - KERNEL - ARG` / `after_launch - ...` / `aoti_model_inputs - ARG`.
 bool parseLabel(std::string_view label, Header &h) {
   constexpr std::string_view sep = " - ";
-  if (startsWith(label, "aoti_model_inputs - ")) {
+  if (label.starts_with("aoti_model_inputs - ")) {
     h.phase = PrinterPhase::ModelInput;
     h.arg = trim(label.substr(20));
     return !h.arg.empty();
   }
-  if (startsWith(label, "before_launch - "))
+  if (label.starts_with("before_launch - "))
     h.phase = PrinterPhase::Before;
-  else if (startsWith(label, "after_launch - "))
+  else if (label.starts_with("after_launch - "))
     h.phase = PrinterPhase::After;
   else
     return false;
@@ -99,12 +96,12 @@ bool parseLabel(std::string_view label, Header &h) {
 /// The header a line starts, if any (see the formats in DebugPrinter.h).
 Header parseHeader(std::string_view line) {
   Header h;
-  if (startsWith(line, "inductor: ")) {
+  if (line.starts_with("inductor: ")) {
     h.format = PrinterFormat::Python;
     h.valid = parseLabel(trim(line.substr(10)), h);
     return h;
   }
-  if (startsWith(line, "[  ")) {
+  if (line.starts_with("[  ")) {
     size_t close = line.find("  ]");
     if (close == std::string_view::npos) return h;
     std::string_view label = line.substr(3, close - 3);
@@ -120,7 +117,7 @@ Header parseHeader(std::string_view line) {
     h.valid = parseLabel(label, h);
     return h;
   }
-  if (startsWith(line, "[ before_launch: ") || startsWith(line, "[ after_launch: ")) {
+  if (line.starts_with("[ before_launch: ") || line.starts_with("[ after_launch: ")) {
     h.format = PrinterFormat::KernelNamesOnly;
     h.phase = line[2] == 'b' ? PrinterPhase::Before : PrinterPhase::After;
     size_t start = line.find(": ") + 2, close = line.rfind(" ]");
@@ -133,9 +130,9 @@ Header parseHeader(std::string_view line) {
 }
 
 bool looksLikeHeaderStart(std::string_view line) {
-  return startsWith(line, "inductor: before_launch") || startsWith(line, "inductor: after_launch") ||
-         startsWith(line, "[  ") || startsWith(line, "[ before_launch: ") ||
-         startsWith(line, "[ after_launch: ");
+  return line.starts_with("inductor: before_launch") || line.starts_with("inductor: after_launch") ||
+         line.starts_with("[  ") || line.starts_with("[ before_launch: ") ||
+         line.starts_with("[ after_launch: ");
 }
 
 enum class StatLine { None, Stat, Last };
@@ -152,7 +149,7 @@ StatLine applyStat(std::string_view line, PrinterFormat format, TensorStats &s) 
     s.hasShape = parseShape(value, s.shape);
   } else if (key == "Dtype") {
     // The JIT printer prints the mean under "Dtype" (debug_utils.py); only a real type name is kept.
-    if (!parseNumber(value)) s.dtype = std::string(startsWith(value, "torch.") ? value.substr(6) : value);
+    if (!parseNumber(value)) s.dtype = std::string(value.starts_with("torch.") ? value.substr(6) : value);
   } else if (key == "Mean" || key == "Mean value") {
     s.mean = parseNumber(value);
   } else if (key == "Min" || key == "Min value") {
@@ -226,7 +223,7 @@ RunLog parseRunLog(std::string_view text, const RunLogOptions &options) {
       if (looksLikeHeaderStart(line)) {
         Header h = parseHeader(line);
         if (!h.valid) {
-          if (startsWith(line, "inductor: ") || line.find(" - ") != std::string_view::npos) ++out.malformed;
+          if (line.starts_with("inductor: ") || line.find(" - ") != std::string_view::npos) ++out.malformed;
           open = kClosed;
         } else if (out.records.size() >= options.maxRecords) {
           out.truncated = true;
@@ -411,7 +408,7 @@ private:
 };
 
 bool isBufferName(std::string_view arg) {
-  if (!startsWith(arg, "buf") || arg.size() == 3) return false;
+  if (!arg.starts_with("buf") || arg.size() == 3) return false;
   return std::all_of(arg.begin() + 3, arg.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 

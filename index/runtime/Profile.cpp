@@ -34,12 +34,6 @@ bool hasFractionOrExponent(std::string_view s, bool dot = true) {
   return false;
 }
 
-bool startsWith(std::string_view s, std::string_view p) {
-  return s.size() >= p.size() && s.compare(0, p.size(), p) == 0;
-}
-bool endsWith(std::string_view s, std::string_view p) {
-  return s.size() >= p.size() && s.compare(s.size() - p.size(), p.size(), p) == 0;
-}
 /// Microseconds written as decimal text ("4487695540862.442") to integer nanoseconds, exactly for the three
 /// decimals Kineto prints (a fourth rounds). nullopt for negative or unreadable values.
 std::optional<uint64_t> microsToNanos(std::string_view s, double fallback) {
@@ -886,10 +880,10 @@ std::vector<std::string> profilerOpNames(std::string_view kernel) {
     size_t dot = rest.find('.');
     return std::string(ns) + "::" + std::string(rest.substr(0, dot));
   };
-  if (startsWith(kernel, "extern_kernels.")) return {"aten::" + std::string(kernel.substr(15))};
+  if (kernel.starts_with("extern_kernels.")) return {"aten::" + std::string(kernel.substr(15))};
   std::string_view k = kernel;
-  if (startsWith(k, "torch.ops.")) k.remove_prefix(10);
-  if (startsWith(k, "aten.") || startsWith(k, "prims.")) {
+  if (k.starts_with("torch.ops.")) k.remove_prefix(10);
+  if (k.starts_with("aten.") || k.starts_with("prims.")) {
     size_t dot = k.find('.');
     return {opOf(k.substr(0, dot), k.substr(dot + 1))};
   }
@@ -899,10 +893,10 @@ std::vector<std::string> profilerOpNames(std::string_view kernel) {
   }
   for (std::string_view device :
        {"aoti_torch_cuda_", "aoti_torch_cpu_", "aoti_torch_xpu_", "aoti_torch_mps_"})
-    if (startsWith(kernel, device)) {
+    if (kernel.starts_with(device)) {
       std::string op(kernel.substr(device.size()));
       std::vector<std::string> out{"aten::" + op};
-      if (endsWith(op, "_out")) out.insert(out.begin(), "aten::" + op.substr(0, op.size() - 4));
+      if (op.ends_with("_out")) out.insert(out.begin(), "aten::" + op.substr(0, op.size() - 4));
       return out;
     }
   return {std::string(kernel)};
@@ -919,7 +913,7 @@ constexpr std::string_view kStepPrefix = "ProfilerStep#";
 
 bool isGraphLaunch(std::string_view name) {
   return name == "cudaGraphLaunch" || name == "cuGraphLaunch" || name == "hipGraphLaunch" ||
-         startsWith(name, "cudaGraphLaunch_") || startsWith(name, "cuGraphLaunch_");
+         name.starts_with("cudaGraphLaunch_") || name.starts_with("cuGraphLaunch_");
 }
 
 struct StepRange {
@@ -998,7 +992,7 @@ private:
         continue;
       }
       if (cpu[i].externalId >= 0) byExternalId_.emplace(cpu[i].externalId, i);
-      if (startsWith(nameOf(i), kCallPrefix)) {
+      if ((nameOf(i)).starts_with(kCallPrefix)) {
         callIndex_.emplace(i, static_cast<uint32_t>(calls_.size()));
         calls_.push_back(i);
       }
@@ -1016,7 +1010,7 @@ private:
     std::vector<StepRange> steps;
     for (uint32_t i = 0; i < t_.cpu.size(); ++i) {
       std::string_view n = nameOf(i);
-      if (!startsWith(n, kStepPrefix) || t_.cpu[i].category == ProfileCategory::Runtime) continue;
+      if (!n.starts_with(kStepPrefix) || t_.cpu[i].category == ProfileCategory::Runtime) continue;
       StepRange s;
       s.ts = t_.cpu[i].ts;
       s.end = t_.cpu[i].end();
@@ -1105,8 +1099,8 @@ private:
     for (uint32_t i = launcher; i != kNone; i = parent_[i]) {
       if (ev(i).category == ProfileCategory::Runtime) continue;
       std::string_view n = nameOf(i);
-      if (innermost.empty() && !startsWith(n, kStepPrefix)) innermost = n;
-      if (startsWith(n, "aten::")) outermostAten = n;
+      if (innermost.empty() && !n.starts_with(kStepPrefix)) innermost = n;
+      if (n.starts_with("aten::")) outermostAten = n;
     }
     if (!outermostAten.empty()) return outermostAten;
     return innermost.empty() ? nameOf(launcher) : innermost;
@@ -1121,13 +1115,13 @@ private:
   CallContext contextOf(uint32_t call) const {
     CallContext c;
     std::string_view n = nameOf(call).substr(kCallPrefix.size());
-    if (endsWith(n, " ##")) n.remove_suffix(3);
+    if (n.ends_with(" ##")) n.remove_suffix(3);
     c.key = std::string(n);
     for (uint32_t i = parent_[call]; i != kNone; i = parent_[i]) {
       std::string_view p = nameOf(i);
-      if (!c.region && startsWith(p, kRegionPrefix))
+      if (!c.region && p.starts_with(kRegionPrefix))
         c.region = CompileId::parse(p.substr(kRegionPrefix.size()));
-      if (p == "CompiledFunctionBackward" || endsWith(p, ": CompiledFunctionBackward")) c.backward = true;
+      if (p == "CompiledFunctionBackward" || p.ends_with(": CompiledFunctionBackward")) c.backward = true;
     }
     return c;
   }

@@ -197,38 +197,42 @@ bool isCommonKey(std::string_view key) {
          key == "compiled_autograd_id" || key == "rank" || key == "has_payload" || key == "stack";
 }
 
+/// The one table of the kinds kept (torch/_logging/structured.py and the trace_structured calls of Dynamo,
+/// AOTAutograd and Inductor write them): the record key that names each, the first key of a kind being its
+/// name (kindName). Kinds not here are skipped, but for other `*_graph` dumps (TraceKind::OtherGraph).
+struct KindEntry {
+  std::string_view key;
+  TraceKind kind;
+};
+constexpr KindEntry kKinds[] = {
+    {"str", TraceKind::Str},
+    {"artifact", TraceKind::Artifact},
+    {"graph_dump", TraceKind::GraphDump},
+    {"dynamo_start", TraceKind::DynamoStart},
+    {"inductor_output_code", TraceKind::InductorOutputCode},
+    {"dynamo_output_graph", TraceKind::DynamoOutputGraph},
+    {"aot_forward_graph", TraceKind::AotForwardGraph},
+    {"aot_backward_graph", TraceKind::AotBackwardGraph},
+    {"aot_inference_graph", TraceKind::AotInferenceGraph},
+    {"aot_joint_graph", TraceKind::AotJointGraph},
+    {"inductor_pre_grad_graph", TraceKind::InductorPreGradGraph},
+    {"inductor_post_grad_graph", TraceKind::InductorPostGradGraph},
+    {"compilation_metrics", TraceKind::CompilationMetrics},
+    {"bwd_compilation_metrics", TraceKind::BwdCompilationMetrics},
+    {"compilation_metrics_runtime", TraceKind::CompilationMetricsRuntime},
+    {"bwd_compilation_metrics_runtime", TraceKind::CompilationMetricsRuntime},
+    {"aot_autograd_backward_compilation_metrics", TraceKind::AotAutogradBackwardCompilationMetrics},
+    {"dynamo_cpp_guards_str", TraceKind::DynamoCppGuardsStr},
+    {"create_symbol", TraceKind::CreateSymbol},
+    {"create_unbacked_symbol", TraceKind::CreateUnbackedSymbol},
+    {"symbolic_shape_specialization", TraceKind::SymbolicShapeSpecialization},
+    {"guard_added_fast", TraceKind::GuardAddedFast},
+    {"guard_added", TraceKind::GuardAdded},
+};
+
 std::optional<TraceKind> keptKind(std::string_view key) {
-  struct Entry {
-    std::string_view key;
-    TraceKind kind;
-  };
-  static constexpr Entry kKinds[] = {
-      {"str", TraceKind::Str},
-      {"artifact", TraceKind::Artifact},
-      {"graph_dump", TraceKind::GraphDump},
-      {"dynamo_start", TraceKind::DynamoStart},
-      {"inductor_output_code", TraceKind::InductorOutputCode},
-      {"dynamo_output_graph", TraceKind::DynamoOutputGraph},
-      {"aot_forward_graph", TraceKind::AotForwardGraph},
-      {"aot_backward_graph", TraceKind::AotBackwardGraph},
-      {"aot_inference_graph", TraceKind::AotInferenceGraph},
-      {"aot_joint_graph", TraceKind::AotJointGraph},
-      {"inductor_pre_grad_graph", TraceKind::InductorPreGradGraph},
-      {"inductor_post_grad_graph", TraceKind::InductorPostGradGraph},
-      {"compilation_metrics", TraceKind::CompilationMetrics},
-      {"bwd_compilation_metrics", TraceKind::BwdCompilationMetrics},
-      {"compilation_metrics_runtime", TraceKind::CompilationMetricsRuntime},
-      {"bwd_compilation_metrics_runtime", TraceKind::CompilationMetricsRuntime},
-      {"aot_autograd_backward_compilation_metrics", TraceKind::AotAutogradBackwardCompilationMetrics},
-      {"dynamo_cpp_guards_str", TraceKind::DynamoCppGuardsStr},
-      {"create_symbol", TraceKind::CreateSymbol},
-      {"create_unbacked_symbol", TraceKind::CreateUnbackedSymbol},
-      {"symbolic_shape_specialization", TraceKind::SymbolicShapeSpecialization},
-      {"guard_added_fast", TraceKind::GuardAddedFast},
-      {"guard_added", TraceKind::GuardAdded},
-  };
   // The skipped kinds dominate (chromium_event alone is most records); most fail on the first character.
-  for (const Entry &e : kKinds)
+  for (const KindEntry &e : kKinds)
     if (e.key.size() == key.size() && e.key[0] == key[0] && e.key == key) return e.kind;
   if (key.ends_with("_graph")) return TraceKind::OtherGraph;
   return std::nullopt;
@@ -328,54 +332,9 @@ bool payloadMatches(std::string_view text, const TraceRecord &r, const Md5Digest
 } // namespace
 
 std::string_view kindName(TraceKind kind) {
-  switch (kind) {
-  case TraceKind::Str:
-    return "str";
-  case TraceKind::DynamoStart:
-    return "dynamo_start";
-  case TraceKind::DynamoOutputGraph:
-    return "dynamo_output_graph";
-  case TraceKind::AotForwardGraph:
-    return "aot_forward_graph";
-  case TraceKind::AotBackwardGraph:
-    return "aot_backward_graph";
-  case TraceKind::AotInferenceGraph:
-    return "aot_inference_graph";
-  case TraceKind::AotJointGraph:
-    return "aot_joint_graph";
-  case TraceKind::InductorPreGradGraph:
-    return "inductor_pre_grad_graph";
-  case TraceKind::InductorPostGradGraph:
-    return "inductor_post_grad_graph";
-  case TraceKind::OtherGraph:
-    return "<graph>";
-  case TraceKind::InductorOutputCode:
-    return "inductor_output_code";
-  case TraceKind::GraphDump:
-    return "graph_dump";
-  case TraceKind::Artifact:
-    return "artifact";
-  case TraceKind::CompilationMetrics:
-    return "compilation_metrics";
-  case TraceKind::BwdCompilationMetrics:
-    return "bwd_compilation_metrics";
-  case TraceKind::CompilationMetricsRuntime:
-    return "compilation_metrics_runtime";
-  case TraceKind::AotAutogradBackwardCompilationMetrics:
-    return "aot_autograd_backward_compilation_metrics";
-  case TraceKind::DynamoCppGuardsStr:
-    return "dynamo_cpp_guards_str";
-  case TraceKind::CreateSymbol:
-    return "create_symbol";
-  case TraceKind::CreateUnbackedSymbol:
-    return "create_unbacked_symbol";
-  case TraceKind::SymbolicShapeSpecialization:
-    return "symbolic_shape_specialization";
-  case TraceKind::GuardAddedFast:
-    return "guard_added_fast";
-  case TraceKind::GuardAdded:
-    return "guard_added";
-  }
+  if (kind == TraceKind::OtherGraph) return "<graph>";
+  for (const KindEntry &e : kKinds) // The first key of a kind is its name.
+    if (e.kind == kind) return e.key;
   return "";
 }
 

@@ -298,7 +298,7 @@ int runExplain(const std::vector<std::string> &args) {
     std::printf("\n%s  (%s)\n", a.title.c_str(), where.c_str());
     for (const index::Launch &l : a.launches) {
       std::string name =
-          l.site.kernel + (l.site.debugHandle ? ":" + std::to_string(*l.site.debugHandle) : "");
+          l.site.key();
       std::string origin = "(no user origin)";
       if (!l.origins.empty()) {
         const index::Origin &o = l.origins.front();
@@ -326,8 +326,7 @@ int runExplain(const std::vector<std::string> &args) {
         const index::Launch &l = index->launch(r);
         auto &slot = byCompile[index->artifact(r.artifact).compile.value];
         slot.first = c ? c->label() : "?";
-        slot.second.push_back(l.site.kernel +
-                              (l.site.debugHandle ? ":" + std::to_string(*l.site.debugHandle) : ""));
+        slot.second.push_back(l.site.key());
       }
       index::Origin o;
       o.path = path;

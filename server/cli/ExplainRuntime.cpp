@@ -36,7 +36,7 @@ std::string fileName(const std::string &p) {
 }
 
 std::string launchName(const index::Launch &l) {
-  return l.site.kernel + (l.site.debugHandle ? ":" + std::to_string(*l.site.debugHandle) : "");
+  return l.site.key();
 }
 
 std::string artifactFile(const index::Artifact &a) {

@@ -27,6 +27,7 @@
 //   "[8/0–8/4] 5 compiles · 1 failed · 4 graph breaks · 2.3 s".
 // With `uri`, only frames with a def line or an event in that file. Frames are in the order torch.compile
 // compiled them, per log.
+#include "index/support/PathNames.h"
 #include "server/features/Features.h"
 #include "server/features/InductorRequests.h"
 #include "server/format/Counts.h"
@@ -57,11 +58,6 @@ std::string kindName(index::HealthEventKind k) {
     break;
   }
   return "specialization";
-}
-
-std::string baseName(std::string_view path) {
-  size_t slash = path.rfind('/');
-  return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
 }
 
 std::optional<std::string> cacheName(index::CacheOutcome c) {
@@ -190,7 +186,7 @@ protocol::CompilesResult compilesResult(const index::Index &index, TextCache &te
         }
       }
       if (!file.empty()) {
-        fn.file = baseName(file);
+        fn.file = index::baseName(file);
         fn.path = file;
       }
       fn.function = groups.functions[g].name;

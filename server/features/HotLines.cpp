@@ -95,7 +95,7 @@ protocol::HotLinesResult hotLinesResult(const index::Index &index, TextCache &te
     uint64_t ns = t.timing->ns;
     protocol::HotKernel k;
     k.location = launchLocation(texts, index, t.ref);
-    k.kernel = l.site.kernel + (l.site.debugHandle ? ":" + std::to_string(*l.site.debugHandle) : "");
+    k.kernel = l.site.key();
     k.compile = c ? c->label() : "";
     k.ns = ns;
     k.perStepNs = times.perStep(ns);

@@ -160,7 +160,7 @@ std::string code(std::string_view s) {
 }
 
 std::string launchLabel(const index::Launch &l) {
-  return l.site.kernel + (l.site.debugHandle ? ":" + std::to_string(*l.site.debugHandle) : "");
+  return l.site.key();
 }
 
 /// Whether the launch's compile ran only as CUDA graph replays (no per-launch time can exist).

@@ -2,6 +2,7 @@
 
 #include "index/files/PathResolver.h"
 #include "index/model/TextQueries.h"
+#include "index/support/PathNames.h"
 #include "index/support/TextLines.h"
 #include "protocol/Position.h"
 #include "protocol/URI.h"
@@ -174,11 +175,6 @@ bool UniqueLocations::add(std::string_view uri, const protocol::Range &range) {
 
 namespace {
 
-std::string baseName(std::string_view p) {
-  size_t slash = p.rfind('/');
-  return std::string(slash == std::string_view::npos ? p : p.substr(slash + 1));
-}
-
 /// `q, k, v = self.qkv(x).split(…`: recorded code shortened for a message.
 std::string excerpt(std::string_view code, size_t limit = 60) {
   if (code.size() <= limit) return std::string(code);
@@ -189,7 +185,7 @@ std::string excerpt(std::string_view code, size_t limit = 60) {
 
 PlacedOrigin placeOrigin(TextCache &texts, const index::Index &index, const index::Origin &o) {
   PlacedOrigin p;
-  p.file = baseName(o.path);
+  p.file = index::baseName(o.path);
   p.line = o.line;
   p.code = std::string(index::trim(o.code));
   uint32_t line0 = o.line > 0 ? o.line - 1 : 0;
@@ -314,7 +310,7 @@ protocol::Location launchLocation(TextCache &texts, const index::Index &index, i
 }
 
 std::string shortOrigin(const index::Origin &o) {
-  return baseName(o.path) + ":" + std::to_string(o.line);
+  return std::string(index::baseName(o.path)) + ":" + std::to_string(o.line);
 }
 
 std::vector<index::LaunchRef> withoutCopies(const index::Index &index,

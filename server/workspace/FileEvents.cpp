@@ -16,13 +16,10 @@ namespace inductor::server {
 
 namespace {
 
-bool endsWith(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
 
 /// `c` + a base32 hash + `.py`: a file of Inductor's cache (wrapper code or a kernel).
 bool isCacheFileName(std::string_view name) {
-  if (!endsWith(name, ".py") || name.size() < 23 || name[0] != 'c') return false;
+  if (!name.ends_with(".py") || name.size() < 23 || name[0] != 'c') return false;
   return std::all_of(name.begin() + 1, name.end() - 3,
                      [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); });
 }
@@ -33,8 +30,8 @@ bool isWatchedInputName(std::string_view name) {
   return index::isTraceLogName(std::string(name)) || name == "output_code.py" || name == "output_code.cpp" ||
          name == "fx_graph_readable.py" || name == "fx_graph_transformed.py" ||
          name == "fx_graph_runnable.py" || name == "kernel_information.json" ||
-         (name.substr(0, 29) == "inductor_provenance_tracking_" && endsWith(name, ".json")) ||
-         endsWith(name, ".wrapper.cpp") || isCacheFileName(name);
+         (name.substr(0, 29) == "inductor_provenance_tracking_" && name.ends_with(".json")) ||
+         name.ends_with(".wrapper.cpp") || isCacheFileName(name);
 }
 
 void Workspace::clientFileEvents(const protocol::DidChangeWatchedFilesParams &params) {

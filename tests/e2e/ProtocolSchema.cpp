@@ -139,7 +139,8 @@ struct Validator {
       for (const auto &[k, item] : v.items()) {
         std::string at = path + "." + k;
         if (auto it = props.find(k); it != props.end()) {
-          if (seen && !def.empty()) seen->insert(def + "." + k);
+          // Seen only with a value: a key that is null in every answer checked would prove nothing.
+          if (seen && !def.empty() && !item.is_null()) seen->insert(def + "." + k);
           walk(*it, item, at);
         } else if (extra != s.end() && extra->is_object()) {
           walk(*extra, item, at);

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <set>
 #include <random>
 #include <sstream>
 #include <thread>
@@ -78,6 +79,20 @@ struct TempFile {
 };
 
 } // namespace
+
+TEST_CASE("TraceLog: every kind has one name, the key of its records") {
+  // Each enumerator up to the last (GuardAdded), named by the one table; distinct names, and none empty.
+  std::set<std::string_view> names;
+  for (int k = 0; k <= static_cast<int>(inductor::index::TraceKind::GuardAdded); ++k) {
+    std::string_view name = inductor::index::kindName(static_cast<inductor::index::TraceKind>(k));
+    CAPTURE(k);
+    CHECK(!name.empty());
+    CHECK(names.insert(name).second);
+  }
+  CHECK(inductor::index::kindName(inductor::index::TraceKind::CompilationMetricsRuntime) ==
+        "compilation_metrics_runtime");
+  CHECK(inductor::index::kindName(inductor::index::TraceKind::OtherGraph) == "<graph>");
+}
 
 TEST_CASE("TraceLog: envelope prefixes of every level, with and without [rankN]:") {
   std::string text =

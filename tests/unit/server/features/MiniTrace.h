@@ -28,6 +28,8 @@
 #include <fstream>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace inductor::test {
 
@@ -38,6 +40,10 @@ public:
     std::string model;         ///< ${DIR}/model.py.
     std::string postGradGraph; ///< The post-grad FX graph dump (`# File:` comments name model lines).
     std::string outputCode;    ///< The output code, recorded and written at ${DIR}/cache/out.py.
+    /// More records of the same compile, after the output code: each the envelope's kind member (as
+    /// `"artifact": {"name": "dynamo_graph_break_reason", "encoding": "string"}`) and its payload (${DIR}
+    /// replaced; no marks).
+    std::vector<std::pair<std::string, std::string>> records = {};
   };
 
   explicit MiniTrace(const Texts &texts)
@@ -54,6 +60,8 @@ public:
     log += record("\"artifact\": {\"name\": \"inductor_post_grad_graph\", \"encoding\": \"string\"}",
                   graph.code());
     log += record("\"inductor_output_code\": {\"filename\": \"" + outputCodePath() + "\"}", code.code());
+    for (const auto &[head, payload] : texts.records)
+      log += record(head, replaceDir(payload, dir_.path));
     std::ofstream(dir_.path + "/trace/dedicated_log_torch_trace_mini.log", std::ios::binary) << log;
 
     index::IndexOptions o;
