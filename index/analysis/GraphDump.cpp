@@ -9,7 +9,6 @@ namespace {
 
 constexpr size_t npos = std::string_view::npos;
 
-
 // `PATH:LINE in FUNCTION, code: CODE` (the text after `File: `). The path may itself contain ':' or '#'
 // (`aot#link-tree`), so the line number is the last `:<digits> in ` before `, code: `.
 SourceComment parseFileComment(std::string_view text, uint32_t commentLine) {

@@ -10,7 +10,6 @@
 namespace inductor::index {
 namespace {
 
-
 // Provenance documents are walked with json_scan rather than parsed into a DOM: a DOM costs about 15 times
 // the text (1 GB for a 64 MB map), while the walk keeps only the strings that end up in the result. What a
 // document may add is bounded too (Budget), since even the kept part of a map of one-letter names is large.

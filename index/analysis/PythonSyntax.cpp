@@ -17,7 +17,6 @@ bool typeIs(TSNode n, const char *type) {
   return std::strcmp(ts_node_type(n), type) == 0;
 }
 
-
 // The `block` child of a compound statement or clause, if any.
 std::optional<TSNode> blockChild(TSNode n) {
   uint32_t count = ts_node_named_child_count(n);

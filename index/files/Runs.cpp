@@ -219,7 +219,6 @@ int yearOf(int64_t us) {
   return static_cast<int>(civilFromUs(us).year);
 }
 
-
 } // namespace
 
 std::string formatUtcSeconds(int64_t us) {

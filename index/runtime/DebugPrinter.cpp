@@ -13,7 +13,6 @@ namespace inductor::index {
 
 namespace {
 
-
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
     s.remove_prefix(1);

@@ -297,8 +297,7 @@ int runExplain(const std::vector<std::string> &args) {
     std::string where = a.paths.empty() ? "inductor-trace:/" + a.virtualName : relative(a.paths.front());
     std::printf("\n%s  (%s)\n", a.title.c_str(), where.c_str());
     for (const index::Launch &l : a.launches) {
-      std::string name =
-          l.site.key();
+      std::string name = l.site.key();
       std::string origin = "(no user origin)";
       if (!l.origins.empty()) {
         const index::Origin &o = l.origins.front();

@@ -47,8 +47,7 @@ protocol::DocumentSymbolResult documentSymbol(const FeatureContext &ctx,
                                         e.column, e.name.size(), "entry");
     for (const index::Launch &l : a.launches) {
       if (l.site.line < e.line) continue;
-      std::string name =
-          l.site.key();
+      std::string name = l.site.key();
       s.children.push_back(symbol(name, protocol::SymbolKind::Event, l.site.line, l.site.line, l.site.line,
                                   l.site.column, l.site.endColumn - l.site.column, "launch"));
       if (before(s.range.end, s.children.back().range.end)) s.range.end = s.children.back().range.end;

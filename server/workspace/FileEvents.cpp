@@ -16,7 +16,6 @@ namespace inductor::server {
 
 namespace {
 
-
 /// `c` + a base32 hash + `.py`: a file of Inductor's cache (wrapper code or a kernel).
 bool isCacheFileName(std::string_view name) {
   if (!name.ends_with(".py") || name.size() < 23 || name[0] != 'c') return false;

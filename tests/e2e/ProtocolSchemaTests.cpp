@@ -11,6 +11,7 @@
 
 #include <filesystem>
 #include <iterator>
+#include <map>
 #include <sstream>
 #include <thread>
 
@@ -179,7 +180,11 @@ TEST_CASE("protocol schema: every answer and notification of the server matches 
   for (const std::string &root :
        {fixtures + "mlp_train", fixtures + "profiled_mlp", fixtures + "compile_health",
         fixtures + "multirank", fixtures + "aoti_conv", traces + "health_zoo", traces + "gpt2_profiled",
-        venv.path(), fixtures + "ranks_diverge", fixtures + "kernel_ir", fixtures + "runs_gpt"}) {
+        venv.path(), fixtures + "ranks_diverge", fixtures + "kernel_ir", fixtures + "runs_gpt",
+        // Inductor's byte and FLOP estimates: the roofline keys of inductor/hotLines' kernels.
+        traces + "kernel_perf",
+        // An older trace whose model is not on this machine: the status's firstMissingSource.
+        fs::canonical(INDUCTOR_FIXTURES_DIR).string() + "/tlparse-inputs/simple.log"}) {
     if (!fs::exists(root)) {
       FAIL_CHECK("case folder missing: " << root);
       continue;
@@ -295,8 +300,14 @@ TEST_CASE("protocol schema: every answer and notification of the server matches 
   for (const auto &[method, m] : d["requests"].items())
     described.merge(reachableProperties(d, m["result"]));
   described.merge(reachableProperties(d, d["notifications"]["inductor/status"]["params"]));
+  // Keys no trace here holds with a value, each with why; any other key must have been seen with one.
+  const std::map<std::string, std::string> neverValued = {
+      {"CompiledFrame.compiledAutogradId",
+       "no fixture traces compiled autograd: every compiled_autograd_id in them is null"},
+  };
   for (const std::string &key : described)
-    CHECK_MESSAGE(seen.count(key), key << " is described but no answer of the server held it");
+    if (!neverValued.count(key))
+      CHECK_MESSAGE(seen.count(key), key << " is described but no answer of the server held it with a value");
 }
 
 TEST_CASE("protocol schema: initializationOptions as described are read, each key") {

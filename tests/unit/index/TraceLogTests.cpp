@@ -12,8 +12,8 @@
 #include <fstream>
 #include <map>
 #include <memory>
-#include <set>
 #include <random>
+#include <set>
 #include <sstream>
 #include <thread>
 #include <unistd.h>
