@@ -151,8 +151,48 @@ void from_json(const json &j, InductorCommandParams &p) {
       known = true;
     }
   if (!known) throw json::other_error::create(501, "unknown command: " + command, &j);
-  auto it = j.find("arguments");
-  p.arguments = it != j.end() ? *it : json();
+  p.run.reset();
+  if (auto it = j.find("arguments"); it != j.end() && it->is_array() && !it->empty() && (*it)[0].is_string())
+    p.run = (*it)[0].get<std::string>();
+}
+
+std::vector<std::string> serverCommandNames() {
+  std::vector<std::string> out;
+  for (auto c : {InductorCommandParams::Command::Reindex, InductorCommandParams::Command::SelectRun,
+                 InductorCommandParams::Command::SelectBaseline})
+    out.push_back(commandName(c));
+  return out;
+}
+
+// --- client commands ----------------------------------------------------------------------------------
+
+void from_json(const json &j, CompilesSelection &s) {
+  member(j, "function", s.function);
+  member(j, "line", s.line);
+  member(j, "compileIds", s.compileIds);
+}
+void to_json(json &j, const CompilesSelection &s) {
+  j = json{{"function", s.function}, {"line", s.line}, {"compileIds", s.compileIds}};
+}
+
+void from_json(const json &j, PrinterEnv &e) {
+  required(j, "title", e.title);
+  required(j, "env", e.env);
+  required(j, "shell", e.shell);
+  required(j, "explanation", e.explanation);
+}
+void to_json(json &j, const PrinterEnv &e) {
+  j = json{{"title", e.title}, {"env", e.env}, {"shell", e.shell}, {"explanation", e.explanation}};
+}
+
+json arguments(const ShowLaunchSitesArguments &a) {
+  return json::array({a.uri, a.position});
+}
+json arguments(const ShowCompilesArguments &a) {
+  return json::array({a.uri, a.position, a.compiles});
+}
+json arguments(const ShowPrinterEnvArguments &a) {
+  return json::array({a.env});
 }
 
 // --- inductor/artifactContent ----------------------------------------------------------------------------

@@ -24,6 +24,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace inductor::protocol {
@@ -94,11 +95,83 @@ struct InductorCommandParams {
   /// SelectRun, SelectBaseline: `arguments[0]` is a run id ("latest", "previous", a path; "none" for the
   /// baseline), as the `run` and `baseline` settings.
   enum class Command { Reindex, SelectRun, SelectBaseline } command = Command::Reindex;
-  json arguments; ///< An array, or null when absent.
+  /// SelectRun, SelectBaseline: `arguments[0]` when it is a string; unset otherwise ("latest" then).
+  std::optional<std::string> run;
 };
 void from_json(const json &j, InductorCommandParams &p);
 /// The command's name on the wire: "inductor.reindex".
 const char *commandName(InductorCommandParams::Command c);
+/// Every command the server executes, in the order ServerCapabilities lists them.
+std::vector<std::string> serverCommandNames();
+
+// ---------------------------------------------------------------------------------------------------------
+// Client commands: the commands of the server's code lenses and code actions, which the editor integrations
+// implement (editors/vscode/src/commands.ts, compiles.ts, printerEnv.ts;
+// editors/neovim/lua/inductor_ls/lsp.lua). Each command's arguments are one struct, `kName` its identifier;
+// they go out as the positional array `Command.arguments` that `commands` in inductor-protocol.json
+// describes.
+
+/// `inductor.showLocations` [uri, position, locations]: the argument shape of VS Code's
+/// `editor.action.showReferences` (one location: go there; several: a peek or list).
+struct ShowLocationsArguments {
+  static constexpr const char *kName = "inductor.showLocations";
+  std::string uri;
+  Position position;
+  /// The JSON text of the array of Location, not owned: launches with the same origins share one text,
+  /// written once per request (a large output code's lenses), which must outlive the write.
+  std::string_view locations = "[]";
+};
+/// `inductor.showLaunchSites` [uri, position]: a model line's lens; the client asks inductor/launchSites at
+/// that position when it is clicked (a line of a many-compile trace has thousands of launch sites).
+struct ShowLaunchSitesArguments {
+  static constexpr const char *kName = "inductor.showLaunchSites";
+  std::string uri;
+  Position position;
+};
+/// What `inductor.showCompiles` opens: one compiled function's compiles (`function` as logged, its def line,
+/// 1-based; 0 when unknown).
+struct CompilesSelection {
+  std::string function;
+  uint32_t line = 0;
+  std::vector<std::string> compileIds; ///< "0/0", "!0/1/0", ...
+};
+void from_json(const json &j, CompilesSelection &s);
+void to_json(json &j, const CompilesSelection &s);
+/// `inductor.showCompiles` [uri, position, CompilesSelection]: a def line's lens opens the compiles view.
+struct ShowCompilesArguments {
+  static constexpr const char *kName = "inductor.showCompiles";
+  std::string uri;
+  Position position;
+  CompilesSelection compiles;
+};
+/// The environment that makes Inductor's intermediate value debug printer print only some kernels
+/// (torch/_inductor/codegen/debug_utils.py reads these variables). Nothing is run: the client shows it.
+struct PrinterEnv {
+  std::string title;
+  std::map<std::string, std::string> env; ///< Variable name -> value.
+  std::string shell;                      ///< `NAME=value ...`, quoted for any POSIX shell.
+  std::string explanation;
+};
+void from_json(const json &j, PrinterEnv &e);
+void to_json(json &j, const PrinterEnv &e);
+/// `inductor.showPrinterEnv` [PrinterEnv]: the printer code actions.
+struct ShowPrinterEnvArguments {
+  static constexpr const char *kName = "inductor.showPrinterEnv";
+  PrinterEnv env;
+};
+
+/// The positional argument array of each client command.
+json arguments(const ShowLaunchSitesArguments &a);
+json arguments(const ShowCompilesArguments &a);
+json arguments(const ShowPrinterEnvArguments &a);
+/// A Command running `Arguments::kName` with `args`.
+template <class Arguments> Command clientCommand(std::string title, const Arguments &args) {
+  Command c;
+  c.title = std::move(title);
+  c.command = Arguments::kName;
+  c.arguments = arguments(args);
+  return c;
+}
 
 // ---------------------------------------------------------------------------------------------------------
 // inductor/artifactContent {uri} -> {text, languageId}

@@ -143,4 +143,32 @@ void write(JsonWriter &w, const Command &c) {
   w.endObject();
 }
 
+namespace {
+
+/// {range, command: {title, command, arguments: [uri, position, ...]}}; `more` writes the rest.
+template <class More>
+void writeLensOf(JsonWriter &w, const Range &range, std::string_view title, std::string_view command,
+                 const std::string &uri, const Position &position, More more) {
+  w.beginObject().key("range");
+  write(w, range);
+  w.key("command").beginObject().key("title").value(title).key("command").value(command);
+  w.key("arguments").beginArray().value(uri);
+  write(w, position);
+  more();
+  w.endArray().endObject().endObject();
+}
+
+} // namespace
+
+void writeLens(JsonWriter &w, const Range &range, std::string_view title,
+               const ShowLocationsArguments &args) {
+  writeLensOf(w, range, title, ShowLocationsArguments::kName, args.uri, args.position,
+              [&] { w.raw(args.locations); });
+}
+
+void writeLens(JsonWriter &w, const Range &range, std::string_view title,
+               const ShowLaunchSitesArguments &args) {
+  writeLensOf(w, range, title, ShowLaunchSitesArguments::kName, args.uri, args.position, [] {});
+}
+
 } // namespace inductor::protocol

@@ -6,6 +6,7 @@
 // with invalid UTF-8 get U+FFFD for the bad bytes, as JSONTransport::send does.
 #pragma once
 
+#include "protocol/InductorProtocol.h"
 #include "protocol/Json.h"
 #include "protocol/Protocol.h"
 
@@ -64,5 +65,11 @@ void write(JsonWriter &w, const Range &r);
 void write(JsonWriter &w, const Location &l);
 /// A Command (`arguments` written when not null).
 void write(JsonWriter &w, const Command &c);
+
+/// The CodeLens of a client command written in bulk (the lenses of a large output code): {range, command:
+/// {title, command, arguments}}; the arguments as InductorProtocol.h describes them.
+void writeLens(JsonWriter &w, const Range &range, std::string_view title, const ShowLocationsArguments &args);
+void writeLens(JsonWriter &w, const Range &range, std::string_view title,
+               const ShowLaunchSitesArguments &args);
 
 } // namespace inductor::protocol

@@ -472,6 +472,37 @@ void to_json(json &j, const ServerInfo &s) {
   put(j, "version", s.version);
 }
 
+void to_json(json &j, const ServerCapabilities &c) {
+  j = json::object();
+  if (c.positionEncoding) j["positionEncoding"] = encodingName(*c.positionEncoding);
+  j["textDocumentSync"] = json{{"openClose", c.textDocumentSync.openClose},
+                               {"change", c.textDocumentSync.change},
+                               {"save", c.textDocumentSync.save}};
+  auto flag = [&](const char *key, bool on) {
+    if (on) j[key] = true;
+  };
+  flag("definitionProvider", c.definitionProvider);
+  flag("referencesProvider", c.referencesProvider);
+  flag("hoverProvider", c.hoverProvider);
+  flag("documentSymbolProvider", c.documentSymbolProvider);
+  flag("workspaceSymbolProvider", c.workspaceSymbolProvider);
+  auto resolve = [&](const char *key, const std::optional<ResolveOptions> &o) {
+    if (o) j[key] = json{{"resolveProvider", o->resolveProvider}};
+  };
+  resolve("codeLensProvider", c.codeLensProvider);
+  resolve("inlayHintProvider", c.inlayHintProvider);
+  resolve("documentLinkProvider", c.documentLinkProvider);
+  if (c.executeCommandProvider)
+    j["executeCommandProvider"] = json{{"commands", c.executeCommandProvider->commands}};
+  if (c.codeActionProvider)
+    j["codeActionProvider"] = json{{"codeActionKinds", c.codeActionProvider->codeActionKinds},
+                                   {"resolveProvider", c.codeActionProvider->resolveProvider}};
+  if (c.diagnosticProvider)
+    j["diagnosticProvider"] = json{{"identifier", c.diagnosticProvider->identifier},
+                                   {"interFileDependencies", c.diagnosticProvider->interFileDependencies},
+                                   {"workspaceDiagnostics", c.diagnosticProvider->workspaceDiagnostics}};
+}
+
 void to_json(json &j, const InitializeResult &r) {
   j = json{{"capabilities", r.capabilities}};
   put(j, "serverInfo", r.serverInfo);
@@ -626,6 +657,16 @@ void to_json(json &j, const DiagnosticRelatedInformation &r) {
   j = json{{"location", r.location}, {"message", r.message}};
 }
 
+void from_json(const json &j, DiagnosticData &d) {
+  d.newSinceRun.reset();
+  if (auto it = j.find("newSinceRun"); it != j.end() && it->is_string())
+    d.newSinceRun = it->get<std::string>();
+}
+void to_json(json &j, const DiagnosticData &d) {
+  j = json::object();
+  put(j, "newSinceRun", d.newSinceRun);
+}
+
 void from_json(const json &j, Diagnostic &d) {
   required(j, "range", d.range);
   if (auto it = j.find("severity"); it != j.end() && it->is_number_integer())
@@ -640,7 +681,8 @@ void from_json(const json &j, Diagnostic &d) {
   optional(j, "source", d.source);
   required(j, "message", d.message);
   defaulted(j, "relatedInformation", d.relatedInformation);
-  raw(j, "data", d.data);
+  d.data.reset();
+  if (auto it = j.find("data"); it != j.end() && it->is_object()) d.data = it->get<DiagnosticData>();
 }
 void to_json(json &j, const Diagnostic &d) {
   j = json{{"range", d.range}, {"message", d.message}};
@@ -649,7 +691,7 @@ void to_json(json &j, const Diagnostic &d) {
   put(j, "codeDescription", d.codeDescription);
   put(j, "source", d.source);
   if (!d.relatedInformation.empty()) j["relatedInformation"] = d.relatedInformation;
-  putRaw(j, "data", d.data);
+  put(j, "data", d.data);
 }
 
 void to_json(json &j, const PublishDiagnosticsParams &p) {

@@ -375,10 +375,56 @@ struct ServerInfo {
 };
 void to_json(json &j, const ServerInfo &s);
 
-/// Deviation: `capabilities` is raw json; the server assembles ServerCapabilities itself, since it is
-/// write-only and its shape follows what the server implements.
+/// LSP's `{resolveProvider}` options, shared by the providers that take only that (codeLens, inlayHint,
+/// documentLink).
+struct ResolveOptions {
+  bool resolveProvider = false;
+};
+
+/// LSP's `TextDocumentSyncOptions`; `change` is TextDocumentSyncKind (1 full, 2 incremental).
+struct TextDocumentSyncOptions {
+  bool openClose = true;
+  int change = 2;
+  bool save = false;
+};
+
+struct ExecuteCommandOptions {
+  std::vector<std::string> commands; ///< The identifiers workspace/executeCommand accepts.
+};
+
+struct CodeActionOptions {
+  std::vector<std::string> codeActionKinds;
+  bool resolveProvider = false;
+};
+
+/// LSP 3.17 `DiagnosticOptions` (pull diagnostics).
+struct DiagnosticOptions {
+  std::string identifier;
+  bool interFileDependencies = false;
+  bool workspaceDiagnostics = false;
+};
+
+/// The ServerCapabilities the server announces: only what it implements. A provider that is false or unset is
+/// omitted on the wire. Write-only (a server never reads another's capabilities).
+struct ServerCapabilities {
+  std::optional<OffsetEncoding> positionEncoding; ///< LSP 3.17; set when the client offered encodings.
+  TextDocumentSyncOptions textDocumentSync;
+  bool definitionProvider = false;
+  bool referencesProvider = false;
+  bool hoverProvider = false;
+  bool documentSymbolProvider = false;
+  bool workspaceSymbolProvider = false;
+  std::optional<ResolveOptions> codeLensProvider;
+  std::optional<ResolveOptions> inlayHintProvider;
+  std::optional<ResolveOptions> documentLinkProvider;
+  std::optional<ExecuteCommandOptions> executeCommandProvider;
+  std::optional<CodeActionOptions> codeActionProvider;
+  std::optional<DiagnosticOptions> diagnosticProvider;
+};
+void to_json(json &j, const ServerCapabilities &c);
+
 struct InitializeResult {
-  json capabilities = json::object();
+  ServerCapabilities capabilities;
   std::optional<ServerInfo> serverInfo;
   /// clangd extension answering ClientCapabilities::offsetEncoding; set only when the client sent that.
   std::optional<OffsetEncoding> offsetEncoding;
@@ -530,6 +576,17 @@ void to_json(json &j, const DiagnosticRelatedInformation &r);
 
 /// Deviation: `code` is a string only (the spec allows `integer | string`; a number read from the wire is
 /// kept as its decimal text); `tags` and `data` are not modelled.
+/// The server's own `Diagnostic.data` (LSP: any), described as `DiagnosticData` in
+/// protocol/inductor-protocol.json. Read back from a client's codeAction context: unknown members are
+/// ignored, anything but an object reads as absent.
+struct DiagnosticData {
+  /// The id of the baseline run when the diagnostic's event is new since that run
+  /// (server/format/CompareFormat).
+  std::optional<std::string> newSinceRun;
+};
+void from_json(const json &j, DiagnosticData &d);
+void to_json(json &j, const DiagnosticData &d);
+
 struct Diagnostic {
   Range range;
   std::optional<DiagnosticSeverity> severity;
@@ -538,7 +595,7 @@ struct Diagnostic {
   std::optional<std::string> source;
   std::string message;
   std::vector<DiagnosticRelatedInformation> relatedInformation; // Omitted on the wire when empty.
-  json data;                                                    ///< Null means absent.
+  std::optional<DiagnosticData> data;
 };
 void from_json(const json &j, Diagnostic &d);
 void to_json(json &j, const Diagnostic &d);

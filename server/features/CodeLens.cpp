@@ -36,24 +36,10 @@ namespace inductor::server {
 
 namespace {
 
-/// Writes a lens whose command is `command` with arguments [uri, range.start, ...]; `more` writes the rest.
-template <class More>
-void writeLens(protocol::JsonWriter &w, const std::string &uri, const protocol::Range &range,
-               std::string_view title, std::string_view command, More more) {
-  w.beginObject().key("range");
-  protocol::write(w, range);
-  w.key("command").beginObject().key("title").value(title).key("command").value(command);
-  w.key("arguments").beginArray().value(uri);
-  protocol::write(w, range.start);
-  more(w);
-  w.endArray().endObject().endObject();
-}
-
 /// A lens opening `locations` (the JSON text of an array of them): inductor.showLocations.
 void writeLocationsLens(protocol::JsonWriter &w, const std::string &uri, const protocol::Range &range,
                         std::string_view title, std::string_view locations) {
-  writeLens(w, uri, range, title, "inductor.showLocations",
-            [&](protocol::JsonWriter &w) { w.raw(locations); });
+  protocol::writeLens(w, range, title, protocol::ShowLocationsArguments{uri, range.start, locations});
 }
 
 /// Where a compiled function's `def` line is now: the recorded line when it still defines the function, else
@@ -93,16 +79,11 @@ void appendCompileLenses(const index::Index &index, TextCache &texts, const std:
     // compile logged no co_name counts under the function its frame id names).
     const std::vector<uint32_t> &compiles =
         fn.frames.empty() ? fn.compiles : groups.functions[groups.function[fn.frames.front()]].compiles;
-    json ids = json::array();
+    protocol::CompilesSelection selection{fn.function, fn.line, {}};
     for (uint32_t c : compiles)
-      ids.push_back(h.compiles[c].id.str());
-    protocol::Command cmd;
-    cmd.title = compilesTitle(h, compiles, index::countsOf(index)->health.ranks);
-    cmd.command = "inductor.showCompiles";
-    cmd.arguments =
-        json::array({uri, lens.range.start,
-                     json{{"function", fn.function}, {"line", fn.line}, {"compileIds", std::move(ids)}}});
-    lens.command = std::move(cmd);
+      selection.compileIds.push_back(h.compiles[c].id.str());
+    lens.command = protocol::clientCommand(compilesTitle(h, compiles, index::countsOf(index)->health.ranks),
+                                           protocol::ShowCompilesArguments{uri, lens.range.start, selection});
     out.dump(json(lens));
   }
 }
@@ -117,18 +98,12 @@ void appendEntryPointLenses(const index::Index &index, TextCache &texts, const s
     if (!at) continue; // The line is no longer in the file.
     protocol::CodeLens lens;
     lens.range = texts.lineRange(uri, at->range.start.line);
-    json ids = json::array();
-    for (uint32_t c : e.compiles)
-      ids.push_back(h.compiles[c].id.str());
     const index::CompiledFrame &f = h.frames[h.compiles[e.compiles.front()].frame];
-    protocol::Command cmd;
-    cmd.title = entryPointTitle(index, e);
-    cmd.command = "inductor.showCompiles";
-    cmd.arguments = json::array({uri, lens.range.start,
-                                 json{{"function", f.function},
-                                      {"line", f.def ? h.places[*f.def].line : 0},
-                                      {"compileIds", std::move(ids)}}});
-    lens.command = std::move(cmd);
+    protocol::CompilesSelection selection{f.function, f.def ? h.places[*f.def].line : 0, {}};
+    for (uint32_t c : e.compiles)
+      selection.compileIds.push_back(h.compiles[c].id.str());
+    lens.command = protocol::clientCommand(entryPointTitle(index, e),
+                                           protocol::ShowCompilesArguments{uri, lens.range.start, selection});
     out.dump(json(lens));
   }
 }
@@ -189,9 +164,10 @@ protocol::Written<std::vector<protocol::CodeLens>> codeLens(const FeatureContext
     const TextViews *views = texts.views(uri);
     auto lines = views ? views->derived<std::vector<LineLens>>(index, key, make)
                        : std::make_shared<const std::vector<LineLens>>(make());
-    for (const LineLens &l : *lines)
-      writeLens(out, uri, texts.lineRange(uri, l.line - 1), l.title, "inductor.showLaunchSites",
-                [](protocol::JsonWriter &) {});
+    for (const LineLens &l : *lines) {
+      protocol::Range range = texts.lineRange(uri, l.line - 1);
+      protocol::writeLens(out, range, l.title, protocol::ShowLaunchSitesArguments{uri, range.start});
+    }
     appendCompileLenses(index, texts, uri, target.path, out);
     appendEntryPointLenses(index, texts, uri, target.path, out);
     return done();

@@ -16,25 +16,21 @@ constexpr const char *kFilter = "AOT_INDUCTOR_FILTERED_KERNELS_TO_PRINT";
 
 protocol::CodeAction envAction(std::string title, const std::vector<std::pair<std::string, std::string>> &env,
                                std::string explanation) {
-  json vars = json::object();
-  std::string shell;
+  protocol::PrinterEnv printer;
   for (const auto &[name, value] : env) {
-    vars[name] = value;
+    printer.env[name] = value;
     // Single quotes keep a comma-separated kernel list one word in any POSIX shell.
     bool plain = std::all_of(value.begin(), value.end(), [](char c) {
       return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-';
     });
-    shell += (shell.empty() ? "" : " ") + name + "=" + (plain ? value : "'" + value + "'");
+    printer.shell += (printer.shell.empty() ? "" : " ") + name + "=" + (plain ? value : "'" + value + "'");
   }
+  printer.title = title;
+  printer.explanation = std::move(explanation);
   protocol::CodeAction a;
   a.title = title;
-  protocol::Command cmd;
-  cmd.title = title;
-  cmd.command = "inductor.showPrinterEnv";
-  cmd.arguments = json::array({json{{"title", std::move(title)},
-                                    {"env", std::move(vars)},
-                                    {"shell", std::move(shell)},
-                                    {"explanation", std::move(explanation)}}});
+  protocol::Command cmd =
+      protocol::clientCommand(std::move(title), protocol::ShowPrinterEnvArguments{printer});
   a.command = std::move(cmd);
   return a;
 }

@@ -153,8 +153,8 @@ void markNewSinceBaseline(protocol::Diagnostic &d, const std::vector<uint32_t> &
   std::string tag = " · new since run " + baselineName;
   size_t eol = d.message.find('\n');
   d.message.insert(eol == std::string::npos ? d.message.size() : eol, tag);
-  if (!d.data.is_object()) d.data = protocol::json::object();
-  d.data["newSinceRun"] = baselineName;
+  if (!d.data) d.data.emplace();
+  d.data->newSinceRun = baselineName;
 }
 
 } // namespace inductor::server

@@ -51,27 +51,19 @@ protocol::InitializationOptions readOptions(const json &j) {
   return opts;
 }
 
-json serverCapabilities(protocol::OffsetEncoding encoding, const protocol::ClientCapabilities &client) {
-  json caps = json::object();
-  caps["positionEncoding"] = std::string(protocol::encodingName(encoding));
-  caps["textDocumentSync"] = json{{"openClose", true}, {"change", 2 /* incremental */}, {"save", false}};
-  caps["definitionProvider"] = true;
-  caps["referencesProvider"] = true;
-  caps["hoverProvider"] = true;
-  caps["codeLensProvider"] = json{{"resolveProvider", false}};
-  caps["inlayHintProvider"] = json{{"resolveProvider", false}};
-  caps["documentSymbolProvider"] = true;
-  caps["documentLinkProvider"] = json{{"resolveProvider", false}};
-  caps["workspaceSymbolProvider"] = true;
-  caps["executeCommandProvider"] =
-      json{{"commands", json::array({"inductor.reindex", "inductor.selectRun", "inductor.selectBaseline"})}};
-  caps["codeActionProvider"] =
-      json{{"codeActionKinds", json::array({"quickfix"})}, {"resolveProvider", false}};
+protocol::ServerCapabilities serverCapabilities(protocol::OffsetEncoding encoding,
+                                                const protocol::ClientCapabilities &client) {
+  protocol::ServerCapabilities caps;
+  caps.positionEncoding = encoding;
+  caps.definitionProvider = caps.referencesProvider = caps.hoverProvider = true;
+  caps.documentSymbolProvider = caps.workspaceSymbolProvider = true;
+  caps.codeLensProvider = caps.inlayHintProvider = caps.documentLinkProvider = protocol::ResolveOptions{};
+  caps.executeCommandProvider = protocol::ExecuteCommandOptions{protocol::serverCommandNames()};
+  caps.codeActionProvider = protocol::CodeActionOptions{{"quickfix"}, false};
   // Compile health is pulled by clients that can (every file's at once: workspace diagnostics), pushed to the
   // others (see server/features/Diagnostics.cpp).
   if (client.diagnosticPull)
-    caps["diagnosticProvider"] = json{
-        {"identifier", "torch.compile"}, {"interFileDependencies", false}, {"workspaceDiagnostics", true}};
+    caps.diagnosticProvider = protocol::DiagnosticOptions{"torch.compile", false, true};
   return caps;
 }
 

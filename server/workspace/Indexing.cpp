@@ -42,7 +42,8 @@ void Workspace::startIndexing(Rebuild kind) {
 
   if (client_.capabilities().workDoneProgress) {
     progressToken_ = "inductor-ls/index/" + std::to_string(generation);
-    client_.request("window/workDoneProgress/create", json{{"token", progressToken_}});
+    client_.request("window/workDoneProgress/create",
+                    json(protocol::WorkDoneProgressCreateParams{progressToken_}));
     protocol::WorkDoneProgressBegin begin;
     begin.title = "Indexing torch.compile traces";
     begin.cancellable = false;

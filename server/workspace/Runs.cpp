@@ -212,9 +212,7 @@ std::shared_ptr<const index::Index> Workspace::otherRunIndex(const index::Index 
 }
 
 std::string Workspace::selectRun(const protocol::InductorCommandParams &params, bool baseline) {
-  std::string id = "latest";
-  if (params.arguments.is_array() && !params.arguments.empty() && params.arguments[0].is_string())
-    id = params.arguments[0].get<std::string>();
+  std::string id = params.run.value_or("latest");
   if (!baseline) {
     logInfo("run selected: " + id + ": reindexing");
     settings_.index.run = id;

@@ -18,7 +18,8 @@ const std::set<std::string> kSchemaKeywords = {
     "type",        "properties", "required", "additionalProperties", "items", "enum", "anyOf", "$ref",
     "description", "$comment",   "title"};
 const std::set<std::string> kTopKeywords = {
-    "$schema", "$comment", "title", "requests", "notifications", "initializationOptions", "$defs"};
+    "$schema", "$comment", "title", "requests", "notifications", "commands", "initializationOptions",
+    "$defs"};
 const std::set<std::string> kTypes = {"null", "boolean", "integer", "number", "string", "array", "object"};
 
 std::string show(const json &v) {
@@ -194,6 +195,25 @@ std::vector<std::string> checkDescription(const json &d) {
       }
     }
   }
+  if (!d.contains("commands") || !d["commands"].is_object()) {
+    out.push_back("commands: missing");
+  } else {
+    for (const auto &[name, c] : d["commands"].items()) {
+      if (name == "$comment") continue;
+      if (name.rfind("inductor.", 0) != 0) out.push_back(name + ": not an inductor. command");
+      for (const auto &[k, v] : c.items())
+        if (k != "side" && k != "arguments" && k != "description")
+          out.push_back(name + ": `" + k + "` is neither side, arguments nor description");
+      if (!c.contains("side") || (c["side"] != "server" && c["side"] != "client"))
+        out.push_back(name + ": side must be \"server\" or \"client\"");
+      if (!c.contains("arguments") || !c["arguments"].is_array()) {
+        out.push_back(name + ": arguments must be an array of schemas");
+        continue;
+      }
+      for (size_t i = 0; i < c["arguments"].size(); ++i)
+        checkSchema(d, c["arguments"][i], name + " arguments[" + std::to_string(i) + "]", out);
+    }
+  }
   if (!d.contains("initializationOptions"))
     out.push_back("initializationOptions: missing");
   else
@@ -209,6 +229,28 @@ std::vector<std::string> validateValue(const json &description, const json &sche
   Validator v{description, seen, {}};
   v.walk(schema, value, where);
   return std::move(v.out);
+}
+
+std::vector<std::string> validateCommand(const json &description, const json &command,
+                                         const std::string &where, std::set<std::string> *seen) {
+  std::vector<std::string> out;
+  if (!command.is_object() || !command.contains("command") || !command["command"].is_string())
+    return {where + ": not a Command: " + show(command)};
+  std::string name = command["command"].get<std::string>();
+  const json &commands = description["commands"];
+  if (!commands.contains(name)) return {where + ": command `" + name + "` is not described"};
+  const json &described = commands[name]["arguments"];
+  json args = command.value("arguments", json::array());
+  if (!args.is_array()) return {where + ".arguments: not an array"};
+  if (args.size() != described.size())
+    out.push_back(where + ".arguments: " + std::to_string(args.size()) + " for `" + name + "`, described " +
+                  std::to_string(described.size()));
+  for (size_t i = 0; i < std::min(args.size(), described.size()); ++i) {
+    std::vector<std::string> p = validateValue(description, described[i], args[i],
+                                               where + ".arguments[" + std::to_string(i) + "]", seen);
+    out.insert(out.end(), p.begin(), p.end());
+  }
+  return out;
 }
 
 std::set<std::string> reachableProperties(const json &description, const json &schema) {

@@ -31,6 +31,11 @@ std::vector<std::string> validateValue(const json &description, const json &sche
                                        const std::string &where, std::set<std::string> *seen = nullptr);
 
 /// "Def.key" of every property of every object in `$defs` reachable from `schema`.
+/// A Command (a code lens's or code action's) against `commands` of the description: a described name, as
+/// many arguments as described, each valid; problems as validateValue's.
+std::vector<std::string> validateCommand(const json &description, const json &command,
+                                         const std::string &where, std::set<std::string> *seen = nullptr);
+
 std::set<std::string> reachableProperties(const json &description, const json &schema);
 
 } // namespace inductor::e2e

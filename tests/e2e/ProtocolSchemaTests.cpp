@@ -2,10 +2,12 @@
 // protocol/inductor-protocol.json (the editors' tests hold protocol.ts and the Lua client to the same file).
 // The real binary over stdio on real cases: every inductor/* request (each artifact's content, every line of
 // the model file for launchSites, compiles with and without a uri), every inductor/status notification of the
-// builds, validated key by key: a key missing, extra or of the wrong type fails with its path. Over all
-// cases (and a workspace without a trace but with a virtual environment), every property the description
-// gives a result must have been seen, so that the description holds nothing the server no longer writes. The
-// validator itself is shown to reject wrong documents first.
+// builds, validated key by key: a key missing, extra or of the wrong type fails with its path. The commands
+// of every code lens and code action of the model file and the generated files, against `commands`, and the
+// diagnostics' data against DiagnosticData; the server's executeCommandProvider against the server commands.
+// Over all cases (and a workspace without a trace but with a virtual environment), every property the
+// description gives a result must have been seen, so that the description holds nothing the server no longer
+// writes. The validator itself is shown to reject wrong documents first.
 #include "e2e/E2E.h"
 #include "e2e/ProtocolSchema.h"
 
@@ -169,6 +171,42 @@ TEST_CASE("protocol schema: every answer and notification of the server matches 
   json d = loadProtocolDescription();
   REQUIRE(checkDescription(d).empty());
   std::set<std::string> seen;
+  std::set<std::string> serverCommands, clientCommands, commandsSeen;
+  for (const auto &item : d["commands"].items())
+    if (item.key() != "$comment")
+      (item.value()["side"] == "server" ? serverCommands : clientCommands).insert(item.key());
+  // Each code lens's and code action's command against `commands`; diagnostics' data against DiagnosticData.
+  auto checkCommand = [&](const json &command, const std::string &where) {
+    if (!command.is_object()) return;
+    std::vector<std::string> bad = validateCommand(d, command, where, &seen);
+    CHECK_MESSAGE(bad.empty(), joined(bad));
+    commandsSeen.insert(command.value("command", std::string()));
+  };
+  size_t lensesChecked = 0, actionsChecked = 0, diagnosticData = 0;
+  auto checkDocument = [&](LSPClient &client, const std::string &uri, const std::string &caseName) {
+    json lenses = client.request("textDocument/codeLens", {{"textDocument", {{"uri", uri}}}});
+    for (const json &lens : lenses) {
+      checkCommand(lens["command"], caseName + ": codeLens " + uri);
+      ++lensesChecked;
+    }
+    json diagnostics = client.request("textDocument/diagnostic", {{"textDocument", {{"uri", uri}}}});
+    for (const json &diagnostic : diagnostics.value("items", json::array()))
+      if (diagnostic.contains("data")) {
+        std::vector<std::string> bad = validateValue(d, d["$defs"]["DiagnosticData"], diagnostic["data"],
+                                                     caseName + ": Diagnostic.data " + uri, &seen);
+        CHECK_MESSAGE(bad.empty(), joined(bad));
+        ++diagnosticData;
+      }
+    json everything = {{"start", {{"line", 0}, {"character", 0}}},
+                       {"end", {{"line", 100000}, {"character", 0}}}};
+    json actions = client.request("textDocument/codeAction", {{"textDocument", {{"uri", uri}}},
+                                                              {"range", everything},
+                                                              {"context", {{"diagnostics", json::array()}}}});
+    for (const json &action : actions) {
+      checkCommand(action.value("command", json()), caseName + ": codeAction " + uri);
+      ++actionsChecked;
+    }
+  };
   size_t launchSiteAnswers = 0, contents = 0, hotLines = 0, events = 0, loweredAnswers = 0;
   const std::string fixtures = fs::canonical(INDUCTOR_FIXTURES_DIR).string() + "/traces/";
   const std::string traces = fs::canonical(INDUCTOR_TRACES_DIR).string() + "/";
@@ -183,6 +221,8 @@ TEST_CASE("protocol schema: every answer and notification of the server matches 
         venv.path(), fixtures + "ranks_diverge", fixtures + "kernel_ir", fixtures + "runs_gpt",
         // Inductor's byte and FLOP estimates: the roofline keys of inductor/hotLines' kernels.
         traces + "kernel_perf",
+        // A run log of the intermediate value debug printer: the printer code actions' command.
+        fixtures + "jit_printer",
         // An older trace whose model is not on this machine: the status's firstMissingSource.
         fs::canonical(INDUCTOR_FIXTURES_DIR).string() + "/tlparse-inputs/simple.log"}) {
     if (!fs::exists(root)) {
@@ -195,6 +235,11 @@ TEST_CASE("protocol schema: every answer and notification of the server matches 
     INFO(s.client.logTail());
     REQUIRE(s.client.waitForIndexed(120s).is_object());
     Run run{d, s.client, seen, caseName};
+    // The commands the server executes are the described server commands.
+    std::set<std::string> executes;
+    for (const json &c : s.initializeResult["capabilities"]["executeCommandProvider"]["commands"])
+      executes.insert(c.get<std::string>());
+    CHECK(executes == serverCommands);
 
     json status = run.request("inductor/status", json::object());
     CHECK(status["ready"] == true);
@@ -230,6 +275,7 @@ TEST_CASE("protocol schema: every answer and notification of the server matches 
     std::string model = root + "/model.py";
     if (fs::exists(model)) {
       std::string uri = s.client.didOpen(model);
+      checkDocument(s.client, uri, caseName);
       run.request("inductor/compiles", {{"uri", uri}});
       run.request("inductor/hotLines", {{"limit", 3}, {"uri", uri}});
       size_t lines = 0;
@@ -253,6 +299,12 @@ TEST_CASE("protocol schema: every answer and notification of the server matches 
     for (const std::string &uri : uris) {
       json content = run.request("inductor/artifactContent", {{"uri", uri}});
       ++contents;
+      // The generated files (output code, kernels) on disk: their lenses, diagnostics and code actions.
+      if (uri.starts_with("file://") && uri.find('%') == std::string::npos &&
+          (uri.ends_with(".py") || uri.ends_with(".cpp"))) {
+        s.client.didOpen(uri.substr(7));
+        checkDocument(s.client, uri, caseName);
+      }
       // Kernel internals: inductor/lowered on the first `tl.load(` line of each artifact (a Triton kernel's).
       std::istringstream lines(content.value("text", std::string()));
       uint32_t l = 0;
@@ -295,11 +347,23 @@ TEST_CASE("protocol schema: every answer and notification of the server matches 
   CHECK(contents > 0);
   CHECK(hotLines > 0);
   CHECK(events > 0);
+  CHECK(lensesChecked > 0);
+  CHECK(actionsChecked > 0);
+  CHECK(diagnosticData > 0);
+  // Every client command the description holds was seen in some lens or code action (none described that the
+  // server no longer sends).
+  for (const std::string &name : clientCommands)
+    CHECK_MESSAGE(commandsSeen.count(name), name << " is described but no lens or code action carried it");
   // Every property the description gives a result or notification was present in some answer.
   std::set<std::string> described;
   for (const auto &[method, m] : d["requests"].items())
     described.merge(reachableProperties(d, m["result"]));
   described.merge(reachableProperties(d, d["notifications"]["inductor/status"]["params"]));
+  for (const auto &item : d["commands"].items())
+    if (item.key() != "$comment")
+      for (const json &argument : item.value()["arguments"])
+        described.merge(reachableProperties(d, argument));
+  described.merge(reachableProperties(d, d["$defs"]["DiagnosticData"]));
   // Keys no trace here holds with a value, each with why; any other key must have been seen with one.
   const std::map<std::string, std::string> neverValued = {
       {"CompiledFrame.compiledAutogradId",

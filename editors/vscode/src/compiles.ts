@@ -27,6 +27,7 @@ import {
   type CompiledFrame,
   type CompiledFunction,
   type CompilesResult,
+  type CompilesSelection,
   type FrameCompile,
   compilesRequest,
   showCompilesCommand,
@@ -288,7 +289,7 @@ export function activate(context: InductorContext, client: LanguageClient): Comp
     vscode.commands.registerCommand('inductorLs.refreshCompiles', () => provider.refresh()),
     vscode.commands.registerCommand(
       showCompilesCommand,
-      (uri: string, _position: unknown, target?: { function?: string; line?: number }) =>
+      (uri: string, _position: unknown, target?: Partial<CompilesSelection>) =>
         reveal(uri, target?.line, target?.function),
     ),
   );

@@ -461,6 +461,20 @@ export const compareRequest = new RequestType<CompareParams, CompareResult, void
 // Client command of the server's printer code actions: one argument
 // {title, env: {NAME: value}, shell: "NAME=value ...", explanation}. The
 // client shows it for the user to copy; it never runs anything.
+// The arguments of `inductor.showCompiles` [uri, position, CompilesSelection]:
+// a def line's lens opens that function's compiles in the view.
+export interface CompilesSelection {
+  function: string;
+  line: number;
+  compileIds: string[];
+}
+
+// `Diagnostic.data` of the compile-health diagnostics.
+export interface DiagnosticData {
+  newSinceRun?: string;
+}
+
+// The argument of `inductor.showPrinterEnv` [PrinterEnv].
 export interface PrinterEnv {
   title: string;
   env: Record<string, string>;

@@ -1,5 +1,6 @@
 // Tests for protocol/InductorProtocol.h: the custom requests' params and results, and initializationOptions.
 #include "protocol/InductorProtocol.h"
+#include "protocol/JsonWriter.h"
 
 #include <doctest/doctest.h>
 
@@ -225,4 +226,34 @@ TEST_CASE("custom results: members documented null are written as null, and read
   CHECK(after["firstMissingSource"].is_null());
   CHECK(after["counts"]["compiles"] == 4);
   checkRoundTrip<StatusResult>(after);
+}
+
+TEST_CASE("client commands: each command's arguments go out as the positional array its client reads") {
+  ShowCompilesArguments compiles{"file:///m.py", Position{3, 0},
+                                 CompilesSelection{"forward", 4, {"0/0", "1/0"}}};
+  Command c = clientCommand("2 compiles", compiles);
+  CHECK(c.command == "inductor.showCompiles");
+  CHECK(c.title == "2 compiles");
+  CHECK(c.arguments == json::parse(R"(["file:///m.py",{"line":3,"character":0},
+                                       {"function":"forward","line":4,"compileIds":["0/0","1/0"]}])"));
+  CHECK(c.arguments[2].get<CompilesSelection>().compileIds == std::vector<std::string>{"0/0", "1/0"});
+
+  PrinterEnv env{"Print", {{"B", "x,y"}, {"A", "3"}}, "A=3 B='x,y'", "why"};
+  c = clientCommand("Print", ShowPrinterEnvArguments{env});
+  CHECK(c.command == "inductor.showPrinterEnv");
+  CHECK(c.arguments == json::parse(R"([{"title":"Print","env":{"A":"3","B":"x,y"},"shell":"A=3 B='x,y'",
+                                        "explanation":"why"}])"));
+
+  c = clientCommand("", ShowLaunchSitesArguments{"file:///m.py", Position{1, 2}});
+  CHECK(c.arguments == json::parse(R"(["file:///m.py",{"line":1,"character":2}])"));
+
+  JsonWriter w;
+  Range r{{1, 0}, {1, 4}};
+  writeLens(w, r, "t", ShowLocationsArguments{"file:///o.py", r.start, R"([{"uri":"file:///m.py"}])"});
+  CHECK(json::parse(w.take()) == json::parse(R"({"range":{"start":{"line":1,"character":0},
+                                                           "end":{"line":1,"character":4}},
+                                                  "command":{"title":"t","command":"inductor.showLocations",
+                                                             "arguments":["file:///o.py",
+                                                                          {"line":1,"character":0},
+                                                                          [{"uri":"file:///m.py"}]]}})"));
 }

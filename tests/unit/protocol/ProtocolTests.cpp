@@ -274,16 +274,58 @@ TEST_CASE("InitializeParams: wrong types outside capabilities are errors") {
 
 TEST_CASE("InitializeResult") {
   InitializeResult result;
-  result.capabilities = json{{"hoverProvider", true}};
+  result.capabilities.hoverProvider = true;
+  result.capabilities.textDocumentSync.change = 1;
   result.serverInfo = ServerInfo{"inductor-ls", "0.1.0"};
   json j = result;
-  CHECK(
-      j ==
-      json::parse(
-          R"({"capabilities":{"hoverProvider":true},"serverInfo":{"name":"inductor-ls","version":"0.1.0"}})"));
+  CHECK(j == json::parse(R"({"capabilities":{"hoverProvider":true,
+                                             "textDocumentSync":{"openClose":true,"change":1,"save":false}},
+                             "serverInfo":{"name":"inductor-ls","version":"0.1.0"}})"));
   result.offsetEncoding = OffsetEncoding::UTF8;
   j = result;
   CHECK(j["offsetEncoding"] == "utf-8");
+}
+
+TEST_CASE(
+    "ServerCapabilities: a provider that is off or unset is omitted; options are written as LSP names them") {
+  ServerCapabilities caps;
+  json j = caps;
+  CHECK(j == json::parse(R"({"textDocumentSync":{"openClose":true,"change":2,"save":false}})"));
+  caps.positionEncoding = OffsetEncoding::UTF16;
+  caps.definitionProvider = true;
+  caps.codeLensProvider = ResolveOptions{};
+  caps.executeCommandProvider = ExecuteCommandOptions{{"a.b"}};
+  caps.codeActionProvider = CodeActionOptions{{"quickfix"}, false};
+  caps.diagnosticProvider = DiagnosticOptions{"id", false, true};
+  j = caps;
+  CHECK(j["positionEncoding"] == "utf-16");
+  CHECK(j["definitionProvider"] == true);
+  CHECK(!j.contains("referencesProvider"));
+  CHECK(j["codeLensProvider"] == json::parse(R"({"resolveProvider":false})"));
+  CHECK(!j.contains("inlayHintProvider"));
+  CHECK(j["executeCommandProvider"] == json::parse(R"({"commands":["a.b"]})"));
+  CHECK(j["codeActionProvider"] ==
+        json::parse(R"({"codeActionKinds":["quickfix"],"resolveProvider":false})"));
+  CHECK(j["diagnosticProvider"] ==
+        json::parse(R"({"identifier":"id","interFileDependencies":false,"workspaceDiagnostics":true})"));
+}
+
+TEST_CASE("Diagnostic.data: the server's DiagnosticData; anything else a client sends back reads as absent") {
+  Diagnostic d;
+  d.message = "m";
+  CHECK(!json(d).contains("data"));
+  d.data = DiagnosticData{"2026-11-27 02:31:47"};
+  json j = d;
+  CHECK(j["data"] == json::parse(R"({"newSinceRun":"2026-11-27 02:31:47"})"));
+  Diagnostic back = j.get<Diagnostic>();
+  REQUIRE(back.data);
+  CHECK(back.data->newSinceRun == std::optional<std::string>("2026-11-27 02:31:47"));
+  j["data"] = "opaque";
+  CHECK(!j.get<Diagnostic>().data);
+  j["data"] = json{{"newSinceRun", 3}, {"other", true}};
+  back = j.get<Diagnostic>();
+  REQUIRE(back.data);
+  CHECK(!back.data->newSinceRun);
 }
 
 TEST_CASE("work done progress payloads carry their kind") {

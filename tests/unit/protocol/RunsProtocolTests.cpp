@@ -55,9 +55,14 @@ TEST_CASE("initializationOptions: run and baseline are strings; others are skipp
 TEST_CASE("workspace/executeCommand: inductor.selectRun and inductor.selectBaseline") {
   auto run = parse<InductorCommandParams>(json{{"command", "inductor.selectRun"}, {"arguments", {"latest"}}});
   CHECK(run.command == InductorCommandParams::Command::SelectRun);
-  CHECK(run.arguments == json::array({"latest"}));
+  CHECK(run.run == std::optional<std::string>("latest"));
   auto base = parse<InductorCommandParams>(json{{"command", "inductor.selectBaseline"}});
   CHECK(base.command == InductorCommandParams::Command::SelectBaseline);
+  CHECK(!base.run);
+  // An argument that is not a run id reads as none ("latest").
+  CHECK(!parse<InductorCommandParams>(json{{"command", "inductor.selectRun"}, {"arguments", {3}}}).run);
+  CHECK(serverCommandNames() ==
+        std::vector<std::string>{"inductor.reindex", "inductor.selectRun", "inductor.selectBaseline"});
   CHECK(std::string(commandName(InductorCommandParams::Command::SelectBaseline)) ==
         "inductor.selectBaseline");
   InductorCommandParams out;
