@@ -312,9 +312,59 @@ struct CompilesParams {
 void from_json(const json &j, CompilesParams &p);
 void to_json(json &j, const CompilesParams &p);
 
+/// Wire enums: each a C++ enum with one spelling per value, read and written by one table (a value the table
+/// lacks reads as the first). One concept has one spelling on every surface: a graph break is "graph break"
+/// in compile events and statuses, comparisons and rank divergences.
+
+/// A wire enum's spelling ("graph break"), for text that shows the wire's words (explain).
+template <class Enum> std::string wireName(Enum e) {
+  return json(e).template get<std::string>();
+}
+
+/// A compile-health event's kind (index::HealthEventKind).
+enum class EventKind { GraphBreak, Recompile, Failure, Specialization };
+NLOHMANN_JSON_SERIALIZE_ENUM(EventKind, {{EventKind::GraphBreak, "graph break"},
+                                         {EventKind::Recompile, "recompile"},
+                                         {EventKind::Failure, "failure"},
+                                         {EventKind::Specialization, "specialization"}})
+
+/// The outcome of a compile, and the worst of a frame's or function's (index::CompileStatus).
+enum class CompileStatus { Ok, GraphBreak, Recompiled, Failed, NotCompiled };
+NLOHMANN_JSON_SERIALIZE_ENUM(CompileStatus, {{CompileStatus::Ok, "ok"},
+                                             {CompileStatus::GraphBreak, "graph break"},
+                                             {CompileStatus::Recompiled, "recompiled"},
+                                             {CompileStatus::Failed, "failed"},
+                                             {CompileStatus::NotCompiled, "not compiled"}})
+
+/// What a comparison found of an event or a line (index::Change).
+enum class Change { New, Gone, Changed, Same };
+NLOHMANN_JSON_SERIALIZE_ENUM(Change, {{Change::New, "new"},
+                                      {Change::Gone, "gone"},
+                                      {Change::Changed, "changed"},
+                                      {Change::Same, "same"}})
+
+/// How ranks diverge (index::RankDivergenceKind).
+enum class RankDivergenceKind {
+  Recompile,
+  GraphBreak,
+  Failure,
+  DifferentCode,
+  CollectiveSchedule,
+  MissingCompile,
+  Cache
+};
+NLOHMANN_JSON_SERIALIZE_ENUM(RankDivergenceKind,
+                             {{RankDivergenceKind::Recompile, "recompile"},
+                              {RankDivergenceKind::GraphBreak, "graph break"},
+                              {RankDivergenceKind::Failure, "failure"},
+                              {RankDivergenceKind::DifferentCode, "different code"},
+                              {RankDivergenceKind::CollectiveSchedule, "collective schedule"},
+                              {RankDivergenceKind::MissingCompile, "missing compile"},
+                              {RankDivergenceKind::Cache, "cache"}})
+
 /// One compile-health event (index/health/CompileHealth.h HealthEvent).
 struct CompileEvent {
-  std::string kind;    ///< "graphBreak", "recompile", "failure" or "specialization".
+  EventKind kind = EventKind::GraphBreak;
   int severity = 2;    ///< DiagnosticSeverity: 1 error, 2 warning, 3 information, 4 hint.
   std::string message; ///< One line: the reason's title, the failed guard, "fail_type: ...".
   std::string code;    ///< PyTorch's id of the graph break (`GB0000`), `recompile-limit`, or empty.
@@ -345,8 +395,8 @@ struct CompileEntry {
   std::string compileId; ///< `frame/frame_compile_id`.
   std::string label;
   std::optional<int64_t> rank; ///< null when not recorded.
-  std::string status;          ///< "ok", "graph break", "recompiled", "failed", "not compiled".
-  std::string summary;         ///< "graph break · 2 attempts · 3.70 s · 10 guards · FX graph cache miss".
+  CompileStatus status = CompileStatus::Ok;
+  std::string summary; ///< "graph break · 2 attempts · 3.70 s · 10 guards · FX graph cache miss".
   std::vector<CompileAttemptEntry> attempts;
   std::optional<double> seconds, backwardSeconds, runtimeSeconds;      ///< null when not recorded.
   std::optional<int64_t> guardCount, shapeEnvGuardCount, graphOpCount; ///< null when not recorded.
@@ -373,8 +423,8 @@ struct FrameEntry {
   std::optional<ResumeOf> resumes;                          ///< null unless a resume frame.
   std::optional<int64_t> frameId, compiledAutogradId, rank; ///< null when not recorded.
   std::optional<Location> location;                         ///< The def line; null when unknown.
-  std::optional<int64_t> resumeOf; ///< Index into `frames`; null when none (or filtered out).
-  std::string status;              ///< The worst of its compiles'.
+  std::optional<int64_t> resumeOf;          ///< Index into `frames`; null when none (or filtered out).
+  CompileStatus status = CompileStatus::Ok; ///< The worst of its compiles'.
   std::string summary;
   std::vector<CompileEntry> compiles;
   friend bool operator==(const FrameEntry &, const FrameEntry &) = default;
@@ -386,7 +436,7 @@ struct FunctionEntry {
   std::optional<std::string> path; ///< null when unknown.
   std::string function;
   std::optional<Location> location; ///< null when unknown.
-  std::string status;
+  CompileStatus status = CompileStatus::Ok;
   std::string summary;
   std::vector<int64_t> frames; ///< Indexes into `frames`.
   friend bool operator==(const FunctionEntry &, const FunctionEntry &) = default;
@@ -498,8 +548,8 @@ struct CompareRun {
 };
 
 struct CompareEvent {
-  std::string change;  ///< "new" or "gone".
-  std::string kind;    ///< "graph break", "recompile" or "failure".
+  Change change = Change::New;            ///< New or Gone.
+  EventKind kind = EventKind::GraphBreak; ///< GraphBreak, Recompile or Failure.
   std::string file;    ///< Local absolute path of the user file; empty when no user line is known.
   uint32_t line = 0;   ///< 1-based in the current file (a gone event's line no longer there: the baseline's).
   std::string code;    ///< The recorded source text of the line.
@@ -508,10 +558,10 @@ struct CompareEvent {
 };
 
 struct CompareLine {
-  std::string file;   ///< Local absolute path.
-  uint32_t line = 0;  ///< 1-based in the current file (a line no longer there: the baseline's).
-  std::string text;   ///< The line's text, trimmed.
-  std::string change; ///< "new", "gone", "changed" or "same".
+  std::string file;  ///< Local absolute path.
+  uint32_t line = 0; ///< 1-based in the current file (a line no longer there: the baseline's).
+  std::string text;  ///< The line's text, trimmed.
+  Change change = Change::Same;
   std::vector<std::string> kernelsBefore, kernelsAfter; ///< Kernel names as the output code names them.
   std::vector<std::string> kernelsChanged;              ///< In both, their generated code differs.
   /// The line's kernels as its code lens counts them (a kernel once per graph of each compile: index/model/
@@ -548,9 +598,7 @@ void to_json(json &j, const RanksParams &p);
 
 /// One divergence between ranks.
 struct RankDivergenceEntry {
-  /// "recompile", "graph break", "failure", "different code", "collective schedule", "missing compile",
-  /// "cache".
-  std::string kind;
+  RankDivergenceKind kind = RankDivergenceKind::Recompile;
   std::vector<int64_t> ranks;      ///< The ranks that differ from the others, sorted.
   uint64_t of = 0;                 ///< Ranks in the run.
   std::string compileId;           ///< "0/1".

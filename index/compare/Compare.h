@@ -39,7 +39,7 @@ namespace inductor::index {
 
 /// How a line or an event differs from the baseline.
 enum class Change : uint8_t { New, Gone, Changed, Same };
-/// "new", "gone", "changed", "same": the wire names of inductor/compare too.
+/// "new", "gone", "changed", "same" (explain's text; the wire spells it in protocol::Change).
 std::string_view changeName(Change change);
 
 /// One run of a comparison: what the caller names it, and its logs.

@@ -46,8 +46,8 @@ enum class RankDivergenceKind : uint8_t {
   MissingCompile,
   Cache,
 };
-/// The wire name: "recompile", "graph break", "failure", "different code", "collective schedule", "missing
-/// compile", "cache".
+/// As prose (hovers, diagnostics' codes, explain): "recompile", "graph break", "failure", "different code",
+/// "collective schedule", "missing compile", "cache". The wire spells it in protocol::RankDivergenceKind.
 std::string_view rankDivergenceName(RankDivergenceKind kind);
 
 /// One divergence between the ranks of a run.

@@ -96,11 +96,13 @@ void printComparison(std::shared_ptr<const index::Index> current,
               c.baseline->logs.size() == 1 ? "" : "s", c.basisBefore.c_str(), c.basisAfter.c_str());
   if (c.events.empty()) std::printf("  No compile-health event is new or gone.\n");
   for (const protocol::CompareEvent &e : c.events)
-    std::printf("  %-4s %-11s %s:%u  %s  %s\n", e.change.c_str(), e.kind.c_str(), shortPath(e.file).c_str(),
-                e.line, e.code.c_str(), e.message.c_str());
+    std::printf("  %-4s %-11s %s:%u  %s  %s\n", protocol::wireName(e.change).c_str(),
+                protocol::wireName(e.kind).c_str(), shortPath(e.file).c_str(), e.line, e.code.c_str(),
+                e.message.c_str());
   for (const protocol::CompareLine &l : c.lines) {
-    if (l.change == "same") continue;
-    std::printf("  %-7s %s:%u  %s\n", l.change.c_str(), shortPath(l.file).c_str(), l.line, l.text.c_str());
+    if (l.change == protocol::Change::Same) continue;
+    std::printf("  %-7s %s:%u  %s\n", protocol::wireName(l.change).c_str(), shortPath(l.file).c_str(), l.line,
+                l.text.c_str());
     std::printf("            kernels before: %s\n            kernels after:  %s\n",
                 joined(l.kernelsBefore).c_str(), joined(l.kernelsAfter).c_str());
     if (!l.kernelsChanged.empty())

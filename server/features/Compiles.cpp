@@ -18,7 +18,7 @@
 //               summary, attempts: [{attempt, restartReason}], seconds?, backwardSeconds?, runtimeSeconds?,
 //               guardCount?, shapeEnvGuardCount?, graphOpCount?, cache: {fxGraph, aotAutograd}
 //               ("hit"/"miss"/"bypass"/null), failType?, failReason?, recompileReasons: [string], rank,
-//               events: [{kind ("graphBreak", "recompile", "failure", "specialization"), severity (LSP),
+//               events: [{kind ("graph break", "recompile", "failure", "specialization"), severity (LSP),
 //               message, location: Location|null}], artifacts: [{uri, title}] (output code and graphs),
 //               trace: {uri, line} (the first record)}
 //   Counts   = server/format/Counts.h countsJson: the whole index's counts, as inductor/status and explain
@@ -32,6 +32,7 @@
 #include "server/features/InductorRequests.h"
 #include "server/format/Counts.h"
 #include "server/format/Health.h"
+#include "server/format/WireEnums.h"
 #include "server/text/Convert.h"
 
 #include "protocol/URI.h"
@@ -45,20 +46,6 @@
 namespace inductor::server {
 
 namespace {
-
-std::string kindName(index::HealthEventKind k) {
-  switch (k) {
-  case index::HealthEventKind::GraphBreak:
-    return "graphBreak";
-  case index::HealthEventKind::Recompile:
-    return "recompile";
-  case index::HealthEventKind::Failure:
-    return "failure";
-  case index::HealthEventKind::Specialization:
-    break;
-  }
-  return "specialization";
-}
 
 std::optional<std::string> cacheName(index::CacheOutcome c) {
   if (c == index::CacheOutcome::Unknown) return std::nullopt;
@@ -107,7 +94,7 @@ protocol::CompilesResult compilesResult(const index::Index &index, TextCache &te
       e.compileId = c.id.str();
       e.label = c.label();
       e.rank = optionalInt(c.rank);
-      e.status = index::compileStatusName(c.status);
+      e.status = wireEnum(c.status);
       e.summary = compileSummary(h, ci);
       for (const index::CompileAttempt &a : c.attempts)
         e.attempts.push_back({a.attempt, a.restartReason});
@@ -124,7 +111,7 @@ protocol::CompilesResult compilesResult(const index::Index &index, TextCache &te
       e.recompileReasons = c.recompileReasons;
       for (uint32_t ev : c.events) {
         const index::HealthEvent &event = h.events[ev];
-        e.events.push_back({kindName(event.kind), static_cast<int>(event.severity), event.title, event.id,
+        e.events.push_back({wireEnum(event.kind), static_cast<int>(event.severity), event.title, event.id,
                             location(event.at)});
       }
       for (uint32_t out : c.outputs) {
@@ -148,7 +135,7 @@ protocol::CompilesResult compilesResult(const index::Index &index, TextCache &te
     frame.rank = optionalInt(f.rank);
     frame.location = location(f.def);
     frame.resumeOf = optionalInt(f.resumeOf);
-    frame.status = index::compileStatusName(worst);
+    frame.status = wireEnum(worst);
     frame.summary = compilesTitle(h, f.compiles, index::countsOf(index)->health.ranks);
     result.frames.push_back(std::move(frame));
   }
@@ -191,7 +178,7 @@ protocol::CompilesResult compilesResult(const index::Index &index, TextCache &te
       }
       fn.function = groups.functions[g].name;
       fn.location = location(groups.functions[g].def);
-      fn.status = index::compileStatusName(worst);
+      fn.status = wireEnum(worst);
       fn.summary = compilesTitle(h, compiles, index::countsOf(index)->health.ranks);
     }
   // The whole index's counts, as the status and explain give them (index/model/Counts.h).

@@ -9,6 +9,7 @@
 // `run` names the run to compare; the served index is one run, which is answered whatever `run` says.
 #include "server/features/Features.h"
 #include "server/features/InductorRequests.h"
+#include "server/format/WireEnums.h"
 
 #include "index/model/Ranks.h"
 
@@ -20,7 +21,7 @@ protocol::RanksResult ranksResult(const index::Index &index) {
   out.count = report.ranks.size();
   for (const index::RankDivergence &d : report.divergences) {
     protocol::RankDivergenceEntry &e = out.divergences.emplace_back();
-    e.kind = index::rankDivergenceName(d.kind);
+    e.kind = wireEnum(d.kind);
     e.ranks.assign(d.ranks.begin(), d.ranks.end());
     e.of = d.of;
     e.compileId = d.compileId;

@@ -17,6 +17,7 @@
 #include "protocol/URI.h"
 #include "server/features/InductorRequests.h"
 #include "server/format/CompareFormat.h"
+#include "server/format/WireEnums.h"
 #include "server/lsp/Server.h"
 
 namespace inductor::server {
@@ -53,12 +54,11 @@ protocol::CompareResult compareResult(const index::Index &current, const index::
   out.baseline = protocol::CompareRun{c.baseline.id, c.baseline.logs};
   out.basisBefore = basisOf(*baseline);
   for (const index::ComparedEvent &e : c.events)
-    out.events.push_back({std::string(index::changeName(e.change)),
-                          std::string(index::healthEventWord(e.kind)), e.path, e.line, e.code, e.message});
+    out.events.push_back({wireEnum(e.change), wireEnum(e.kind), e.path, e.line, e.code, e.message});
   for (const index::ComparedLine &l : c.lines)
-    out.lines.push_back({l.path, l.line, l.text, std::string(index::changeName(l.change)), l.kernelsBefore,
-                         l.kernelsAfter, l.kernelsChanged, l.kernelCountBefore, l.kernelCountAfter,
-                         l.compilesBefore, l.compilesAfter, micros(l.gpuNsBefore), micros(l.gpuNsAfter)});
+    out.lines.push_back({l.path, l.line, l.text, wireEnum(l.change), l.kernelsBefore, l.kernelsAfter,
+                         l.kernelsChanged, l.kernelCountBefore, l.kernelCountAfter, l.compilesBefore,
+                         l.compilesAfter, micros(l.gpuNsBefore), micros(l.gpuNsAfter)});
   return out;
 }
 

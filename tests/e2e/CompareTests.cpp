@@ -68,7 +68,7 @@ std::set<std::string> kernelLineTexts(const std::string &root, const std::string
 std::map<std::tuple<std::string, std::string, std::string>, uint32_t> healthEvents(const std::string &root,
                                                                                    const std::string &run) {
   static const std::map<std::string, std::string> words = {
-      {"graphBreak", "graph break"}, {"recompile", "recompile"}, {"failure", "failure"}};
+      {"graph break", "graph break"}, {"recompile", "recompile"}, {"failure", "failure"}};
   std::map<std::tuple<std::string, std::string, std::string>, uint32_t> out;
   std::vector<std::string> model = modelOf(root, run);
   for (const ExpectedHealthEvent &e : expectedHealth(logOf(root, run)).events) {

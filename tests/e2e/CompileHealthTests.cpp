@@ -226,7 +226,7 @@ expectedDiagnostics(const Fixture &f, const std::vector<ExpectedHealthEvent> &ev
     d.line = shown.line;
     d.severity = std::min(d.severity, e.severity);
     if (d.events.empty()) {
-      d.code = e.code.empty() ? (e.kind == "graphBreak" ? "graph-break" : e.kind) : e.code;
+      d.code = e.code.empty() ? (e.kind == "graph break" ? "graph-break" : e.kind) : e.code;
       d.href = e.href;
     }
     d.events.push_back(&e);
@@ -259,7 +259,7 @@ expectedDiagnostics(const Fixture &f, const std::vector<ExpectedHealthEvent> &ev
 }
 
 std::string kindWord(const std::string &kind) {
-  if (kind == "graphBreak") return "Graph break";
+  if (kind == "graph break") return "Graph break";
   if (kind == "recompile") return "recompiled";
   if (kind == "recompileLimit") return "recompile limit";
   if (kind == "failure") return "Compile failed";
@@ -273,7 +273,7 @@ std::string kindOfDiagnostic(const json &d) {
   if (code == "recompile-limit") return "recompileLimit";
   if (code == "specialization") return "specialization";
   if (d["severity"] == 1) return "failure";
-  return "graphBreak";
+  return "graph break";
 }
 
 /// Checks the diagnostics of one file against the expected ones.
@@ -315,7 +315,7 @@ void checkFile(const Fixture &f, const std::string &path, const json &items,
       std::string at = fs::path(e.inCall->path).filename().string() + ":" + std::to_string(e.inCall->line);
       CHECK(message.rfind("in this call, at " + at + " (a file not on this machine): ", 0) == 0);
     }
-    if (e.kind == "graphBreak") {
+    if (e.kind == "graph break") {
       // The user traceback, outermost first, without the line the diagnostic is on.
       std::set<Loc> want, got;
       for (const Frame &r : e.events.front()->stack)
@@ -389,7 +389,7 @@ TEST_CASE(
     HealthExpectation expectation = expectationOf(f);
     auto expected = expectedDiagnostics(f, expectation.events);
     for (const ExpectedHealthEvent &e : expectation.events) {
-      graphBreaks += e.kind == "graphBreak";
+      graphBreaks += e.kind == "graph break";
       recompiles += e.kind == "recompile";
       failures += e.kind == "failure";
       CHECK_MESSAGE(e.at, "no model line for " << e.kind << " [" << e.compile << "] " << e.title);

@@ -104,7 +104,7 @@ Expected expectedCounts(const Case &c, LSPClient &client) {
       auto it = keyOf.find(e.compile);
       if (it == keyOf.end()) continue;
       PerCompile &p = compiles[it->second];
-      if (e.kind == "graphBreak") ++p.breaksByLog[logIndex];
+      if (e.kind == "graph break") ++p.breaksByLog[logIndex];
       if (e.kind == "failure") p.failure = true;
     }
   }

@@ -167,7 +167,7 @@ HealthExpectation expectedHealth(const std::string &logPath) {
     if (name == "dynamo_graph_break_reason") {
       std::vector<std::string> lines = splitLines(r.payload);
       ExpectedHealthEvent e;
-      e.kind = "graphBreak";
+      e.kind = "graph break";
       e.compile = id;
       e.rank = rankOf(r.envelope);
       e.severity = 2;
@@ -376,7 +376,7 @@ HealthExpectation expectedHealth(const std::string &logPath) {
         skipped = skipped || skips(b);
       if (skipped) {
         if (!breakTexts[id].empty()) continue;
-        e.kind = "graphBreak";
+        e.kind = "graph break";
         e.severity = 2;
         e.href = firstLink;
         e.code = firstLink.substr(firstLink.rfind('/') + 1);

@@ -38,7 +38,7 @@
 namespace inductor::e2e {
 
 struct ExpectedHealthEvent {
-  std::string kind;    ///< "graphBreak", "recompile", "failure", "specialization".
+  std::string kind;    ///< "graph break", "recompile", "failure", "specialization".
   std::string compile; ///< "8/1".
   std::optional<int> rank;
   std::optional<Frame> at; ///< Recorded path and 1-based line; none when no model frame is known.

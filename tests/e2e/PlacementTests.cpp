@@ -313,9 +313,9 @@ TEST_CASE("placement: a frame Dynamo skipped is one graph-break Warning, its cod
         CHECK(compile["status"] == "not compiled");
         size_t breaks = 0, failures = 0;
         for (const json &e : compile["events"]) {
-          breaks += e["kind"] == "graphBreak";
+          breaks += e["kind"] == "graph break";
           failures += e["kind"] == "failure";
-          if (e["kind"] == "graphBreak") {
+          if (e["kind"] == "graph break") {
             CHECK(e["code"] == code);
             CHECK(e["severity"] == 2);
             CHECK(e["location"]["range"]["start"]["line"] == line - 1);

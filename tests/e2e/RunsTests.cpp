@@ -199,7 +199,7 @@ void checkServes(LSPClient &client, const Fixture &f, const RunOracle &served, c
   auto graphBreaks = [](const std::string &log) {
     size_t n = 0;
     for (const ExpectedHealthEvent &e : expectedHealth(log).events)
-      n += e.kind == "graphBreak";
+      n += e.kind == "graph break";
     return n;
   };
   REQUIRE(graphBreaks(served.log) != graphBreaks(other.log)); // Merged runs would count otherwise.

@@ -64,13 +64,6 @@ function eventIcon(severity: number): vscode.ThemeIcon {
   return new vscode.ThemeIcon('info', new vscode.ThemeColor('problemsInfoIcon.foreground'));
 }
 
-const eventKind: Record<string, string> = {
-  graphBreak: 'graph break',
-  recompile: 'recompile',
-  failure: 'failure',
-  specialization: 'specialization',
-};
-
 export class CompilesProvider implements vscode.TreeDataProvider<Node>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<Node | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
@@ -246,7 +239,7 @@ export class CompilesProvider implements vscode.TreeDataProvider<Node>, vscode.D
       case 'event': {
         const e = node.event;
         const item = new vscode.TreeItem(e.message, vscode.TreeItemCollapsibleState.None);
-        item.description = eventKind[e.kind] ?? e.kind;
+        item.description = e.kind;
         item.iconPath = eventIcon(e.severity);
         item.tooltip = e.location
           ? `${p2c.asUri(e.location.uri).fsPath}:${e.location.range.start.line + 1}`

@@ -239,7 +239,7 @@ export const traceScheme = 'inductor-trace';
 // `uri`, only the frames defined or diagnosed in that file.
 export type CompileStatus = 'ok' | 'graph break' | 'recompiled' | 'failed' | 'not compiled';
 export interface CompileEvent {
-  kind: 'graphBreak' | 'recompile' | 'failure' | 'specialization';
+  kind: 'graph break' | 'recompile' | 'failure' | 'specialization';
   severity: 1 | 2 | 3 | 4; // LSP DiagnosticSeverity.
   message: string;
   code: string;

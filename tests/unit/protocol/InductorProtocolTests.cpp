@@ -119,14 +119,14 @@ TEST_CASE("custom results: members documented null are written as null, and read
   CompileEntry compile;
   compile.compileId = "0/1";
   compile.label = "[0/1]";
-  compile.status = "graph break";
+  compile.status = CompileStatus::GraphBreak;
   compile.attempts = {{0, "restart"}, {1, ""}};
   compile.seconds = 1.5;
   compile.guardCount = 10;
   compile.fxGraphCache = "miss";
   compile.recompileReasons = {"size mismatch"};
-  compile.events = {{"graphBreak", 2, "Graph break", "GB0001", location("file:///m.py", 3)},
-                    {"recompile", 3, "guard failed", "", std::nullopt}};
+  compile.events = {{EventKind::GraphBreak, 2, "Graph break", "GB0001", location("file:///m.py", 3)},
+                    {EventKind::Recompile, 3, "guard failed", "", std::nullopt}};
   compile.artifacts = {{"inductor-trace:/a/1/output_code.py", "output code"}};
   compile.trace = TraceRef{"file:///t.log", 12};
   FrameEntry frame;
@@ -135,18 +135,22 @@ TEST_CASE("custom results: members documented null are written as null, and read
   frame.resumes = ResumeOf{"f", 9};
   frame.frameId = 0;
   frame.location = location("file:///m.py", 8);
-  frame.status = "graph break";
+  frame.status = CompileStatus::GraphBreak;
   frame.summary = "1 compile";
   frame.compiles = {compile};
   CompilesResult result;
   result.frames = {frame};
   result.functions = std::vector<FunctionEntry>{
-      {"m.py", "/w/m.py", "f", location("file:///m.py", 8), "graph break", "1 compile", {0}}};
+      {"m.py", "/w/m.py", "f", location("file:///m.py", 8), CompileStatus::GraphBreak, "1 compile", {0}}};
   result.summary = Counts{1, 1, 1, 1, 2, 3, 3, 1, 1, 0, 0, 1};
   json written = result;
   const json &c = written["frames"][0]["compiles"][0];
   CHECK(c["cache"] == json{{"fxGraph", "miss"}, {"aotAutograd", nullptr}});
   CHECK(c["events"][0]["severity"] == 2);
+  // One spelling of a graph break on the wire: the event's kind and the compile's status.
+  CHECK(c["events"][0]["kind"] == "graph break");
+  CHECK(c["status"] == "graph break");
+  CHECK(c["events"][1]["kind"] == "recompile");
   CHECK(c["events"][1]["location"].is_null());
   CHECK(c["failType"].is_null());
   CHECK(c["runtimeSeconds"].is_null());
@@ -256,4 +260,15 @@ TEST_CASE("client commands: each command's arguments go out as the positional ar
                                                              "arguments":["file:///o.py",
                                                                           {"line":1,"character":0},
                                                                           [{"uri":"file:///m.py"}]]}})"));
+}
+
+TEST_CASE("wire enums: one spelling per value; a value the table lacks reads as the first") {
+  CHECK(json(EventKind::GraphBreak) == "graph break");
+  CHECK(json(CompileStatus::NotCompiled) == "not compiled");
+  CHECK(json(RankDivergenceKind::CollectiveSchedule) == "collective schedule");
+  CHECK(json(Change::Gone) == "gone");
+  CHECK(json("specialization").get<EventKind>() == EventKind::Specialization);
+  CHECK(json("graph break").get<EventKind>() == EventKind::GraphBreak);
+  CHECK(json("cache").get<RankDivergenceKind>() == RankDivergenceKind::Cache);
+  CHECK(wireName(Change::Same) == "same");
 }

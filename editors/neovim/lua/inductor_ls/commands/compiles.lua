@@ -17,7 +17,6 @@ local message = require('inductor_ls.message')
 
 local M = {}
 
-local kinds = { graphBreak = 'graph break', recompile = 'recompile', failure = 'failure', specialization = 'specialization' }
 local types = { 'E', 'W', 'I', 'N' }
 
 --- One quickfix item at an LSP location (or without a position when there is none).
@@ -89,7 +88,7 @@ function M.items(result, encoding, keep)
         for _, compile in ipairs(frame.compiles or {}) do
           for _, event in ipairs(compile.events or {}) do
             table.insert(items, item(event.location, encoding,
-              string.format('%s%s %s: %s', compile.label, resumed, kinds[event.kind] or event.kind, event.message),
+              string.format('%s%s %s: %s', compile.label, resumed, event.kind, event.message),
               types[event.severity] or 'I'))
           end
         end
