@@ -108,6 +108,31 @@ void collectDefinitions(std::string_view text, TSNode parent, bool inFunction,
   }
 }
 
+/// A name, or an attribute chain of names (`self.x.y`).
+bool isPlainName(TSNode n) {
+  while (typeIs(n, "attribute")) {
+    TSNode attribute = ts_node_child_by_field_name(n, "attribute", 9);
+    if (ts_node_is_null(attribute) || !typeIs(attribute, "identifier")) return false;
+    n = ts_node_child_by_field_name(n, "object", 6);
+    if (ts_node_is_null(n)) return false;
+  }
+  return typeIs(n, "identifier");
+}
+
+/// Calls `visit` on each node of the tree under `root` whose start row is `line`, and on nodes spanning it
+/// (the subtrees that cannot hold such a node are skipped: linear in the nodes on the way).
+template <class Visit> void visitStartingOn(TSNode root, uint32_t line, Visit visit) {
+  std::vector<TSNode> stack{root};
+  while (!stack.empty()) {
+    TSNode n = stack.back();
+    stack.pop_back();
+    if (ts_node_start_point(n).row > line || ts_node_end_point(n).row < line) continue;
+    if (ts_node_start_point(n).row == line) visit(n);
+    for (uint32_t i = ts_node_named_child_count(n); i-- > 0;)
+      stack.push_back(ts_node_named_child(n, i));
+  }
+}
+
 } // namespace
 
 void PythonSyntax::TreeDeleter::operator()(TSTree *tree) const {
@@ -196,6 +221,65 @@ std::optional<IdentifierAt> PythonSyntax::identifierAt(uint32_t line, uint32_t c
   }
   if (ts_node_is_null(n) || !typeIs(n, "identifier")) return std::nullopt;
   return word;
+}
+
+std::optional<std::vector<std::string>> PythonSyntax::parameterNames(uint32_t line) const {
+  if (line >= lineStarts_.size()) return std::nullopt;
+  std::optional<TSNode> def;
+  visitStartingOn(ts_tree_root_node(tree_.get()), line, [&](TSNode n) {
+    if (def) return;
+    if (typeIs(n, "decorated_definition")) n = ts_node_child_by_field_name(n, "definition", 10);
+    if (!ts_node_is_null(n) && typeIs(n, "function_definition")) def = n;
+  });
+  if (!def) return std::nullopt;
+  TSNode parameters = ts_node_child_by_field_name(*def, "parameters", 10);
+  if (ts_node_is_null(parameters)) return std::nullopt;
+  std::vector<std::string> names;
+  uint32_t count = ts_node_named_child_count(parameters);
+  for (uint32_t i = 0; i < count; ++i) {
+    TSNode p = ts_node_named_child(parameters, i);
+    TSNode name = p;
+    if (typeIs(p, "default_parameter") || typeIs(p, "typed_default_parameter"))
+      name = ts_node_child_by_field_name(p, "name", 4);
+    else if (typeIs(p, "typed_parameter"))
+      name = ts_node_named_child(p, 0); // An identifier, or a splat pattern (`*args: int`).
+    if (!ts_node_is_null(name) && typeIs(name, "identifier")) names.emplace_back(nodeText(text_, name));
+  }
+  return names;
+}
+
+std::vector<std::vector<PythonSyntax::Argument>> PythonSyntax::callsOn(uint32_t line) const {
+  std::vector<std::vector<Argument>> out;
+  if (line >= lineStarts_.size()) return out;
+  visitStartingOn(ts_tree_root_node(tree_.get()), line, [&](TSNode n) {
+    if (!typeIs(n, "argument_list") || ts_node_is_null(ts_node_parent(n)) ||
+        !typeIs(ts_node_parent(n), "call"))
+      return;
+    std::vector<Argument> &arguments = out.emplace_back();
+    uint32_t count = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < count; ++i) {
+      TSNode a = ts_node_named_child(n, i);
+      if (typeIs(a, "comment")) continue;
+      arguments.push_back({std::string(nodeText(text_, a)), typeIs(a, "keyword_argument"), isPlainName(a)});
+    }
+  });
+  return out;
+}
+
+uint32_t PythonSyntax::lineAfterImports() const {
+  TSNode module = ts_tree_root_node(tree_.get());
+  uint32_t after = 0;
+  uint32_t count = ts_node_named_child_count(module);
+  for (uint32_t i = 0; i < count; ++i) {
+    TSNode n = ts_node_named_child(module, i);
+    std::string_view type = ts_node_type(n);
+    if (type == "import_statement" || type == "import_from_statement" || type == "future_import_statement")
+      after = ts_node_end_point(n).row + 1;
+    else if (type == "function_definition" || type == "class_definition" || type == "decorated_definition" ||
+             type == "if_statement")
+      break;
+  }
+  return after;
 }
 
 } // namespace inductor::index

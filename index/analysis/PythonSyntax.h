@@ -70,6 +70,28 @@ public:
   /// embedded in output code, `# [Provenance debug handles] NAME:N`), the word is taken from the text.
   std::optional<IdentifierAt> identifierAt(uint32_t line, uint32_t column) const;
 
+  /// The parameter names of the function defined on `line` (0-based: the line of its `def`, or of its first
+  /// decorator, which is what a code object's co_firstlineno names), in order: plain, defaulted and typed
+  /// parameters; `*args`, `**kwargs` and the `*` and `/` markers are left out, `self` and `cls` kept. nullopt
+  /// when no function definition starts on that line.
+  std::optional<std::vector<std::string>> parameterNames(uint32_t line) const;
+
+  /// One argument of a call: its text, whether it is `name=value`, and whether it is a plain name or a dotted
+  /// attribute of names (`x`, `self.x`: what code can name again on another line).
+  struct Argument {
+    std::string text;
+    bool keyword = false;
+    bool plainName = false;
+  };
+  /// The argument lists of the calls whose `(` is on `line` (0-based), in document order; an argument list
+  /// may run on over later lines. Empty when there is none.
+  std::vector<std::vector<Argument>> callsOn(uint32_t line) const;
+
+  /// The line after the module's leading imports (`import`, `from ... import (...)` however many lines it
+  /// takes), read up to the first definition or `if`: where a statement that needs the imports goes. 0 when
+  /// there are none.
+  uint32_t lineAfterImports() const;
+
 private:
   struct TreeDeleter {
     void operator()(TSTree *tree) const;

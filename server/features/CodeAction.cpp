@@ -13,114 +13,34 @@
 #include "server/format/Health.h"
 #include "server/text/Convert.h"
 
+#include "index/analysis/PythonSyntax.h"
 #include "index/support/TextLines.h"
 #include "protocol/URI.h"
 
 #include <algorithm>
+#include <map>
+#include <optional>
 
 namespace inductor::server {
 
 namespace {
 
-bool isName(std::string_view s) {
-  if (s.empty() || !index::isIdentStart(s[0])) return false;
-  for (char c : s)
-    if (!index::isIdentChar(c) && c != '.') return false;
-  return s.back() != '.';
-}
-
-/// Splits `s` at top-level commas (outside brackets and strings).
-std::vector<std::string> splitArguments(std::string_view s) {
-  std::vector<std::string> out;
-  int depth = 0;
-  char quote = 0;
-  size_t start = 0;
-  for (size_t i = 0; i < s.size(); ++i) {
-    char c = s[i];
-    if (quote) {
-      if (c == '\\')
-        ++i;
-      else if (c == quote)
-        quote = 0;
-      continue;
-    }
-    if (c == '"' || c == '\'')
-      quote = c;
-    else if (c == '(' || c == '[' || c == '{')
-      ++depth;
-    else if (c == ')' || c == ']' || c == '}')
-      --depth;
-    else if (c == ',' && depth == 0) {
-      out.push_back(std::string(index::trim(s.substr(start, i - start))));
-      start = i + 1;
-    }
-  }
-  std::string last(index::trim(s.substr(start)));
-  if (!last.empty()) out.push_back(last);
-  return out;
-}
-
-/// The text between the '(' at `open` and its matching ')', or nullopt when it does not close.
-std::optional<std::string_view> inParens(std::string_view s, size_t open) {
-  int depth = 0;
-  char quote = 0;
-  for (size_t i = open; i < s.size(); ++i) {
-    char c = s[i];
-    if (quote) {
-      if (c == '\\')
-        ++i;
-      else if (c == quote)
-        quote = 0;
-      continue;
-    }
-    if (c == '"' || c == '\'')
-      quote = c;
-    else if (c == '(')
-      ++depth;
-    else if (c == ')' && --depth == 0)
-      return s.substr(open + 1, i - open - 1);
-  }
-  return std::nullopt;
-}
-
-/// Parameter names of the `def` at `line` (0-based), the signature possibly spanning lines; `self`/`cls`
-/// dropped.
-std::vector<std::string> parameters(const index::TextLines &lines, uint32_t line) {
-  std::string sig;
-  for (uint32_t l = line; l < lines.size() && l < line + 20; ++l) {
-    sig += std::string(lines[l]) + " ";
-    size_t open = sig.find('(');
-    if (open != std::string::npos && inParens(sig, open)) break;
-  }
-  size_t open = sig.find('(');
-  if (open == std::string::npos || sig.find("def ") == std::string::npos) return {};
-  auto inside = inParens(sig, open);
-  if (!inside) return {};
-  std::vector<std::string> names;
-  for (std::string p : splitArguments(*inside)) {
-    if (p == "*" || p == "/" || p.starts_with("*")) continue;
-    size_t end = 0;
-    while (end < p.size() && index::isIdentChar(p[end]))
-      ++end;
-    names.push_back(p.substr(0, end));
-  }
+/// The parameters of the function defined on `line` (0-based), `self`/`cls` dropped (a method's caller does
+/// not pass them).
+std::vector<std::string> parameters(const index::PythonSyntax &syntax, uint32_t line) {
+  std::vector<std::string> names = syntax.parameterNames(line).value_or(std::vector<std::string>{});
   if (!names.empty() && (names[0] == "self" || names[0] == "cls")) names.erase(names.begin());
   return names;
 }
 
-/// The argument at `position` of a call on `line` that takes `count` arguments; nullopt when no call fits or
-/// the argument is not a plain name (only a name can be marked dynamic before the call).
-std::optional<std::string> callArgument(std::string_view line, size_t count, size_t position) {
-  for (size_t i = 1; i < line.size(); ++i) {
-    if (line[i] != '(' || !(index::isIdentChar(line[i - 1]) || line[i - 1] == ')')) continue;
-    auto inside = inParens(line, i);
-    if (!inside) continue;
-    std::vector<std::string> args = splitArguments(*inside);
-    size_t positional = 0;
-    for (const std::string &a : args)
-      positional += a.find('=') == std::string::npos || a.find("==") != std::string::npos;
+/// The argument at `position` of a call on `line` (0-based) that passes `count` arguments; nullopt when no
+/// call fits or the argument is not a plain name (only a name can be marked dynamic before the call).
+std::optional<std::string> callArgument(const index::PythonSyntax &syntax, uint32_t line, size_t count,
+                                        size_t position) {
+  for (const std::vector<index::PythonSyntax::Argument> &args : syntax.callsOn(line)) {
+    size_t positional = std::count_if(args.begin(), args.end(), [](const auto &a) { return !a.keyword; });
     if (args.size() != count || positional <= position) continue;
-    if (isName(args[position])) return args[position];
+    if (args[position].plainName) return args[position].text;
   }
   return std::nullopt;
 }
@@ -139,20 +59,6 @@ std::vector<std::string> configAssignments(const std::string &hint) {
       out.push_back(code);
   }
   return out;
-}
-
-/// The line after the file's leading imports (0 when it has none).
-uint32_t afterImports(const index::TextLines &lines) {
-  uint32_t after = 0;
-  for (uint32_t l = 0; l < lines.size(); ++l) {
-    std::string_view t = lines[l];
-    if (t.starts_with("import ") || t.starts_with("from ")) {
-      after = l + 1;
-      continue;
-    }
-    if (t.starts_with("def ") || t.starts_with("class ") || t.starts_with("@") || t.starts_with("if ")) break;
-  }
-  return after;
 }
 
 protocol::TextEdit insertAt(uint32_t line, std::string text) {
@@ -207,6 +113,14 @@ std::vector<protocol::CodeAction> codeAction(const FeatureContext &ctx,
     a.edit = std::move(edit);
     out.push_back(std::move(a));
   };
+  // The files a fix reads as Python (tree-sitter), parsed once per request.
+  std::map<std::string, std::optional<index::PythonSyntax>> syntaxes;
+  auto syntaxOf = [&](const std::string &fileUri) -> const index::PythonSyntax * {
+    auto [it, fresh] = syntaxes.try_emplace(fileUri);
+    if (fresh)
+      it->second = index::PythonSyntax::parse((fileUri == uri ? doc : texts.document(fileUri))->text);
+    return it->second ? &*it->second : nullptr;
+  };
   uint32_t first = params.range.start.line, last = std::max(params.range.end.line, first);
   for (uint32_t line = first; line <= last && line < first + 200; ++line) {
     for (uint32_t e : index.healthAt(target.path, line + 1).events) {
@@ -220,16 +134,19 @@ std::vector<protocol::CodeAction> codeAction(const FeatureContext &ctx,
         const index::Origin &caller = h.places[*c.caller];
         if (!def.exists || !caller.exists) continue;
         std::string defUri = protocol::fileURI(def.path), callerUri = protocol::fileURI(caller.path);
-        auto defDoc = defUri == uri ? doc : texts.document(defUri);
-        auto callerDoc = callerUri == uri ? doc : texts.document(callerUri);
-        index::TextLines defLines = index::splitLines(defDoc->text);
-        index::TextLines callerLines = index::splitLines(callerDoc->text);
-        std::vector<std::string> params = parameters(defLines, def.line - 1);
+        const index::PythonSyntax *defSyntax = syntaxOf(defUri);
+        const index::PythonSyntax *callerSyntax = syntaxOf(callerUri);
+        if (!defSyntax || !callerSyntax || def.line == 0 || caller.line == 0) continue;
+        std::vector<std::string> params = parameters(*defSyntax, def.line - 1);
         auto at = std::find(params.begin(), params.end(), param);
-        if (at == params.end() || caller.line == 0 || caller.line > callerLines.size()) continue;
-        std::string_view callLine = callerLines[caller.line - 1];
-        auto arg = callArgument(callLine, params.size(), static_cast<size_t>(at - params.begin()));
+        if (at == params.end()) continue;
+        auto arg = callArgument(*callerSyntax, caller.line - 1, params.size(),
+                                static_cast<size_t>(at - params.begin()));
         if (!arg) continue;
+        auto callerDoc = callerUri == uri ? doc : texts.document(callerUri);
+        index::TextLines callerLines = index::splitLines(callerDoc->text);
+        if (caller.line > callerLines.size()) continue;
+        std::string_view callLine = callerLines[caller.line - 1];
         std::string indent(callLine.substr(0, index::indentOf(callLine)));
         std::string dim = std::to_string(*ev.sizeIndex);
         std::string title = "Mark dimension " + dim + " of `" + *arg + "` dynamic before calling `";
@@ -242,7 +159,10 @@ std::vector<protocol::CodeAction> codeAction(const FeatureContext &ctx,
         for (const std::string &hint : ev.hints) {
           for (const std::string &assignment : configAssignments(hint)) {
             if (doc->text.find(assignment) != std::string::npos) continue;
-            add("Set `" + assignment + "`", line, uri, {insertAt(afterImports(lines), assignment + "\n")});
+            const index::PythonSyntax *syntax = syntaxOf(uri);
+            if (!syntax) continue;
+            add("Set `" + assignment + "`", line, uri,
+                {insertAt(syntax->lineAfterImports(), assignment + "\n")});
           }
           // Only on the line of the call itself, not on a call that led to it (HealthEvent::shownAt).
           if (hint.find("Remove the `torch._dynamo.graph_break()` call") != std::string::npos &&

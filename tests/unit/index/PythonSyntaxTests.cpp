@@ -182,3 +182,80 @@ TEST_CASE("PythonSyntax: every fixture Python file parses") {
   }
   CHECK(files > 50);
 }
+
+TEST_CASE("PythonSyntax: parameterNames of a def line or its decorator's; splats and markers left out") {
+  auto syntax = PythonSyntax::parse(R"py(@torch.compile(mode="max-autotune")
+def f(
+    a,
+    b: int = 2,
+    *args,
+    c=(1, 2),
+    d: "x, y",
+    **kwargs,
+):
+    pass
+
+class M:
+    def forward(self, x, /, y, *, scale=1.0):
+        return g(x,
+                 self.w, key=y)
+)py");
+  REQUIRE(syntax);
+  using Names = std::vector<std::string>;
+  // The decorator's line is the code object's first line; the def line works too.
+  CHECK(syntax->parameterNames(0) == Names{"a", "b", "c", "d"});
+  CHECK(syntax->parameterNames(1) == Names{"a", "b", "c", "d"});
+  CHECK(syntax->parameterNames(12) == Names{"self", "x", "y", "scale"});
+  CHECK(!syntax->parameterNames(2));  // Inside a signature: no def starts there.
+  CHECK(!syntax->parameterNames(11)); // A class.
+  CHECK(!syntax->parameterNames(99));
+}
+
+TEST_CASE("PythonSyntax: callsOn lists the argument lists opening on a line, nested calls too") {
+  auto syntax = PythonSyntax::parse(R"py(y = model(x, self.w, "a,b", key=(1, 2))
+z = f(g(a), [b, c],
+      d)
+s = "call(not, a, call)"  # h(i)
+)py");
+  REQUIRE(syntax);
+  auto calls = syntax->callsOn(0);
+  REQUIRE(calls.size() == 1);
+  REQUIRE(calls[0].size() == 4);
+  CHECK(calls[0][0].text == "x");
+  CHECK(calls[0][0].plainName);
+  CHECK(calls[0][1].text == "self.w");
+  CHECK(calls[0][1].plainName);
+  CHECK(calls[0][2].text == "\"a,b\"");
+  CHECK(!calls[0][2].plainName);
+  CHECK(calls[0][3].keyword);
+  CHECK(calls[0][3].text == "key=(1, 2)");
+  // f(...) running on to the next line, and g(a) inside it, in document order.
+  calls = syntax->callsOn(1);
+  REQUIRE(calls.size() == 2);
+  CHECK(calls[0].size() == 3);
+  CHECK(calls[0][2].text == "d");
+  CHECK(!calls[0][0].plainName);
+  REQUIRE(calls[1].size() == 1);
+  CHECK(calls[1][0].text == "a");
+  // Strings and comments hold no calls.
+  CHECK(syntax->callsOn(3).empty());
+  CHECK(syntax->callsOn(2).empty());
+}
+
+TEST_CASE("PythonSyntax: lineAfterImports follows an import over all its lines, up to the first definition") {
+  auto syntax = PythonSyntax::parse(R"py("""Docstring."""
+import torch
+from torch.nn import (
+    Linear,
+    ReLU,
+)
+x = 1
+def f():
+    import os
+import late
+)py");
+  REQUIRE(syntax);
+  CHECK(syntax->lineAfterImports() == 6);
+  CHECK(PythonSyntax::parse("x = 1\n")->lineAfterImports() == 0);
+  CHECK(PythonSyntax::parse("from __future__ import annotations\nimport torch\n")->lineAfterImports() == 2);
+}
