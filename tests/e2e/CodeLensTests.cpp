@@ -137,7 +137,8 @@ const std::map<std::string, size_t> kPinnedUserLines = {{"mlp_train", 6},    {"g
                                                         {"cpu_inductor", 4}, {"aoti_conv", 4},
                                                         {"multirank", 1},    {"profiled_mlp", 6}};
 
-void checkCase(const std::string &root) {
+/// The user lines whose lenses were compared.
+size_t checkCase(const std::string &root) {
   const std::string name = fs::path(root).filename().string();
   Session s(root);
   INFO(s.client.logTail());
@@ -148,6 +149,7 @@ void checkCase(const std::string &root) {
   if (auto pin = kPinnedUserLines.find(name); pin != kPinnedUserLines.end()) CHECK(n == pin->second);
   recordUserLinesWithLenses(name, n);
   s.client.shutdown();
+  return n;
 }
 
 TEST_CASE("codeLens: mlp_train model.py line 16 reads `4 kernels, 10 launches · 2 forward · 2 backward`") {
@@ -190,12 +192,20 @@ bool lensSweepSkips(const std::string &root) {
 }
 
 TEST_CASE("codeLens: user lines of every case folder (fixtures and build/traces)") {
+  // Counted, so that a sweep that finds no case or no line fails instead of passing empty.
+  size_t cases = 0, lines = 0, casesWithLines = 0;
   for (const std::string &root : caseFolders()) {
     if (!fs::exists(root + "/model.py")) continue; // Lenses of model.py; a case without one has none to ask.
     if (lensSweepSkips(root)) continue;
     CAPTURE(root);
-    checkCase(root);
+    size_t n = checkCase(root);
+    ++cases;
+    lines += n;
+    casesWithLines += n > 0;
   }
+  MESSAGE("lens sweep: " << cases << " cases, " << lines << " user lines compared");
+  CHECK(cases >= 10);
+  CHECK(casesWithLines * 2 > cases);
 }
 
 /// `model.py:16  h = F.gelu(self.fc1(h))`, the start of a generated-code lens title for this origin.
@@ -266,6 +276,7 @@ void checkOutputCodeLenses(LSPClient &client, const ExpectedOutputCode &code, co
 }
 
 TEST_CASE("codeLens: output code has the origin above each launch and kernel definition") {
+  size_t cases = 0, outputCodes = 0, launches = 0;
   for (const std::string &root : caseFolders()) {
     if (lensSweepSkips(root)) continue;
     CAPTURE(root);
@@ -277,9 +288,16 @@ TEST_CASE("codeLens: output code has the origin above each launch and kernel def
     for (const ExpectedOutputCode &code : codes) {
       if (!code.path.empty()) s.client.didOpen(code.path);
       checkOutputCodeLenses(s.client, code, root);
+      ++outputCodes;
+      launches += code.launches.size();
     }
+    ++cases;
     s.client.shutdown();
   }
+  MESSAGE("output code lens sweep: " << cases << " cases, " << outputCodes << " output codes, " << launches
+                                     << " launches compared");
+  CHECK(cases >= 10);
+  CHECK(launches > 0);
 }
 
 TEST_CASE("codeLens: the title of a launch from line 16 starts with `model.py:16  h = F.gelu(self.fc1(h))`") {

@@ -112,7 +112,8 @@ std::map<std::string, double> oracleLineTimes(const std::string &root, const std
 }
 
 /// Checks a comparison's lines (inductor/compare, explain's `comparison`) against the tests' own join of each
-/// run's profile (oracleLineTimes): a line the oracle timed has its time within 20%, every other line none
+/// run's profile (oracleLineTimes): a line the oracle timed has its time exactly (up to the µs conversion's
+/// rounding), every other line none
 /// (null, never zero); every line the oracle timed in either run is listed with its time, and some are.
 void checkLineTimes(const json &comparison, const std::map<std::string, double> &before,
                     const std::map<std::string, double> &after) {
@@ -128,7 +129,7 @@ void checkLineTimes(const json &comparison, const std::map<std::string, double> 
         continue;
       }
       REQUIRE(l[side.first].is_number());
-      CHECK(std::abs(l[side.first].get<double>() - expected->second) <= 0.2 * expected->second);
+      CHECK(std::abs(l[side.first].get<double>() - expected->second) <= 1e-9 * expected->second + 1e-6);
       ++timed;
     }
   }
@@ -301,7 +302,7 @@ TEST_CASE("compare: runs_gpt — the new graph break on the print line and the n
   CHECK(gone == expected);
 }
 
-TEST_CASE("compare: runs_gpt — each line's GPU time before and after, within 20% of each run's profile") {
+TEST_CASE("compare: runs_gpt — each line's GPU time before and after, as each run's profile gives it") {
   std::string root = caseDir("runs_gpt");
   std::map<std::string, double> before = oracleLineTimes(root, "base"), after = oracleLineTimes(root, "new");
   REQUIRE(!before.empty());
@@ -350,7 +351,7 @@ TEST_CASE(
   std::string baselineId = c["baseline"]["id"].get<std::string>();
   REQUIRE(!baselineId.empty());
   // Both runs' GPU times, each from its own profile (the served baseline is built with its profiles, not
-  // served early without them as the current run may be), within 20% of the tests' own join.
+  // served early without them as the current run may be), as the tests' own join gives them.
   {
     std::map<std::string, double> before = oracleLineTimes(root, "base"),
                                   after = oracleLineTimes(root, "new");

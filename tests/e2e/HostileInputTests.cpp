@@ -105,14 +105,12 @@ TEST_CASE("hostile: a Content-Length over the cap is answered at once, and the n
   // Finding 6 of issue 11: the server tried to discard 1 TiB and swallowed every later frame.
   Session s(caseDir("mlp_train"));
   INFO(s.client.logTail());
-  auto started = std::chrono::steady_clock::now();
   s.client.sendRawFrame(R"({"jsonrpc":"2.0","id":7,"method":"inductor/status"})", size_t{1} << 40);
   json refused = s.client.waitForNullIdResponse(10s);
   CHECK(refused["error"]["code"] == -32700);
   CHECK(refused["error"]["message"].get<std::string>().find("exceeds the limit") != std::string::npos);
-  // The next request is answered, well before any 1 TiB could have been read.
+  // Refused from the header alone (the message says so), and the next request is answered.
   checkStillServes(s.client);
-  CHECK(std::chrono::steady_clock::now() - started < 20s);
   s.client.shutdown();
 }
 
@@ -161,12 +159,15 @@ TEST_CASE("hostile: a log cut again and again while it is indexed never takes th
   LSPClient client;
   INFO(client.logTail());
   client.initialize(dir.path());
+  size_t seen = 0;
   for (int i = 0; i < 8; ++i) {
     fs::resize_file(log, big.size() / size_t(2 + i));
     std::ofstream(log, std::ios::binary | std::ios::trunc) << big;
+    seen = client.notifications("inductor/status").size();
     client.request("workspace/executeCommand", {{"command", "inductor.reindex"}});
   }
-  client.waitForNotification("inductor/status", 120s);
+  // The build of the last reindex (over the whole log again) has ended.
+  REQUIRE(client.waitForIndexedAfter(seen, 120s).is_object());
   checkStillServes(client);
   client.shutdown();
 }

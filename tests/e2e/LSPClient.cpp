@@ -389,6 +389,21 @@ json LSPClient::waitForIndexed(std::chrono::milliseconds timeout) {
   return p ? *p : json();
 }
 
+json LSPClient::waitForIndexedAfter(size_t seen, std::chrono::milliseconds timeout) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  auto find = [&]() -> const json * {
+    size_t n = 0;
+    for (const json &m : notifications_) {
+      if (m.value("method", "") != "inductor/status" || !m.contains("params")) continue;
+      if (n++ >= seen && m["params"].value("indexing", true) == false) return &m["params"];
+    }
+    return nullptr;
+  };
+  cv_.wait_for(lock, timeout, [&] { return find() || eof_; });
+  const json *p = find();
+  return p ? *p : json();
+}
+
 json LSPClient::waitForServerRequest(const std::string &method, std::chrono::milliseconds timeout) {
   std::unique_lock<std::mutex> lock(mutex_);
   auto find = [&]() -> const json * {

@@ -107,6 +107,10 @@ public:
   /// Waits for the `inductor/status` notification that ends a build (`indexing` false; the server sends
   /// others while it builds) and returns its params, or null on timeout.
   json waitForIndexed(std::chrono::milliseconds timeout = 30s);
+  /// The same for a later build: the first `inductor/status` with `indexing` false after the first `seen`
+  /// `inductor/status` notifications (notifications("inductor/status").size() before the build was asked
+  /// for), or null on timeout. Waits on the server's own word, not on time.
+  json waitForIndexedAfter(size_t seen, std::chrono::milliseconds timeout = 60s);
   /// Waits until the server has sent a request with this method (returns the whole message), or null.
   json waitForServerRequest(const std::string &method, std::chrono::milliseconds timeout = 30s);
   /// Server->client requests received so far (whole messages), in order.

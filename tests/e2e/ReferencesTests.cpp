@@ -85,7 +85,8 @@ const std::map<std::string, size_t> kPinnedUserLines = {{"mlp_train", 6},    {"g
                                                         {"cpu_inductor", 4}, {"aoti_conv", 4},
                                                         {"multirank", 1},    {"profiled_mlp", 6}};
 
-void checkCase(const std::string &root) {
+/// The user lines whose references were compared.
+size_t checkCase(const std::string &root) {
   Session s(root);
   INFO(s.client.logTail());
   std::vector<ExpectedOutputCode> codes =
@@ -95,6 +96,7 @@ void checkCase(const std::string &root) {
   if (auto pin = kPinnedUserLines.find(fs::path(root).filename().string()); pin != kPinnedUserLines.end())
     CHECK(n == pin->second);
   s.client.shutdown();
+  return n;
 }
 
 TEST_CASE("references: mlp_train model.py line 16 has every launch of forward and backward") {
@@ -124,11 +126,21 @@ TEST_CASE("references: mlp_train model.py line 16 has every launch of forward an
 }
 
 TEST_CASE("references: every user line of every case folder (fixtures and build/traces)") {
+  // Counted, so that a sweep that finds no case or no line fails instead of passing empty.
+  size_t cases = 0, eligible = 0, lines = 0, casesWithLines = 0;
   for (const std::string &root : caseFolders()) {
     if (!fs::exists(root + "/model.py")) continue;
+    ++eligible;
     CAPTURE(root);
-    checkCase(root);
+    size_t n = checkCase(root);
+    ++cases;
+    lines += n;
+    casesWithLines += n > 0;
   }
+  MESSAGE("references sweep: " << cases << " cases, " << lines << " user lines compared");
+  CHECK(cases == eligible);
+  CHECK(cases >= 10);
+  CHECK(casesWithLines * 2 > cases); // Most cases' model lines became kernels.
 }
 
 TEST_CASE("references: graph_break_dynamic lines reached by recompiles list launches of every compile id") {

@@ -486,8 +486,7 @@ TEST_CASE("notices: a trace made without INDUCTOR_PROVENANCE says how many launc
   // A reindex that finds the same says nothing again.
   size_t before = s.client.notifications("inductor/status").size();
   s.client.request("workspace/executeCommand", {{"command", "inductor.reindex"}});
-  for (int i = 0; i < 200 && s.client.notifications("inductor/status").size() < before + 2; ++i)
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  REQUIRE(s.client.waitForIndexedAfter(before).is_object());
   shown = 0;
   for (const json &m : s.client.notifications("window/showMessage"))
     shown += m["message"] == message;

@@ -132,15 +132,9 @@ TEST_CASE(
   CHECK(r.base->runtime().times.profiles[0].path == kCase + "/profile_base.json");
   REQUIRE(r.latest->runtime().times.profiles.size() == 1);
   CHECK(r.latest->runtime().times.profiles[0].path == kCase + "/profile_new.json");
-  for (const ComparedLine &l : c.lines) {
-    uint64_t before = 0, after = 0;
-    for (LaunchRef ref : l.launchesBefore)
-      if (const LaunchTiming *t = launchTiming(*r.base, ref)) before += t->ns;
-    for (LaunchRef ref : l.launchesAfter)
-      if (const LaunchTiming *t = launchTiming(*r.latest, ref)) after += t->ns;
-    CHECK(l.gpuNsBefore.value_or(0) == before);
-    CHECK(l.gpuNsAfter.value_or(0) == after);
-  }
+  // Each line's times are checked exactly against an independent join of each run's profile (ProfileOracle)
+  // in tests/e2e/CompareTests.cpp; computing them here with the product's own launchTiming would check the
+  // product against itself.
   // Every line of the comparison has kernels in one run at least, and a line's kernels are its launches'.
   for (const ComparedLine &l : c.lines) {
     CAPTURE(l.text);
