@@ -470,4 +470,41 @@ std::vector<KernelSymbol> Index::searchKernels(std::string_view query, size_t li
   return out;
 }
 
+const Run &Index::run() const {
+  static const Run kNone;
+  return runIndex_ && *runIndex_ < runs_.size() ? runs_[*runIndex_] : kNone;
+}
+
+std::string_view Compile::kindWord() const {
+  // An AOTInductor compile's inference graph (or one of no known kind) reads "AOT".
+  if (graphKind == GraphKind::Forward || graphKind == GraphKind::Backward) return graphKindName(graphKind);
+  if (aoti) return "AOT";
+  return graphKind == GraphKind::Inference ? graphKindName(graphKind) : "other";
+}
+
+std::string Compile::label(bool withRank) const {
+  std::string s;
+  if (!id.empty())
+    s = "[" + id.traceStr() + "]";
+  else if (aoti)
+    s = "AOTInductor";
+  std::string_view kind = graphKindName(graphKind);
+  if (!kind.empty()) s += (s.empty() ? "" : " ") + std::string(kind);
+  if (s.empty()) s = "compile";
+  if (rank && withRank) s += " rank " + std::to_string(*rank);
+  return s;
+}
+
+std::vector<std::string> readRoots(const IndexOptions &options, bool withImportRoots) {
+  std::vector<std::string> roots = options.roots;
+  roots.insert(roots.end(), options.inputs.begin(), options.inputs.end());
+  roots.insert(roots.end(), options.profiles.begin(), options.profiles.end());
+  roots.insert(roots.end(), options.runLogs.begin(), options.runLogs.end());
+  roots.insert(roots.end(), options.tritonCacheDirs.begin(), options.tritonCacheDirs.end());
+  for (const PathMapping &m : options.pathMappings)
+    roots.push_back(m.to);
+  if (withImportRoots) roots.insert(roots.end(), options.pythonPaths.begin(), options.pythonPaths.end());
+  return roots;
+}
+
 } // namespace inductor::index

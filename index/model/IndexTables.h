@@ -1,5 +1,5 @@
 // index/model/IndexTables.h: the frozen lookup tables behind an Index (Index.h), shared by the build that
-// fills them (index/build/IndexBuilder::freeze) and the queries that read them (Index.cpp,
+// fills them (index/builder/IndexBuilder::freeze) and the queries that read them (Index.cpp,
 // HealthQueries.cpp). Internal to index/: nothing outside index/ includes it. Immutable once built, so
 // queries read it without locks (the *Once flags guard the tables made on first use; the Triton files parsed
 // on request, tritonFiles, are the one part that changes, behind its own locks: TritonQueries.cpp).

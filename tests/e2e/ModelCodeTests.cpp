@@ -234,7 +234,7 @@ PackageCount checkDefinitions(LSPClient &client, const std::vector<ExpectedOutpu
 
 /// Output code as the same code on any GPU: the device index in its forms (`cuda:1`, `index=1`,
 /// `get_raw_stream(1)`, `_DeviceGuard(1)`, `set_device(1)`, `stream1`), `# graph id:` addresses and cache
-/// paths (`/xx/c<hash>`) blanked. Independent of the server's comparison (index/build/IndexBuilder.cpp).
+/// paths (`/xx/c<hash>`) blanked. Independent of the server's comparison (index/builder/IndexBuilder.cpp).
 std::string deviceBlind(const std::string &text) {
   static const std::regex device(
       R"re((cuda:|index=|get_raw_stream\(|_DeviceGuard\(|set_device\(|\bstream|# graph id: )\d+|/[a-z0-9]{2}/c[a-z0-9]{20,})re");

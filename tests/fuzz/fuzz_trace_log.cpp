@@ -2,7 +2,7 @@
 // log into compiles (segmentLog). Properties: records lie inside the text in file order, payload lines agree
 // with the payload text, verification never disagrees with itself, rank() is the first ranked record's.
 #include "FuzzInput.h"
-#include "index/build/IndexBuilder.h"
+#include "index/builder/IndexBuilder.h"
 #include "index/trace/TraceLog.h"
 
 using namespace inductor;

@@ -17,7 +17,7 @@ namespace {
 
 // The pipeline order of index/README.md.
 const std::vector<std::string> kStages = {"support", "trace",   "files",   "analysis", "health",
-                                          "model",   "runtime", "compare", "build"};
+                                          "model",   "runtime", "compare", "builder"};
 
 int stageOf(const std::string &name) {
   auto it = std::find(kStages.begin(), kStages.end(), name);

@@ -1,4 +1,4 @@
-// Tests for index/build/Origins.cpp on the project's own real traces: the end of the fallback chain (Index.h)
+// Tests for index/builder/Origins.cpp on the project's own real traces: the end of the fallback chain (Index.h)
 // for kernels whose stacks hold only PyTorch's frames, and which launches were recorded without provenance.
 #include "index/analysis/ModelFrames.h"
 #include "index/model/Index.h"

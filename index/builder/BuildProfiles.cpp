@@ -2,7 +2,7 @@
 // of every compile on the workers (Profile.h), then summed in order into per-launch, per-compile and per-line
 // times with the caveats of the join (Runtime.h). A profile whose file and compiles did not change since the
 // previous build (IndexCache) is not read again.
-#include "index/build/IndexBuilder.h"
+#include "index/builder/IndexBuilder.h"
 #include "index/files/ReadPolicy.h"
 #include "index/runtime/Runtime.h"
 

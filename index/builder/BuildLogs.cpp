@@ -1,6 +1,6 @@
 // Step 2 of the build pipeline (see IndexBuilder.h): reading TORCH_TRACE logs, resuming grown ones from the
 // build cache, verifying payload digests.
-#include "index/build/IndexBuilder.h"
+#include "index/builder/IndexBuilder.h"
 
 #include <algorithm>
 #include <filesystem>

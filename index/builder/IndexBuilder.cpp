@@ -1,4 +1,4 @@
-#include "index/build/IndexBuilder.h"
+#include "index/builder/IndexBuilder.h"
 
 #include "index/runtime/Runtime.h"
 
@@ -656,39 +656,8 @@ std::shared_ptr<const Index> IndexBuilder::run() {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Index.
-
-std::string_view Compile::kindWord() const {
-  // An AOTInductor compile's inference graph (or one of no known kind) reads "AOT".
-  if (graphKind == GraphKind::Forward || graphKind == GraphKind::Backward) return graphKindName(graphKind);
-  if (aoti) return "AOT";
-  return graphKind == GraphKind::Inference ? graphKindName(graphKind) : "other";
-}
-
-std::string Compile::label(bool withRank) const {
-  std::string s;
-  if (!id.empty())
-    s = "[" + id.traceStr() + "]";
-  else if (aoti)
-    s = "AOTInductor";
-  std::string_view kind = graphKindName(graphKind);
-  if (!kind.empty()) s += (s.empty() ? "" : " ") + std::string(kind);
-  if (s.empty()) s = "compile";
-  if (rank && withRank) s += " rank " + std::to_string(*rank);
-  return s;
-}
-
-std::vector<std::string> readRoots(const IndexOptions &options, bool withImportRoots) {
-  std::vector<std::string> roots = options.roots;
-  roots.insert(roots.end(), options.inputs.begin(), options.inputs.end());
-  roots.insert(roots.end(), options.profiles.begin(), options.profiles.end());
-  roots.insert(roots.end(), options.runLogs.begin(), options.runLogs.end());
-  roots.insert(roots.end(), options.tritonCacheDirs.begin(), options.tritonCacheDirs.end());
-  for (const PathMapping &m : options.pathMappings)
-    roots.push_back(m.to);
-  if (withImportRoots) roots.insert(roots.end(), options.pythonPaths.begin(), options.pythonPaths.end());
-  return roots;
-}
+// Index::build, the model's one entry into this stage (declared with the model so that callers depend on
+// model/ alone).
 
 std::shared_ptr<const Index> Index::build(const IndexOptions &options, const ProgressCallback &progress,
                                           const std::atomic<bool> *cancelled, IndexCache *cache) {

@@ -1,7 +1,7 @@
-// index/build/BuildRuns.cpp: an index of one run (index/files/Runs.h): the runs of the inputs, the one
+// index/builder/BuildRuns.cpp: an index of one run (index/files/Runs.h): the runs of the inputs, the one
 // IndexOptions::run selects, and the inputs restricted to it before any log is read, so that every later step
 // (reading logs, file compiles, compile health, runtime) sees only that run's files.
-#include "index/build/IndexBuilder.h"
+#include "index/builder/IndexBuilder.h"
 #include "index/runtime/DebugPrinter.h"
 
 #include <algorithm>
@@ -114,11 +114,6 @@ Expected<NamedRun> resolveRunName(const IndexOptions &options, const std::vector
   Expected<NamedRun> run = named(ownRuns, path, {path});
   if (run) run->outside = true;
   return run;
-}
-
-const Run &Index::run() const {
-  static const Run kNone;
-  return runIndex_ && *runIndex_ < runs_.size() ? runs_[*runIndex_] : kNone;
 }
 
 } // namespace inductor::index

@@ -1,6 +1,6 @@
 // Origins of kernel launches (step 4 of the build pipeline, see IndexBuilder.h): the fallback chain of
 // Index.h from a launch's provenance to the user source lines it came from.
-#include "index/build/IndexBuilder.h"
+#include "index/builder/IndexBuilder.h"
 
 #include <algorithm>
 #include <set>

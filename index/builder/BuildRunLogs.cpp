@@ -2,7 +2,7 @@
 // launches of the compiles of their run (DebugPrinter.h), each launch gets the statistics of its first call,
 // and where NaN/Inf first shows up becomes diagnostics on the launch and on the user lines that made it
 // (Runtime.h).
-#include "index/build/IndexBuilder.h"
+#include "index/builder/IndexBuilder.h"
 #include "index/files/ReadPolicy.h"
 #include "index/runtime/Runtime.h"
 

@@ -2,7 +2,7 @@
 // and drives the two halves: BuildProfiles.cpp joins profiler traces to launches and sums times per launch,
 // compile and user line; BuildRunLogs.cpp maps the printer's run logs to launches and turns the first NaN/Inf
 // into diagnostics. Files are read only where the ReadPolicy allows.
-#include "index/build/IndexBuilder.h"
+#include "index/builder/IndexBuilder.h"
 #include "index/files/ReadPolicy.h"
 #include "index/runtime/Runtime.h"
 #include "index/trace/JsonScan.h"

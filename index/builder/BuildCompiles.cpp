@@ -1,7 +1,7 @@
 // Steps 3-5 of the build pipeline (see IndexBuilder.h): compiles cut out of logs and found in files, their
 // analyses (output code, graphs, provenance), copies merged by content, kernel files linked to their
 // wrappers.
-#include "index/build/IndexBuilder.h"
+#include "index/builder/IndexBuilder.h"
 
 #include <algorithm>
 #include <filesystem>

@@ -7,7 +7,7 @@
 //    user's model code, as for kernel origins;
 //  - Placer::place() turns a recorded file:line into a place (an Origin, resolved like every other user
 //    origin by makeOrigin); nothing else creates places.
-#include "index/build/IndexBuilder.h"
+#include "index/builder/IndexBuilder.h"
 #include "index/support/PathNames.h"
 
 #include <algorithm>

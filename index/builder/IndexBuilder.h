@@ -1,4 +1,4 @@
-// index/build/IndexBuilder.h: the build pipeline of an Index (see Index.h), shared by the files that
+// index/builder/IndexBuilder.h: the build pipeline of an Index (see Index.h), shared by the files that
 // implement its steps. Internal to index/: nothing outside index/*.cpp includes it.
 //   IndexBuilder.cpp  run(), freeze(), the build cache (IndexCache) and helpers shared by the steps;
 //   BuildLogs.cpp     step 2, reading and verifying TORCH_TRACE logs;
