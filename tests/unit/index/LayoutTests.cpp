@@ -90,3 +90,35 @@ TEST_CASE("index/ is grouped in pipeline stages, each including only itself and 
   CHECK(seen.size() == kStages.size());
   CHECK(sources > 40);
 }
+
+TEST_CASE("tests/unit/index/ mirrors the stages: each test file in the folder of the stage it tests") {
+  const fs::path tests = fs::path(INDUCTOR_SOURCE_DIR) / "tests/unit/index";
+  const fs::path index = fs::path(INDUCTOR_SOURCE_DIR) / "index";
+  size_t files = 0;
+  for (const auto &entry : fs::directory_iterator(tests)) {
+    std::string name = entry.path().filename().string();
+    if (entry.is_regular_file()) {
+      // Only this file, which tests the layout of all of index/, sits at the top.
+      CHECK_MESSAGE(name == "LayoutTests.cpp", "a test outside the stage folders: " << entry.path().string());
+      continue;
+    }
+    CHECK_MESSAGE(stageOf(name) >= 0, "tests/unit/index/" << name << " is not a stage of index/README.md");
+    for (const auto &file : fs::directory_iterator(entry.path())) {
+      std::string base = file.path().filename().string();
+      if (!base.ends_with("Tests.cpp")) continue;
+      ++files;
+      // `XTests.cpp` tests index/<stage>/X.h or .cpp, or a part of one that its header says (the first lines
+      // name the file: `index/model/Index.h` for RankCopiesTests).
+      std::string tested = base.substr(0, base.size() - 9);
+      bool named = fs::exists(index / name / (tested + ".h")) || fs::exists(index / name / (tested + ".cpp"));
+      if (!named) {
+        std::ifstream in(file.path());
+        std::string head(600, '\0');
+        in.read(head.data(), static_cast<std::streamsize>(head.size()));
+        named = head.find("index/" + name + "/") != std::string::npos;
+      }
+      CHECK_MESSAGE(named, file.path().string() << " names no file of index/" << name);
+    }
+  }
+  CHECK(files > 25);
+}
