@@ -10,27 +10,6 @@ using test::MiniTrace;
 
 namespace {
 
-/// The model of reluMulTexts, with a graph break on its `relu` line as Dynamo logs it
-/// (torch/_dynamo/symbolic_convert.py's `dynamo_graph_break_reason` artifact).
-MiniTrace::Texts withGraphBreak() {
-  MiniTrace::Texts t = test::reluMulTexts();
-  t.records.push_back({R"("artifact": {"name": "dynamo_graph_break_reason", "encoding": "string"})",
-                       R"(Graph break in user code at ${DIR}/model.py:6
-Graph Break Reason: Encountered graph break when attempting to trace CALL: a function call, e.g. f(x, y):
-
-Failed to trace builtin operator
-  Explanation: Dynamo does not know how to trace builtin operator `print` with argument types ['str'] (has_kwargs False)
-  Hint: Avoid calling builtin `print` with argument types ['str'].
-
- For more details about this graph break, please visit: https://meta-pytorch.github.io/compile-graph-break-site/gb/gb0059.html
-
-User code traceback:
-  File "${DIR}/model.py", line 6, in forward
-    y = x.relu()
-)"});
-  return t;
-}
-
 protocol::DocumentDiagnosticReport diagnosticsOf(MiniTrace &t, const std::string &uri) {
   protocol::DocumentDiagnosticParams params;
   params.textDocument.uri = uri;
@@ -40,7 +19,7 @@ protocol::DocumentDiagnosticReport diagnosticsOf(MiniTrace &t, const std::string
 } // namespace
 
 TEST_CASE("diagnostics: a graph break is a Warning on its model line, with PyTorch's code and page") {
-  MiniTrace t(withGraphBreak());
+  MiniTrace t(test::reluMulWithGraphBreak());
   protocol::DocumentDiagnosticReport r = diagnosticsOf(t, t.modelUri());
   REQUIRE(r.items.size() == 1);
   const protocol::Diagnostic &d = r.items[0];
@@ -61,7 +40,7 @@ TEST_CASE("diagnostics: a graph break is a Warning on its model line, with PyTor
 }
 
 TEST_CASE("diagnostics: the line edited since the trace loses its diagnostic rather than moving it") {
-  MiniTrace t(withGraphBreak());
+  MiniTrace t(test::reluMulWithGraphBreak());
   std::string edited = t.model.code();
   edited.replace(edited.find("y = x.relu()"), 12, "y = x.sigmoid()");
   std::ofstream(t.modelPath(), std::ios::binary) << edited;

@@ -214,4 +214,25 @@ inline protocol::Range rangeOf(const nlohmann::json &range) {
   return r;
 }
 
+/// The model of reluMulTexts, with a graph break on its `relu` line as Dynamo logs it
+/// (torch/_dynamo/symbolic_convert.py's `dynamo_graph_break_reason` artifact).
+inline MiniTrace::Texts reluMulWithGraphBreak() {
+  MiniTrace::Texts t = reluMulTexts();
+  t.records.push_back({R"("artifact": {"name": "dynamo_graph_break_reason", "encoding": "string"})",
+                       R"(Graph break in user code at ${DIR}/model.py:6
+Graph Break Reason: Encountered graph break when attempting to trace CALL: a function call, e.g. f(x, y):
+
+Failed to trace builtin operator
+  Explanation: Dynamo does not know how to trace builtin operator `print` with argument types ['str'] (has_kwargs False)
+  Hint: Avoid calling builtin `print` with argument types ['str'].
+
+ For more details about this graph break, please visit: https://meta-pytorch.github.io/compile-graph-break-site/gb/gb0059.html
+
+User code traceback:
+  File "${DIR}/model.py", line 6, in forward
+    y = x.relu()
+)"});
+  return t;
+}
+
 } // namespace inductor::test
