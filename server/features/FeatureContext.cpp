@@ -4,10 +4,14 @@
 
 namespace inductor::server {
 
+const index::Index *comparedBaseline(const index::Index &index, const index::Index *baseline) {
+  return baseline && baseline->serial() != index.serial() ? baseline : nullptr;
+}
+
 FeatureContext makeFeatureContext(const index::Index &index, const index::Index *baseline, TextCache &texts,
                                   const protocol::ClientCapabilities &client, std::string uri) {
   FeatureContext c{.index = index,
-                   .baseline = baseline && baseline->serial() != index.serial() ? baseline : nullptr,
+                   .baseline = comparedBaseline(index, baseline),
                    .texts = texts,
                    .client = client,
                    .uri = std::move(uri),

@@ -40,6 +40,10 @@ struct FeatureContext {
   bool tritonIr = false;
 };
 
+/// The baseline an answer about `index` compares with: `baseline`, unless it is null or `index` itself (the
+/// baseline run being served). makeFeatureContext's rule, for the code that needs only that.
+const index::Index *comparedBaseline(const index::Index &index, const index::Index *baseline);
+
 /// The one prologue: the context of a request about `uri` (empty: a workspace request) answered from
 /// `index`. `baseline` is dropped when it is `index` itself (same serial).
 FeatureContext makeFeatureContext(const index::Index &index, const index::Index *baseline, TextCache &texts,

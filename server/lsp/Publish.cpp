@@ -14,11 +14,11 @@ void Server::publishDiagnostics(const index::Index &index, const std::vector<std
   TextCache texts(documents(), index);
   std::shared_ptr<const index::Index> base =
       workspace_.baselineIndex(); // Null until the baseline run is indexed.
-  const FeatureContext workspace = makeFeatureContext(index, base.get(), texts, capabilities_, "");
+  const index::Index *compared = comparedBaseline(index, base.get());
   for (const std::string &uri : uris) {
     protocol::PublishDiagnosticsParams p;
     p.uri = uri;
-    p.diagnostics = documentDiagnostics(index, texts, uri, workspace.baseline);
+    p.diagnostics = documentDiagnostics(index, texts, uri, compared);
     if (p.diagnostics.empty() && !publishedUris_.count(uri)) continue;
     if (p.diagnostics.empty())
       publishedUris_.erase(uri);

@@ -52,7 +52,8 @@ void Workspace::startIndexing(Rebuild kind) {
                    json(protocol::ProgressParams<protocol::WorkDoneProgressBegin>{progressToken_, begin}));
   }
   client_.statusChanged(/*force=*/true);
-  index::IndexOptions options = settings_.index;
+  const WorkspaceSettings settings = this->settings(); // A copy: the reader thread may change them meanwhile.
+  index::IndexOptions options = settings.index;
   options.jobs = std::max(1u, options_.jobs);
   // Navigation never waits for a profile (hundreds of MB in a long run): a profile the cache has not read is
   // joined by a second build, after the first is served (issue 45).
@@ -63,7 +64,7 @@ void Workspace::startIndexing(Rebuild kind) {
   }
   std::string token = progressToken_;
   bool progress = client_.capabilities().workDoneProgress;
-  PythonQuery pythonQuery = this->pythonQuery();
+  PythonQuery pythonQuery = this->pythonQuery(settings);
   builder_ = std::thread([this, options, generation, token, progress, incremental, pythonQuery]() mutable {
     auto started = std::chrono::steady_clock::now();
     // The Python environment (a subprocess, once per setting): its import roots resolve package paths and may

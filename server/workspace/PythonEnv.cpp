@@ -173,14 +173,14 @@ std::string PythonQuery::key() const {
   return key;
 }
 
-PythonQuery Workspace::pythonQuery() const {
+PythonQuery Workspace::pythonQuery(const WorkspaceSettings &settings) const {
   PythonQuery q;
-  q.folders = settings_.index.roots;
-  q.excluded = settings_.index.roots;
-  for (const auto *inputs : {&settings_.index.inputs, &settings_.index.profiles, &settings_.index.runLogs})
+  q.folders = settings.index.roots;
+  q.excluded = settings.index.roots;
+  for (const auto *inputs : {&settings.index.inputs, &settings.index.profiles, &settings.index.runLogs})
     q.excluded.insert(q.excluded.end(), inputs->begin(), inputs->end());
-  q.setting = settings_.pythonPath;
-  q.run = settings_.trusted;
+  q.setting = settings.pythonPath;
+  q.run = settings.trusted;
   return q;
 }
 

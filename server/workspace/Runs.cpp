@@ -215,7 +215,10 @@ std::string Workspace::selectRun(const protocol::InductorCommandParams &params, 
   std::string id = params.run.value_or("latest");
   if (!baseline) {
     logInfo("run selected: " + id + ": reindexing");
-    settings_.index.run = id;
+    {
+      std::lock_guard<std::mutex> lock(settingsMutex_);
+      settings_.index.run = id;
+    }
     startIndexing(Rebuild::Incremental);
     return {};
   }
@@ -225,14 +228,17 @@ std::string Workspace::selectRun(const protocol::InductorCommandParams &params, 
     current = index_;
   }
   // A name that is no run is refused, and the baseline stays; before the first index, it is resolved then.
+  const index::IndexOptions options = settings().index;
   if (current && id != "none")
-    if (BaselineChoice choice = baselineRunOf(*current, id, settings_.index); !choice.run)
-      return choice.whyNone;
+    if (BaselineChoice choice = baselineRunOf(*current, id, options); !choice.run) return choice.whyNone;
   // The setting as chosen: a later configuration change that names no baseline keeps it.
-  settings_.baseline = id;
+  {
+    std::lock_guard<std::mutex> lock(settingsMutex_);
+    settings_.baseline = id;
+  }
   shareSettings();
   logInfo("baseline selected: " + id);
-  if (current) startBaseline(current, settings_.index);
+  if (current) startBaseline(current, options);
   return {};
 }
 

@@ -28,23 +28,35 @@ void Workspace::stop() {
   stopBaseline();
 }
 
+WorkspaceSettings Workspace::settings() const {
+  std::lock_guard<std::mutex> lock(settingsMutex_);
+  return settings_;
+}
+
 void Workspace::shareSettings() {
+  WorkspaceSettings now = settings();
   std::lock_guard<std::mutex> lock(indexMutex_);
-  baselineSetting_ = settings_.baseline;
-  trusted_ = settings_.trusted;
+  baselineSetting_ = now.baseline;
+  trusted_ = now.trusted;
 }
 
 void Workspace::start(WorkspaceSettings settings) {
-  settings_ = std::move(settings);
+  {
+    std::lock_guard<std::mutex> lock(settingsMutex_);
+    settings_ = std::move(settings);
+  }
   shareSettings();
   if (options_.watch) startWatcher(); // First: the build's discovery adds the watches.
   startIndexing(Rebuild::Full);
 }
 
 void Workspace::configure(WorkspaceSettings settings) {
-  if (settings.pythonPath != settings_.pythonPath)
-    logInfo("pythonPath changed: asking the interpreter again");
-  settings_ = std::move(settings);
+  {
+    std::lock_guard<std::mutex> lock(settingsMutex_);
+    if (settings.pythonPath != settings_.pythonPath)
+      logInfo("pythonPath changed: asking the interpreter again");
+    settings_ = std::move(settings);
+  }
   shareSettings();
   logInfo("configuration changed: reindexing");
   startIndexing(Rebuild::Full);

@@ -104,8 +104,8 @@ public:
   /// Settings that changed (configuration): applied, and everything rebuilt. `pythonChanged`: the
   /// interpreter is asked again.
   void configure(WorkspaceSettings settings);
-  /// The current settings (the reader thread's copy).
-  const WorkspaceSettings &settings() const { return settings_; }
+  /// A copy of the current settings (any thread).
+  WorkspaceSettings settings() const;
   /// `inductor.reindex`: read everything, ask the interpreter again (a package may have been installed).
   void reindex();
   /// Cancels a running build (`shutdown`).
@@ -157,7 +157,7 @@ private:
   /// since (ImportRootsCache); it becomes the known one, marked `kept`, until asked again.
   std::optional<PythonEnvironment> keptPythonEnvironment(const PythonQuery &query);
   /// The query for the current settings (reader thread).
-  PythonQuery pythonQuery() const;
+  PythonQuery pythonQuery(const WorkspaceSettings &settings) const;
   /// The next build asks the interpreter again.
   void forgetPythonEnvironment();
   /// Whether a build runs that has not served its index yet.
@@ -212,7 +212,10 @@ private:
 
   WorkspaceClient &client_;
   ServerOptions options_;
-  WorkspaceSettings settings_; ///< The reader thread's; shareSettings() copies what other threads read.
+  /// Written on the reader thread (start, configure, selectRun) and read by builds the watcher starts:
+  /// guarded by settingsMutex_, taken before indexMutex_ and never while a build is joined.
+  mutable std::mutex settingsMutex_;
+  WorkspaceSettings settings_;
   bool stopped_ = false;
 
   mutable std::mutex pythonMutex_;
