@@ -117,9 +117,7 @@ std::optional<double> metricsSeconds(const std::vector<std::string> &logs, const
       const json &m = r.envelope[kind];
       if (!m.is_object()) continue;
       std::string id = m.value("compile_id", "");
-      if (id.empty() && r.envelope.contains("frame_id"))
-        id = std::to_string(r.envelope.value("frame_id", 0)) + "/" +
-             std::to_string(r.envelope.value("frame_compile_id", 0));
+      if (id.empty()) id = compileIdText(r.envelope);
       id = id.substr(0, id.find('_')); // The attempt is the same compile.
       if (!ids.count(id)) continue;
       std::optional<double> s;

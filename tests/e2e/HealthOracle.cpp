@@ -33,8 +33,7 @@ std::optional<Frame> innermostModel(const std::vector<Frame> &frames) {
 }
 
 std::string compileOf(const json &env) {
-  if (!env.contains("frame_id") || !env["frame_id"].is_number()) return "";
-  return std::to_string(env["frame_id"].get<int>()) + "/" + std::to_string(env.value("frame_compile_id", 0));
+  return compileIdText(env);
 }
 
 /// The record's kind: its one key that is not an envelope field (nlohmann's objects are sorted by key, so the
@@ -418,6 +417,9 @@ HealthExpectation expectedHealth(const std::string &logPath) {
       e.code = "specialization";
       e.title = "specialized to " + s.value("value", "");
       e.at = innermostModel(jsonStack(s.value("user_stack", json()), strs));
+      // No model frame in its stack (a graph of compiled autograd: Dynamo's trace of the autograd graph, in
+      // a module with no file): the compile's own place, its def line or the user line that entered it.
+      if (!e.at) e.at = defOf(id);
       out.events.push_back(std::move(e));
     }
   }

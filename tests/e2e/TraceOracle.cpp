@@ -58,6 +58,15 @@ std::string fixturesDir() {
   return dir;
 }
 
+std::string compileIdText(const json &envelope) {
+  if (!envelope.contains("frame_id") || !envelope["frame_id"].is_number()) return "";
+  std::string id = std::to_string(envelope["frame_id"].get<int>()) + "/" +
+                   std::to_string(envelope.value("frame_compile_id", 0));
+  if (envelope.contains("compiled_autograd_id") && envelope["compiled_autograd_id"].is_number())
+    id = "!" + std::to_string(envelope["compiled_autograd_id"].get<int>()) + "/" + id;
+  return id;
+}
+
 std::string caseDir(const std::string &name) {
   return fixturesDir() + "/traces/" + name;
 }

@@ -130,6 +130,9 @@ std::string fileURI(const std::string &path);
 std::string fixturesDir();
 /// `<fixtures>/traces/<name>`.
 std::string caseDir(const std::string &name);
+/// A record's compile id as PyTorch writes it (torch/_guards.py CompileId.__str__): `frame/compile`, or
+/// `!ca/frame/compile` for a graph of compiled autograd (`compiled_autograd_id`); "" without a frame id.
+std::string compileIdText(const json &envelope);
 /// Maps a path recorded on the machine that made the fixtures (`/tmp/work/<case>/...`) to the local copy.
 std::string localPath(const std::string &recordedPath);
 /// Every case folder (a folder holding `trace/`): the fixtures' traces/ and the project's build/traces
