@@ -1,7 +1,7 @@
-// index/builder/BuildTriton.cpp: the Triton cache of a build (index/files/TritonCache.h): the entry folders the
-// discovery walk saw, and those inside the Inductor caches that hold the kernel files found (Inductor puts
-// Triton's cache in `<inductor cache>/triton/<rank>/`) and under the configured tritonCacheDirs. Only the
-// names the walk saw are kept here (Index::tritonCache() reads the entries on first use); IR is parsed on
+// index/builder/BuildTriton.cpp: the Triton cache of a build (index/files/TritonCache.h): the entry folders
+// the discovery walk saw, and those inside the Inductor caches that hold the kernel files found (Inductor
+// puts Triton's cache in `<inductor cache>/triton/<rank>/`) and under the configured tritonCacheDirs. Only
+// the names the walk saw are kept here (Index::tritonCache() reads the entries on first use); IR is parsed on
 // request.
 #include "index/builder/IndexBuilder.h"
 

@@ -1,5 +1,6 @@
-// Tests for index/builder/Origins.cpp on the project's own real traces: the end of the fallback chain (Index.h)
-// for kernels whose stacks hold only PyTorch's frames, and which launches were recorded without provenance.
+// Tests for index/builder/Origins.cpp on the project's own real traces: the end of the fallback chain
+// (Index.h) for kernels whose stacks hold only PyTorch's frames, and which launches were recorded without
+// provenance.
 #include "index/analysis/ModelFrames.h"
 #include "index/model/Index.h"
 #include "unit/TestFiles.h"
