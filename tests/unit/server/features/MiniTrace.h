@@ -24,6 +24,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -44,6 +45,14 @@ public:
     /// `"artifact": {"name": "dynamo_graph_break_reason", "encoding": "string"}`) and its payload (${DIR}
     /// replaced; no marks).
     std::vector<std::pair<std::string, std::string>> records = {};
+    /// A torch.profiler Chrome trace of the run (${DIR} replaced), written at ${DIR}/trace/profile.json where
+    /// the server finds profiles beside the traces; empty: none. See chromeTrace().
+    std::string profile = {};
+    /// 0: one log, no rank. N: the same log written once per rank (`dedicated_log_torch_trace_rank_R_...`,
+    /// as torch/_logging/_internal.py names it under torch.distributed), each compile on every rank.
+    int ranks = 0;
+    /// Records only some ranks log (after `records`): {rank, {kind member, payload}}.
+    std::vector<std::pair<int, std::pair<std::string, std::string>>> rankRecords = {};
   };
 
   explicit MiniTrace(const Texts &texts)
@@ -62,20 +71,33 @@ public:
     log += record("\"inductor_output_code\": {\"filename\": \"" + outputCodePath() + "\"}", code.code());
     for (const auto &[head, payload] : texts.records)
       log += record(head, replaceDir(payload, dir_.path));
-    std::ofstream(dir_.path + "/trace/dedicated_log_torch_trace_mini.log", std::ios::binary) << log;
+    if (texts.ranks == 0)
+      std::ofstream(dir_.path + "/trace/dedicated_log_torch_trace_mini.log", std::ios::binary) << log;
+    for (int rank = 0; rank < texts.ranks; ++rank) {
+      std::string own = log;
+      for (const auto &[on, r] : texts.rankRecords)
+        if (on == rank) own += record(r.first, replaceDir(r.second, dir_.path));
+      std::ofstream(dir_.path + "/trace/dedicated_log_torch_trace_rank_" + std::to_string(rank) + "_mini.log",
+                    std::ios::binary)
+          << own;
+    }
+    if (!texts.profile.empty())
+      std::ofstream(dir_.path + "/trace/profile.json", std::ios::binary)
+          << replaceDir(texts.profile, dir_.path);
 
     index::IndexOptions o;
     o.inputs = {dir_.path + "/trace"};
     o.roots = {dir_.path};
     o.jobs = 1;
     index_ = index::Index::build(o);
-    REQUIRE(index_->compiles().size() == 1);
+    REQUIRE(index_->compiles().size() == size_t(std::max(1, texts.ranks)));
     CHECK(index_->stats().corruptedRecords == 0);
     documents_ = std::make_unique<server::StandaloneDocuments>(
         std::make_shared<const index::SourceReader>(index::ReadPolicy(index::readRoots(o))));
   }
 
   const index::Index &index() const { return *index_; }
+  const std::string &dir() const { return dir_.path; }
   std::string modelPath() const { return dir_.path + "/model.py"; }
   std::string outputCodePath() const { return dir_.path + "/cache/out.py"; }
   std::string modelUri() const { return protocol::fileURI(modelPath()); }
@@ -212,6 +234,58 @@ inline protocol::Range rangeOf(const nlohmann::json &range) {
   protocol::Range r;
   protocol::from_json(range, r);
   return r;
+}
+
+/// One kernel launch in a profile: the kernel's name and its device time.
+struct ProfiledLaunch {
+  std::string kernel;
+  double us = 0; ///< Device time of one launch, microseconds (the Chrome trace's unit).
+};
+
+/// A torch.profiler Chrome trace (torch/profiler/profiler.py's export_chrome_trace) of `calls` calls of the
+/// compiled graph whose FX graph cache key is `cacheKey`: each call the `## Call CompiledFxGraph KEY ##`
+/// range torch/_inductor/output_code.py records, holding per launch the CPU op CachingAutotuner.run records
+/// (named after the kernel), its cudaLaunchKernel and the kernel on the GPU, joined by their `correlation`.
+inline std::string chromeTrace(const std::string &cacheKey, const std::vector<ProfiledLaunch> &launches,
+                               int calls = 1) {
+  std::string events;
+  auto add = [&](const std::string &event) { events += (events.empty() ? "\n  " : ",\n  ") + event; };
+  auto x = [](const std::string &cat, const std::string &name, int pid, int tid, double ts, double dur,
+              const std::string &args) {
+    return "{\"ph\": \"X\", \"cat\": \"" + cat + "\", \"name\": \"" + name +
+           "\", \"pid\": " + std::to_string(pid) + ", \"tid\": " + std::to_string(tid) +
+           ", \"ts\": " + std::to_string(ts) + ", \"dur\": " + std::to_string(dur) + ", \"args\": {" + args +
+           "}}";
+  };
+  int external = 1, correlation = 1;
+  double ts = 1000;
+  for (int call = 0; call < calls; ++call) {
+    double length = 20.0 * double(launches.size()) + 10;
+    add(x("user_annotation", "## Call CompiledFxGraph " + cacheKey + " ##", 1, 1, ts, length,
+          "\"External id\": " + std::to_string(external++)));
+    double at = ts + 5;
+    for (const ProfiledLaunch &l : launches) {
+      std::string ext = "\"External id\": " + std::to_string(external++);
+      std::string corr = ", \"correlation\": " + std::to_string(correlation++);
+      add(x("cpu_op", l.kernel, 1, 1, at, 15, ext));
+      add(x("cuda_runtime", "cudaLaunchKernel", 1, 1, at + 2, 5, ext + corr));
+      add(x("kernel", l.kernel, 0, 7, at + 10, l.us, ext + corr + ", \"device\": 0, \"stream\": 7"));
+      at += 20;
+    }
+    ts += length + 100;
+  }
+  return "{\"schemaVersion\": 1, \"traceEvents\": [" + events + "\n]}\n";
+}
+
+/// `texts` with the FX graph cache key Inductor logs after the output code (torch/_inductor/compile_fx.py's
+/// `fx_graph_cache_miss` artifact) and a profile of `calls` calls of that graph.
+inline MiniTrace::Texts withProfile(MiniTrace::Texts texts, const std::vector<ProfiledLaunch> &launches,
+                                    int calls = 1) {
+  const std::string key = "fminitracekey";
+  texts.records.push_back({R"("artifact": {"name": "fx_graph_cache_miss", "encoding": "json"})",
+                           R"({"cache_status_detailed": "full_miss", "key": ")" + key + R"("})"});
+  texts.profile = chromeTrace(key, launches, calls);
+  return texts;
 }
 
 /// The model of reluMulTexts, with a graph break on its `relu` line as Dynamo logs it
