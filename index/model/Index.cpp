@@ -460,7 +460,9 @@ std::vector<KernelSymbol> Index::searchKernels(std::string_view query, size_t li
   // Best score first, index order among equals; only the first `limit` are ordered.
   std::vector<std::pair<int, uint32_t>> scored;
   for (uint32_t i = 0; i < t.symbols.size(); ++i)
-    if (int sc = nameScore[t.symbolNameIds[i]]; sc >= 0) scored.emplace_back(-sc, i);
+    if (int sc = nameScore[t.symbolNameIds[i]];
+        sc >= 0 && firstEquivalent(t.symbols[i].artifact) == t.symbols[i].artifact)
+      scored.emplace_back(-sc, i);
   size_t n = std::min(limit, scored.size());
   std::partial_sort(scored.begin(), scored.begin() + static_cast<std::ptrdiff_t>(n), scored.end());
   std::vector<KernelSymbol> out;

@@ -561,7 +561,8 @@ public:
   /// over the launches, for code lenses.
   std::vector<std::vector<LaunchRef>> launchesForGraphNodes(ArtifactId graph) const;
   /// Kernels matching a workspace/symbol query (case-insensitive subsequence match, best first), at most
-  /// `limit`.
+  /// `limit`. A kernel of code that other ranks wrote the same up to the device (firstEquivalent) is found
+  /// once, in the first's artifact: a 1,024-rank trace would otherwise fill `limit` with copies of a few.
   std::vector<KernelSymbol> searchKernels(std::string_view query, size_t limit = 256) const;
 
   const Launch &launch(LaunchRef ref) const { return artifacts_[ref.artifact.value].launches[ref.index]; }
