@@ -27,6 +27,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -53,6 +54,9 @@ public:
     int ranks = 0;
     /// Records only some ranks log (after `records`): {rank, {kind member, payload}}.
     std::vector<std::pair<int, std::pair<std::string, std::string>>> rankRecords = {};
+    /// More files: {path under ${DIR}, annotated text} (a kernel file, a Triton cache entry's IR), read back
+    /// with file(path).
+    std::vector<std::pair<std::string, std::string>> files = {};
   };
 
   explicit MiniTrace(const Texts &texts)
@@ -81,6 +85,11 @@ public:
                     std::ios::binary)
           << own;
     }
+    for (const auto &[path, text] : texts.files) {
+      Annotations &written = files_.emplace(path, Annotations(replaceDir(text, dir_.path))).first->second;
+      fs::create_directories(fs::path(dir_.path + "/" + path).parent_path());
+      std::ofstream(dir_.path + "/" + path, std::ios::binary) << written.code();
+    }
     if (!texts.profile.empty())
       std::ofstream(dir_.path + "/trace/profile.json", std::ios::binary)
           << replaceDir(texts.profile, dir_.path);
@@ -98,6 +107,12 @@ public:
 
   const index::Index &index() const { return *index_; }
   const std::string &dir() const { return dir_.path; }
+  /// A file of Texts::files as written (marks stripped, ${DIR} replaced).
+  const Annotations &file(const std::string &path) const {
+    auto it = files_.find(path);
+    REQUIRE_MESSAGE(it != files_.end(), path);
+    return it->second;
+  }
   std::string modelPath() const { return dir_.path + "/model.py"; }
   std::string outputCodePath() const { return dir_.path + "/cache/out.py"; }
   std::string modelUri() const { return protocol::fileURI(modelPath()); }
@@ -144,6 +159,7 @@ private:
     return out + "\t" + payload.substr(start) + "\n";
   }
 
+  std::map<std::string, Annotations> files_;
   std::shared_ptr<const index::Index> index_;
   std::unique_ptr<server::StandaloneDocuments> documents_;
 };
