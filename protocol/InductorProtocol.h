@@ -192,6 +192,87 @@ void from_json(const json &j, ArtifactContentResult &r);
 void to_json(json &j, const ArtifactContentResult &r);
 
 // ---------------------------------------------------------------------------------------------------------
+/// Wire enums: each a C++ enum with one spelling per value, read and written by one table (a value the table
+/// lacks reads as the first). One concept has one spelling on every surface: a graph break is "graph break"
+/// in compile events and statuses, comparisons and rank divergences.
+
+/// A wire enum's spelling ("graph break"), for text that shows the wire's words (explain).
+template <class Enum> std::string wireName(Enum e) {
+  return json(e).template get<std::string>();
+}
+
+/// A compile-health event's kind (index::HealthEventKind).
+enum class EventKind { GraphBreak, Recompile, Failure, Specialization };
+NLOHMANN_JSON_SERIALIZE_ENUM(EventKind, {{EventKind::GraphBreak, "graph break"},
+                                         {EventKind::Recompile, "recompile"},
+                                         {EventKind::Failure, "failure"},
+                                         {EventKind::Specialization, "specialization"}})
+
+/// The outcome of a compile, and the worst of a frame's or function's (index::CompileStatus).
+enum class CompileStatus { Ok, GraphBreak, Recompiled, Failed, NotCompiled };
+NLOHMANN_JSON_SERIALIZE_ENUM(CompileStatus, {{CompileStatus::Ok, "ok"},
+                                             {CompileStatus::GraphBreak, "graph break"},
+                                             {CompileStatus::Recompiled, "recompiled"},
+                                             {CompileStatus::Failed, "failed"},
+                                             {CompileStatus::NotCompiled, "not compiled"}})
+
+/// What a comparison found of an event or a line (index::Change).
+enum class Change { New, Gone, Changed, Same };
+NLOHMANN_JSON_SERIALIZE_ENUM(Change, {{Change::New, "new"},
+                                      {Change::Gone, "gone"},
+                                      {Change::Changed, "changed"},
+                                      {Change::Same, "same"}})
+
+/// How ranks diverge (index::RankDivergenceKind).
+enum class RankDivergenceKind {
+  Recompile,
+  GraphBreak,
+  Failure,
+  DifferentCode,
+  CollectiveSchedule,
+  MissingCompile,
+  Cache
+};
+NLOHMANN_JSON_SERIALIZE_ENUM(RankDivergenceKind,
+                             {{RankDivergenceKind::Recompile, "recompile"},
+                              {RankDivergenceKind::GraphBreak, "graph break"},
+                              {RankDivergenceKind::Failure, "failure"},
+                              {RankDivergenceKind::DifferentCode, "different code"},
+                              {RankDivergenceKind::CollectiveSchedule, "collective schedule"},
+                              {RankDivergenceKind::MissingCompile, "missing compile"},
+                              {RankDivergenceKind::Cache, "cache"}})
+
+/// An artifact's kind (index::ArtifactKind): output code, an AOTInductor C++ wrapper, a kernel's file, an FX
+/// graph dump.
+enum class ArtifactKind { OutputCode, WrapperCode, Kernel, Graph };
+NLOHMANN_JSON_SERIALIZE_ENUM(ArtifactKind, {{ArtifactKind::OutputCode, "outputCode"},
+                                            {ArtifactKind::WrapperCode, "wrapperCode"},
+                                            {ArtifactKind::Kernel, "kernel"},
+                                            {ArtifactKind::Graph, "graph"}})
+
+/// A compile's graph (index::GraphKind; `aot` for an AOTInductor compile).
+enum class GraphKind { Unknown, Forward, Backward, Inference, Aot };
+NLOHMANN_JSON_SERIALIZE_ENUM(GraphKind, {{GraphKind::Unknown, "unknown"},
+                                         {GraphKind::Forward, "forward"},
+                                         {GraphKind::Backward, "backward"},
+                                         {GraphKind::Inference, "inference"},
+                                         {GraphKind::Aot, "aot"}})
+
+/// What a notice is about (server/workspace/Notices.h).
+enum class NoticeKind { NoTrace, MissingSources, NoProvenance, CorruptedRecords };
+NLOHMANN_JSON_SERIALIZE_ENUM(NoticeKind, {{NoticeKind::NoTrace, "noTrace"},
+                                          {NoticeKind::MissingSources, "missingSources"},
+                                          {NoticeKind::NoProvenance, "noProvenance"},
+                                          {NoticeKind::CorruptedRecords, "corruptedRecords"}})
+
+/// What GPU times are per (index::RuntimeTimes): per marked ProfilerStep, totals over the profiled region,
+/// or none (no profile joined).
+enum class TimeBasis { None, PerStep, Total };
+NLOHMANN_JSON_SERIALIZE_ENUM(TimeBasis, {{TimeBasis::None, "none"},
+                                         {TimeBasis::PerStep, "perStep"},
+                                         {TimeBasis::Total, "total"}})
+
+// ---------------------------------------------------------------------------------------------------------
 // inductor/listArtifacts {} -> [ArtifactEntry]: every artifact, in index order (compiles in order, each
 // compile's output code before its graphs; kernel files last). Several entries can share a URI (ranks
 // writing the same cache file): pickers show one per URI.
@@ -201,14 +282,13 @@ struct ArtifactEntry {
   std::string title;
   /// What pickers show: `[0/0] backward · output_code.py`.
   std::string label;
-  std::string kind;                     ///< "outputCode", "wrapperCode", "kernel" or "graph".
+  ArtifactKind kind = ArtifactKind::OutputCode;
   std::string languageId;               ///< "python" or "cpp".
   std::optional<std::string> compileId; ///< `frame/frame_compile_id`; null when unknown or shared.
   std::optional<std::string> compile;   ///< The compile's label (`[0/0] backward`); null for kernel files.
   std::optional<uint32_t> compileIndex; ///< Tells compiles apart; null for kernel files shared by compiles.
   std::optional<int64_t> rank;          ///< null when not recorded.
-  /// "forward", "backward", "inference", "unknown" or "aot"; null without a compile.
-  std::optional<std::string> graphKind;
+  std::optional<GraphKind> graphKind;   ///< null without a compile.
   std::optional<std::string> graphName; ///< null when none.
   std::optional<std::string> trace;     ///< The log the compile came from; null for compiles found in files.
 };
@@ -254,8 +334,8 @@ struct BuildProgress {
 
 /// One notice of the current index (server/workspace/Notices.h).
 struct NoticeStatus {
-  std::string kind; ///< "noTrace", "missingSources", "noProvenance", "corruptedRecords".
-  int type = 3;     ///< MessageType.
+  NoticeKind kind = NoticeKind::NoTrace;
+  int type = 3; ///< MessageType.
   std::string message;
 };
 
@@ -311,56 +391,6 @@ struct CompilesParams {
 };
 void from_json(const json &j, CompilesParams &p);
 void to_json(json &j, const CompilesParams &p);
-
-/// Wire enums: each a C++ enum with one spelling per value, read and written by one table (a value the table
-/// lacks reads as the first). One concept has one spelling on every surface: a graph break is "graph break"
-/// in compile events and statuses, comparisons and rank divergences.
-
-/// A wire enum's spelling ("graph break"), for text that shows the wire's words (explain).
-template <class Enum> std::string wireName(Enum e) {
-  return json(e).template get<std::string>();
-}
-
-/// A compile-health event's kind (index::HealthEventKind).
-enum class EventKind { GraphBreak, Recompile, Failure, Specialization };
-NLOHMANN_JSON_SERIALIZE_ENUM(EventKind, {{EventKind::GraphBreak, "graph break"},
-                                         {EventKind::Recompile, "recompile"},
-                                         {EventKind::Failure, "failure"},
-                                         {EventKind::Specialization, "specialization"}})
-
-/// The outcome of a compile, and the worst of a frame's or function's (index::CompileStatus).
-enum class CompileStatus { Ok, GraphBreak, Recompiled, Failed, NotCompiled };
-NLOHMANN_JSON_SERIALIZE_ENUM(CompileStatus, {{CompileStatus::Ok, "ok"},
-                                             {CompileStatus::GraphBreak, "graph break"},
-                                             {CompileStatus::Recompiled, "recompiled"},
-                                             {CompileStatus::Failed, "failed"},
-                                             {CompileStatus::NotCompiled, "not compiled"}})
-
-/// What a comparison found of an event or a line (index::Change).
-enum class Change { New, Gone, Changed, Same };
-NLOHMANN_JSON_SERIALIZE_ENUM(Change, {{Change::New, "new"},
-                                      {Change::Gone, "gone"},
-                                      {Change::Changed, "changed"},
-                                      {Change::Same, "same"}})
-
-/// How ranks diverge (index::RankDivergenceKind).
-enum class RankDivergenceKind {
-  Recompile,
-  GraphBreak,
-  Failure,
-  DifferentCode,
-  CollectiveSchedule,
-  MissingCompile,
-  Cache
-};
-NLOHMANN_JSON_SERIALIZE_ENUM(RankDivergenceKind,
-                             {{RankDivergenceKind::Recompile, "recompile"},
-                              {RankDivergenceKind::GraphBreak, "graph break"},
-                              {RankDivergenceKind::Failure, "failure"},
-                              {RankDivergenceKind::DifferentCode, "different code"},
-                              {RankDivergenceKind::CollectiveSchedule, "collective schedule"},
-                              {RankDivergenceKind::MissingCompile, "missing compile"},
-                              {RankDivergenceKind::Cache, "cache"}})
 
 /// One compile-health event (index/health/CompileHealth.h HealthEvent).
 struct CompileEvent {
@@ -503,7 +533,7 @@ struct HotKernel {
 };
 
 struct HotLinesResult {
-  std::string basis;     ///< "perStep", "total" or "none" (no profile).
+  TimeBasis basis = TimeBasis::None;
   std::string basisText; ///< For people: "per step, mean of 3 steps", "no profiler trace found".
   std::vector<std::string> steps;
   std::vector<uint64_t> stepNs;
@@ -577,8 +607,8 @@ struct CompareResult {
   CompareRun current;
   /// Why there is no comparison ("no earlier run"), empty when there is one.
   std::string reason;
-  /// "perStep", "total" or "none" (no profile): what each run's GPU times are.
-  std::string basisBefore = "none", basisAfter = "none";
+  /// What each run's GPU times are.
+  TimeBasis basisBefore = TimeBasis::None, basisAfter = TimeBasis::None;
   std::vector<CompareEvent> events; ///< New ones, then gone ones.
   std::vector<CompareLine> lines;   ///< By file, then line.
 };

@@ -93,7 +93,8 @@ void printComparison(std::shared_ptr<const index::Index> current,
   }
   std::printf("\nCompared with the baseline run %s (%zu log%s); GPU times %s before, %s now\n",
               c.baseline->id.empty() ? "given" : c.baseline->id.c_str(), c.baseline->logs.size(),
-              c.baseline->logs.size() == 1 ? "" : "s", c.basisBefore.c_str(), c.basisAfter.c_str());
+              c.baseline->logs.size() == 1 ? "" : "s", protocol::wireName(c.basisBefore).c_str(),
+              protocol::wireName(c.basisAfter).c_str());
   if (c.events.empty()) std::printf("  No compile-health event is new or gone.\n");
   for (const protocol::CompareEvent &e : c.events)
     std::printf("  %-4s %-11s %s:%u  %s  %s\n", protocol::wireName(e.change).c_str(),

@@ -19,6 +19,7 @@
 #include "server/features/InductorRequests.h"
 #include "server/format/KernelFormat.h"
 #include "server/format/RuntimeFormat.h"
+#include "server/format/WireEnums.h"
 #include "server/text/Convert.h"
 
 #include <filesystem>
@@ -30,7 +31,7 @@ protocol::HotLinesResult hotLinesResult(const index::Index &index, TextCache &te
   const index::RuntimeData &rt = index.runtime();
   const index::RuntimeTimes &times = rt.times;
   protocol::HotLinesResult out;
-  out.basis = !times.present() ? "none" : times.stepsMarked() ? "perStep" : "total";
+  out.basis = timeBasisOf(index);
   out.basisText = times.present() ? timeBasis(times) : "no profiler trace found";
   out.steps = times.steps;
   out.stepNs = times.stepNs;

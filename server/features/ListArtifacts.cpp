@@ -10,27 +10,10 @@
 // artifacts can share a URI (ranks writing the same cache file): pickers show one entry per URI.
 #include "server/features/Features.h"
 #include "server/features/InductorRequests.h"
+#include "server/format/WireEnums.h"
 #include "server/text/Convert.h"
 
 namespace inductor::server {
-
-namespace {
-
-std::string kindName(index::ArtifactKind k) {
-  switch (k) {
-  case index::ArtifactKind::OutputCode:
-    return "outputCode";
-  case index::ArtifactKind::WrapperCode:
-    return "wrapperCode";
-  case index::ArtifactKind::KernelSource:
-    return "kernel";
-  case index::ArtifactKind::Graph:
-    break;
-  }
-  return "graph";
-}
-
-} // namespace
 
 std::vector<protocol::ArtifactEntry> listArtifacts(const FeatureContext &ctx, const protocol::NoParams &) {
   const index::Index &index = ctx.index;
@@ -43,13 +26,13 @@ std::vector<protocol::ArtifactEntry> listArtifacts(const FeatureContext &ctx, co
     e.uri = artifactURI(index, {i});
     e.title = a.title;
     e.label = artifactLabel(index, {i}, e.uri);
-    e.kind = kindName(a.kind);
+    e.kind = wireEnum(a.kind);
     e.languageId = artifactLanguageId(a);
     if (c && !c->id.empty()) e.compileId = c->id.traceStr();
     if (c) e.compile = c->label();
     if (a.compile.valid()) e.compileIndex = a.compile.value;
     if (c && c->rank) e.rank = *c->rank;
-    if (c) e.graphKind = c->aoti ? "aot" : index::graphKindName(c->graphKind, "unknown");
+    if (c) e.graphKind = graphKindOf(*c);
     if (!a.graphName.empty()) e.graphName = a.graphName;
     if (c && !c->traceFile.empty()) e.trace = c->traceFile;
     out.push_back(std::move(e));

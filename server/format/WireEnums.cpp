@@ -73,4 +73,43 @@ protocol::RankDivergenceKind wireEnum(index::RankDivergenceKind kind) {
   return W::Cache;
 }
 
+protocol::ArtifactKind wireEnum(index::ArtifactKind kind) {
+  using K = index::ArtifactKind;
+  using W = protocol::ArtifactKind;
+  switch (kind) {
+  case K::OutputCode:
+    return W::OutputCode;
+  case K::WrapperCode:
+    return W::WrapperCode;
+  case K::KernelSource:
+    return W::Kernel;
+  case K::Graph:
+    break;
+  }
+  return W::Graph;
+}
+
+protocol::GraphKind graphKindOf(const index::Compile &compile) {
+  using K = index::GraphKind;
+  using W = protocol::GraphKind;
+  if (compile.aoti) return W::Aot;
+  switch (compile.graphKind) {
+  case K::Forward:
+    return W::Forward;
+  case K::Backward:
+    return W::Backward;
+  case K::Inference:
+    return W::Inference;
+  case K::Unknown:
+    break;
+  }
+  return W::Unknown;
+}
+
+protocol::TimeBasis timeBasisOf(const index::Index &index) {
+  const index::RuntimeTimes &t = index.runtime().times;
+  if (!t.present()) return protocol::TimeBasis::None;
+  return t.stepsMarked() ? protocol::TimeBasis::PerStep : protocol::TimeBasis::Total;
+}
+
 } // namespace inductor::server

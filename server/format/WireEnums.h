@@ -5,7 +5,9 @@
 
 #include "index/compare/Compare.h"
 #include "index/health/CompileHealth.h"
+#include "index/model/Index.h"
 #include "index/model/Ranks.h"
+#include "index/runtime/Runtime.h"
 #include "protocol/InductorProtocol.h"
 
 namespace inductor::server {
@@ -14,5 +16,10 @@ protocol::EventKind wireEnum(index::HealthEventKind kind);
 protocol::CompileStatus wireEnum(index::CompileStatus status);
 protocol::Change wireEnum(index::Change change);
 protocol::RankDivergenceKind wireEnum(index::RankDivergenceKind kind);
+protocol::ArtifactKind wireEnum(index::ArtifactKind kind);
+/// A compile's graph kind; `aot` for an AOTInductor compile.
+protocol::GraphKind graphKindOf(const index::Compile &compile);
+/// What the index's GPU times are per: none without a joined profile.
+protocol::TimeBasis timeBasisOf(const index::Index &index);
 
 } // namespace inductor::server

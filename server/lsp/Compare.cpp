@@ -24,11 +24,6 @@ namespace inductor::server {
 
 namespace {
 
-std::string basisOf(const index::Index &index) {
-  const index::RuntimeTimes &t = index.runtime().times;
-  return !t.present() ? "none" : t.stepsMarked() ? "perStep" : "total";
-}
-
 std::optional<double> micros(const std::optional<uint64_t> &ns) {
   if (!ns) return std::nullopt;
   return static_cast<double>(*ns) / 1000.0;
@@ -40,7 +35,7 @@ protocol::CompareResult compareResult(const index::Index &current, const index::
                                       TextCache &texts, const std::string &whyNone) {
   protocol::CompareResult out;
   out.current = {runName(current, ""), current.traceFiles()};
-  out.basisAfter = basisOf(current);
+  out.basisAfter = timeBasisOf(current);
   if (!baseline) {
     out.reason = whyNone.empty() ? "no baseline: no earlier run was found" : whyNone;
     return out;
@@ -52,7 +47,7 @@ protocol::CompareResult compareResult(const index::Index &current, const index::
   options.currentId = out.current.id;
   index::Comparison c = index::compareRuns(*baseline, current, options);
   out.baseline = protocol::CompareRun{c.baseline.id, c.baseline.logs};
-  out.basisBefore = basisOf(*baseline);
+  out.basisBefore = timeBasisOf(*baseline);
   for (const index::ComparedEvent &e : c.events)
     out.events.push_back({wireEnum(e.change), wireEnum(e.kind), e.path, e.line, e.code, e.message});
   for (const index::ComparedLine &l : c.lines)

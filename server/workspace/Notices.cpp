@@ -45,7 +45,7 @@ std::vector<Notice> noticesFor(const index::Index &index, const index::IndexOpti
   index::IndexStats s = index.stats();
   if (s.traceFiles == 0 && s.compiles == 0) {
     Notice n;
-    n.kind = "noTrace";
+    n.kind = protocol::NoticeKind::NoTrace;
     n.type = protocol::MessageType::Info;
     std::string where = !options.inputs.empty()  ? "in traceDirs (" + joined(options.inputs) + ")"
                         : !options.roots.empty() ? "under " + joined(options.roots)
@@ -55,12 +55,12 @@ std::vector<Notice> noticesFor(const index::Index &index, const index::IndexOpti
                 ". Make one by running your script with TORCH_TRACE=" + dir +
                 " INDUCTOR_PROVENANCE=1 (it is picked up as soon as it appears), or set traceDirs to where "
                 "your traces are.";
-    n.key = n.kind + "\n" + where;
+    n.key = protocol::wireName(n.kind) + "\n" + where;
     out.push_back(std::move(n));
   }
   if (s.launchesWithMissingSource > 0) {
     Notice n;
-    n.kind = "missingSources";
+    n.kind = protocol::NoticeKind::MissingSources;
     n.type = protocol::MessageType::Warning;
     const std::string &first = s.firstMissingSource;
     n.message = "inductor-ls: " + std::to_string(s.launchesWithMissingSource) + " of " +
@@ -74,20 +74,20 @@ std::vector<Notice> noticesFor(const index::Index &index, const index::IndexOpti
     else
       n.message += "Map the recorded directory to your copy with pathMappings ({\"from\": \"" +
                    parentOf(first) + "\", \"to\": \"/path/to/your/copy\"}).";
-    n.key = n.kind + "\n" + first;
+    n.key = protocol::wireName(n.kind) + "\n" + first;
     out.push_back(std::move(n));
   }
   if (std::string message = noProvenanceMessage(s); !message.empty()) {
     Notice n;
-    n.kind = "noProvenance";
+    n.kind = protocol::NoticeKind::NoProvenance;
     n.type = protocol::MessageType::Info; // Nothing is broken; answers are coarser.
     n.message = std::move(message);
-    n.key = n.kind; // Once a session: a log that grows does not say it again.
+    n.key = protocol::wireName(n.kind); // Once a session: a log that grows does not say it again.
     out.push_back(std::move(n));
   }
   if (s.corruptedRecords > 0) {
     Notice n;
-    n.kind = "corruptedRecords";
+    n.kind = protocol::NoticeKind::CorruptedRecords;
     n.type = protocol::MessageType::Warning;
     n.message = "inductor-ls: " + plural(s.corruptedRecords, "corrupted trace record") + " skipped";
     for (const index::IndexDiagnostic &d : index.diagnostics()) {
@@ -95,7 +95,7 @@ std::vector<Notice> noticesFor(const index::Index &index, const index::IndexOpti
       break;
     }
     n.message += "; the rest of the traces is served.";
-    n.key = n.kind;
+    n.key = protocol::wireName(n.kind);
     out.push_back(std::move(n));
   }
   return out;

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "index/model/Index.h"
+#include "protocol/InductorProtocol.h"
 #include "protocol/Protocol.h"
 
 #include <string>
@@ -15,8 +16,7 @@
 namespace inductor::server {
 
 struct Notice {
-  /// `noTrace`, `missingSources`, `noProvenance` or `corruptedRecords`.
-  std::string kind;
+  protocol::NoticeKind kind = protocol::NoticeKind::NoTrace;
   protocol::MessageType type = protocol::MessageType::Info;
   /// One or two sentences: what happened, then what to do.
   std::string message;

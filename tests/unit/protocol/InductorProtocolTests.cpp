@@ -105,7 +105,7 @@ TEST_CASE("custom results: members documented null are written as null, and read
   kernel.uri = "file:///c/k.py";
   kernel.title = "k.py";
   kernel.label = "k.py";
-  kernel.kind = "kernel";
+  kernel.kind = ArtifactKind::Kernel;
   kernel.languageId = "python";
   json k = kernel;
   for (const char *key :
@@ -161,7 +161,7 @@ TEST_CASE("custom results: members documented null are written as null, and read
   CHECK(json(CompilesResult{}) == json{{"frames", json::array()}, {"summary", json::object()}});
 
   HotLinesResult hot;
-  hot.basis = "perStep";
+  hot.basis = TimeBasis::PerStep;
   hot.basisText = "per step";
   hot.steps = {"ProfilerStep#1", "ProfilerStep#2"};
   hot.stepNs = {10, 20};
@@ -216,7 +216,7 @@ TEST_CASE("custom results: members documented null are written as null, and read
   StatusResult status;
   status.indexing = true;
   status.progress = BuildProgress{40, "reading logs"};
-  status.notices = {{"noTrace", 2, "No trace found."}};
+  status.notices = {{NoticeKind::NoTrace, 2, "No trace found."}};
   json before = status;
   CHECK_FALSE(before.contains("counts")); // Before the first index.
   CHECK(before["progress"]["percentage"] == 40);

@@ -86,7 +86,7 @@ std::string hoverText(MiniTrace &t, const std::string &uri, protocol::Position a
 TEST_CASE("hotLines: each model line's own kernel's time, largest first; each launch's time at its site") {
   MiniTrace t(twoKernels());
   protocol::HotLinesResult r = hotLinesOf(t);
-  CHECK(r.basis == "total"); // No ProfilerStep marks.
+  CHECK(r.basis == protocol::TimeBasis::Total); // No ProfilerStep marks.
   CHECK(r.profiles == std::vector<std::string>{t.dir() + "/trace/profile.json"});
   CHECK(r.totalNs == 10500); // 3 × (1 + 2.5) µs.
   CHECK(r.unjoinedNs == 0);
@@ -121,7 +121,7 @@ TEST_CASE("hotLines: a uri names one user file's lines and no kernels; no profil
   CHECK(hotLinesOf(t, t.outputCodeUri()).lines.empty()); // Generated code is no user file.
   MiniTrace bare(test::reluMulTexts());
   protocol::HotLinesResult none = hotLinesOf(bare);
-  CHECK(none.basis == "none");
+  CHECK(none.basis == protocol::TimeBasis::None);
   CHECK(none.lines.empty());
   CHECK(none.kernels.empty());
   CHECK(none.totalNs == 0);

@@ -33,7 +33,7 @@ TEST_CASE("inductor/listArtifacts and documentLink: the log-only graph dump link
   CHECK(artifacts[0].compileId == "0/0");
   const protocol::ArtifactEntry &graph = artifacts[1];
   CHECK(graph.uri.starts_with("inductor-trace:/")); // Only in the log: a virtual document.
-  CHECK(graph.kind == "graph");
+  CHECK(graph.kind == protocol::ArtifactKind::Graph);
   // Its text is the payload the log holds: the text hashed into `has_payload`, no newline after its last
   // line.
   protocol::ArtifactContentParams content;
