@@ -46,6 +46,19 @@ function H.wait(what, pred, timeout)
   return value
 end
 
+--- Run the callbacks scheduled before this call (vim.schedule: first in, first out) by waiting for one
+--- scheduled now, which runs after them. What must not happen "soon" (a second notification, a
+--- message) has happened by then if it was scheduled at all: no sleep that is long enough by luck.
+function H.flush()
+  local done = false
+  vim.schedule(function()
+    done = true
+  end)
+  H.wait('the callbacks scheduled before', function()
+    return done
+  end)
+end
+
 --- The forward graph's output_code.py of mlp_train.
 function H.forward_output_code()
   local files = vim.fn.glob(H.mlp .. '/torch_compile_debug/*/torchinductor/model__0_forward_1.0/output_code.py', false, true)
@@ -177,7 +190,7 @@ function H.notified_by(fn, wait_for)
         return wait_for(notified)
       end)
     end
-    vim.wait(20) -- what was scheduled with it
+    H.flush() -- what was scheduled with it
   end)
   vim.notify = saved
   if not ok then

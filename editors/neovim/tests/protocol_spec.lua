@@ -3,11 +3,16 @@
 -- field lua/inductor_ls/protocol.lua declares the client reads or sends exists in the description
 -- with a compatible type, and what may be absent or null there is declared optional here; no Lua
 -- file talks to an `inductor/` method except through protocol.request/request_sync/view, which
--- cut each answer down to the declared fields. The drift cases feed the check a mutated
--- description or declaration and a mutated Lua source, to show that it catches them.
+-- cut each answer down to the declared fields. The same for the `workspace/executeCommand` commands:
+-- protocol.lua's `commands` are the description's, on the same side, with compatible arguments;
+-- lsp.lua's `commands` (what the client runs) are exactly the description's client commands; no Lua
+-- file names a command protocol.lua does not declare, sends one except through protocol.execute, or
+-- reads a command's arguments except through protocol.arguments. The drift cases feed the check a
+-- mutated description or declaration and a mutated Lua source, to show that it catches them.
 local H = require('helpers')
 local protocol = require('inductor_ls.protocol')
 local config = require('inductor_ls.config')
+local lsp = require('inductor_ls.lsp')
 
 local description_path = H.repo .. '/protocol/inductor-protocol.json'
 
@@ -174,6 +179,72 @@ local function compare(d, methods, notifications)
   return problems
 end
 
+--- Every problem of `commands` (protocol.lua's shape) against description `d`, and of `handled` (the
+--- names of the client commands the client runs: lsp.lua's `commands`).
+local function compare_commands(d, commands, handled)
+  local problems = {}
+  for name, c in pairs(commands) do
+    local described = d.commands[name]
+    if type(described) ~= 'table' then
+      table.insert(problems, name .. ': not a command of the description')
+    elseif described.side ~= c.side then
+      table.insert(problems, string.format('%s: a %s command in the description, declared %s', name,
+        tostring(described.side), tostring(c.side)))
+    else
+      if #c.arguments > #described.arguments then
+        table.insert(problems, string.format('%s: %d arguments declared, %d in the description', name, #c.arguments,
+          #described.arguments))
+      end
+      for i, decl in ipairs(c.arguments) do
+        if described.arguments[i] then
+          check(d, described.arguments[i], decl, string.format('%s arguments[%d]', name, i), false, c.side == 'server',
+            problems)
+        end
+      end
+    end
+  end
+  for name, described in pairs(d.commands) do
+    if type(described) == 'table' and described.side == 'client' then
+      if not commands[name] then
+        table.insert(problems, name .. ': a client command of the description, not declared in protocol.lua')
+      end
+      if not handled[name] then
+        table.insert(problems, name .. ": a client command of the description, not in lsp.lua's commands")
+      end
+    end
+  end
+  for name in pairs(handled) do
+    if not (commands[name] and commands[name].side == 'client') then
+      table.insert(problems, name .. ": in lsp.lua's commands, not a client command declared in protocol.lua")
+    end
+  end
+  table.sort(problems)
+  return problems
+end
+
+--- `inductor.` commands named in Lua source `text` that `commands` (protocol.lua's) does not declare,
+--- and `workspace/executeCommand` requests or reads of a command's arguments other than through
+--- protocol.execute and protocol.arguments.
+local function unchecked_commands(name, text, commands)
+  local out = {}
+  for n, line in ipairs(vim.split(text, '\n', { plain = true })) do
+    local code = line:gsub('%-%-.*$', '')
+    for command in code:gmatch("['\"](inductor%.%w+)['\"]") do
+      if not commands[command] then
+        table.insert(out, string.format('%s:%d: %s is not a command declared in inductor_ls.protocol', name, n,
+          command))
+      end
+    end
+    if code:find('workspace/executeCommand', 1, true) then
+      table.insert(out, string.format('%s:%d: workspace/executeCommand sent without inductor_ls.protocol', name, n))
+    end
+    if code:gsub('protocol%.arguments%(', ''):find('%.arguments%f[^%w_]') then
+      table.insert(out, string.format('%s:%d: command arguments read without inductor_ls.protocol', name, n))
+    end
+  end
+  return out
+end
+
 --- `inductor/` methods named in Lua source `text` other than through protocol.request,
 --- protocol.request_sync, protocol.view or the handler table (whose handler must call view).
 local function unchecked_uses(name, text)
@@ -211,6 +282,20 @@ local function assert_flags(problems, part)
   H.ok(has(problems, part), 'expected a problem with ' .. vim.inspect(part) .. ', got ' .. vim.inspect(problems))
 end
 
+--- The text of every Lua file of the plugin but protocol.lua, by path.
+local function plugin_sources()
+  local here = H.repo .. '/editors/neovim'
+  local out = {}
+  for _, dir in ipairs({ 'lua', 'plugin', 'lsp' }) do
+    for _, f in ipairs(vim.fn.globpath(here .. '/' .. dir, '**/*.lua', false, true)) do
+      if not f:match('/protocol%.lua$') then
+        out[f] = table.concat(vim.fn.readfile(f), '\n')
+      end
+    end
+  end
+  return out
+end
+
 return {
   { 'the fields the client reads and sends are in the description', function()
     local problems = compare(load_description(), protocol.methods, protocol.notifications)
@@ -242,6 +327,51 @@ return {
     H.ok(uses >= methods, string.format('%d protocol.request calls for %d declared methods', uses, methods))
     local lsp_text = table.concat(vim.fn.readfile(here .. '/lua/inductor_ls/lsp.lua'), '\n')
     H.contains(lsp_text, "protocol.view('inductor/status', result, true)", 'the status handler views its params')
+  end },
+  { 'the commands the client runs and sends are the description\'s, with its arguments', function()
+    local d = load_description()
+    H.eq({}, compare_commands(d, protocol.commands, lsp.commands),
+      'protocol.lua and lsp.lua against ' .. description_path)
+    -- Both sides are checked (no silent skip), and the 0.11 config runs the same table.
+    local sides = {}
+    for _, c in pairs(protocol.commands) do
+      sides[c.side] = true
+    end
+    H.eq({ client = true, server = true }, sides, 'sides declared')
+    H.eq(lsp.commands, lsp.make_config('').commands, 'the commands of the client config')
+  end },
+  { 'every Lua file names declared commands only, and runs and sends them through inductor_ls.protocol', function()
+    local problems, text = {}, {}
+    for f, t in pairs(plugin_sources()) do
+      vim.list_extend(problems, unchecked_commands(f, t, protocol.commands))
+      table.insert(text, t)
+    end
+    table.sort(problems)
+    H.eq({}, problems, 'commands named, sent or read directly')
+    -- Every declaration is used (one no code uses checks nothing): a client command's arguments are
+    -- read through protocol.arguments, a server command is named where it is sent.
+    text = table.concat(text, '\n')
+    for name, c in pairs(protocol.commands) do
+      local use = c.side == 'client' and ("protocol.arguments('" .. name .. "', command)") or ("'" .. name .. "'")
+      H.contains(text, use, name .. ' used')
+    end
+  end },
+  { 'arguments keeps only the declared positions and fields; execute sends server commands only', function()
+    local args = protocol.arguments('inductor.showCompiles', { command = 'inductor.showCompiles', arguments = {
+      'file:///m.py', { line = 3, character = 0, extra = 1 }, { ['function'] = 'f', line = 4, compileIds = { '0/0' } },
+      'a fourth' } })
+    H.eq({ 'file:///m.py', { line = 3, character = 0 }, { ['function'] = 'f', line = 4 } }, args, 'cut arguments')
+    H.eq({}, protocol.arguments('inductor.showPrinterEnv', { command = 'inductor.showPrinterEnv' }), 'no arguments')
+    H.eq({ 'x' }, protocol.arguments('inductor.showPrinterEnv', { arguments = { 'x' } }), 'a malformed one as sent')
+    local ok, err = pcall(protocol.arguments, 'inductor.reindex', { arguments = {} })
+    H.ok(not ok, 'a server command read as a client one')
+    H.contains(tostring(err), 'inductor.reindex is not a declared client command', 'the error names it')
+    ok, err = pcall(protocol.execute, {}, 'inductor.showLocations', {}, function() end)
+    H.ok(not ok, 'a client command sent')
+    H.contains(tostring(err), 'inductor.showLocations is not a declared server command', 'the error names it')
+    ok, err = pcall(protocol.execute, {}, 'inductor.selectRun', { 'latest', 'more' }, function() end)
+    H.ok(not ok, 'more arguments than declared')
+    H.contains(tostring(err), 'inductor.selectRun sends 2 arguments, 1 declared', 'the error says so')
   end },
   { 'view keeps only the declared fields; params not declared are refused', function()
     local v = protocol.view('inductor/hotLines', {
@@ -318,5 +448,59 @@ return {
 
     assert_flags(unchecked_uses('x.lua', "  lsp.request(client, 'inductor/hotLines', {}, cb)"),
       'x.lua:1: inductor/hotLines used without inductor_ls.protocol')
+  end },
+  { 'drift fails: a command renamed, moved or retyped in the description, renamed in the client', function()
+    local function flags(d, part, commands, handled)
+      assert_flags(compare_commands(d, commands or protocol.commands, handled or lsp.commands), part)
+    end
+    local d = load_description()
+    local moved = d.commands['inductor.showLocations']
+    d.commands['inductor.showLocation'], d.commands['inductor.showLocations'] = moved, nil
+    flags(d, 'inductor.showLocations: not a command of the description')
+    flags(d, 'inductor.showLocation: a client command of the description, not declared in protocol.lua')
+    flags(d, "inductor.showLocation: a client command of the description, not in lsp.lua's commands")
+
+    d = load_description()
+    d.commands['inductor.selectRun'].side = 'client'
+    flags(d, 'inductor.selectRun: a client command in the description, declared server')
+
+    d = load_description()
+    d.commands['inductor.showCompiles'].arguments[3] = { ['$ref'] = '#/$defs/Position' }
+    flags(d, 'inductor.showCompiles arguments[3].function: not in the description')
+    d = load_description()
+    d.commands['inductor.showLocations'].arguments[3] = { type = 'string' }
+    flags(d, 'inductor.showLocations arguments[3]: declared a list, the description says otherwise')
+    d = load_description()
+    d.commands['inductor.selectBaseline'].arguments = {}
+    flags(d, 'inductor.selectBaseline: 1 arguments declared, 0 in the description')
+
+    -- The argument objects, field by field: a field the client reads made optional, or renamed.
+    d = load_description()
+    d['$defs'].CompilesSelection.required = { 'function', 'compileIds' }
+    flags(d, 'inductor.showCompiles arguments[3].line: may be absent in the description')
+    d = load_description()
+    local env = d['$defs'].PrinterEnv.properties
+    env.shellLine, env.shell = env.shell, nil
+    flags(d, 'inductor.showPrinterEnv arguments[1].shell: not in the description')
+
+    local commands = vim.deepcopy(protocol.commands)
+    commands['inductor.showPrinterEnv'].arguments[1].titel = 'string'
+    commands['inductor.reIndex'], commands['inductor.reindex'] = commands['inductor.reindex'], nil
+    flags(load_description(), 'inductor.showPrinterEnv arguments[1].titel: not in the description', commands)
+    flags(load_description(), 'inductor.reIndex: not a command of the description', commands)
+
+    local handled = vim.deepcopy(lsp.commands)
+    handled['inductor.showLaunchSite'], handled['inductor.showLaunchSites'] = handled['inductor.showLaunchSites'], nil
+    d = load_description()
+    flags(d, "inductor.showLaunchSite: in lsp.lua's commands, not a client command declared in protocol.lua", nil, handled)
+    flags(d, "inductor.showLaunchSites: a client command of the description, not in lsp.lua's commands", nil, handled)
+
+    assert_flags(unchecked_commands('x.lua', "  local command = 'inductor.reIndex'", protocol.commands),
+      'x.lua:1: inductor.reIndex is not a command declared in inductor_ls.protocol')
+    local send = "  lsp.request(client, 'workspace/executeCommand', p, cb)"
+    assert_flags(unchecked_commands('x.lua', send, protocol.commands),
+      'x.lua:1: workspace/executeCommand sent without inductor_ls.protocol')
+    assert_flags(unchecked_commands('x.lua', '  local uri = command.arguments[1]', protocol.commands),
+      'x.lua:1: command arguments read without inductor_ls.protocol')
   end },
 }

@@ -33,6 +33,36 @@ local function enter(dir)
   root._session = nil
 end
 
+--- The clients started and buffers attached (`vim.lsp.start`, `start_client`, `buf_attach_client`) while
+--- running Ex command `cmd` (editing or entering a file) and what it scheduled. The plugin attaches a
+--- buffer in its FileType and BufEnter autocommands, which run inside the command: a file that got
+--- nothing by then gets nothing later, so `{}` here needs no sleep to mean "no server".
+---@return string[] the functions called, in order
+local function attaches_by(cmd)
+  local called, saved = {}, {}
+  for _, name in ipairs({ 'start', 'start_client', 'buf_attach_client' }) do
+    local fn = vim.lsp[name]
+    if fn then
+      saved[name] = fn
+      vim.lsp[name] = function(...)
+        table.insert(called, name)
+        return fn(...)
+      end
+    end
+  end
+  local ok, err = pcall(function()
+    vim.cmd(cmd)
+    H.flush()
+  end)
+  for name, fn in pairs(saved) do
+    vim.lsp[name] = fn
+  end
+  if not ok then
+    error(err, 0)
+  end
+  return called
+end
+
 --- Stop `client` once its index is served, and wait until it has exited, cleanly: an exit reported
 --- later would be taken for the next case's server failing to start.
 local function stop(client)
@@ -61,10 +91,10 @@ return {
     vim.fn.writefile({ 'print(1)' }, state.parent .. '/script.py')
     enter(state.parent)
     local before = #lsp.clients()
-    vim.cmd('edit ' .. vim.fn.fnameescape(state.parent .. '/script.py'))
+    local attached = attaches_by('edit ' .. vim.fn.fnameescape(state.parent .. '/script.py'))
     local bufnr = vim.api.nvim_get_current_buf()
     H.eq('python', vim.bo[bufnr].filetype, 'filetype')
-    vim.wait(100)
+    H.eq({}, attached, 'clients started or attached for the stray script')
     H.eq(nil, lsp.client_for_buffer(bufnr), 'client of the stray script')
     H.eq(before, #lsp.clients(), 'clients')
     -- A command there says why, on one line.
@@ -82,9 +112,9 @@ return {
   { 'a file with no trace beside it attaches when entered again once a run wrote one there', function()
     state.later = project()
     enter(state.later)
-    vim.cmd('edit ' .. vim.fn.fnameescape(state.later .. '/train.py'))
+    local attached = attaches_by('edit ' .. vim.fn.fnameescape(state.later .. '/train.py'))
     local bufnr = vim.api.nvim_get_current_buf()
-    vim.wait(50)
+    H.eq({}, attached, 'clients started or attached before the trace')
     H.eq(nil, lsp.client_for_buffer(bufnr), 'client before the trace')
     write_trace(state.later .. '/trace') -- TORCH_TRACE=<its folder>/trace
     vim.cmd('enew')
@@ -192,7 +222,9 @@ return {
       H.wait('the notification', function()
         return #notified > 0
       end)
-      vim.wait(50) -- a scheduled second notification, if any, would be here now
+      -- The messages' notifications are scheduled (|inductor_ls.message|): a second one, if any, runs before
+      -- what is scheduled now.
+      H.flush()
       H.eq(1, #notified, 'notifications: ' .. vim.inspect(notified))
       H.eq({ msg = 'inductor-ls: a test warning (+1 more: :Inductor status)', level = vim.log.levels.WARN },
         notified[1], 'the most severe, and how many more')
@@ -208,6 +240,7 @@ return {
       H.ok(msg:match('^inductor%-ls: a test message with a line break.*… %(:Inductor status%)$'),
         'the cut message: ' .. msg)
       H.eq(vim.log.levels.INFO, notified[1].level, 'level')
+      H.flush()
       H.eq(1, #notified, 'the repeated warning is not notified again')
     end)
     vim.notify = saved
@@ -256,7 +289,7 @@ return {
     H.ok(shown[2]:match('^  run %d%d%d%d%-' .. month .. '%-' .. day .. ' ' .. time .. ', no other run$'),
       'the run line: ' .. vim.inspect(shown[2]))
     H.contains(table.concat(shown, '\n'), 'not on this machine', 'the missing-sources notice in full')
-    vim.wait(20)
+    H.flush() -- a message is notified in the next tick (|inductor_ls.message|)
     H.eq({}, state.notified, 'messages echoed by :Inductor status')
     H.close_floats()
   end },

@@ -36,11 +36,14 @@ import {
 } from 'vscode-languageclient/node';
 import {
   type Artifact,
+  executeCommandParams,
   listArtifactsRequest,
   openLocationCommand,
   launchSitesRequest,
   reindexCommand,
+  type ShowLaunchSitesArguments,
   showLaunchSitesCommand,
+  type ShowLocationsArguments,
   showLocationsCommand,
 } from './protocol';
 import * as lowered from './lowered';
@@ -97,7 +100,7 @@ async function goToOrigin(client: LanguageClient): Promise<void> {
 }
 
 async function reindex(client: LanguageClient): Promise<void> {
-  await client.sendRequest(ExecuteCommandRequest.type, { command: reindexCommand, arguments: [] });
+  await client.sendRequest(ExecuteCommandRequest.type, executeCommandParams(reindexCommand));
 }
 
 interface ArtifactPick extends vscode.QuickPickItem {
@@ -254,7 +257,7 @@ export function activate(
   register(openLocationCommand, 'Open Location', (client, uri: string, line: number) =>
     openLocation(client, uri, line),
   );
-  register(showLocationsCommand, 'Show Locations', (client, uri: string, position: LspPosition, locations: LspLocation[]) =>
+  register(showLocationsCommand, 'Show Locations', (client, ...[uri, position, locations]: ShowLocationsArguments) =>
     showLocations(client, uri, position, locations ?? []),
   );
   // A run chosen: the server reindexes and says so with inductor/status, which the views follow.
@@ -278,7 +281,7 @@ export function activate(
     return vscode.commands.executeCommand('inductorLs.refreshRanks');
   });
   register('inductorLs.showLowered', 'Show Lowered IR', (client, stage?: string) => lowered.showLowered(client, stage));
-  register(showLaunchSitesCommand, 'Show Launch Sites', (client, uri: string, position: LspPosition) =>
+  register(showLaunchSitesCommand, 'Show Launch Sites', (client, ...[uri, position]: ShowLaunchSitesArguments) =>
     showLaunchSites(client, uri, position),
   );
 }

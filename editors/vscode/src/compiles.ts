@@ -27,9 +27,9 @@ import {
   type CompiledFrame,
   type CompiledFunction,
   type CompilesResult,
-  type CompilesSelection,
   type FrameCompile,
   compilesRequest,
+  type ShowCompilesArguments,
   showCompilesCommand,
 } from './protocol';
 
@@ -282,8 +282,8 @@ export function activate(context: InductorContext, client: LanguageClient): Comp
     vscode.commands.registerCommand('inductorLs.refreshCompiles', () => provider.refresh()),
     vscode.commands.registerCommand(
       showCompilesCommand,
-      (uri: string, _position: unknown, target?: Partial<CompilesSelection>) =>
-        reveal(uri, target?.line, target?.function),
+      // `?.`: the arguments come from the server unchecked.
+      (...[uri, , selection]: ShowCompilesArguments) => reveal(uri, selection?.line, selection?.function),
     ),
   );
   return provider;

@@ -4,10 +4,13 @@
 //
 // Held to protocol/inductor-protocol.json, the one description of the custom
 // protocol, by test/fast/protocol.test.mjs: each of its `$defs` is a type here
-// of the same name, with the same fields, optionality and types, and each
-// method has its RequestType/NotificationType. Change both together.
+// of the same name, with the same fields, optionality and types, each method
+// has its RequestType/NotificationType, and each of its `commands` is a key of
+// ClientCommands or ServerCommands (by its side) with the arguments described.
+// Change both together.
 
 import {
+  type ExecuteCommandParams,
   type Location,
   NotificationType,
   type Position,
@@ -193,15 +196,15 @@ export const listArtifactsRequest = new RequestType<NoParams, Artifact[], void>(
 export const reindexCommand = 'inductor.reindex';
 
 // Client command carried by the code lenses of generated code and graph
-// dumps: arguments are [uri: string, position: lsp.Position, locations:
-// lsp.Location[]], the shape of `editor.action.showReferences`. The client
-// implements it.
+// dumps: arguments are ShowLocationsArguments [uri: string, position:
+// lsp.Position, locations: lsp.Location[]], the shape of
+// `editor.action.showReferences`. The client implements it.
 export const showLocationsCommand = 'inductor.showLocations';
 
 // Client command carried by the kernel lens of a model line: arguments are
-// [uri: string, position: lsp.Position], without locations (a line of a
-// many-compile trace has thousands); the client asks inductor/launchSites for
-// them and shows them as inductor.showLocations does.
+// ShowLaunchSitesArguments [uri: string, position: lsp.Position], without
+// locations (a line of a many-compile trace has thousands); the client asks
+// inductor/launchSites for them and shows them as inductor.showLocations does.
 export const showLaunchSitesCommand = 'inductor.showLaunchSites';
 
 // The launch sites a model line's lens counts (one per site in each compile,
@@ -353,8 +356,8 @@ export interface RanksResult {
 export const ranksRequest = new RequestType<RanksParams, RanksResult, void>('inductor/ranks');
 
 // Client command of the code lens on a compiled function's def line:
-// [uri, position, {function, line, compileIds}]. Reveals the function's frames
-// in the Compiled Frames view.
+// ShowCompilesArguments [uri, position, {function, line, compileIds}].
+// Reveals the function's frames in the Compiled Frames view.
 export const showCompilesCommand = 'inductor.showCompiles';
 // `inductor/hotLines` `{limit?, uri?}` → the per-line GPU time table, hottest
 // first (see server/features/HotLines.cpp). `label` is what lenses show ("133 µs/step",
@@ -458,10 +461,7 @@ export interface CompareParams {
 }
 export const compareRequest = new RequestType<CompareParams, CompareResult, void>('inductor/compare');
 
-// Client command of the server's printer code actions: one argument
-// {title, env: {NAME: value}, shell: "NAME=value ...", explanation}. The
-// client shows it for the user to copy; it never runs anything.
-// The arguments of `inductor.showCompiles` [uri, position, CompilesSelection]:
+// The third argument of `inductor.showCompiles` [uri, position, CompilesSelection]:
 // a def line's lens opens that function's compiles in the view.
 export interface CompilesSelection {
   function: string;
@@ -474,7 +474,10 @@ export interface DiagnosticData {
   newSinceRun?: string;
 }
 
-// The argument of `inductor.showPrinterEnv` [PrinterEnv].
+// The argument of `inductor.showPrinterEnv` [PrinterEnv], the client command of
+// the server's printer code actions: {title, env: {NAME: value}, shell:
+// "NAME=value ...", explanation}. The client shows it for the user to copy; it
+// never runs anything.
 export interface PrinterEnv {
   title: string;
   env: Record<string, string>;
@@ -503,3 +506,37 @@ export const runsRequest = new RequestType<NoParams, RunsResult, void>('inductor
 // "previous", a path; "none" for the baseline).
 export const selectRunCommand = 'inductor.selectRun';
 export const selectBaselineCommand = 'inductor.selectBaseline';
+
+// workspace/executeCommand: the description's `commands`, by side, each with
+// its positional arguments. test/fast/protocol.test.mjs holds both interfaces
+// to the description (every command of that side, no other, each argument's
+// type) and the extension to them: each client command is registered with a
+// handler whose parameters are `...args: <its Arguments type>`, and each server
+// command is sent through executeCommandParams, never named as a string
+// outside this file.
+//
+// Client commands: the server's code lenses and code actions carry them, the
+// extension runs them.
+export type ShowLocationsArguments = [uri: string, position: Position, locations: Location[]];
+export type ShowLaunchSitesArguments = [uri: string, position: Position];
+export type ShowCompilesArguments = [uri: string, position: Position, selection: CompilesSelection];
+export type ShowPrinterEnvArguments = [env: PrinterEnv];
+export interface ClientCommands {
+  'inductor.showLocations': ShowLocationsArguments;
+  'inductor.showLaunchSites': ShowLaunchSitesArguments;
+  'inductor.showCompiles': ShowCompilesArguments;
+  'inductor.showPrinterEnv': ShowPrinterEnvArguments;
+}
+// Server commands (the server's executeCommandProvider): the extension sends them.
+export interface ServerCommands {
+  'inductor.reindex': [];
+  'inductor.selectRun': [run: string];
+  'inductor.selectBaseline': [run: string];
+}
+// The params of workspace/executeCommand for server command `command`.
+export function executeCommandParams<K extends keyof ServerCommands>(
+  command: K,
+  ...args: ServerCommands[K]
+): ExecuteCommandParams {
+  return { command, arguments: args };
+}

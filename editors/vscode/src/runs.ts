@@ -14,7 +14,7 @@
 
 import * as vscode from 'vscode';
 import { ExecuteCommandRequest, type LanguageClient } from 'vscode-languageclient/node';
-import { type RunEntry, runsRequest, selectBaselineCommand, selectRunCommand } from './protocol';
+import { executeCommandParams, type RunEntry, runsRequest, selectBaselineCommand, selectRunCommand } from './protocol';
 import { rankRanges } from './ranks';
 import { plural } from './statusBar';
 
@@ -80,10 +80,10 @@ async function pick(client: LanguageClient, baseline: boolean): Promise<string |
   });
   qp.dispose();
   if (id === undefined) return undefined;
-  await client.sendRequest(ExecuteCommandRequest.type, {
-    command: baseline ? selectBaselineCommand : selectRunCommand,
-    arguments: [id],
-  });
+  await client.sendRequest(
+    ExecuteCommandRequest.type,
+    executeCommandParams(baseline ? selectBaselineCommand : selectRunCommand, id),
+  );
   return id;
 }
 

@@ -13,7 +13,13 @@
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import type { InductorContext } from './context';
-import { type HotLine, hotLinesRequest, type PrinterEnv, showPrinterEnvCommand } from './protocol';
+import {
+  type HotLine,
+  hotLinesRequest,
+  type PrinterEnv,
+  type ShowPrinterEnvArguments,
+  showPrinterEnvCommand,
+} from './protocol';
 
 interface LinePick extends vscode.QuickPickItem {
   line?: HotLine;
@@ -125,6 +131,9 @@ export function activate(context: InductorContext, client: LanguageClient): void
     };
   context.subscriptions.push(
     vscode.commands.registerCommand('inductorLs.showHotLines', guarded('Show Hottest Lines', () => showHotLines(client))),
-    vscode.commands.registerCommand(showPrinterEnvCommand, guarded('Printer Environment', (env: PrinterEnv) => showPrinterEnv(env))),
+    vscode.commands.registerCommand(
+      showPrinterEnvCommand,
+      guarded('Printer Environment', (...[env]: ShowPrinterEnvArguments) => showPrinterEnv(env)),
+    ),
   );
 }

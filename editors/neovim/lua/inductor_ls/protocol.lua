@@ -1,13 +1,15 @@
 ---@brief
 --- The part of inductor-ls's custom protocol this client uses: per `inductor/*` method, the
---- params it sends and the fields of the answer it reads, and the only ways it talks
---- to the server about them: `request`/`request_sync` (params checked against `sends`, the
---- answer cut down to `reads`) and `view` (the `inductor/status` notification). Code that
---- reads a field not declared here finds nil, so the declarations are complete wherever the
---- tests exercise the code; `tests/protocol_spec.lua` checks each of them against
---- `protocol/inductor-protocol.json`, the one description of the protocol (the server's e2e
---- test and VS Code's protocol.ts are held to the same file), and that no Lua file asks for
---- an `inductor/` method any other way.
+--- params it sends and the fields of the answer it reads; per `workspace/executeCommand`
+--- command, the arguments it reads (a client command, run by lsp.lua's `commands`) or sends (a
+--- server command); and the only ways it talks to the server about them: `request`/`request_sync`
+--- (params checked against `sends`, the answer cut down to `reads`), `view` (the `inductor/status`
+--- notification), `arguments` (a client command's arguments, cut down to those declared) and
+--- `execute` (a server command). Code that reads a field not declared here finds nil, so the
+--- declarations are complete wherever the tests exercise the code; `tests/protocol_spec.lua`
+--- checks each of them against `protocol/inductor-protocol.json`, the one description of the
+--- protocol (the server's e2e test and VS Code's protocol.ts are held to the same file), and that
+--- no Lua file asks for an `inductor/` method or names an `inductor.` command any other way.
 ---
 --- A declaration: a type name (`'string'`, `'integer'`, `'number'`, `'boolean'`, or
 --- `'Location'`, LSP's type, kept whole), with `?` when the code copes with the field being
@@ -189,6 +191,28 @@ M.notifications = {
   ['inductor/status'] = { reads = status },
 }
 
+local position = { line = 'integer', character = 'integer' }
+
+--- The commands of `workspace/executeCommand` this client uses: `side` as the description says
+--- ('client': the server's lenses and code actions carry it, lsp.lua's `commands` runs it and reads
+--- `arguments`; 'server': the client sends it with `arguments`), and `arguments`, one declaration
+--- per position.
+M.commands = {
+  ['inductor.reindex'] = { side = 'server', arguments = {} },
+  ['inductor.selectRun'] = { side = 'server', arguments = { 'string' } },
+  ['inductor.selectBaseline'] = { side = 'server', arguments = { 'string' } },
+  ['inductor.showLocations'] = { side = 'client', arguments = { 'string', position, M.list('Location') } },
+  ['inductor.showLaunchSites'] = { side = 'client', arguments = { 'string', position } },
+  ['inductor.showCompiles'] = {
+    side = 'client',
+    arguments = { 'string', position, { ['function'] = 'string', line = 'integer' } },
+  },
+  ['inductor.showPrinterEnv'] = {
+    side = 'client',
+    arguments = { { title = 'string', shell = 'string', explanation = 'string' } },
+  },
+}
+
 local function cut(decl, value)
   if type(value) ~= 'table' or type(decl) ~= 'table' then
     return value -- A leaf, LSP's Location whole, or vim.NIL / a wrong type as the server sent it.
@@ -218,6 +242,36 @@ function M.view(method, value, notification)
   local entry = (notification and M.notifications or M.methods)[method]
   assert(entry, 'inductor_ls.protocol: ' .. method .. ' is not declared')
   return cut(entry.reads, value)
+end
+
+--- The arguments of client command `name` as `command` (the LSP Command the server sent) holds them:
+--- a list with each declared position cut down to its declaration (a malformed one as sent).
+---@param name string
+---@param command table `{title, command, arguments}`
+---@return table
+function M.arguments(name, command)
+  local entry = M.commands[name]
+  assert(entry and entry.side == 'client', 'inductor_ls.protocol: ' .. name .. ' is not a declared client command')
+  local args = type(command) == 'table' and type(command.arguments) == 'table' and command.arguments or {}
+  local out = {}
+  for i, decl in ipairs(entry.arguments) do
+    out[i] = cut(decl, args[i])
+  end
+  return out
+end
+
+--- `workspace/executeCommand` of server command `name` with `arguments` (no more than declared).
+---@param client table
+---@param name string
+---@param arguments table
+---@param handler fun(err: table?, result: any, ctx: table?)
+function M.execute(client, name, arguments, handler)
+  local entry = M.commands[name]
+  assert(entry and entry.side == 'server', 'inductor_ls.protocol: ' .. name .. ' is not a declared server command')
+  assert(#arguments <= #entry.arguments,
+    string.format('inductor_ls.protocol: %s sends %d arguments, %d declared', name, #arguments, #entry.arguments))
+  return require('inductor_ls.lsp').request(client, 'workspace/executeCommand',
+    { command = name, arguments = arguments }, handler)
 end
 
 --- Raises when `params` holds a key this client does not declare it sends for `method`.

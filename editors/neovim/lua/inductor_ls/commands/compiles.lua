@@ -156,7 +156,7 @@ function M.lens(command, ctx)
   if not client then
     return
   end
-  local args = command.arguments or {}
+  local args = protocol.arguments('inductor.showCompiles', command)
   local uri, target = args[1], args[3] or {}
   -- The function's own frames, then the frames resumed after its graph breaks (`resumeOf`, an index
   -- into the answer's frames, 0-based).

@@ -7,10 +7,11 @@
 --- the run.
 
 local message = require('inductor_ls.message')
+local protocol = require('inductor_ls.protocol')
 
 ---@param command table The LSP Command; arguments[1] = {title, env, shell, explanation}.
 return function(command)
-  local arg = command.arguments and command.arguments[1]
+  local arg = protocol.arguments('inductor.showPrinterEnv', command)[1]
   if type(arg) ~= 'table' or type(arg.shell) ~= 'string' then
     message.notify('inductor-ls: malformed inductor.showPrinterEnv arguments', vim.log.levels.ERROR)
     return

@@ -4,13 +4,14 @@
 
 local lsp = require('inductor_ls.lsp')
 local message = require('inductor_ls.message')
+local protocol = require('inductor_ls.protocol')
 
 return function()
   local client = lsp.any_client()
   if not client then
     return
   end
-  lsp.request(client, 'workspace/executeCommand', { command = 'inductor.reindex', arguments = {} }, function(err)
+  protocol.execute(client, 'inductor.reindex', {}, function(err)
     if err then
       message.notify('inductor-ls: reindex: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
     end

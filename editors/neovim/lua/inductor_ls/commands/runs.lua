@@ -82,7 +82,7 @@ end
 ---@param id string
 local function choose(client, baseline, id)
   local command = baseline and 'inductor.selectBaseline' or 'inductor.selectRun'
-  lsp.request(client, 'workspace/executeCommand', { command = command, arguments = { id } }, function(err)
+  protocol.execute(client, command, { id }, function(err)
     if err then
       message.notify('inductor-ls: ' .. command .. ': ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
       return

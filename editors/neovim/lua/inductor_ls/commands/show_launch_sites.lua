@@ -13,7 +13,7 @@ local message = require('inductor_ls.message')
 ---@param command table LSP Command `{title, command, arguments}`
 ---@param ctx table `{bufnr, client_id}`
 return function(command, ctx)
-  local args = command.arguments or {}
+  local args = protocol.arguments('inductor.showLaunchSites', command)
   local client = vim.lsp.get_client_by_id(ctx.client_id)
   if not client or type(args[1]) ~= 'string' or type(args[2]) ~= 'table' then
     message.notify('inductor-ls: malformed inductor.showLaunchSites arguments', vim.log.levels.ERROR)
