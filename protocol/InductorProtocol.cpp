@@ -313,6 +313,7 @@ void from_json(const json &j, StatusResult &s) {
   s = {};
   member(j, "indexing", s.indexing);
   member(j, "ready", s.ready);
+  member(j, "changesPending", s.changesPending);
   statusNumbers(s, [&](const char *key, uint64_t &v) { member(j, key, v); });
   if (auto p = j.find("progress"); p != j.end() && p->is_object()) {
     s.progress.emplace();
@@ -356,7 +357,7 @@ void from_json(const json &j, StatusResult &s) {
 }
 
 void to_json(json &j, const StatusResult &s) {
-  j = json{{"indexing", s.indexing}, {"ready", s.ready}};
+  j = json{{"indexing", s.indexing}, {"ready", s.ready}, {"changesPending", s.changesPending}};
   statusNumbers(s, [&](const char *key, const uint64_t &v) { j[key] = v; });
   j["progress"] = s.progress ? json{{"percentage", s.progress->percentage}, {"message", s.progress->message}}
                              : json(nullptr);

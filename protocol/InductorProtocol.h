@@ -362,7 +362,11 @@ struct StatusResult {
   bool ready = false; ///< An index is served.
   /// Indexes served so far: tells a new index from a status update of the same one.
   uint64_t builds = 0;
-  uint64_t waitingRequests = 0;          ///< Queued until the first index is ready.
+  uint64_t waitingRequests = 0; ///< Queued until the first index is ready.
+  /// Trace inputs changed (the watcher's events, or the client's) and no build has started for them yet:
+  /// the index served may be behind the files; a rebuild is due. Once a write has returned, the next status
+  /// says so, until the build it causes starts (`indexing`).
+  bool changesPending = false;
   std::optional<BuildProgress> progress; ///< null unless indexing.
   PythonStatus python;
   std::vector<NoticeStatus> notices;

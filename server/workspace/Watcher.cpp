@@ -39,6 +39,7 @@
 #include <poll.h>
 #include <set>
 #include <sys/inotify.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 namespace fs = std::filesystem;
@@ -229,6 +230,7 @@ void Workspace::startWatcher() {
       auto now = Clock::now();
       if (!pending) first = now;
       pending = true;
+      rebuildDue_ = true;
       last = now;
       appendsOnly = appendsOnly && append;
     };
@@ -250,6 +252,9 @@ void Workspace::startWatcher() {
       if (watcherFd_ >= 0) {
         pollfd pfd{watcherFd_, POLLIN, 0};
         if (poll(&pfd, 1, static_cast<int>(timeout.count())) > 0) {
+          // Set before the events leave the kernel's queue, cleared once each is a due rebuild or dropped:
+          // changesPending() never sees a change in neither place.
+          watchBusy_ = true;
           ssize_t n;
           while ((n = read(watcherFd_, buf, sizeof buf)) > 0) {
             for (char *p = buf; p < buf + n;) {
@@ -332,6 +337,7 @@ void Workspace::startWatcher() {
                 event((ev->mask & (IN_MODIFY | IN_CLOSE_WRITE)) && index::isTraceLogName(name));
             }
           }
+          watchBusy_ = false;
         }
       } else {
         std::this_thread::sleep_for(timeout);
@@ -352,9 +358,23 @@ void Workspace::startWatcher() {
         pending = false;
         appendsOnly = true;
         startIndexing(Rebuild::Incremental);
+        rebuildDue_ = false; // Only now: `indexing` says it from here on.
       }
     }
   });
+}
+
+bool Workspace::changesPending() const {
+  // In the order the watcher thread moves a change along (the kernel's queue, watchBusy_, rebuildDue_, a
+  // running build): whatever step it is at when one is read, a later one is read after it.
+  int queued = 0;
+  if (watcherFd_ >= 0 && ioctl(watcherFd_, FIONREAD, &queued) == 0 && queued > 0) return true;
+  if (watchBusy_) return true;
+  {
+    std::lock_guard<std::mutex> lock(watchMutex_);
+    if (clientEvents_) return true;
+  }
+  return rebuildDue_;
 }
 
 void Workspace::stopWatcher() {

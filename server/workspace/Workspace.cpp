@@ -85,6 +85,7 @@ std::shared_ptr<const index::SourceReader> Workspace::sources() const {
 
 protocol::StatusResult Workspace::status() const {
   protocol::StatusResult s;
+  s.changesPending = changesPending(); // Before `indexing` (changesPending()).
   std::lock_guard<std::mutex> lock(indexMutex_);
   s.indexing = indexing_;
   {

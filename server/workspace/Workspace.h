@@ -162,6 +162,10 @@ private:
   void forgetPythonEnvironment();
   /// Whether a build runs that has not served its index yet.
   bool buildRunning();
+  /// Whether trace inputs changed and no build has started for them (inductor/status `changesPending`): an
+  /// event in the kernel's inotify queue, one the watcher thread is reading, client events not taken yet, or
+  /// a rebuild due. Read before `indexing` (a rebuild clears it only once it has started).
+  bool changesPending() const;
   /// Replaces the served SourceReader once the import roots are known, where the index was served before the
   /// interpreter answered (nothing in it needed them).
   void sourcesKnown(std::shared_ptr<const index::SourceReader> sources, uint64_t generation);
@@ -261,7 +265,10 @@ private:
     /// Watched only for `anchors` (the parent of an input): events for other names are ignored.
     bool anchorOnly = false;
   };
-  std::mutex watchMutex_; ///< Guards everything below (watcher, reader and builder threads).
+  /// The watcher thread is reading and acting on inotify events; a rebuild is due (its `pending`). See
+  /// changesPending().
+  std::atomic<bool> watchBusy_{false}, rebuildDue_{false};
+  mutable std::mutex watchMutex_; ///< Guards everything below (watcher, reader and builder threads).
   std::unordered_map<int, WatchedDirectory> watches_; ///< By inotify watch descriptor.
   std::unordered_map<std::string, int> watchedPaths_;
   std::vector<std::string> watchedInputs_; ///< The configured inputs, absolute and normalised.

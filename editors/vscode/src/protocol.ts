@@ -73,6 +73,9 @@ export interface StatusResult {
   progress: Progress | null;
   // Requests waiting for the first index.
   waitingRequests: number;
+  // Trace inputs changed and no build has started for them yet: the index
+  // served may be behind the files.
+  changesPending: boolean;
   // Indexes served so far this session: a new value is a new index (the
   // same index is reported again, e.g. once the Python environment answers).
   builds: number;
