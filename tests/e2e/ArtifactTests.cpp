@@ -17,40 +17,44 @@ std::string trimEnd(std::string s) {
 }
 
 TEST_CASE("listArtifacts: every output code of every compile, with compile id, graph kind and language") {
-  struct Want {
-    const char *caseName;
-    const char *kind, *languageId;
-  };
-  for (Want w :
-       {Want{"mlp_train", "outputCode", "python"}, Want{"graph_break_dynamic", "outputCode", "python"},
-        Want{"cpu_inductor", "outputCode", "python"}, Want{"aoti_conv", "wrapperCode", "cpp"},
-        Want{"multirank", "outputCode", "python"}}) {
-    INFO(w.caseName);
-    Session s(caseDir(w.caseName));
+  size_t cases = 0, cpp = 0;
+  for (const std::string &folder : caseFolders()) {
+    INFO(folder);
+    Session s(folder); // The folder as the workspace: its debug and cache copies are indexed too.
     INFO(s.client.logTail());
-    std::vector<ExpectedOutputCode> codes = expectedOutputCodes(filesIn(caseDir(w.caseName) + "/trace"));
+    // The served run's (a folder of several runs serves its latest).
+    std::vector<ExpectedOutputCode> codes =
+        expectedOutputCodes(latestRunLogs(filesIn(folder + "/trace", "dedicated_log_torch_trace")));
     json list = s.client.request("inductor/listArtifacts", json::object());
     REQUIRE(list.is_array());
     for (const ExpectedOutputCode &code : codes) {
       INFO(code.label());
+      // By the trace's own words: AOTInductor's wrapper is C++ wrapper code, the rest output code, in the
+      // language of the file name it was written to.
+      std::string kind = code.record.aoti ? "wrapperCode" : "outputCode";
+      std::string languageId = code.uri.ends_with(".cpp") ? "cpp" : "python";
+      cpp += languageId == "cpp";
       bool found = false;
       for (const json &a : list) {
-        if (a["uri"] != code.uri || a["kind"] != w.kind) continue;
+        // One entry per compile: several compiles can share a file (a recompile that generated the same
+        // code, ranks writing one cache file), each listed with its own compile id and rank.
+        if (a["uri"] != code.uri || a["kind"] != kind) continue;
         if (code.record.rank && a["rank"] != *code.record.rank) continue;
+        if (!code.record.aoti && a["compileId"] != code.record.compileId) continue;
+        CHECK(!found); // Once.
         found = true;
-        CHECK(a["languageId"] == w.languageId);
-        if (code.record.aoti) {
-          CHECK(a["graphKind"] == "aot");
-        } else {
-          CHECK(a["compileId"] == code.record.compileId);
-          CHECK(a["graphKind"] == code.graphKind());
-        }
+        CHECK(a["languageId"] == languageId);
+        CHECK(a["graphKind"] == (code.record.aoti ? std::string("aot") : code.graphKind()));
         CHECK(!a["title"].get<std::string>().empty());
       }
       CHECK(found);
     }
+    cases += !codes.empty();
     s.client.shutdown();
   }
+  CHECK(cases >= 20);
+  CHECK(cpp > 0); // aoti_conv's wrapper at least.
+  MESSAGE(cases << " case folders' output code listed");
 }
 
 TEST_CASE("artifactContent: a post-grad graph that exists only in the log returns the log's payload") {

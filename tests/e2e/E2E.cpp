@@ -147,6 +147,12 @@ std::string ExpectedOutputCode::graphKind() const {
           id.compare(id.size() - std::strlen(kind), std::string::npos, kind) == 0)
         return kind;
   }
+  // Without the header (cpp_wrapper's Python shell), TORCH_COMPILE_DEBUG's folder names the graph
+  // (torch/_inductor/debug.py: `model__<aot id>_<kind>_<n>`).
+  std::string dir = std::filesystem::path(path).parent_path().filename().string();
+  for (const char *kind : {"forward", "backward", "inference"})
+    if (dir.starts_with("model__") && dir.find(std::string("_") + kind + "_") != std::string::npos)
+      return kind;
   return "other";
 }
 

@@ -245,8 +245,9 @@ namespace {
 
 std::string compileKey(const json &env) {
   if (!env.contains("frame_id") || !env.contains("frame_compile_id")) return "";
-  std::string id =
-      std::to_string(env["frame_id"].get<int>()) + "/" + std::to_string(env["frame_compile_id"].get<int>());
+  // PyTorch's text (compileIdText): a compiled-autograd graph's `!ca/` prefix keeps its compile apart from
+  // the frame compile of the same numbers.
+  std::string id = compileIdText(env);
   int attempt = env.value("attempt", 0);
   if (attempt) id += "_" + std::to_string(attempt);
   return id;
