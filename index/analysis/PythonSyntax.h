@@ -92,12 +92,15 @@ public:
   /// there are none.
   uint32_t lineAfterImports() const;
 
+  /// Line `line` (0-based) of the parsed text, without its line break (`\n`, `\r\n`); empty past the end.
+  /// A view into this object's copy of the text.
+  std::string_view lineText(uint32_t line) const;
+
 private:
   struct TreeDeleter {
     void operator()(TSTree *tree) const;
   };
   PythonSyntax(std::string text, TSTree *tree);
-  std::string_view lineText(uint32_t line) const;
 
   std::string text_;
   std::vector<uint32_t> lineStarts_; ///< Byte offset of each line in text_.

@@ -73,6 +73,9 @@
 
 namespace inductor::index {
 
+// The one name of a later stage here, and only as an opaque pointer (never included, its members never read
+// in model/): the builder joins the runtime inputs after the model is built and freezes the result with it,
+// so that one Index is one run's whole answer; runtime/ reads it (index/README.md).
 struct RuntimeData;     // index/runtime/Runtime.h
 struct RankReport;      // index/model/Ranks.h
 struct TritonFileCache; // index/model/TritonQueries.cpp

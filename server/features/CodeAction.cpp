@@ -143,10 +143,8 @@ std::vector<protocol::CodeAction> codeAction(const FeatureContext &ctx,
         auto arg = callArgument(*callerSyntax, caller.line - 1, params.size(),
                                 static_cast<size_t>(at - params.begin()));
         if (!arg) continue;
-        auto callerDoc = callerUri == uri ? doc : texts.document(callerUri);
-        index::TextLines callerLines = index::splitLines(callerDoc->text);
-        if (caller.line > callerLines.size()) continue;
-        std::string_view callLine = callerLines[caller.line - 1];
+        // The caller's syntax holds its text: no split of the whole file per event.
+        std::string_view callLine = callerSyntax->lineText(caller.line - 1);
         std::string indent(callLine.substr(0, index::indentOf(callLine)));
         std::string dim = std::to_string(*ev.sizeIndex);
         std::string title = "Mark dimension " + dim + " of `" + *arg + "` dynamic before calling `";
