@@ -16,6 +16,15 @@ Timed, per workload (page cache warm: a first untimed run): `inductor-ls explain
 (the index built, every compile compared between ranks, `ranks` written), its wall time, the number of
 divergences, and `wc -l` of the logs; the figure compared across N is milliseconds per 100k log lines.
 Nothing of the workload is run; only the server binary.
+
+    bench/ranks.py --server build/inductor-ls --first [--ranks 1024,4096] [--repeat 3]
+
+`--first` times instead what issue 45 measures: the server started over LSP on the workload (`--no-watch`,
+no settings, the workload its workspace), from its start to the first correct `textDocument/definition` of a
+launch in rank 0's output code (the request sent at once: it waits for the index); `wc -l` over the same
+logs in the same run (the better of two); and the server's peak RSS then (VmHWM), against the trace's
+bytes. Correct: the answer is a line of the workload's model.py that the log's `# File: .../model.py:N`
+comments name, holding the code they record.
 """
 import argparse
 import hashlib
@@ -113,12 +122,131 @@ def make(work, n):
     return d
 
 
+class Lsp:
+    """A minimal LSP client over the server's stdio (Content-Length framing)."""
+
+    def __init__(self, cmd, root):
+        self.p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        self.id = 0
+        uri = "file://" + os.path.abspath(root)
+        self.request("initialize", {"processId": None, "rootUri": uri,
+                                    "workspaceFolders": [{"uri": uri, "name": "bench"}],
+                                    "capabilities": {"general": {"positionEncodings": ["utf-16"]}}})
+        self.send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
+
+    def send(self, message):
+        body = json.dumps(message).encode()
+        self.p.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.p.stdin.flush()
+
+    def read(self):
+        length = None
+        while True:
+            line = self.p.stdout.readline()
+            if not line:
+                raise EOFError("the server exited")
+            line = line.strip()
+            if not line:
+                break
+            if line.lower().startswith(b"content-length:"):
+                length = int(line.split(b":", 1)[1])
+        return json.loads(self.p.stdout.read(length))
+
+    def request(self, method, params):
+        self.id += 1
+        self.send({"jsonrpc": "2.0", "id": self.id, "method": method, "params": params})
+        while True:
+            m = self.read()
+            if "method" in m and "id" in m:  # A request of the server's: answered empty.
+                self.send({"jsonrpc": "2.0", "id": m["id"], "result": None})
+            elif m.get("id") == self.id and "method" not in m:
+                if "error" in m:
+                    raise RuntimeError("%s: %s" % (method, m["error"]))
+                return m.get("result")
+
+    def peak_rss_kb(self):
+        for line in open("/proc/%d/status" % self.p.pid):
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+        return 0
+
+    def close(self):
+        self.p.kill()
+        self.p.wait()
+
+
+def recorded_model_lines(d):
+    """{1-based line: code} of model.py as rank 0's log's `# File: .../model.py:N in F, code: C` name them."""
+    out = {}
+    log = [f for f in os.listdir(os.path.join(d, "trace")) if "_rank_0_" in f][0]
+    pat = re.compile(r"# File: \S*/model\.py:([0-9]+) in \S+, code: (.*)$")
+    with open(os.path.join(d, "trace", log), encoding="utf-8", errors="surrogateescape") as f:
+        for line in f:
+            m = pat.search(line.rstrip("\n"))
+            if m:
+                out[int(m.group(1))] = m.group(2).strip()
+    return out
+
+
+def first_answer(server, d, files):
+    """(seconds to the first correct definition, wc -l seconds, peak RSS KiB) of one start."""
+    wc = min(timed(["wc", "-l"] + files) for _ in range(2))
+    start = time.monotonic()
+    lsp = Lsp([server, "--no-watch"], d)
+    try:
+        artifacts = lsp.request("inductor/listArtifacts", {})
+        code = [a for a in artifacts if a["kind"] == "outputCode" and a.get("rank") == 0][0]
+        text = lsp.request("inductor/artifactContent", {"uri": code["uri"]})["text"]
+        for n, line in enumerate(text.split("\n")):
+            m = re.search(r"\b(triton_\w+)\.run\(", line)
+            if m:
+                break
+        else:
+            raise RuntimeError("no launch in rank 0's output code")
+        answer = lsp.request("textDocument/definition", {"textDocument": {"uri": code["uri"]},
+                                                          "position": {"line": n, "character": m.start(1) + 1}})
+        seconds = time.monotonic() - start
+        rss = lsp.peak_rss_kb()
+    finally:
+        lsp.close()
+    recorded = recorded_model_lines(d)
+    model = open(os.path.join(d, "model.py"), encoding="utf-8").read().split("\n")
+    ok = bool(answer) and all(
+        a["uri"] == "file://" + os.path.join(d, "model.py") and a["range"]["start"]["line"] + 1 in recorded
+        and model[a["range"]["start"]["line"]].strip().startswith(recorded[a["range"]["start"]["line"] + 1])
+        for a in answer)
+    if not ok:
+        raise RuntimeError("wrong first answer: %s" % json.dumps(answer))
+    return seconds, wc, rss
+
+
+def timed(cmd):
+    t = time.monotonic()
+    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    return time.monotonic() - t
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--server", required=True)
     ap.add_argument("--ranks", default="8,1024")
     ap.add_argument("--work", default="/tmp/inductor-bench/ranks")
+    ap.add_argument("--first", action="store_true", help="time the first correct definition (issue 45)")
+    ap.add_argument("--repeat", type=int, default=3)
     a = ap.parse_args()
+    if a.first:
+        print("| workload | GB | first correct definition s | wc -l s | ratio | peak RSS MB | RSS / trace |")
+        print("|---|---:|---:|---:|---:|---:|---:|")
+        for n in [int(x) for x in a.ranks.split(",")]:
+            d = os.path.abspath(make(a.work, n))
+            files = [os.path.join(d, "trace", f) for f in sorted(os.listdir(os.path.join(d, "trace")))]
+            size = sum(os.path.getsize(f) for f in files)
+            first_answer(a.server, d, files)  # Warm.
+            for _ in range(a.repeat):
+                seconds, wc, rss = first_answer(a.server, d, files)
+                print("| ranks-%d | %.2f | %.3f | %.3f | %.1fx | %.0f | %.0f%% |" % (
+                    n, size / 1e9, seconds, wc, seconds / wc, rss / 1024, rss * 1024 * 100 / size))
+        return 0
     rows = []
     for n in [int(x) for x in a.ranks.split(",")]:
         d = make(a.work, n)
