@@ -253,18 +253,31 @@ void IndexBuilder::buildLogCompiles(const std::vector<std::function<void()>> &fi
   // compile. Per lengths: the first compile of them while its ends are not read yet.
   std::unordered_map<std::string, std::optional<size_t>> byLengths;
   // The ends are read through the mapping, and a fault maps the page-cache folio around what it reads (up to
-  // 2 MB): returned right away, that far around each end. Nothing else reads the logs yet.
-  auto shapeKey = [&](size_t j, const std::string &lengths) {
+  // 2 MB). Nothing else reads the logs yet, so they are returned: those of the compile being looked at with
+  // its log's, once the loop has left that log (the compiles come log by log: one madvise per log, not two
+  // per compile, each a TLB shootdown on every core: 6,000 over 1,024 ranks); those of an earlier compile
+  // read again for its group right away, that far around each end.
+  std::optional<uint32_t> endsRead; // The log whose compiles' ends were read and not yet returned.
+  auto shapeKey = [&](size_t j, const std::string &lengths, bool current) {
     const TraceLog &log = *tables_->logs[pending[j].log];
     std::string key = lengths + '|' + outputCodeEndsKey(pending[j], log);
+    if (current) {
+      endsRead = pending[j].log;
+      return key;
+    }
     const TraceRecord &out = log.records()[static_cast<size_t>(pending[j].output)];
     constexpr uint64_t kAround = uint64_t{2} << 20;
     for (uint64_t end : {out.payloadBegin, out.payloadEnd})
       log.releasePages(end > kAround ? end - kAround : 0, 2 * kAround);
     return key;
   };
+  auto returnEnds = [&] {
+    if (endsRead) tables_->logs[*endsRead]->releasePages();
+    endsRead.reset();
+  };
   for (size_t i = 0; i < pending.size(); ++i) {
     copyOf[i] = i;
+    if (endsRead && *endsRead != pending[i].log) returnEnds();
     const TraceLog &log = *tables_->logs[pending[i].log];
     keys[i] = compileKey(pending[i], log, lineages_[pending[i].log]);
     if (cache_)
@@ -285,15 +298,16 @@ void IndexBuilder::buildLogCompiles(const std::vector<std::function<void()>> &fi
     auto [group, fresh] = byLengths.try_emplace(lengths, i);
     if (fresh) continue;
     if (std::optional<size_t> &unread = group->second) {
-      byShape.try_emplace(shapeKey(*unread, lengths), *unread);
+      byShape.try_emplace(shapeKey(*unread, lengths, pending[*unread].log == pending[i].log), *unread);
       unread.reset();
     }
-    auto [it, freshShape] = byShape.try_emplace(shapeKey(i, lengths), i);
+    auto [it, freshShape] = byShape.try_emplace(shapeKey(i, lengths, true), i);
     if (!freshShape) {
       copyOf[i] = it->second;
       role[i] = Role::Variant;
     }
   }
+  returnEnds();
   // A forward and its backward read the same pre-grad graph record: the first compile of the log reading a
   // record keeps its analysis (merged first, it makes the graph's artifact); the others drop theirs once
   // their launches are resolved.
