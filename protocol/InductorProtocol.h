@@ -265,6 +265,18 @@ NLOHMANN_JSON_SERIALIZE_ENUM(NoticeKind, {{NoticeKind::NoTrace, "noTrace"},
                                           {NoticeKind::NoProvenance, "noProvenance"},
                                           {NoticeKind::CorruptedRecords, "corruptedRecords"}})
 
+/// A compile's FX graph or AOTAutograd cache outcome (index::CacheOutcome; null on the wire when not logged).
+enum class CacheOutcome { Hit, Miss, Bypass };
+NLOHMANN_JSON_SERIALIZE_ENUM(CacheOutcome, {{CacheOutcome::Hit, "hit"},
+                                            {CacheOutcome::Miss, "miss"},
+                                            {CacheOutcome::Bypass, "bypass"}})
+
+/// What bounds a kernel on the roofline (index::Bound; null on the wire when unknown).
+enum class Bound { Memory, Compute, Latency };
+NLOHMANN_JSON_SERIALIZE_ENUM(Bound, {{Bound::Memory, "memory"},
+                                     {Bound::Compute, "compute"},
+                                     {Bound::Latency, "latency"}})
+
 /// What GPU times are per (index::RuntimeTimes): per marked ProfilerStep, totals over the profiled region,
 /// or none (no profile joined).
 enum class TimeBasis { None, PerStep, Total };
@@ -434,8 +446,8 @@ struct CompileEntry {
   std::vector<CompileAttemptEntry> attempts;
   std::optional<double> seconds, backwardSeconds, runtimeSeconds;      ///< null when not recorded.
   std::optional<int64_t> guardCount, shapeEnvGuardCount, graphOpCount; ///< null when not recorded.
-  /// `cache`: {fxGraph, aotAutograd}, each "hit", "miss", "bypass" or null.
-  std::optional<std::string> fxGraphCache, aotAutogradCache;
+  /// `cache`: {fxGraph, aotAutograd}, each null when the log says nothing of it.
+  std::optional<CacheOutcome> fxGraphCache, aotAutogradCache;
   std::optional<std::string> failType, failReason; ///< null unless it failed.
   std::vector<std::string> recompileReasons;
   std::vector<CompileEvent> events;
@@ -530,7 +542,7 @@ struct HotKernel {
   // TORCHINDUCTOR_BENCHMARK_KERNEL=1, for extern kernels, without known peaks (share, bound, time left);
   // achievedTflopPerS also when Inductor counted no FLOPs.
   std::optional<double> numGb, flop, achievedGbPerS, achievedTflopPerS, peakPercent;
-  std::optional<std::string> bound;
+  std::optional<Bound> bound;
   std::optional<uint64_t> timeLeftNs;
   std::string roofline; ///< The hover's text after "Roofline:", or why not.
   friend bool operator==(const HotKernel &, const HotKernel &) = default;

@@ -47,11 +47,6 @@ namespace inductor::server {
 
 namespace {
 
-std::optional<std::string> cacheName(index::CacheOutcome c) {
-  if (c == index::CacheOutcome::Unknown) return std::nullopt;
-  return std::string(index::cacheOutcomeName(c));
-}
-
 template <class T> std::optional<int64_t> optionalInt(const std::optional<T> &v) {
   return v ? std::optional<int64_t>(*v) : std::nullopt;
 }
@@ -104,8 +99,8 @@ protocol::CompilesResult compilesResult(const index::Index &index, TextCache &te
       e.guardCount = c.guardCount;
       e.shapeEnvGuardCount = c.shapeEnvGuardCount;
       e.graphOpCount = c.graphOpCount;
-      e.fxGraphCache = cacheName(c.fxGraphCache);
-      e.aotAutogradCache = cacheName(c.aotAutogradCache);
+      e.fxGraphCache = wireEnum(c.fxGraphCache);
+      e.aotAutogradCache = wireEnum(c.aotAutogradCache);
       e.failType = nonEmpty(c.failType);
       e.failReason = nonEmpty(c.failReason);
       e.recompileReasons = c.recompileReasons;

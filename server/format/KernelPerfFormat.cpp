@@ -5,6 +5,7 @@
 
 #include "index/runtime/Roofline.h"
 #include "server/format/RuntimeFormat.h"
+#include "server/format/WireEnums.h"
 
 #include <cstdio>
 
@@ -138,10 +139,7 @@ void addLaunchPerf(const index::Index &index, index::LaunchRef ref, const index:
   k.achievedGbPerS = p.achievedGbPerS;
   k.achievedTflopPerS = p.achievedTflopPerS;
   k.peakPercent = p.peakPercent();
-  if (p.bound != index::Bound::Unknown) {
-    std::string_view name = index::boundName(p.bound); // "memory-bound" -> "memory".
-    k.bound = std::string(name.substr(0, name.find('-')));
-  }
+  k.bound = wireEnum(p.bound);
   k.timeLeftNs = p.timeLeftNs;
   k.roofline = kernelPerfText(p, choice);
 }

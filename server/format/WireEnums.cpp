@@ -89,6 +89,36 @@ protocol::ArtifactKind wireEnum(index::ArtifactKind kind) {
   return W::Graph;
 }
 
+std::optional<protocol::CacheOutcome> wireEnum(index::CacheOutcome outcome) {
+  using C = index::CacheOutcome;
+  switch (outcome) {
+  case C::Hit:
+    return protocol::CacheOutcome::Hit;
+  case C::Miss:
+    return protocol::CacheOutcome::Miss;
+  case C::Bypass:
+    return protocol::CacheOutcome::Bypass;
+  case C::Unknown:
+    break;
+  }
+  return std::nullopt;
+}
+
+std::optional<protocol::Bound> wireEnum(index::Bound bound) {
+  using B = index::Bound;
+  switch (bound) {
+  case B::Memory:
+    return protocol::Bound::Memory;
+  case B::Compute:
+    return protocol::Bound::Compute;
+  case B::Latency:
+    return protocol::Bound::Latency;
+  case B::Unknown:
+    break;
+  }
+  return std::nullopt;
+}
+
 protocol::GraphKind graphKindOf(const index::Compile &compile) {
   using K = index::GraphKind;
   using W = protocol::GraphKind;

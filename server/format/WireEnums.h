@@ -7,8 +7,11 @@
 #include "index/health/CompileHealth.h"
 #include "index/model/Index.h"
 #include "index/model/Ranks.h"
+#include "index/runtime/Roofline.h"
 #include "index/runtime/Runtime.h"
 #include "protocol/InductorProtocol.h"
+
+#include <optional>
 
 namespace inductor::server {
 
@@ -17,6 +20,10 @@ protocol::CompileStatus wireEnum(index::CompileStatus status);
 protocol::Change wireEnum(index::Change change);
 protocol::RankDivergenceKind wireEnum(index::RankDivergenceKind kind);
 protocol::ArtifactKind wireEnum(index::ArtifactKind kind);
+/// nullopt for Unknown (the wire's null).
+std::optional<protocol::CacheOutcome> wireEnum(index::CacheOutcome outcome);
+/// nullopt for Unknown (the wire's null).
+std::optional<protocol::Bound> wireEnum(index::Bound bound);
 /// A compile's graph kind; `aot` for an AOTInductor compile.
 protocol::GraphKind graphKindOf(const index::Compile &compile);
 /// What the index's GPU times are per: none without a joined profile.

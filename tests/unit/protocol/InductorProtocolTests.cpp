@@ -123,7 +123,7 @@ TEST_CASE("custom results: members documented null are written as null, and read
   compile.attempts = {{0, "restart"}, {1, ""}};
   compile.seconds = 1.5;
   compile.guardCount = 10;
-  compile.fxGraphCache = "miss";
+  compile.fxGraphCache = CacheOutcome::Miss;
   compile.recompileReasons = {"size mismatch"};
   compile.events = {{EventKind::GraphBreak, 2, "Graph break", "GB0001", location("file:///m.py", 3)},
                     {EventKind::Recompile, 3, "guard failed", "", std::nullopt}};
@@ -195,7 +195,7 @@ TEST_CASE("custom results: members documented null are written as null, and read
   perf.flop = 0;
   perf.achievedGbPerS = 2589.1;
   perf.peakPercent = 77.3;
-  perf.bound = "memory";
+  perf.bound = Bound::Memory;
   perf.timeLeftNs = 35000;
   perf.roofline = "2.59 TB/s · 77% of HBM peak";
   hot.kernels.push_back(perf);
