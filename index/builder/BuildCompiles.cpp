@@ -333,6 +333,8 @@ void IndexBuilder::buildLogCompiles(const std::vector<std::function<void()>> &fi
   constexpr uint64_t kReleaseBehind = uint64_t{1} << 20;
   // Logs of first copies held resident between the comparisons that use them, in all (holdReference).
   constexpr uint64_t kHeldReferenceBytes = uint64_t{16} << 20;
+  // And at most this many (the lookup among them is linear; a job compares with a few).
+  constexpr size_t kHeldReferences = 8;
   std::atomic<size_t> analysedCount{0};
   auto analyse = [&](size_t i) {
     ++analysedCount;
@@ -459,8 +461,9 @@ void IndexBuilder::buildLogCompiles(const std::vector<std::function<void()>> &fi
     return patch;
   };
   // The logs of first copies held resident between the comparisons that use them, oldest first, at most
-  // kHeldReferenceBytes in all (a larger log is returned after each comparison, as the copy's is): the ranks
-  // of a job compare with a few logs (ranks_diverge's four kinds of rank), again and again.
+  // kHeldReferences of them and kHeldReferenceBytes in all (a larger log is returned after each comparison,
+  // as the copy's is): the ranks of a job compare with a few logs (ranks_diverge's four kinds of rank), again
+  // and again.
   std::mutex heldMutex;
   std::vector<uint32_t> held;
   uint64_t heldBytes = 0;
@@ -470,7 +473,7 @@ void IndexBuilder::buildLogCompiles(const std::vector<std::function<void()>> &fi
     if (bytes > kHeldReferenceBytes) return reference.releasePages();
     std::lock_guard<std::mutex> lock(heldMutex);
     if (std::find(held.begin(), held.end(), logIndex) != held.end()) return;
-    while (!held.empty() && heldBytes + bytes > kHeldReferenceBytes) {
+    while (!held.empty() && (heldBytes + bytes > kHeldReferenceBytes || held.size() >= kHeldReferences)) {
       const TraceLog &oldest = *tables_->logs[held.front()];
       heldBytes -= oldest.stats().bytes;
       oldest.releasePages();
