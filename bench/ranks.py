@@ -21,9 +21,11 @@ Nothing of the workload is run; only the server binary.
 
 `--first` times instead what issue 45 measures: the server started over LSP on the workload (`--no-watch`,
 no settings, the workload its workspace), from its start to the first correct `textDocument/definition` of a
-launch in rank 0's output code (the request sent at once: it waits for the index); `wc -l` over the same
-logs in the same run (the better of two); and the server's peak RSS then (VmHWM), against the trace's
-bytes. Correct: the answer is a line of the workload's model.py that the log's `# File: .../model.py:N`
+launch in rank 0's output code, that document open as an editor reopens it (its URI and text asked of an
+earlier, untimed start; the request sent at once: it waits for the index that can answer it); `wc -l` over
+the same logs in the same run (the better of two); the time until a lens of model.py is answered (every rank
+read: a model line's lens waits for all of them); and the server's peak RSS then (VmHWM), against the
+trace's bytes. `--first-rank-over N` passes the server's option (0: every rank read before any answer). Correct: the answer is a line of the workload's model.py that the log's `# File: .../model.py:N`
 comments name, holding the code they record.
 """
 import argparse
@@ -188,24 +190,39 @@ def recorded_model_lines(d):
     return out
 
 
-def first_answer(server, d, files):
-    """(seconds to the first correct definition, wc -l seconds, peak RSS KiB) of one start."""
-    wc = min(timed(["wc", "-l"] + files) for _ in range(2))
-    start = time.monotonic()
+def rank0_launch(server, d):
+    """(uri, text, line, character) of the first launch in rank 0's output code, asked of a server once (an
+    untimed start): what an editor has open when the server starts (a document of the last session)."""
     lsp = Lsp([server, "--no-watch"], d)
     try:
         artifacts = lsp.request("inductor/listArtifacts", {})
         code = [a for a in artifacts if a["kind"] == "outputCode" and a.get("rank") == 0][0]
         text = lsp.request("inductor/artifactContent", {"uri": code["uri"]})["text"]
-        for n, line in enumerate(text.split("\n")):
-            m = re.search(r"\b(triton_\w+)\.run\(", line)
-            if m:
-                break
-        else:
-            raise RuntimeError("no launch in rank 0's output code")
-        answer = lsp.request("textDocument/definition", {"textDocument": {"uri": code["uri"]},
-                                                          "position": {"line": n, "character": m.start(1) + 1}})
+    finally:
+        lsp.close()
+    for n, line in enumerate(text.split("\n")):
+        m = re.search(r"\b(triton_\w+)\.run\(", line)
+        if m:
+            return code["uri"], text, n, m.start(1) + 1
+    raise RuntimeError("no launch in rank 0's output code")
+
+
+def first_answer(server, d, files, where, extra=()):
+    """(seconds to the first correct definition, seconds until a model.py lens (every rank read), wc -l
+    seconds, peak RSS KiB) of one start, the output code of `where` (rank0_launch) open in the editor."""
+    uri, text, line, character = where
+    wc = min(timed(["wc", "-l"] + files) for _ in range(2))
+    start = time.monotonic()
+    lsp = Lsp([server, "--no-watch"] + list(extra), d)
+    try:
+        lsp.send({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+            "uri": uri, "languageId": "python", "version": 1, "text": text}}})
+        answer = lsp.request("textDocument/definition", {"textDocument": {"uri": uri},
+                                                          "position": {"line": line, "character": character}})
         seconds = time.monotonic() - start
+        model_uri = "file://" + os.path.join(d, "model.py")
+        lsp.request("textDocument/codeLens", {"textDocument": {"uri": model_uri}})
+        every = time.monotonic() - start
         rss = lsp.peak_rss_kb()
     finally:
         lsp.close()
@@ -217,7 +234,7 @@ def first_answer(server, d, files):
         for a in answer)
     if not ok:
         raise RuntimeError("wrong first answer: %s" % json.dumps(answer))
-    return seconds, wc, rss
+    return seconds, every, wc, rss
 
 
 def timed(cmd):
@@ -233,19 +250,22 @@ def main():
     ap.add_argument("--work", default="/tmp/inductor-bench/ranks")
     ap.add_argument("--first", action="store_true", help="time the first correct definition (issue 45)")
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--first-rank-over", help="the server's --first-rank-over (default: the server's)")
     a = ap.parse_args()
     if a.first:
-        print("| workload | GB | first correct definition s | wc -l s | ratio | peak RSS MB | RSS / trace |")
-        print("|---|---:|---:|---:|---:|---:|---:|")
+        print("| workload | GB | first correct definition s | wc -l s | ratio | every rank read s | peak RSS MB "
+              "| RSS / trace |")
+        print("|---|---:|---:|---:|---:|---:|---:|---:|")
+        extra = ["--first-rank-over", a.first_rank_over] if a.first_rank_over is not None else []
         for n in [int(x) for x in a.ranks.split(",")]:
             d = os.path.abspath(make(a.work, n))
             files = [os.path.join(d, "trace", f) for f in sorted(os.listdir(os.path.join(d, "trace")))]
             size = sum(os.path.getsize(f) for f in files)
-            first_answer(a.server, d, files)  # Warm.
+            where = rank0_launch(a.server, d)  # Also warms the page cache.
             for _ in range(a.repeat):
-                seconds, wc, rss = first_answer(a.server, d, files)
-                print("| ranks-%d | %.2f | %.3f | %.3f | %.1fx | %.0f | %.0f%% |" % (
-                    n, size / 1e9, seconds, wc, seconds / wc, rss / 1024, rss * 1024 * 100 / size))
+                seconds, every, wc, rss = first_answer(a.server, d, files, where, extra)
+                print("| ranks-%d | %.2f | %.3f | %.3f | %.1fx | %.3f | %.0f | %.0f%% |" % (
+                    n, size / 1e9, seconds, wc, seconds / wc, every, rss / 1024, rss * 1024 * 100 / size))
         return 0
     rows = []
     for n in [int(x) for x in a.ranks.split(",")]:

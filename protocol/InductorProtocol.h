@@ -371,10 +371,12 @@ struct StatusServed {
 
 struct StatusResult {
   bool indexing = false;
-  bool ready = false; ///< An index is served.
+  /// An index of the run is served. (An index of a run's first rank alone, served while the other ranks are
+  /// read, answers navigation in that rank's documents but is not `ready`: its figures are one rank's.)
+  bool ready = false;
   /// Indexes served so far: tells a new index from a status update of the same one.
   uint64_t builds = 0;
-  uint64_t waitingRequests = 0; ///< Queued until the first index is ready.
+  uint64_t waitingRequests = 0; ///< Queued until an index that can answer them is served.
   /// Trace inputs changed (the watcher's events, or the client's) and no build has started for them yet:
   /// the index served may be behind the files; a rebuild is due. Once a write has returned, the next status
   /// says so, until the build it causes starts (`indexing`).

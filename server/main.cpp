@@ -32,6 +32,8 @@ void printHelp() {
          "                      with --log-file, else warn)\n"
          "  --jobs N            worker threads (default: hardware threads, at most 4; 0 = inline)\n"
          "  --no-watch          do not watch trace directories for changes\n"
+         "  --first-rank-over N a run of more than N ranks (default 8) answers navigation in its first\n"
+         "                      rank's code before the other ranks are read; 0 reads every rank first\n"
          "  --cache-dir DIR     keep what outlives a session (the Python environment's import roots) in\n"
          "                      DIR (default: $INDUCTOR_LS_CACHE_DIR, $XDG_CACHE_HOME/inductor-ls or\n"
          "                      ~/.cache/inductor-ls); --cache-dir= keeps nothing\n"
@@ -104,6 +106,14 @@ int main(int argc, char **argv) {
         return 2;
       }
       options.cacheDir = v;
+    } else if (a.rfind("--first-rank-over", 0) == 0 && value(v)) {
+      size_t over = 0;
+      const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), over);
+      if (ec != std::errc() || end != v.data() + v.size()) {
+        std::cerr << "inductor-ls: --first-rank-over needs a number of ranks, not '" << v << "'\n";
+        return 2;
+      }
+      options.firstRankOver = over;
     } else if (a == "--no-watch") {
       options.watch = false;
     } else if (a.rfind("--input-style", 0) == 0 && value(v)) {

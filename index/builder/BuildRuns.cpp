@@ -65,6 +65,29 @@ void IndexBuilder::selectRunOf(DiscoveredInputs &inputs) {
              std::to_string(runs.size()) + " runs found: left out of run " + run.id);
 }
 
+void IndexBuilder::deferRanksOf(DiscoveredInputs &inputs) {
+  if (!index_->runIndex_ || *index_->runIndex_ >= index_->runs_.size()) return;
+  const Run &run = index_->runs_[*index_->runIndex_];
+  index_->stats_.ranks = run.ranks.size();
+  if (options_.deferRanksOver == 0 || run.ranks.size() <= options_.deferRanksOver || run.logs.empty()) return;
+  // The lowest rank's log is the run's first (Run::logs: by rank, then path; one log per rank).
+  const std::string &first = run.logs.front();
+  if (std::find(inputs.traceLogs.begin(), inputs.traceLogs.end(), first) == inputs.traceLogs.end()) return;
+  ReadPolicy policy(readRoots(options_, /*withImportRoots=*/false));
+  int pid = readLogTimes(first, policy).pid;
+  inputs.traceLogs = {first};
+  // A debug directory is one process's: that rank's is kept when its pid is known; cache files are kept for
+  // buildFileCompiles to match with the log's output code (restrictedToRun).
+  std::vector<CompileFiles> units;
+  for (CompileFiles &unit : inputs.compiles) {
+    std::string dir = debugRunDirOf(unit.outputCode);
+    if (dir.empty() || (pid != 0 && debugRunDirPid(dir) == pid)) units.push_back(std::move(unit));
+  }
+  inputs.compiles = std::move(units);
+  index_->stats_.ranksDeferred = run.ranks.size() - 1;
+  ranksDeferred_ = true;
+}
+
 bool IndexBuilder::inSelectedRunDebugDir(const std::string &path) const {
   if (!index_->runIndex_) return false;
   std::string dir = debugRunDirOf(path);

@@ -595,6 +595,7 @@ std::shared_ptr<const Index> IndexBuilder::run() {
   }
   // One run's logs and debug directories only (Runs.h).
   selectRunOf(inputs);
+  deferRanksOf(inputs);
   if (!cancelled()) openLogs(inputs.traceLogs);
 
   for (const std::string &e : inputs.errors) {
@@ -622,7 +623,8 @@ std::shared_ptr<const Index> IndexBuilder::run() {
   if (!cancelled()) linkKernelSources(restrictedToRun() ? std::vector<std::string>{} : inputs.cacheSources);
   if (!cancelled()) buildTritonCache(triton, inputs);
   if (!cancelled()) buildHealth(health);
-  if (!cancelled()) buildRuntime(inputs);
+  // Runtime inputs are every rank's (a profile per rank, a run log of all): none before every rank is read.
+  if (!cancelled() && !ranksDeferred_) buildRuntime(inputs);
   if (!index_->runtime_) index_->runtime_ = std::make_shared<RuntimeData>();
   bool usedImportRoots = settlePythonPaths() || keptUsedImportRoots;
   index_->readPolicy_ = ReadPolicy(readRoots(options_));

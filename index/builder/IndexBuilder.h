@@ -399,9 +399,15 @@ private:
   /// Groups the logs of `inputs` into runs (Runs.h), selects IndexOptions::run and keeps of `inputs` only
   /// that run's logs and debug directories (BuildRuns.cpp). Sets index_->runs_ and runIndex_.
   void selectRunOf(DiscoveredInputs &inputs);
-  /// Whether the build is restricted to one run of several: cache files then need a match (buildFileCompiles)
-  /// and runtime inputs an attribution (buildRuntime).
-  bool restrictedToRun() const { return index_->runs_.size() > 1 && index_->runIndex_.has_value(); }
+  /// IndexOptions::deferRanksOver: when the selected run has more ranks, keeps of `inputs` only its lowest
+  /// rank's log and the debug directories of that log's process, and counts the others (BuildRuns.cpp).
+  void deferRanksOf(DiscoveredInputs &inputs);
+  bool ranksDeferred_ = false; ///< deferRanksOf left ranks out: no runtime inputs are read either.
+  /// Whether the build is restricted to one run of several, or to one rank of a run (deferRanksOf): cache
+  /// files then need a match (buildFileCompiles) and runtime inputs an attribution (buildRuntime).
+  bool restrictedToRun() const {
+    return ranksDeferred_ || (index_->runs_.size() > 1 && index_->runIndex_.has_value());
+  }
   /// Whether a file unit of `path` is the selected run's own: under one of its debug directories.
   bool inSelectedRunDebugDir(const std::string &path) const;
   /// Runtime inputs attributed to no run, with why (for explicitly named ones, which are kept).

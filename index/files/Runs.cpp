@@ -526,6 +526,12 @@ std::set<int> runLogPids(const Edges &e) {
 
 } // namespace
 
+std::optional<int> debugRunDirPid(std::string_view dir) {
+  auto parsed = parseDebugRunDir(dir);
+  if (!parsed) return std::nullopt;
+  return parsed->second;
+}
+
 std::vector<Unattributed> attributeInputs(std::vector<Run> &runs, const DiscoveredInputs &found,
                                           const std::vector<std::string> &profiles,
                                           const std::vector<std::string> &runLogs, const ReadPolicy &policy) {

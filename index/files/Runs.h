@@ -129,6 +129,10 @@ std::string noRunMatches(std::string_view name, const std::vector<Run> &runs);
 /// The TORCH_COMPILE_DEBUG run directory (`.../run_<time>-pid_<pid>`) `path` is in or is, else "".
 std::string debugRunDirOf(std::string_view path);
 
+/// The pid P of a TORCH_COMPILE_DEBUG run directory `dir` (`.../run_<time>-pid_P`), nullopt when its name is
+/// not one (debugRunDirOf gives the directory of a path inside it).
+std::optional<int> debugRunDirPid(std::string_view dir);
+
 /// "2026-11-27 02:31:04" for microseconds since the epoch (UTC).
 std::string formatUtcSeconds(int64_t us);
 

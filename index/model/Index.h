@@ -291,6 +291,12 @@ struct IndexStats {
   size_t launchesWithoutProvenance = 0, launchesWithoutProvenanceOrOrigin = 0;
   /// Launches with no origin whose stacks hold only PyTorch's frames (Launch::frameworkOrigins).
   size_t launchesWithFrameworkOrigin = 0;
+  /// Ranks of the run whose logs this build left out (IndexOptions::deferRanksOver): 0 when every rank was
+  /// read. The index then holds the lowest rank alone, and every figure of it is that rank's, not the run's:
+  /// only navigation inside that rank's own generated code may be answered from it.
+  size_t ranksDeferred = 0;
+  /// Ranks of the run (Run::ranks), read or not; 0 for a run without ranks.
+  size_t ranks = 0;
 };
 
 /// Limits on the work one input may cause (traces are outside input; see SECURITY.md). Each is far above what
@@ -354,6 +360,13 @@ struct IndexOptions {
   /// The server's first build sets it, so that navigation never waits for a profile of hundreds of MB
   /// (issue 45); `explain` and the tests leave it off. Default: off.
   bool deferProfiles = false;
+  /// When the run has more ranks than this (0: never), the build reads only the log of its lowest rank, with
+  /// the debug directory of that rank's process and the cache files its records name; it reads no runtime
+  /// input (profiles, run logs) and counts the other ranks in IndexStats::ranksDeferred. A second build with
+  /// the same IndexCache and this at 0 reads the rest and reuses the first rank's work. The server's first
+  /// build sets it, so that navigation in rank 0's output code does not wait for a thousand ranks (issue 45);
+  /// `explain` and the tests leave it at 0. Default: 0.
+  size_t deferRanksOver = 0;
   /// Run logs holding the intermediate value debug printer's output, in addition to those found. Default:
   /// none.
   std::vector<std::string> runLogs;

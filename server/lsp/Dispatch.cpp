@@ -84,10 +84,13 @@ void Server::bindFeature(const char *method, Result (*feature)(const FeatureCont
         reply.error(e.code, e.what());
       }
     };
-    if (from == AnsweredFrom::DocumentsRun)
-      withIndexFor(uri, std::move(reply), std::move(task));
-    else
-      withIndex(std::move(reply), std::move(task), from == AnsweredFrom::CurrentRunWithProfiles);
+    if (from == AnsweredFrom::DocumentsRun || from == AnsweredFrom::DocumentsNavigation)
+      withIndexFor(uri, std::move(reply), std::move(task), from == AnsweredFrom::DocumentsNavigation);
+    else {
+      Needs needs;
+      needs.profiles = from == AnsweredFrom::CurrentRunWithProfiles;
+      withIndex(std::move(reply), std::move(task), std::move(needs));
+    }
   };
 }
 
@@ -118,7 +121,7 @@ void Server::registerHandlers() {
   // Features (server/features/Features.h). A document of another run (its debug directory, the baseline's
   // output code) is answered from its own run.
   using enum AnsweredFrom;
-  bindFeature("inductor/artifactContent",    &artifactContent,     DocumentsRun);
+  bindFeature("inductor/artifactContent",    &artifactContent,     DocumentsNavigation);
   bindFeature("inductor/compiles",           &compiles,            CurrentRun);
   bindFeature("inductor/hotLines",           &hotLines,            CurrentRunWithProfiles);
   bindFeature("inductor/launchSites",        &launchSites,         CurrentRun);
@@ -127,10 +130,10 @@ void Server::registerHandlers() {
   bindFeature("inductor/ranks",              &ranks,               CurrentRun);
   bindFeature("textDocument/codeAction",     &codeAction,          DocumentsRun);
   bindFeature("textDocument/codeLens",       &codeLens,            DocumentsRun);
-  bindFeature("textDocument/definition",     &definition,          DocumentsRun);
+  bindFeature("textDocument/definition",     &definition,          DocumentsNavigation);
   bindFeature("textDocument/diagnostic",     &documentDiagnostic,  CurrentRun);
-  bindFeature("textDocument/documentLink",   &documentLink,        DocumentsRun);
-  bindFeature("textDocument/documentSymbol", &documentSymbol,      DocumentsRun);
+  bindFeature("textDocument/documentLink",   &documentLink,        DocumentsNavigation);
+  bindFeature("textDocument/documentSymbol", &documentSymbol,      DocumentsNavigation);
   bindFeature("textDocument/hover",          &hover,               DocumentsRun);
   bindFeature("textDocument/inlayHint",      &inlayHint,           DocumentsRun);
   bindFeature("textDocument/references",     &references,          DocumentsRun);

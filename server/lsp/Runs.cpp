@@ -20,9 +20,6 @@ void Server::withRuns(
   });
 }
 
-namespace {
-
-/// Whether `index` holds the document at `uri` as an artifact (a file: copy, or an inductor-trace: text).
 bool holds(const index::Index &index, const std::string &uri) {
   if (auto path = protocol::filePath(uri)) return index.findByPath(*path).has_value();
   auto parsed = protocol::parseURI(uri);
@@ -30,22 +27,25 @@ bool holds(const index::Index &index, const std::string &uri) {
   return index.findByVirtualName(std::string_view(parsed->path).substr(1)).has_value();
 }
 
-} // namespace
-
 void Server::withIndexFor(const std::string &uri, Reply reply,
-                          std::function<void(const index::Index &, const Reply &)> task) {
-  withIndex(std::move(reply), [this, uri, task = std::move(task)](const index::Index &current,
-                                                                  const Reply &r) {
-    // Output code or a graph of the baseline run navigates within its own run; anything else (user files
-    // included) is answered from the current run.
-    std::shared_ptr<const index::Index> baseline = workspace_.baselineIndex();
-    if (baseline && baseline->run().id != current.run().id && !holds(current, uri) && holds(*baseline, uri))
-      return task(*baseline, r);
-    if (auto path = protocol::filePath(uri); path && current.runs().size() > 1 && !holds(current, uri))
-      if (auto other = workspace_.otherRunIndex(current, *path); other && holds(*other, uri))
-        return task(*other, r);
-    task(current, r);
-  });
+                          std::function<void(const index::Index &, const Reply &)> task, bool navigation) {
+  Needs needs;
+  if (navigation) needs.navigatesIn = uri;
+  withIndex(
+      std::move(reply),
+      [this, uri, task = std::move(task)](const index::Index &current, const Reply &r) {
+        // Output code or a graph of the baseline run navigates within its own run; anything else (user files
+        // included) is answered from the current run.
+        std::shared_ptr<const index::Index> baseline = workspace_.baselineIndex();
+        if (baseline && baseline->run().id != current.run().id && !holds(current, uri) &&
+            holds(*baseline, uri))
+          return task(*baseline, r);
+        if (auto path = protocol::filePath(uri); path && current.runs().size() > 1 && !holds(current, uri))
+          if (auto other = workspace_.otherRunIndex(current, *path); other && holds(*other, uri))
+            return task(*other, r);
+        task(current, r);
+      },
+      std::move(needs));
 }
 
 void Server::onRuns(const protocol::NoParams &, Reply reply) {

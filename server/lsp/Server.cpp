@@ -78,7 +78,7 @@ void Reply::error(ErrorCode code, std::string_view message) const {
 // ---------------------------------------------------------------------------------------------------------------
 // Server.
 
-Server::Server(protocol::Transport &transport, ServerOptions options)
+Server::Server(protocol::Transport &transport, const ServerOptions &options)
     : transport_(transport), options_(options), workspace_(*this, options) {
   if (options_.jobs > 0) pool_ = std::make_unique<boost::asio::thread_pool>(options_.jobs);
   registerHandlers();
@@ -91,34 +91,39 @@ Server::~Server() {
   // RequestCancelled now, while what they hold entries of (inFlight_, pendingRequests_) and the pool that
   // answers them are alive; so is any request queued behind a running one, which the pool then answers.
   inFlight_.cancelAll();
-  std::vector<std::function<void()>> waiting;
+  std::vector<Waiting> waiting;
   {
     std::lock_guard<std::mutex> lock(queueMutex_);
     waiting.swap(waiting_);
-    for (auto &w : waitingForProfiles_) // Those waiting for a profile's join, too.
-      waiting.push_back(std::move(w));
-    waitingForProfiles_.clear();
   }
   for (auto &w : waiting)
-    w();
+    w.run();
   waiting.clear();
   if (pool_) pool_->join();
 }
 
+bool Server::admits(const index::Index *served, const Needs &needs) {
+  if (!served) return false;
+  // An index of the first rank alone: its figures are that rank's, so only navigation in its own documents.
+  if (served->stats().ranksDeferred) return !needs.navigatesIn.empty() && holds(*served, needs.navigatesIn);
+  return !needs.profiles || !served->runtime().times.deferred;
+}
+
 void Server::indexServed(const std::shared_ptr<const index::Index> &index) {
-  std::vector<std::function<void()>> waiting;
+  std::vector<std::function<void()>> ready;
   {
     std::lock_guard<std::mutex> lock(queueMutex_);
-    waiting.swap(waiting_);
-    if (!index->runtime().times.deferred) {
-      waiting.insert(waiting.end(), std::make_move_iterator(waitingForProfiles_.begin()),
-                     std::make_move_iterator(waitingForProfiles_.end()));
-      waitingForProfiles_.clear();
-    }
+    std::vector<Waiting> still; // In the order they came.
+    for (Waiting &w : waiting_)
+      if (admits(index.get(), w.needs))
+        ready.push_back(std::move(w.run));
+      else
+        still.push_back(std::move(w));
+    waiting_ = std::move(still);
   }
   codeMatches_.clear(); // Matches of the previous index (keyed by its serial) are no use now.
-  for (auto &w : waiting)
-    w();
+  for (auto &run : ready)
+    run();
 }
 
 int Server::run() {
@@ -214,7 +219,7 @@ void Server::onCancelRequest(const protocol::CancelParams &params) {
 }
 
 void Server::withIndex(Reply reply, std::function<void(const index::Index &, const Reply &)> task,
-                       bool needsProfiles) {
+                       Needs needs) {
   // The bound on what waits (Server.h): a client that sends faster than it is answered (or before the first
   // index is ready) is told at once, instead of growing the queues without end.
   size_t limit = options_.maxPendingRequests;
@@ -284,17 +289,15 @@ void Server::withIndex(Reply reply, std::function<void(const index::Index &, con
     // looked finds the request queued (indexServed takes queueMutex_ after the index is the current one).
     std::lock_guard<std::mutex> lock(queueMutex_);
     std::shared_ptr<const index::Index> served = workspace_.index();
-    // (Before the first index too: the first may be served before its profiles are joined.)
-    if (needsProfiles && (!served || served->runtime().times.deferred)) {
+    if (!admits(served.get(), needs)) {
       waits = true;
-      waitingForProfiles_.push_back(std::move(run));
-      logDebug("request " + reply.method() + " waits for the profiles to be joined");
-    } else if (!served) {
-      waits = true;
-      waiting_.push_back(std::move(run));
+      waiting_.push_back({std::move(run), std::move(needs)});
       firstWaiting = waiting_.size() == 1;
-      logDebug("request " + reply.method() + " waits for the index (" + std::to_string(waiting_.size()) +
-               " waiting)");
+      logDebug("request " + reply.method() + " waits for " +
+               (!served                         ? "the index"
+                : served->stats().ranksDeferred ? "every rank to be read"
+                                                : "the profiles to be joined") +
+               " (" + std::to_string(waiting_.size()) + " waiting)");
     }
   }
   // The status says at once that a request waits (a fast build may end before its next report).

@@ -11,8 +11,10 @@
 //    (shared_ptr<const Index>) and of the document it is about, so no lock is held while it computes.
 //  - The workspace's threads (the index builder, the baseline builder, the watcher) build and swap in new
 //    indexes (server/workspace/Workspace.h). Requests that arrive before the first index is ready wait in a
-//    queue here and are answered once the workspace serves it (WorkspaceClient::indexServed): never an empty
-//    answer because of a race.
+//    queue here and are answered once the workspace serves an index that can answer them
+//    (WorkspaceClient::indexServed, Server::admits): never an empty answer because of a race. An index of a
+//    run's first rank alone (IndexStats::ranksDeferred) answers only navigation in a document it holds; an
+//    index whose profiles are not joined yet answers everything but GPU time.
 // All writes to stdout go through the Transport, which serialises them.
 //
 // Requests that wait (for the first index, or for a worker) are bounded: at most
@@ -93,10 +95,26 @@ private:
 
 /// The LSP session: the transport, dispatch, replies, documents, cancellation and the worker pool. What it
 /// serves from is its Workspace (server/workspace/Workspace.h), whose client it is.
+/// What of the served index a request's answer reads (Server::withIndex): it waits until an index that has
+/// it is the current one (Server::admits).
+struct Needs {
+  /// GPU time (inductor/hotLines): not from an index served before its profiles were joined
+  /// (IndexOptions::deferProfiles).
+  bool profiles = false;
+  /// Navigation within this one document (definition, links, symbols): may be answered from an index of
+  /// the run's first rank alone (IndexStats::ranksDeferred) when that index holds the document. Empty:
+  /// the answer is about the whole run, so it needs every rank.
+  std::string navigatesIn;
+};
+
+/// Whether `index` holds the document at `uri` as an artifact (a file: copy, or an inductor-trace: text)
+/// (server/lsp/Runs.cpp).
+bool holds(const index::Index &index, const std::string &uri);
+
 class Server final : private WorkspaceClient {
 public:
-  Server(protocol::Transport &transport, ServerOptions options);
-  ~Server();
+  Server(protocol::Transport &transport, const ServerOptions &options);
+  ~Server() override;
 
   /// Reads and handles messages until `exit` or end of input. Returns the process exit code (0 after a
   /// shutdown request, 1 otherwise, as the spec says).
@@ -133,10 +151,12 @@ public:
 
   /// Runs `task(index)` on the pool once the index is ready; replies RequestCancelled if the request was
   /// cancelled before it started, InternalError if the task throws.
-  /// `needsProfiles`: the answer is GPU time (inductor/hotLines): it waits, too, while an index served
-  /// before its profiles were joined (IndexOptions::deferProfiles) is the current one.
+  /// `needs`: what of the index the answer reads (Needs); the request waits until an index that has it is
+  /// the current one (admits).
   void withIndex(Reply reply, std::function<void(const index::Index &, const Reply &)> task,
-                 bool needsProfiles = false);
+                 Needs needs = {});
+  /// Whether `served` (null before the first index) can answer a request that needs `needs`.
+  static bool admits(const index::Index *served, const Needs &needs);
   /// Runs (server/lsp/Runs.cpp): as withIndex, with the baseline run's index beside the current one's (null
   /// when there is no baseline: the `baseline` setting is "none", there is no earlier run, or it is not built
   /// yet). Both stay alive until `task` returns.
@@ -148,8 +168,9 @@ public:
   /// only the baseline run's index holds, or another run's (otherRunIndex), whose index is then built on the
   /// request's thread and kept, two at most) is answered from that run's index, so it navigates within its
   /// own run; everything else from the current run's.
+  /// `navigation`: the answer is navigation within that document (Needs::navigatesIn).
   void withIndexFor(const std::string &uri, Reply reply,
-                    std::function<void(const index::Index &, const Reply &)> task);
+                    std::function<void(const index::Index &, const Reply &)> task, bool navigation = false);
 
 private:
   using Handler = std::function<void(const json &params, Reply reply)>;
@@ -159,8 +180,10 @@ private:
   /// Which index answers a feature's request.
   enum class AnsweredFrom {
     DocumentsRun, ///< withIndexFor the params' document: output code of an earlier run from its own run.
-    CurrentRun,   ///< withIndex.
-    CurrentRunWithProfiles, ///< withIndex(needsProfiles): an answer that is GPU time.
+    /// As DocumentsRun, for navigation within that document: answered from the first rank's index too.
+    DocumentsNavigation,
+    CurrentRun,             ///< withIndex.
+    CurrentRunWithProfiles, ///< withIndex(Needs::profiles): an answer that is GPU time.
   };
   /// Binds `method` to a feature: parses its params, builds the FeatureContext (makeFeatureContext: the
   /// index, the baseline, the request's texts, its document) once the index is ready, and sends the
@@ -225,10 +248,13 @@ private:
   /// Requests accepted by withIndex and not answered yet, for $/cancelRequest. Declared before what holds the
   /// requests (waiting_, pool_): each holds an entry of it until it is answered or dropped.
   InFlightRequests inFlight_;
-  std::atomic<bool> busyLogged_{false};        ///< "server busy" was logged (once per episode).
-  std::vector<std::function<void()>> waiting_; ///< Requests queued until the first index is ready.
-  /// Requests of withIndex(needsProfiles) queued until an index with its profiles joined is served.
-  std::vector<std::function<void()>> waitingForProfiles_;
+  std::atomic<bool> busyLogged_{false}; ///< "server busy" was logged (once per episode).
+  /// A request of withIndex queued until an index that can answer it is served.
+  struct Waiting {
+    std::function<void()> run;
+    Needs needs;
+  };
+  std::vector<Waiting> waiting_;
   std::chrono::steady_clock::time_point lastStatus_{};
 
   std::unique_ptr<boost::asio::thread_pool> pool_;

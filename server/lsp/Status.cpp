@@ -18,7 +18,7 @@ namespace inductor::server {
 protocol::StatusResult Server::status() const {
   protocol::StatusResult s = workspace_.status();
   std::lock_guard<std::mutex> lock(queueMutex_);
-  s.waitingRequests = waiting_.size() + waitingForProfiles_.size();
+  s.waitingRequests = waiting_.size();
   return s;
 }
 

@@ -58,6 +58,9 @@ void Workspace::startIndexing(Rebuild kind) {
   // Navigation never waits for a profile (hundreds of MB in a long run): a profile the cache has not read is
   // joined by a second build, after the first is served (issue 45).
   options.deferProfiles = true;
+  // Nor does navigation in rank 0's code wait for a thousand ranks: a fresh build of a run of many ranks
+  // reads the first rank alone and serves it for that, then every rank (an incremental build reads little).
+  options.deferRanksOver = incremental ? 0 : options_.firstRankOver;
   if (options_.watch) {
     setWatchedInputs(options.inputs);
     options.directoryListed = watchWhatDiscoveryLists(options);
@@ -132,6 +135,15 @@ void Workspace::startIndexing(Rebuild kind) {
     // Two passes at most: the second when the kept import roots turn out to be out of date.
     for (bool firstPass = true;; firstPass = false) {
       auto index = index::Index::build(options, callback, &cancelBuild_, &indexCache_);
+      if (size_t ranks = cancelBuild_ ? 0 : index->stats().ranksDeferred) {
+        index::IndexOptions now = options;
+        now.pythonPathsLater = {};
+        logInfo("serving navigation in rank " + std::to_string(index->run().ranks.front()) +
+                "'s code before " + "reading the other " + plural(ranks, "rank"));
+        firstRankServed(index, sourcesFor(now), generation);
+        options.deferRanksOver = 0; // Over the cache: the first rank's log and compiles are reused.
+        index = index::Index::build(options, callback, &cancelBuild_, &indexCache_);
+      }
       if (size_t deferred = cancelBuild_ ? 0 : index->runtime().times.deferred) {
         // Served now without the profiles' times (the status still says indexing, the lenses have no GPU
         // time yet), then built again over the cache, which reads only the profiles.
@@ -245,6 +257,18 @@ void Workspace::sourcesKnown(std::shared_ptr<const index::SourceReader> sources,
     sources_ = std::move(sources);
   }
   client_.statusChanged(/*force=*/true); // With the interpreter's answer.
+}
+
+void Workspace::firstRankServed(std::shared_ptr<const index::Index> index,
+                                std::shared_ptr<const index::SourceReader> sources, uint64_t generation) {
+  {
+    std::lock_guard<std::mutex> lock(indexMutex_);
+    if (generation != generation_) return; // A newer build was started; it will publish.
+    index_ = index;
+    sources_ = std::move(sources);
+  }
+  client_.indexServed(index); // The navigation requests in its rank's documents run.
+  client_.statusChanged(/*force=*/true);
 }
 
 void Workspace::indexingDone(std::shared_ptr<const index::Index> index,

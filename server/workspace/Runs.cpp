@@ -100,6 +100,7 @@ void Workspace::startBaseline(std::shared_ptr<const index::Index> current, index
   if (!wanted) return;
   options.directoryListed = {};  // The current build watches what discovery lists.
   options.deferProfiles = false; // Built once, with its profiles (only the current run is served early).
+  options.deferRanksOver = 0;    // Built once, every rank.
   options.pythonPathsLater = {};
   options.pythonPathsNeeded = {};
   if (!wanted->id.empty()) options.run = wanted->id;
@@ -149,6 +150,7 @@ void Workspace::keepOptionsForOtherRuns(const index::IndexOptions &options) {
   forOthers.pythonPathsLater = {};
   forOthers.pythonPathsNeeded = {};
   forOthers.deferProfiles = false; // Built once, with their profiles (only the current run is served early).
+  forOthers.deferRanksOver = 0;
   std::lock_guard<std::mutex> lock(otherRunsMutex_);
   otherRunOptions_ = std::move(forOthers);
   otherRuns_.clear(); // Built from older options.

@@ -101,9 +101,16 @@ protocol::StatusResult Workspace::status() const {
   }
   s.builds = builds_;
   if (indexing_) s.progress = protocol::BuildProgress{progressPercent_, progressMessage_};
-  s.ready = index_ != nullptr;
+  // An index of the first rank alone answers navigation in that rank's code; its figures are that rank's,
+  // not the run's: the status is not ready and says what is being read instead of counting them.
+  size_t deferred = index_ ? index_->stats().ranksDeferred : 0;
+  s.ready = index_ != nullptr && !deferred;
   s.notices = notices_;
-  if (index_) {
+  if (deferred && s.progress)
+    s.progress->message = "indexing " + std::to_string(index_->stats().ranks) + " ranks (rank " +
+                          std::to_string(index_->run().ranks.front()) +
+                          "'s code answers navigation now): " + s.progress->message;
+  if (index_ && !deferred) {
     index::IndexStats st = index_->stats();
     // The counts every view shows (index/model/Counts.h): a client reading the top level (Neovim's
     // :checkhealth, an older status bar) says what one reading `counts` says.

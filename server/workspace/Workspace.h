@@ -57,6 +57,10 @@ struct ServerOptions {
   /// Where the server keeps what outlives a session (ImportRootsCache in server/workspace/PythonEnv.h);
   /// empty keeps nothing. main.cpp passes ImportRootsCache::defaultDir() unless `--cache-dir` says otherwise.
   std::string cacheDir = {};
+  /// A run of more ranks than this is served first from its lowest rank's log alone, for navigation in that
+  /// rank's generated code (IndexOptions::deferRanksOver, issue 45); every other answer waits for all ranks.
+  /// 0: every rank is read before anything is answered. Tests lower it; `--first-rank-over N`.
+  size_t firstRankOver = 8;
 };
 
 /// What the workspace tells the session it belongs to (server/lsp/Server.h implements it). Called from the
@@ -146,6 +150,12 @@ private:
   void indexingDone(std::shared_ptr<const index::Index> index,
                     std::shared_ptr<const index::SourceReader> sources, uint64_t generation,
                     const index::IndexOptions &options, bool endProgress = true, bool more = false);
+  /// Serves an index of the run's first rank alone (IndexStats::ranksDeferred) while the build of every rank
+  /// goes on: the session answers from it only navigation in a document it holds (Server::withIndex), so
+  /// nothing else is published (no diagnostics, notices, refresh or baseline) and the status keeps its
+  /// counts back (status()).
+  void firstRankServed(std::shared_ptr<const index::Index> index,
+                       std::shared_ptr<const index::SourceReader> sources, uint64_t generation);
   /// The Python environment for `query`: the last answer when it did not change since (and no reindex asked
   /// again), else the environments read again and a new query of the interpreter (the builder thread, or the
   /// thread asking beside the build it starts). `background`: see queryImportRoots.

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <optional>
 
 namespace inductor::e2e {
 namespace {
@@ -242,6 +243,62 @@ TEST_CASE("definition: an FX node in a graph that exists only in the log (induct
   }
   CHECK(graphs >= 1);
   s.client.shutdown();
+}
+
+/// A server that serves a run of more than `n` ranks first from its first rank (`--first-rank-over`).
+ServerConfig firstRankOver(const std::string &n) {
+  ServerConfig config;
+  config.extraArgs = {"--first-rank-over", n};
+  return config;
+}
+
+TEST_CASE("definition: in the first rank's output code, answered before the other ranks are read "
+          "(--first-rank-over 1), as from every rank; a model line's lens waits for every rank") {
+  size_t cases = 0, launches = 0;
+  for (const std::string &root : caseFolders()) {
+    CAPTURE(root);
+    // The first rank's log: the lowest `_rank_N_` of the latest run's logs (torch/_logging/_internal.py).
+    std::optional<std::pair<int, std::string>> first;
+    size_t rankLogs = 0;
+    for (const std::string &log : latestRunLogs(filesIn(root + "/trace"))) {
+      std::string name = fs::path(log).filename().string();
+      size_t at = name.find("_rank_");
+      if (at == std::string::npos) continue;
+      ++rankLogs;
+      int rank = std::stoi(name.substr(at + 6));
+      if (!first || rank < first->first) first = {rank, log};
+    }
+    if (rankLogs < 2) continue;
+    // Where the log-only output code is (its inductor-trace: URI) and a model line's lens, from a server that
+    // reads every rank first, as an editor that reopens those documents knows them.
+    std::vector<ExpectedOutputCode> codes;
+    json lensAll;
+    const std::string model = root + "/model.py";
+    {
+      Session all(root, nullptr, LSPClient::defaultCapabilities(), firstRankOver("0"));
+      codes = expectedOutputCodes({first->second}, &all.client);
+      if (fs::exists(model))
+        lensAll = all.client.request("textDocument/codeLens", {{"textDocument", {{"uri", fileURI(model)}}}});
+      all.client.shutdown();
+    }
+    Session s(root, nullptr, LSPClient::defaultCapabilities(), firstRankOver("1"));
+    INFO(s.client.logTail());
+    for (const ExpectedOutputCode &code : codes) {
+      if (!code.path.empty()) s.client.didOpen(code.path);
+      LaunchCount c = checkLaunchDefinitions(s.client, code, root);
+      launches += c.launches;
+    }
+    if (fs::exists(model))
+      CHECK(s.client.request("textDocument/codeLens", {{"textDocument", {{"uri", fileURI(model)}}}}) ==
+            lensAll);
+    s.client.shutdown();
+    // The server did serve the first rank alone before the others (its log says so).
+    CHECK(s.client.logTail(100000).find("before reading the other " + std::to_string(rankLogs - 1) +
+                                        " rank") != std::string::npos);
+    ++cases;
+  }
+  CHECK(cases >= 3); // multirank, ranks_agree, ranks_diverge and the distributed traces of build/traces.
+  CHECK(launches > 0);
 }
 
 } // namespace

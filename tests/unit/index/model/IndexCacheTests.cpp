@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <future>
+#include <map>
 #include <random>
 #include <set>
 #include <sstream>
@@ -308,5 +309,47 @@ TEST_CASE("IndexCache: import roots count only where an analysis depended on the
     options.pythonPaths = {"/other/site-packages"};
     auto next = Index::build(options, {}, nullptr, &cache);
     CHECK(next->stats().compilesAnalysed == 6);
+  }
+}
+
+TEST_CASE(
+    "IndexCache: the first rank alone (deferRanksOver), then every rank over its cache, is the fresh build") {
+  for (const char *name : {"multirank", "ranks_agree", "ranks_diverge"}) {
+    CAPTURE(name);
+    const std::string trace = kFixtures + "/traces/" + name + "/trace";
+    // The rank of each log from its name (`_rank_N_`, as torch/_logging/_internal.py names it).
+    std::map<int, std::string> byRank;
+    for (const auto &e : fs::directory_iterator(trace)) {
+      std::string file = e.path().filename().string();
+      size_t at = file.find("_rank_");
+      if (at != std::string::npos) byRank[std::stoi(file.substr(at + 6))] = normalizePath(e.path().string());
+    }
+    REQUIRE(byRank.size() >= 2);
+    IndexOptions options;
+    options.roots = {kFixtures + "/traces/" + name};
+    options.inputs = {trace};
+    IndexCache cache;
+    options.deferRanksOver = byRank.size() - 1;
+    auto first = Index::build(options, {}, nullptr, &cache);
+    CHECK(first->stats().ranks == byRank.size());
+    CHECK(first->stats().ranksDeferred == byRank.size() - 1);
+    CHECK(first->traceFiles() == std::vector<std::string>{byRank.begin()->second});
+    REQUIRE_FALSE(first->compiles().empty());
+    for (const Compile &c : first->compiles())
+      CHECK(c.rank == byRank.begin()->first);
+    CHECK(first->stats().profiles + first->stats().runLogs == 0); // Every rank's: read with every rank.
+
+    options.deferRanksOver = 0;
+    auto all = Index::build(options, {}, nullptr, &cache);
+    CHECK(all->stats().ranksDeferred == 0);
+    CHECK(all->stats().ranks == byRank.size());
+    CHECK(cache.lastBuild().logsReused == 1);
+    CHECK(cache.lastBuild().logsOpened == byRank.size() - 1);
+    CHECK(describe(*all) == describe(*Index::build(options)));
+
+    options.deferRanksOver = byRank.size(); // Not more ranks than that: every rank at once.
+    auto whole = Index::build(options);
+    CHECK(whole->stats().ranksDeferred == 0);
+    CHECK(whole->traceFiles().size() == byRank.size());
   }
 }

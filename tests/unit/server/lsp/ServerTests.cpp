@@ -976,3 +976,45 @@ TEST_CASE("UniqueLocations: one entry per location, what the vector holds alread
                               R"("end":{"line":3,"character":10}}})"));
   CHECK(out[2].uri == otherUri.uri);
 }
+
+TEST_CASE("Server::admits: an index of the first rank alone answers navigation in its own documents only") {
+  const std::string root = kFixtures + "/traces/ranks_diverge";
+  index::IndexOptions options;
+  options.roots = {root};
+  options.inputs = {root + "/trace"};
+  options.deferRanksOver = 1;
+  auto first = index::Index::build(options);
+  REQUIRE(first->stats().ranksDeferred == 3);
+  options.deferRanksOver = 0;
+  auto all = index::Index::build(options);
+  REQUIRE(all->stats().ranksDeferred == 0);
+  // A document of rank 0 (the first rank) and a log-only one of rank 1, from the index of every rank.
+  std::string rank0, rank1;
+  for (const index::Compile &c : all->compiles()) {
+    if (!c.outputCode.valid()) continue;
+    if (c.rank == 0 && rank0.empty()) rank0 = server::artifactURI(*all, c.outputCode);
+    if (c.rank == 1 && rank1.empty() && c.postGradGraph.valid() &&
+        all->artifact(c.postGradGraph).paths.empty())
+      rank1 = server::artifactURI(*all, c.postGradGraph);
+  }
+  REQUIRE_FALSE(rank0.empty());
+  REQUIRE(rank1.rfind("inductor-trace:", 0) == 0);
+  auto navigatesIn = [](const std::string &uri) {
+    server::Needs needs;
+    needs.navigatesIn = uri;
+    return needs;
+  };
+  server::Needs profiles;
+  profiles.profiles = true;
+  const std::string model = protocol::fileURI(root + "/model.py");
+  using server::Server;
+  CHECK_FALSE(Server::admits(nullptr, navigatesIn(rank0)));
+  CHECK(Server::admits(first.get(), navigatesIn(rank0)));
+  CHECK_FALSE(Server::admits(first.get(), navigatesIn(rank1)));
+  CHECK_FALSE(Server::admits(first.get(), navigatesIn(model))); // Model lines: every rank's.
+  CHECK_FALSE(Server::admits(first.get(), server::Needs()));
+  CHECK_FALSE(Server::admits(first.get(), profiles));
+  for (const std::string &uri : {rank0, rank1, model, std::string()})
+    CHECK(Server::admits(all.get(), navigatesIn(uri)));
+  CHECK(Server::admits(all.get(), profiles));
+}
