@@ -283,20 +283,27 @@ void IndexBuilder::buildLogCompiles(const std::vector<std::function<void()>> &fi
     if (cache_)
       if (auto it = cache_->state_->compiles.find(keys[i]); it != cache_->state_->compiles.end())
         results[i] = it->second;
-    if (results[i].analysis) continue;
-    misses.push_back(i);
+    // A compile from the cache is a candidate all the same: one new to this build with its payloads (a rank
+    // read after the first, IndexOptions::deferRanksOver; a recompile appended that generated the same code)
+    // shares its analysis, as it would in one build, and is listed once with it (linkCopies).
+    const bool reused = results[i].analysis != nullptr;
+    if (!reused) misses.push_back(i);
     if (std::string digests = payloadsKey(pending[i], log); !digests.empty()) {
       auto [it, fresh] = byDigests.try_emplace(std::move(digests), i);
       if (!fresh) {
-        copyOf[i] = it->second;
-        role[i] = Role::Copy;
+        if (!reused) {
+          copyOf[i] = it->second;
+          role[i] = Role::Copy;
+        }
         continue;
       }
     }
     std::string lengths = payloadsLengthsKey(pending[i], log);
     if (lengths.empty()) continue;
     auto [group, fresh] = byLengths.try_emplace(lengths, i);
-    if (fresh) continue;
+    // A compile from the cache is a candidate up to the device only as the first of its lengths (its ends are
+    // read only if a new compile has them too): a build that reuses every rank reads no ends.
+    if (fresh || reused) continue;
     if (std::optional<size_t> &unread = group->second) {
       byShape.try_emplace(shapeKey(*unread, lengths, pending[*unread].log == pending[i].log), *unread);
       unread.reset();

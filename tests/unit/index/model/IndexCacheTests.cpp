@@ -70,7 +70,11 @@ std::string describe(const Index &index) {
     const Artifact &a = index.artifacts()[i];
     out << "artifact " << i << " " << a.title << " kind=" << int(a.kind) << " compile=" << a.compile.value
         << " virtual=" << a.virtualName << " graph=" << a.graphName << " role=" << int(a.graphRole)
-        << " at=" << a.traceFile << "/" << a.record << " text=" << index.text(ArtifactId{i}).size() << "\n";
+        << " at=" << a.traceFile << "/" << a.record << " text="
+        << index.text(ArtifactId{i}).size()
+        // Which compiles share one analysis (the ranks' copies, listed once): the same as in one build.
+        << " copy=" << index.firstCopy(ArtifactId{i}).value
+        << " equivalent=" << index.firstEquivalent(ArtifactId{i}).value << "\n";
     for (const std::string &p : a.paths)
       out << "  path " << p << "\n";
     for (const Launch &l : a.launches) {
