@@ -32,8 +32,9 @@ void printHelp() {
          "                      with --log-file, else warn)\n"
          "  --jobs N            worker threads (default: hardware threads, at most 4; 0 = inline)\n"
          "  --no-watch          do not watch trace directories for changes\n"
-         "  --first-rank-over N a run of more than N ranks (default 8) answers navigation in its first\n"
-         "                      rank's code before the other ranks are read; 0 reads every rank first\n"
+         "  --first-rank-over N a run of more than N ranks answers navigation in its first rank's code\n"
+         "                      before the other ranks are read (default: more than 8 ranks whose logs\n"
+         "                      hold 256 MB or more); 0 reads every rank first\n"
          "  --cache-dir DIR     keep what outlives a session (the Python environment's import roots) in\n"
          "                      DIR (default: $INDUCTOR_LS_CACHE_DIR, $XDG_CACHE_HOME/inductor-ls or\n"
          "                      ~/.cache/inductor-ls); --cache-dir= keeps nothing\n"
@@ -114,6 +115,7 @@ int main(int argc, char **argv) {
         return 2;
       }
       options.firstRankOver = over;
+      options.firstRankFromBytes = 0; // Named: whatever the logs' size.
     } else if (a == "--no-watch") {
       options.watch = false;
     } else if (a.rfind("--input-style", 0) == 0 && value(v)) {

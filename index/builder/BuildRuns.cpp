@@ -11,12 +11,17 @@ namespace inductor::index {
 
 using namespace detail;
 
-void IndexBuilder::selectRunOf(DiscoveredInputs &inputs) {
+void IndexBuilder::selectRunOf(DiscoveredInputs &inputs, const IndexCache::State::Discovered *grouped) {
   if (inputs.traceLogs.empty()) return; // Debug directories or cache files alone: no run to choose.
   ReadPolicy policy(readRoots(options_, /*withImportRoots=*/false));
-  RuntimeInputs runtime =
-      discoverRuntimeInputs(options_.profiles, options_.runLogs, inputs, inputs.traceLogs, policy);
-  index_->runs_ = groupRuns(inputs, runtime, policy, &unattributed_);
+  if (grouped) {
+    index_->runs_ = grouped->runs;
+    unattributed_ = grouped->unattributed;
+  } else {
+    RuntimeInputs runtime =
+        discoverRuntimeInputs(options_.profiles, options_.runLogs, inputs, inputs.traceLogs, policy);
+    index_->runs_ = groupRuns(inputs, runtime, policy, &unattributed_);
+  }
   const std::vector<Run> &runs = index_->runs_;
   std::string selector = options_.run.value_or("latest");
   std::optional<size_t> chosen = selectRun(runs, selector);
@@ -73,6 +78,16 @@ void IndexBuilder::deferRanksOf(DiscoveredInputs &inputs) {
   // The lowest rank's log is the run's first (Run::logs: by rank, then path; one log per rank).
   const std::string &first = run.logs.front();
   if (std::find(inputs.traceLogs.begin(), inputs.traceLogs.end(), first) == inputs.traceLogs.end()) return;
+  if (options_.deferRanksFromBytes > 0) {
+    uint64_t bytes = 0;
+    for (const std::string &log : run.logs) {
+      std::error_code ec;
+      uint64_t size = std::filesystem::file_size(log, ec);
+      if (!ec) bytes += size;
+      if (bytes >= options_.deferRanksFromBytes) break;
+    }
+    if (bytes < options_.deferRanksFromBytes) return;
+  }
   ReadPolicy policy(readRoots(options_, /*withImportRoots=*/false));
   int pid = readLogTimes(first, policy).pid;
   inputs.traceLogs = {first};

@@ -575,10 +575,22 @@ std::shared_ptr<const Index> IndexBuilder::run() {
     triton(dir);
     if (options_.directoryListed) options_.directoryListed(dir, recursive);
   };
-  DiscoveredInputs inputs = discoverInputs(searched, kMaxDiscoveredFiles, &policy_, listed);
+  // The discovery of the build before, which deferred ranks (IndexOptions::reuseDiscovery); taken once.
+  std::shared_ptr<const IndexCache::State::Discovered> handed;
+  if (cache_ && options_.reuseDiscovery) handed = cache_->state_->discovered;
+  DiscoveredInputs inputs;
+  if (handed) {
+    next_.last.discoveryReused = true;
+    inputs = handed->inputs;
+    triton = handed->triton;
+    std::lock_guard<std::mutex> lock(mutex_);
+    readUnderImportRoots_ = readUnderImportRoots_ || handed->readUnderImportRoots;
+  } else {
+    inputs = discoverInputs(searched, kMaxDiscoveredFiles, &policy_, listed);
+  }
   // A link refused without the import roots may lead into them: discovered again with them (rare: links in
   // trace directories).
-  if (!inputs.notes.empty()) {
+  if (!handed && !inputs.notes.empty()) {
     awaitPythonPaths();
     if (!options_.pythonPaths.empty()) {
       ReadPolicy withImportRoots(readRoots(options_));
@@ -594,8 +606,20 @@ std::shared_ptr<const Index> IndexBuilder::run() {
     }
   }
   // One run's logs and debug directories only (Runs.h).
-  selectRunOf(inputs);
+  // Kept for the next build when this one defers ranks (IndexOptions::reuseDiscovery).
+  std::optional<DiscoveredInputs> discovered;
+  if (options_.deferRanksOver && cache_) discovered = inputs;
+  selectRunOf(inputs, handed.get());
   deferRanksOf(inputs);
+  if (ranksDeferred_ && discovered) {
+    bool underImportRoots;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      underImportRoots = readUnderImportRoots_;
+    }
+    next_.discovered = std::make_shared<const IndexCache::State::Discovered>(IndexCache::State::Discovered{
+        std::move(*discovered), triton, underImportRoots, index_->runs_, unattributed_});
+  }
   if (!cancelled()) openLogs(inputs.traceLogs);
 
   for (const std::string &e : inputs.errors) {

@@ -273,6 +273,16 @@ struct IndexCache::State {
   uint64_t nextLineage = 1;
   bool stored = false;
   BuildStats last;
+  /// What a build that deferred ranks found, for the next build alone (IndexOptions::reuseDiscovery): the
+  /// inputs as discovered (before a run was selected), the Triton cache folders the walk saw, and the runs.
+  struct Discovered {
+    DiscoveredInputs inputs;
+    TritonCacheCollector triton;
+    bool readUnderImportRoots = false;
+    std::vector<Run> runs;
+    std::vector<Unattributed> unattributed;
+  };
+  std::shared_ptr<const Discovered> discovered;
 };
 
 using detail::CachedLog;
@@ -398,7 +408,8 @@ private:
   void buildRuntime(const DiscoveredInputs &inputs);
   /// Groups the logs of `inputs` into runs (Runs.h), selects IndexOptions::run and keeps of `inputs` only
   /// that run's logs and debug directories (BuildRuns.cpp). Sets index_->runs_ and runIndex_.
-  void selectRunOf(DiscoveredInputs &inputs);
+  /// `grouped`: the runs an earlier build grouped the same inputs into (IndexOptions::reuseDiscovery).
+  void selectRunOf(DiscoveredInputs &inputs, const IndexCache::State::Discovered *grouped = nullptr);
   /// IndexOptions::deferRanksOver: when the selected run has more ranks, keeps of `inputs` only its lowest
   /// rank's log and the debug directories of that log's process, and counts the others (BuildRuns.cpp).
   void deferRanksOf(DiscoveredInputs &inputs);

@@ -367,6 +367,16 @@ struct IndexOptions {
   /// build sets it, so that navigation in rank 0's output code does not wait for a thousand ranks (issue 45);
   /// `explain` and the tests leave it at 0. Default: 0.
   size_t deferRanksOver = 0;
+  /// With deferRanksOver: only when the run's logs hold at least this many bytes in all. Reading the first
+  /// rank first costs the other ranks' documents that rank's build and a fixed part (what the first answer
+  /// shows of it is worth it only when reading every rank takes long). Default: 0 (any size).
+  uint64_t deferRanksFromBytes = 0;
+  /// The build right after one that deferred ranks, with the same IndexCache (the server's second build of
+  /// one start, milliseconds later): takes that build's discovery and grouping into runs instead of walking
+  /// the inputs and reading every log's head and tail again. A change on disk in between is the watcher's
+  /// to report (it starts another build, without this). Without such a build before it: no effect. Default:
+  /// off.
+  bool reuseDiscovery = false;
   /// Run logs holding the intermediate value debug printer's output, in addition to those found. Default:
   /// none.
   std::vector<std::string> runLogs;
@@ -444,6 +454,8 @@ public:
     size_t profilesRead = 0;     ///< Profiler traces read from their files (and joined).
     size_t profilesReused = 0;   ///< Profiler traces unchanged (file and compiles), their join reused.
     size_t profilesRejoined = 0; ///< Profiler traces unchanged on disk, kept parsed, joined to new compiles.
+    /// The inputs and runs were the build before's (IndexOptions::reuseDiscovery), not walked again.
+    bool discoveryReused = false;
   };
 
   IndexCache();

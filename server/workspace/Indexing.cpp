@@ -61,6 +61,7 @@ void Workspace::startIndexing(Rebuild kind) {
   // Nor does navigation in rank 0's code wait for a thousand ranks: a fresh build of a run of many ranks
   // reads the first rank alone and serves it for that, then every rank (an incremental build reads little).
   options.deferRanksOver = incremental ? 0 : options_.firstRankOver;
+  options.deferRanksFromBytes = options_.firstRankFromBytes;
   if (options_.watch) {
     setWatchedInputs(options.inputs);
     options.directoryListed = watchWhatDiscoveryLists(options);
@@ -141,8 +142,11 @@ void Workspace::startIndexing(Rebuild kind) {
         logInfo("serving navigation in rank " + std::to_string(index->run().ranks.front()) +
                 "'s code before " + "reading the other " + plural(ranks, "rank"));
         firstRankServed(index, sourcesFor(now), generation);
-        options.deferRanksOver = 0; // Over the cache: the first rank's log and compiles are reused.
+        // Over the cache: the first rank's log and compiles are reused, and the inputs it discovered.
+        options.deferRanksOver = 0;
+        options.reuseDiscovery = true;
         index = index::Index::build(options, callback, &cancelBuild_, &indexCache_);
+        options.reuseDiscovery = false;
       }
       if (size_t deferred = cancelBuild_ ? 0 : index->runtime().times.deferred) {
         // Served now without the profiles' times (the status still says indexing, the lenses have no GPU

@@ -269,19 +269,21 @@ TEST_CASE("definition: in the first rank's output code, answered before the othe
       if (!first || rank < first->first) first = {rank, log};
     }
     if (rankLogs < 2) continue;
+    // No baseline run: a lens would say what changed since it once its index is built, whenever that is.
+    const json kNoBaseline = {{"baseline", "none"}};
     // Where the log-only output code is (its inductor-trace: URI) and a model line's lens, from a server that
     // reads every rank first, as an editor that reopens those documents knows them.
     std::vector<ExpectedOutputCode> codes;
     json lensAll;
     const std::string model = root + "/model.py";
     {
-      Session all(root, nullptr, LSPClient::defaultCapabilities(), firstRankOver("0"));
+      Session all(root, kNoBaseline, LSPClient::defaultCapabilities(), firstRankOver("0"));
       codes = expectedOutputCodes({first->second}, &all.client);
       if (fs::exists(model))
         lensAll = all.client.request("textDocument/codeLens", {{"textDocument", {{"uri", fileURI(model)}}}});
       all.client.shutdown();
     }
-    Session s(root, nullptr, LSPClient::defaultCapabilities(), firstRankOver("1"));
+    Session s(root, kNoBaseline, LSPClient::defaultCapabilities(), firstRankOver("1"));
     INFO(s.client.logTail());
     for (const ExpectedOutputCode &code : codes) {
       if (!code.path.empty()) s.client.didOpen(code.path);

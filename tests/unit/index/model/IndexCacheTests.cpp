@@ -344,7 +344,10 @@ TEST_CASE(
     CHECK(first->stats().profiles + first->stats().runLogs == 0); // Every rank's: read with every rank.
 
     options.deferRanksOver = 0;
+    options.reuseDiscovery = true; // As the server's second build: the first one's discovery and runs.
     auto all = Index::build(options, {}, nullptr, &cache);
+    options.reuseDiscovery = false;
+    CHECK(cache.lastBuild().discoveryReused);
     CHECK(all->stats().ranksDeferred == 0);
     CHECK(all->stats().ranks == byRank.size());
     CHECK(cache.lastBuild().logsReused == 1);
@@ -355,5 +358,14 @@ TEST_CASE(
     auto whole = Index::build(options);
     CHECK(whole->stats().ranksDeferred == 0);
     CHECK(whole->traceFiles().size() == byRank.size());
+    // deferRanksFromBytes: only a run whose logs hold that much in all.
+    uintmax_t bytes = 0;
+    for (const auto &[rank, path] : byRank)
+      bytes += fs::file_size(path);
+    options.deferRanksOver = 1;
+    options.deferRanksFromBytes = bytes + 1;
+    CHECK(Index::build(options)->stats().ranksDeferred == 0);
+    options.deferRanksFromBytes = bytes;
+    CHECK(Index::build(options)->stats().ranksDeferred == byRank.size() - 1);
   }
 }
