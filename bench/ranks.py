@@ -38,6 +38,8 @@ import subprocess
 import sys
 import time
 
+from lsp_client import Lsp  # The stdio client of profile.py and runs.py.
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 CASE = os.path.normpath(os.path.join(HERE, "..", "..", "shared", "fixtures", "traces", "ranks_diverge"))
 FORMS = ["cuda:0", "index=0", "_DeviceGuard(0", "get_raw_stream(0", "stream0"]
@@ -124,57 +126,15 @@ def make(work, n):
     return d
 
 
-class Lsp:
-    """A minimal LSP client over the server's stdio (Content-Length framing)."""
-
-    def __init__(self, cmd, root):
-        self.p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-        self.id = 0
-        uri = "file://" + os.path.abspath(root)
-        self.request("initialize", {"processId": None, "rootUri": uri,
-                                    "workspaceFolders": [{"uri": uri, "name": "bench"}],
-                                    "capabilities": {"general": {"positionEncodings": ["utf-16"]}}})
-        self.send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
-
-    def send(self, message):
-        body = json.dumps(message).encode()
-        self.p.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-        self.p.stdin.flush()
-
-    def read(self):
-        length = None
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise EOFError("the server exited")
-            line = line.strip()
-            if not line:
-                break
-            if line.lower().startswith(b"content-length:"):
-                length = int(line.split(b":", 1)[1])
-        return json.loads(self.p.stdout.read(length))
-
-    def request(self, method, params):
-        self.id += 1
-        self.send({"jsonrpc": "2.0", "id": self.id, "method": method, "params": params})
-        while True:
-            m = self.read()
-            if "method" in m and "id" in m:  # A request of the server's: answered empty.
-                self.send({"jsonrpc": "2.0", "id": m["id"], "result": None})
-            elif m.get("id") == self.id and "method" not in m:
-                if "error" in m:
-                    raise RuntimeError("%s: %s" % (method, m["error"]))
-                return m.get("result")
-
-    def peak_rss_kb(self):
-        for line in open("/proc/%d/status" % self.p.pid):
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1])
-        return 0
-
-    def close(self):
-        self.p.kill()
-        self.p.wait()
+def start_lsp(cmd, root):
+    """The server of `cmd` started over stdio (bench/lsp_client.py) and initialized on the folder `root`."""
+    lsp = Lsp(cmd)
+    uri = "file://" + os.path.abspath(root)
+    lsp.request("initialize", {"processId": None, "rootUri": uri,
+                               "workspaceFolders": [{"uri": uri, "name": "bench"}],
+                               "capabilities": {"general": {"positionEncodings": ["utf-16"]}}})
+    lsp.send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
+    return lsp
 
 
 def recorded_model_lines(d):
@@ -193,7 +153,7 @@ def recorded_model_lines(d):
 def rank0_launch(server, d):
     """(uri, text, line, character) of the first launch in rank 0's output code, asked of a server once (an
     untimed start): what an editor has open when the server starts (a document of the last session)."""
-    lsp = Lsp([server, "--no-watch"], d)
+    lsp = start_lsp([server, "--no-watch"], d)
     try:
         artifacts = lsp.request("inductor/listArtifacts", {})
         code = [a for a in artifacts if a["kind"] == "outputCode" and a.get("rank") == 0][0]
@@ -213,7 +173,7 @@ def first_answer(server, d, files, where, extra=()):
     uri, text, line, character = where
     wc = min(timed(["wc", "-l"] + files) for _ in range(2))
     start = time.monotonic()
-    lsp = Lsp([server, "--no-watch"] + list(extra), d)
+    lsp = start_lsp([server, "--no-watch"] + list(extra), d)
     try:
         lsp.send({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
             "uri": uri, "languageId": "python", "version": 1, "text": text}}})
@@ -223,7 +183,7 @@ def first_answer(server, d, files, where, extra=()):
         model_uri = "file://" + os.path.join(d, "model.py")
         lsp.request("textDocument/codeLens", {"textDocument": {"uri": model_uri}})
         every = time.monotonic() - start
-        rss = lsp.peak_rss_kb()
+        rss = lsp.peak_rss_mb() * 1024
     finally:
         lsp.close()
     recorded = recorded_model_lines(d)
