@@ -240,7 +240,7 @@ private:
   mutable std::mutex docsMutex_;
   std::unordered_map<std::string, std::shared_ptr<const Document>> docs_;
 
-  /// Guards the queues below and lastStatus_. Taken before the workspace's own lock, never while it is held.
+  /// Guards the queues below. Taken before the workspace's own lock, never while it is held.
   mutable std::mutex queueMutex_;
   /// Requests accepted by withIndex and not answered yet (waiting_, the pool's queue, running); bounded by
   /// ServerOptions::maxPendingRequests. Declared before what holds the requests, which outlive it otherwise.
@@ -255,7 +255,10 @@ private:
     Needs needs;
   };
   std::vector<Waiting> waiting_;
-  std::chrono::steady_clock::time_point lastStatus_{};
+  /// Held while a status notification is made and sent (before queueMutex_): statuses reach the client in
+  /// the order they were made, so a status made before an index was served is never the last one it reads.
+  std::mutex statusMutex_;
+  std::chrono::steady_clock::time_point lastStatus_{}; ///< Guarded by statusMutex_.
 
   std::unique_ptr<boost::asio::thread_pool> pool_;
   std::atomic<int64_t> nextRequestId_{1};

@@ -23,12 +23,12 @@ protocol::StatusResult Server::status() const {
 }
 
 void Server::sendStatus(bool force) {
-  {
-    std::lock_guard<std::mutex> lock(queueMutex_);
-    auto now = std::chrono::steady_clock::now();
-    if (!force && now - lastStatus_ < std::chrono::milliseconds(250)) return;
-    lastStatus_ = now;
-  }
+  // Made and sent under one lock: a request thread's status made just before the builder served an index
+  // (indexing) must not reach the client after the builder's (served), where it would stay the last word.
+  std::lock_guard<std::mutex> lock(statusMutex_);
+  auto now = std::chrono::steady_clock::now();
+  if (!force && now - lastStatus_ < std::chrono::milliseconds(250)) return;
+  lastStatus_ = now;
   sendNotification("inductor/status", json(status()));
 }
 
