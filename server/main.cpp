@@ -35,6 +35,9 @@ void printHelp() {
          "  --first-rank-over N a run of more than N ranks answers navigation in its first rank's code\n"
          "                      before the other ranks are read (default: more than 8 ranks whose logs\n"
          "                      hold 256 MB or more); 0 reads every rank first\n"
+         "  --first-compiles-from BYTES  logs of BYTES or more answer navigation in the open\n"
+         "                      documents' compiles before analysing the others (default: 64 MB);\n"
+         "                      0 analyses every compile first\n"
          "  --cache-dir DIR     keep what outlives a session (the Python environment's import roots) in\n"
          "                      DIR (default: $INDUCTOR_LS_CACHE_DIR, $XDG_CACHE_HOME/inductor-ls or\n"
          "                      ~/.cache/inductor-ls); --cache-dir= keeps nothing\n"
@@ -116,6 +119,14 @@ int main(int argc, char **argv) {
       }
       options.firstRankOver = over;
       options.firstRankFromBytes = 0; // Named: whatever the logs' size.
+    } else if (a.rfind("--first-compiles-from", 0) == 0 && value(v)) {
+      uint64_t from = 0;
+      const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), from);
+      if (ec != std::errc() || end != v.data() + v.size()) {
+        std::cerr << "inductor-ls: --first-compiles-from needs a number of bytes, not '" << v << "'\n";
+        return 2;
+      }
+      options.firstCompilesFromBytes = from;
     } else if (a == "--no-watch") {
       options.watch = false;
     } else if (a.rfind("--input-style", 0) == 0 && value(v)) {

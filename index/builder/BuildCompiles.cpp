@@ -229,6 +229,11 @@ void IndexBuilder::buildLogCompiles(const std::vector<std::function<void()>> &fi
     auto segment = segmentLog(i, *tables_->logs[i]);
     pending.insert(pending.end(), segment.begin(), segment.end());
   }
+  if (compilesDeferred_) {
+    // Only the compiles of the documents wanted first (deferCompilesOf, which counted the others); a second
+    // build analyses the rest.
+    std::erase_if(pending, [&](const PendingCompile &p) { return !firstOutputs_.count({p.log, p.output}); });
+  }
 
   // Compiles whose records did not change since the previous build come from the cache; the others are
   // analysed on the workers, each writing only its own slot.

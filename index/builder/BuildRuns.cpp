@@ -2,10 +2,14 @@
 // IndexOptions::run selects, and the inputs restricted to it before any log is read, so that every later step
 // (reading logs, file compiles, compile health, runtime) sees only that run's files.
 #include "index/builder/IndexBuilder.h"
+#include "index/model/IndexTables.h"
 #include "index/runtime/DebugPrinter.h"
+#include "index/support/PathNames.h"
+#include "index/support/TextLines.h"
 
 #include <algorithm>
 #include <filesystem>
+#include <set>
 
 namespace inductor::index {
 
@@ -101,6 +105,70 @@ void IndexBuilder::deferRanksOf(DiscoveredInputs &inputs) {
   inputs.compiles = std::move(units);
   index_->stats_.ranksDeferred = run.ranks.size() - 1;
   ranksDeferred_ = true;
+}
+
+void IndexBuilder::deferCompilesOf() {
+  if (!options_.firstDocuments || !cache_ || tables_->logs.empty()) return;
+  const std::vector<std::shared_ptr<const TraceLog>> &logs = tables_->logs;
+  uint64_t bytes = 0;
+  for (const auto &log : logs)
+    bytes += log->text().size();
+  if (bytes < options_.deferCompilesFromBytes) return;
+  const std::vector<IndexOptions::FirstDocument> wanted = options_.firstDocuments();
+  if (wanted.empty()) return;
+  // The records the documents were made of: a virtual name is `<log file name>/<record line>/<title>` (the
+  // line 1-based, as BuildCompiles names them); a file (a debug directory's or a cache's copy of output code,
+  // wherever it is now) is found by its lines, as Index::matchGeneratedCode finds it: the output code
+  // records of about as many lines are hashed, no other.
+  std::set<std::pair<uint32_t, int>> records;
+  for (const IndexOptions::FirstDocument &w : wanted) {
+    if (!w.text.empty()) {
+      const TextLines lines = splitLines(w.text);
+      const uint64_t hash = identityHash(lines);
+      for (uint32_t i = 0; i < logs.size(); ++i) {
+        const std::vector<TraceRecord> &rs = logs[i]->records();
+        for (size_t r = 0; r < rs.size(); ++r)
+          if (rs[r].kind == TraceKind::InductorOutputCode && rs[r].payloadLineCount + 1 >= lines.size() &&
+              rs[r].payloadLineCount <= lines.size() + 1 &&
+              identityHash(logs[i]->payloadLines(rs[r])) == hash)
+            records.emplace(i, int(r));
+      }
+    }
+    const std::string &name = w.name;
+    size_t slash = name.find('/');
+    if (name.empty() || name.front() == '/' || slash == std::string::npos) continue;
+    std::string_view log = std::string_view(name).substr(0, slash);
+    std::string_view rest = std::string_view(name).substr(slash + 1);
+    uint64_t line = 0;
+    size_t digits = 0;
+    for (; digits < rest.size() && digits < 12 && rest[digits] >= '0' && rest[digits] <= '9'; ++digits)
+      line = line * 10 + uint64_t(rest[digits] - '0');
+    if (digits == 0 || line == 0 || digits >= rest.size() || rest[digits] != '/') continue;
+    for (uint32_t i = 0; i < logs.size(); ++i) {
+      if (baseName(logs[i]->path()) != log) continue;
+      const std::vector<TraceRecord> &rs = logs[i]->records(); // In line order.
+      auto it = std::lower_bound(rs.begin(), rs.end(), line - 1,
+                                 [](const TraceRecord &r, uint64_t l) { return uint64_t(r.line) < l; });
+      if (it != rs.end() && uint64_t(it->line) == line - 1) records.emplace(i, int(it - rs.begin()));
+    }
+  }
+  if (records.empty()) return;
+  size_t compiles = 0;
+  for (uint32_t i = 0; i < logs.size(); ++i)
+    for (const PendingCompile &p : segmentLog(i, *logs[i])) {
+      ++compiles;
+      for (int record : {p.output, p.postGrad, p.preGrad})
+        if (record >= 0 && records.count({p.log, record})) {
+          firstOutputs_.emplace(p.log, p.output);
+          break;
+        }
+    }
+  if (firstOutputs_.empty() || firstOutputs_.size() == compiles) {
+    firstOutputs_.clear(); // Nothing to leave out, or no compile holds them: one build.
+    return;
+  }
+  compilesDeferred_ = true;
+  index_->stats_.compilesDeferred = compiles - firstOutputs_.size();
 }
 
 bool IndexBuilder::inSelectedRunDebugDir(const std::string &path) const {

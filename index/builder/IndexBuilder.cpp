@@ -608,10 +608,12 @@ std::shared_ptr<const Index> IndexBuilder::run() {
   // One run's logs and debug directories only (Runs.h).
   // Kept for the next build when this one defers ranks (IndexOptions::reuseDiscovery).
   std::optional<DiscoveredInputs> discovered;
-  if (options_.deferRanksOver && cache_) discovered = inputs;
+  if ((options_.deferRanksOver || options_.firstDocuments) && cache_) discovered = inputs;
   selectRunOf(inputs, handed.get());
   deferRanksOf(inputs);
-  if (ranksDeferred_ && discovered) {
+  if (!cancelled()) openLogs(inputs.traceLogs);
+  if (!cancelled()) deferCompilesOf();
+  if ((ranksDeferred_ || compilesDeferred_) && discovered) {
     bool underImportRoots;
     {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -620,7 +622,6 @@ std::shared_ptr<const Index> IndexBuilder::run() {
     next_.discovered = std::make_shared<const IndexCache::State::Discovered>(IndexCache::State::Discovered{
         std::move(*discovered), triton, underImportRoots, index_->runs_, unattributed_});
   }
-  if (!cancelled()) openLogs(inputs.traceLogs);
 
   for (const std::string &e : inputs.errors) {
     // "<path>: <reason>": a path that exists but is no regular file or directory (a FIFO) is not "missing".
@@ -638,7 +639,8 @@ std::shared_ptr<const Index> IndexBuilder::run() {
   // on top of every analysis was a large log's peak. On one large log the other worker starts the analyses
   // meanwhile (alone, the read was a fifth of the build).
   HealthRead health;
-  if (!cancelled()) buildLogCompiles(healthReads(health));
+  if (!cancelled())
+    buildLogCompiles(compilesDeferred_ ? std::vector<std::function<void()>>{} : healthReads(health));
   if (!cancelled()) {
     report(Step::ReadingFiles, 0, "reading debug directories and cache files");
     buildFileCompiles(inputs);
@@ -646,9 +648,9 @@ std::shared_ptr<const Index> IndexBuilder::run() {
   // Of several runs, only kernel files the run's output code names (cache files are shared by runs).
   if (!cancelled()) linkKernelSources(restrictedToRun() ? std::vector<std::string>{} : inputs.cacheSources);
   if (!cancelled()) buildTritonCache(triton, inputs);
-  if (!cancelled()) buildHealth(health);
+  if (!cancelled() && !compilesDeferred_) buildHealth(health);
   // Runtime inputs are every rank's (a profile per rank, a run log of all): none before every rank is read.
-  if (!cancelled() && !ranksDeferred_) buildRuntime(inputs);
+  if (!cancelled() && !ranksDeferred_ && !compilesDeferred_) buildRuntime(inputs);
   if (!index_->runtime_) index_->runtime_ = std::make_shared<RuntimeData>();
   bool usedImportRoots = settlePythonPaths() || keptUsedImportRoots;
   index_->readPolicy_ = ReadPolicy(readRoots(options_));

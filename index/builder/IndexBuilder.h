@@ -414,10 +414,18 @@ private:
   /// rank's log and the debug directories of that log's process, and counts the others (BuildRuns.cpp).
   void deferRanksOf(DiscoveredInputs &inputs);
   bool ranksDeferred_ = false; ///< deferRanksOf left ranks out: no runtime inputs are read either.
-  /// Whether the build is restricted to one run of several, or to one rank of a run (deferRanksOf): cache
-  /// files then need a match (buildFileCompiles) and runtime inputs an attribution (buildRuntime).
+  /// IndexOptions::firstDocuments, once the logs are read and when they hold deferCompilesFromBytes or more:
+  /// the compiles (segmentLog) holding a record of a document wanted first, when there are such compiles and
+  /// others (BuildRuns.cpp). buildLogCompiles then analyses only those, named by their output code record
+  /// (log, record index).
+  void deferCompilesOf();
+  std::set<std::pair<uint32_t, int>> firstOutputs_;
+  bool compilesDeferred_ = false; ///< Only firstOutputs_' compiles: no health, no runtime inputs either.
+  /// Whether the build is restricted to one run of several, or to part of a run (deferRanksOf,
+  /// deferCompilesOf): cache files then need a match (buildFileCompiles) and runtime inputs an attribution
+  /// (buildRuntime).
   bool restrictedToRun() const {
-    return ranksDeferred_ || (index_->runs_.size() > 1 && index_->runIndex_.has_value());
+    return ranksDeferred_ || compilesDeferred_ || (index_->runs_.size() > 1 && index_->runIndex_.has_value());
   }
   /// Whether a file unit of `path` is the selected run's own: under one of its debug directories.
   bool inSelectedRunDebugDir(const std::string &path) const;

@@ -297,6 +297,13 @@ struct IndexStats {
   size_t ranksDeferred = 0;
   /// Ranks of the run (Run::ranks), read or not; 0 for a run without ranks.
   size_t ranks = 0;
+  /// Compiles of the logs read that this build left out (IndexOptions::firstDocuments): 0 when every one
+  /// was analysed. The index then holds only the compiles of the documents wanted first, and, like one of
+  /// the first rank, answers only navigation inside those documents.
+  size_t compilesDeferred = 0;
+  /// Whether this index holds part of its run (ranksDeferred, compilesDeferred): only navigation inside a
+  /// document it holds may be answered from it; its figures are not the run's.
+  bool partial() const { return ranksDeferred > 0 || compilesDeferred > 0; }
 };
 
 /// Limits on the work one input may cause (traces are outside input; see SECURITY.md). Each is far above what
@@ -371,11 +378,26 @@ struct IndexOptions {
   /// rank first costs the other ranks' documents that rank's build and a fixed part (what the first answer
   /// shows of it is worth it only when reading every rank takes long). Default: 0 (any size).
   uint64_t deferRanksFromBytes = 0;
-  /// The build right after one that deferred ranks, with the same IndexCache (the server's second build of
-  /// one start, milliseconds later): takes that build's discovery and grouping into runs instead of walking
-  /// the inputs and reading every log's head and tail again. A change on disk in between is the watcher's
-  /// to report (it starts another build, without this). Without such a build before it: no effect. Default:
-  /// off.
+  /// The generated documents wanted first (the editor's open ones), asked once the logs are read: each found
+  /// by its virtual name (Artifact::virtualName, `<log file name>/<record line>/...`) or by its text (an
+  /// output code record of the same lines: a debug directory's or a cache's copy, wherever it is now).
+  /// When the logs hold deferCompilesFromBytes or more and one of them is found, the build analyses only the
+  /// compiles holding them, reads no compile health, debug directory by path or runtime input, and counts
+  /// the others in IndexStats::compilesDeferred; a second build with the same IndexCache and this unset
+  /// reuses the logs and those compiles. The server's first build sets it, so that navigation in an open
+  /// output code file does not wait for every compile of a 100 MB log (issue 45). Default: unset.
+  struct FirstDocument {
+    std::string name; ///< A virtual name, else anything (a path).
+    std::string text; ///< The document's text as the editor has it; may be empty.
+  };
+  std::function<std::vector<FirstDocument>()> firstDocuments;
+  /// With firstDocuments: only when the logs read hold at least this many bytes in all. Default: 0.
+  uint64_t deferCompilesFromBytes = 0;
+  /// The build right after one that deferred ranks or compiles, with the same IndexCache (the server's second
+  /// build of one start, milliseconds later): takes that build's discovery and grouping into runs instead of
+  /// walking the inputs and reading every log's head and tail again. A change on disk in between is the
+  /// watcher's to report (it starts another build, without this). Without such a build before it: no effect.
+  /// Default: off.
   bool reuseDiscovery = false;
   /// Run logs holding the intermediate value debug printer's output, in addition to those found. Default:
   /// none.

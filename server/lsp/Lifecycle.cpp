@@ -120,8 +120,8 @@ void Server::onDidOpen(const protocol::DidOpenTextDocumentParams &params) {
     std::lock_guard<std::mutex> lock(docsMutex_);
     docs_[doc->uri] = std::move(doc);
   }
-  // (Not from an index of the first rank alone: the full one publishes every document's when it is served.)
-  if (std::shared_ptr<const index::Index> index = workspace_.index(); index && !index->stats().ranksDeferred)
+  // (Not from an index of part of the run: the full one publishes every document's when it is served.)
+  if (std::shared_ptr<const index::Index> index = workspace_.index(); index && !index->stats().partial())
     publishDiagnostics(*index, {params.textDocument.uri});
 }
 

@@ -104,9 +104,19 @@ Server::~Server() {
 
 bool Server::admits(const index::Index *served, const Needs &needs) {
   if (!served) return false;
-  // An index of the first rank alone: its figures are that rank's, so only navigation in its own documents.
-  if (served->stats().ranksDeferred) return !needs.navigatesIn.empty() && holds(*served, needs.navigatesIn);
+  // An index of part of the run (the first rank alone, the open documents' compiles alone): its figures are
+  // not the run's, so only navigation in its own documents.
+  if (served->stats().partial()) return !needs.navigatesIn.empty() && holds(*served, needs.navigatesIn);
   return !needs.profiles || !served->runtime().times.deferred;
+}
+
+std::vector<OpenDocument> Server::openDocuments() const {
+  std::lock_guard<std::mutex> lock(docsMutex_);
+  std::vector<OpenDocument> open;
+  open.reserve(docs_.size());
+  for (const auto &[uri, doc] : docs_)
+    open.push_back({uri, doc->text});
+  return open;
 }
 
 void Server::indexServed(const std::shared_ptr<const index::Index> &index) {
@@ -294,9 +304,10 @@ void Server::withIndex(Reply reply, std::function<void(const index::Index &, con
       waiting_.push_back({std::move(run), std::move(needs)});
       firstWaiting = waiting_.size() == 1;
       logDebug("request " + reply.method() + " waits for " +
-               (!served                         ? "the index"
-                : served->stats().ranksDeferred ? "every rank to be read"
-                                                : "the profiles to be joined") +
+               (!served                            ? "the index"
+                : served->stats().ranksDeferred    ? "every rank to be read"
+                : served->stats().compilesDeferred ? "every compile to be analysed"
+                                                   : "the profiles to be joined") +
                " (" + std::to_string(waiting_.size()) + " waiting)");
     }
   }

@@ -225,6 +225,7 @@ private:
   void indexServed(const std::shared_ptr<const index::Index> &index) override;
   void statusChanged(bool force) override { sendStatus(force); }
   void diagnosticsChanged(const index::Index &current) override { publishAllDiagnostics(current); }
+  std::vector<OpenDocument> openDocuments() const override;
 
   protocol::Transport &transport_;
   ServerOptions options_;

@@ -18,6 +18,18 @@
 
 namespace inductor::server {
 
+std::vector<index::IndexOptions::FirstDocument> firstDocumentsOf(const std::vector<OpenDocument> &open) {
+  std::vector<index::IndexOptions::FirstDocument> out;
+  for (const OpenDocument &d : open) {
+    auto parsed = protocol::parseURI(d.uri);
+    if (parsed && parsed->scheme == "inductor-trace" && parsed->path.size() > 1)
+      out.push_back({parsed->path.substr(1), {}});
+    else if (protocol::filePath(d.uri))
+      out.push_back({{}, d.text});
+  }
+  return out;
+}
+
 bool Workspace::buildRunning() {
   std::lock_guard<std::mutex> lock(indexMutex_);
   return indexing_ || publishing_;
@@ -62,6 +74,11 @@ void Workspace::startIndexing(Rebuild kind) {
   // reads the first rank alone and serves it for that, then every rank (an incremental build reads little).
   options.deferRanksOver = incremental ? 0 : options_.firstRankOver;
   options.deferRanksFromBytes = options_.firstRankFromBytes;
+  // Nor for every compile of a large log: the open output code's compile is analysed and served first.
+  if (!incremental && options_.firstCompilesFromBytes > 0) {
+    options.deferCompilesFromBytes = options_.firstCompilesFromBytes;
+    options.firstDocuments = [this] { return firstDocumentsOf(client_.openDocuments()); };
+  }
   if (options_.watch) {
     setWatchedInputs(options.inputs);
     options.directoryListed = watchWhatDiscoveryLists(options);
@@ -136,14 +153,20 @@ void Workspace::startIndexing(Rebuild kind) {
     // Two passes at most: the second when the kept import roots turn out to be out of date.
     for (bool firstPass = true;; firstPass = false) {
       auto index = index::Index::build(options, callback, &cancelBuild_, &indexCache_);
-      if (size_t ranks = cancelBuild_ ? 0 : index->stats().ranksDeferred) {
+      if (!cancelBuild_ && index->stats().partial()) {
         index::IndexOptions now = options;
         now.pythonPathsLater = {};
-        logInfo("serving navigation in rank " + std::to_string(index->run().ranks.front()) +
-                "'s code before " + "reading the other " + plural(ranks, "rank"));
-        firstRankServed(index, sourcesFor(now), generation);
-        // Over the cache: the first rank's log and compiles are reused, and the inputs it discovered.
+        const index::IndexStats s = index->stats();
+        if (s.ranksDeferred)
+          logInfo("serving navigation in rank " + std::to_string(index->run().ranks.front()) +
+                  "'s code before reading the other " + plural(s.ranksDeferred, "rank"));
+        if (s.compilesDeferred)
+          logInfo("serving navigation in the open documents' " + plural(s.compiles, "compile") +
+                  " before analysing the other " + plural(s.compilesDeferred, "compile"));
+        partialServed(index, sourcesFor(now), generation);
+        // Over the cache: the logs and compiles read are reused, and the inputs discovered.
         options.deferRanksOver = 0;
+        options.firstDocuments = {};
         options.reuseDiscovery = true;
         index = index::Index::build(options, callback, &cancelBuild_, &indexCache_);
         options.reuseDiscovery = false;
@@ -263,15 +286,15 @@ void Workspace::sourcesKnown(std::shared_ptr<const index::SourceReader> sources,
   client_.statusChanged(/*force=*/true); // With the interpreter's answer.
 }
 
-void Workspace::firstRankServed(std::shared_ptr<const index::Index> index,
-                                std::shared_ptr<const index::SourceReader> sources, uint64_t generation) {
+void Workspace::partialServed(std::shared_ptr<const index::Index> index,
+                              std::shared_ptr<const index::SourceReader> sources, uint64_t generation) {
   {
     std::lock_guard<std::mutex> lock(indexMutex_);
     if (generation != generation_) return; // A newer build was started; it will publish.
     index_ = index;
     sources_ = std::move(sources);
   }
-  client_.indexServed(index); // The navigation requests in its rank's documents run.
+  client_.indexServed(index); // The navigation requests in its documents run.
   client_.statusChanged(/*force=*/true);
 }
 

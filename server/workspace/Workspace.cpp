@@ -101,16 +101,23 @@ protocol::StatusResult Workspace::status() const {
   }
   s.builds = builds_;
   if (indexing_) s.progress = protocol::BuildProgress{progressPercent_, progressMessage_};
-  // An index of the first rank alone answers navigation in that rank's code; its figures are that rank's,
-  // not the run's: the status is not ready and says what is being read instead of counting them.
-  size_t deferred = index_ ? index_->stats().ranksDeferred : 0;
-  s.ready = index_ != nullptr && !deferred;
+  // An index of part of the run (the first rank alone, the open documents' compiles alone) answers
+  // navigation in its own documents; its figures are not the run's: the status is not ready and says what
+  // is being read instead of counting them.
+  const bool partial = index_ && index_->stats().partial();
+  s.ready = index_ != nullptr && !partial;
   s.notices = notices_;
-  if (deferred && s.progress)
-    s.progress->message = "indexing " + std::to_string(index_->stats().ranks) + " ranks (rank " +
-                          std::to_string(index_->run().ranks.front()) +
-                          "'s code answers navigation now): " + s.progress->message;
-  if (index_ && !deferred) {
+  if (partial && s.progress) {
+    const index::IndexStats st = index_->stats();
+    if (st.ranksDeferred)
+      s.progress->message = "indexing " + std::to_string(st.ranks) + " ranks (rank " +
+                            std::to_string(index_->run().ranks.front()) +
+                            "'s code answers navigation now): " + s.progress->message;
+    else
+      s.progress->message = "analysing " + std::to_string(st.compiles + st.compilesDeferred) +
+                            " compiles (the open documents' answer navigation now): " + s.progress->message;
+  }
+  if (index_ && !partial) {
     index::IndexStats st = index_->stats();
     // The counts every view shows (index/model/Counts.h): a client reading the top level (Neovim's
     // :checkhealth, an older status bar) says what one reading `counts` says.

@@ -65,7 +65,20 @@ struct ServerOptions {
   /// read in well under a tenth of a second on two cores (hf_bert-x32: 32 ranks, 199 MB, 50 ms), and the
   /// first rank's build would only delay the other ranks' documents. `--first-rank-over N` sets it to 0.
   uint64_t firstRankFromBytes = uint64_t{256} << 20;
+  /// When the logs hold this much or more (0: never), the first build analyses only the compiles of the
+  /// open generated documents (output code, its graphs; IndexOptions::firstDocuments) and serves them for
+  /// navigation in those documents, then analyses every compile (issue 45: a 115 MB log's build is ~70 ms
+  /// on two cores, its scan ~25 ms). `--first-compiles-from BYTES`; tests set 1.
+  uint64_t firstCompilesFromBytes = uint64_t{64} << 20;
 };
+
+/// An open document: its URI and text (WorkspaceClient::openDocuments).
+struct OpenDocument {
+  std::string uri, text;
+};
+/// The open documents as IndexOptions::firstDocuments wants them: an `inductor-trace:` document by its
+/// virtual name (Artifact::virtualName: the URI's path without its leading slash), a file by its text.
+std::vector<index::IndexOptions::FirstDocument> firstDocumentsOf(const std::vector<OpenDocument> &open);
 
 /// What the workspace tells the session it belongs to (server/lsp/Server.h implements it). Called from the
 /// builder, baseline and watcher threads, and from the thread that called the workspace.
@@ -84,6 +97,8 @@ public:
   virtual void statusChanged(bool force) = 0;
   /// The diagnostics of `current` changed (a new index, or a new baseline to compare with).
   virtual void diagnosticsChanged(const index::Index &current) = 0;
+  /// The documents open in the editor now, copies (the builder's IndexOptions::firstDocuments).
+  virtual std::vector<OpenDocument> openDocuments() const = 0;
 };
 
 /// The settings a workspace is built from: `initialize`'s, then each configuration change's.
@@ -154,12 +169,12 @@ private:
   void indexingDone(std::shared_ptr<const index::Index> index,
                     std::shared_ptr<const index::SourceReader> sources, uint64_t generation,
                     const index::IndexOptions &options, bool endProgress = true, bool more = false);
-  /// Serves an index of the run's first rank alone (IndexStats::ranksDeferred) while the build of every rank
-  /// goes on: the session answers from it only navigation in a document it holds (Server::withIndex), so
-  /// nothing else is published (no diagnostics, notices, refresh or baseline) and the status keeps its
-  /// counts back (status()).
-  void firstRankServed(std::shared_ptr<const index::Index> index,
-                       std::shared_ptr<const index::SourceReader> sources, uint64_t generation);
+  /// Serves an index of part of the run (IndexStats::partial: the first rank alone, the open documents'
+  /// compiles alone) while the build of all of it goes on: the session answers from it only navigation in a
+  /// document it holds (Server::withIndex), so nothing else is published (no diagnostics, notices, refresh
+  /// or baseline) and the status keeps its counts back (status()).
+  void partialServed(std::shared_ptr<const index::Index> index,
+                     std::shared_ptr<const index::SourceReader> sources, uint64_t generation);
   /// The Python environment for `query`: the last answer when it did not change since (and no reindex asked
   /// again), else the environments read again and a new query of the interpreter (the builder thread, or the
   /// thread asking beside the build it starts). `background`: see queryImportRoots.

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <thread>
 
 namespace inductor::e2e {
 namespace {
@@ -300,6 +301,63 @@ TEST_CASE("definition: in the first rank's output code, answered before the othe
     ++cases;
   }
   CHECK(cases >= 3); // multirank, ranks_agree, ranks_diverge and the distributed traces of build/traces.
+  CHECK(launches > 0);
+}
+
+TEST_CASE("definition: in open output code, answered from its compile alone before the other compiles are "
+          "analysed (--first-compiles-from 1, a reindex with the documents open), as from every compile") {
+  size_t cases = 0, launches = 0;
+  for (const std::string &root : caseFolders()) {
+    CAPTURE(root);
+    std::vector<std::string> logs = latestRunLogs(filesIn(root + "/trace"));
+    if (logs.size() != 1) continue; // One log: the ranks have their own test above.
+    const json kNoBaseline = {{"baseline", "none"}};
+    ServerConfig config;
+    config.extraArgs = {"--first-compiles-from", "1"};
+    Session s(root, kNoBaseline, LSPClient::defaultCapabilities(), config);
+    INFO(s.client.logTail());
+    // Every output code of the log, with its launches' origins from the log's own records.
+    std::vector<ExpectedOutputCode> codes = expectedOutputCodes(logs, &s.client);
+    if (codes.size() < 2) { // Nothing to leave out.
+      s.client.shutdown();
+      continue;
+    }
+    // The last one is open (a file, or the log-only document), and the traces are read again: the build
+    // asks which documents are open once it has read the log.
+    const ExpectedOutputCode &open = codes.back();
+    REQUIRE(s.client.waitForIndexed().is_object());
+    if (open.path.empty())
+      s.client.didOpen(open.uri, "python", open.text);
+    else
+      s.client.didOpen(open.path);
+    const size_t seen = s.client.notifications("inductor/status").size();
+    s.client.request("workspace/executeCommand", {{"command", "inductor.reindex"}});
+    // The status says that the open document's compile answers now, and that the index is not ready.
+    bool partial = false;
+    for (auto deadline = std::chrono::steady_clock::now() + 30s;
+         !partial && std::chrono::steady_clock::now() < deadline; std::this_thread::sleep_for(1ms)) {
+      std::vector<json> statuses = s.client.notifications("inductor/status");
+      for (size_t i = seen; i < statuses.size(); ++i) {
+        const json &st = statuses[i];
+        if (st.contains("progress") && st["progress"].is_object() &&
+            st["progress"].value("message", "").find("answer navigation now") != std::string::npos) {
+          CHECK(st["ready"] == false);
+          partial = true;
+        }
+      }
+    }
+    CHECK(partial);
+    LaunchCount c = checkLaunchDefinitions(s.client, open, root);
+    launches += c.launches;
+    REQUIRE(s.client.waitForIndexedAfter(seen).is_object());
+    // The other output code, answered once every compile is analysed, and the open one again: the same.
+    checkLaunchDefinitions(s.client, codes.front(), root);
+    checkLaunchDefinitions(s.client, open, root);
+    s.client.shutdown();
+    CHECK(s.client.logTail(100000).find("serving navigation in the open documents' ") != std::string::npos);
+    ++cases;
+  }
+  CHECK(cases >= 3);
   CHECK(launches > 0);
 }
 

@@ -369,3 +369,106 @@ TEST_CASE(
     CHECK(Index::build(options)->stats().ranksDeferred == byRank.size() - 1);
   }
 }
+
+TEST_CASE(
+    "IndexCache: the open document's compile alone (firstDocuments), then every compile over its cache, "
+    "is the fresh build") {
+  size_t checked = 0;
+  for (const auto &caseDir : fs::directory_iterator(kFixtures + "/traces")) {
+    const std::string trace = caseDir.path().string() + "/trace";
+    if (!fs::is_directory(trace)) continue;
+    CAPTURE(trace);
+    // The document wanted first: the last output code record of the first log by name, found by its line
+    // (torch/_inductor/graph.py logs it as `{"inductor_output_code": ...}`), named as its virtual document.
+    std::vector<std::string> logs;
+    for (const auto &e : fs::directory_iterator(trace))
+      if (e.path().extension() == ".log") logs.push_back(e.path().string());
+    std::sort(logs.begin(), logs.end());
+    if (logs.empty()) continue;
+    std::ifstream in(logs.front());
+    std::string text;
+    size_t line = 0, outputCodes = 0, wantedLine = 0;
+    std::string payload; // The wanted record's payload: its lines that follow, each after a tab.
+    bool inWanted = false;
+    while (std::getline(in, text)) {
+      ++line;
+      if (!text.empty() && text.front() == '\t') {
+        if (inWanted) payload += text.substr(1) + "\n";
+        continue;
+      }
+      inWanted = false;
+      if (text.find("{\"inductor_output_code\": ") != std::string::npos) {
+        ++outputCodes;
+        wantedLine = line;
+        inWanted = true;
+        payload.clear();
+      }
+    }
+    if (outputCodes < 2) continue; // Nothing to leave out.
+    const std::string prefix =
+        fs::path(logs.front()).filename().string() + "/" + std::to_string(wantedLine) + "/";
+    IndexOptions options;
+    options.roots = {caseDir.path().string()};
+    options.inputs = {trace};
+    const auto fresh = Index::build(options);
+    IndexCache cache;
+    options.firstDocuments = [&] {
+      return std::vector<IndexOptions::FirstDocument>{{prefix + "whatever-output_code.py", ""}};
+    };
+    auto first = Index::build(options, {}, nullptr, &cache);
+    REQUIRE(first->stats().compilesDeferred > 0);
+    CHECK(first->stats().partial());
+    CHECK(first->stats().compiles + first->stats().compilesDeferred == fresh->stats().compiles);
+    // Only the wanted output code's compile (one, unless a copy shares its record: never here).
+    REQUIRE(first->compiles().size() == 1);
+    CHECK(first->artifact(first->compiles().front().outputCode).virtualName.rfind(prefix, 0) == 0);
+    CHECK(first->stats().profiles + first->stats().runLogs == 0); // The run's figures: with every compile.
+
+    // The same document as a file (a copy of the output code, anywhere): found by its text, with every
+    // compile that logged the same text (a recompile, another rank), as Index::matchGeneratedCode finds them.
+    options.firstDocuments = [&] {
+      return std::vector<IndexOptions::FirstDocument>{{"/elsewhere/c1.py", payload}};
+    };
+    IndexCache byText;
+    auto firstByText = Index::build(options, {}, nullptr, &byText);
+    CHECK(firstByText->stats().compilesDeferred <= first->stats().compilesDeferred);
+    bool wantedByText = false;
+    for (const Compile &c : firstByText->compiles()) {
+      const Artifact &code = firstByText->artifact(c.outputCode);
+      wantedByText = wantedByText || code.virtualName.rfind(prefix, 0) == 0;
+      CHECK(fresh->matchGeneratedCode(payload, false).exact);
+    }
+    CHECK(wantedByText);
+    CHECK(firstByText->compiles().size() == fresh->matchGeneratedCode(payload, false).artifacts.size());
+
+    options.firstDocuments = {};
+    options.reuseDiscovery = true; // As the server's second build.
+    auto all = Index::build(options, {}, nullptr, &cache);
+    CHECK(cache.lastBuild().discoveryReused);
+    CHECK(cache.lastBuild().logsReused == first->traceFiles().size()); // The run's (runs_gpt has two).
+    CHECK(cache.lastBuild().compilesReused >= 1);
+    CHECK_FALSE(all->stats().partial());
+    CHECK(describe(*all) == describe(*fresh));
+
+    // deferCompilesFromBytes: only logs that hold that much in all; an unknown document defers nothing.
+    uintmax_t bytes = 0;
+    for (const std::string &log : first->traceFiles())
+      bytes += fs::file_size(log);
+    options.reuseDiscovery = false;
+    options.firstDocuments = [&] { return std::vector<IndexOptions::FirstDocument>{{prefix + "x.py", ""}}; };
+    options.deferCompilesFromBytes = bytes + 1;
+    IndexCache other;
+    CHECK(Index::build(options, {}, nullptr, &other)->stats().compilesDeferred == 0);
+    options.deferCompilesFromBytes = bytes;
+    IndexCache again;
+    CHECK(Index::build(options, {}, nullptr, &again)->stats().compilesDeferred > 0);
+    options.firstDocuments = [&] {
+      return std::vector<IndexOptions::FirstDocument>{{"nope.log/1/x.py", ""},
+                                                      {"/not/recorded.py", "x = 1\n"}};
+    };
+    IndexCache none;
+    CHECK(Index::build(options, {}, nullptr, &none)->stats().compilesDeferred == 0);
+    ++checked;
+  }
+  CHECK(checked >= 3);
+}

@@ -14,6 +14,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <fstream>
 #include <functional>
 #include <map>
 #include <memory>
@@ -1017,4 +1018,40 @@ TEST_CASE("Server::admits: an index of the first rank alone answers navigation i
   for (const std::string &uri : {rank0, rank1, model, std::string()})
     CHECK(Server::admits(all.get(), navigatesIn(uri)));
   CHECK(Server::admits(all.get(), profiles));
+}
+
+TEST_CASE("Server::admits: an index of the open document's compile alone answers navigation in it only") {
+  const std::string root = kFixtures + "/traces/runs_gpt";
+  index::IndexOptions options;
+  options.roots = {root};
+  options.inputs = {root + "/trace"};
+  auto all = index::Index::build(options);
+  REQUIRE(all->compiles().size() >= 2);
+  const std::string open = server::artifactURI(*all, all->compiles().back().outputCode);
+  const std::string other = server::artifactURI(*all, all->compiles().front().outputCode);
+  REQUIRE(open != other);
+  index::IndexCache cache; // The server's first build has one (a second build reuses it).
+  // As the editor has it open (a file's text, or the log-only document's URI), with a document of no trace.
+  const index::Artifact &code = all->artifact(all->compiles().back().outputCode);
+  std::string text;
+  if (!code.paths.empty()) {
+    std::ifstream in(code.paths.front());
+    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  options.firstDocuments = [&] {
+    return server::firstDocumentsOf({{open, text}, {"untitled:Untitled-1", "x = 1\n"}});
+  };
+  auto first = index::Index::build(options, {}, nullptr, &cache);
+  REQUIRE(first->stats().compilesDeferred > 0);
+  auto navigatesIn = [](const std::string &uri) {
+    server::Needs needs;
+    needs.navigatesIn = uri;
+    return needs;
+  };
+  using server::Server;
+  CHECK(Server::admits(first.get(), navigatesIn(open)));
+  CHECK_FALSE(Server::admits(first.get(), navigatesIn(other)));
+  CHECK_FALSE(Server::admits(first.get(), navigatesIn(protocol::fileURI(root + "/model.py"))));
+  CHECK_FALSE(Server::admits(first.get(), server::Needs()));
+  CHECK(Server::admits(all.get(), server::Needs()));
 }
