@@ -371,8 +371,9 @@ struct StatusServed {
 
 struct StatusResult {
   bool indexing = false;
-  /// An index of the run is served. (An index of a run's first rank alone, served while the other ranks are
-  /// read, answers navigation in that rank's documents but is not `ready`: its figures are one rank's.)
+  /// An index of the run is served. (An index of part of the run, its first rank alone while the other ranks
+  /// are read or the open documents' compiles alone while the others are analysed, answers navigation in its
+  /// documents but is not `ready`: its figures are not the run's.)
   bool ready = false;
   /// Indexes served so far: tells a new index from a status update of the same one.
   uint64_t builds = 0;
