@@ -115,7 +115,7 @@ protocol::StatusResult Workspace::status() const {
                             "'s code answers navigation now): " + s.progress->message;
     else
       s.progress->message = "analysing " + std::to_string(st.compiles + st.compilesDeferred) +
-                            " compiles (the open documents' answer navigation now): " + s.progress->message;
+                            " compiles (the open documents' compiles answer navigation now): " + s.progress->message;
   }
   if (index_ && !partial) {
     index::IndexStats st = index_->stats();
