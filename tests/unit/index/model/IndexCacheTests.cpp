@@ -100,6 +100,9 @@ std::string describe(const Index &index) {
   out << "stats " << s.traceFiles << " " << s.traceBytes << " " << s.compiles << " " << s.artifacts << " "
       << s.kernels << " " << s.launches << " " << s.launchesWithOrigin << " " << s.userLines << " "
       << s.corruptedRecords << " " << s.errors << "\n";
+  // Compile health and runtime data: a build of part of a run reads neither; the next must read both.
+  out << "health " << s.frameCompiles << " " << s.compiledFrames << " " << s.graphBreaks << " " << s.recompiles
+      << " " << s.compileFailures << " runtime " << s.profiles << " " << s.runLogs << "\n";
   return out.str();
 }
 
