@@ -79,8 +79,25 @@ void IndexBuilder::deferRanksOf(DiscoveredInputs &inputs) {
   const Run &run = index_->runs_[*index_->runIndex_];
   index_->stats_.ranks = run.ranks.size();
   if (options_.deferRanksOver == 0 || run.ranks.size() <= options_.deferRanksOver || run.logs.empty()) return;
-  // The lowest rank's log is the run's first (Run::logs: by rank, then path; one log per rank).
-  const std::string &first = run.logs.front();
+  // The lowest rank's log is the run's first (Run::logs: by rank, then path; one log per rank), unless the
+  // editor has a log-only document of another rank's log open (IndexOptions::firstDocuments: its virtual
+  // name starts with the log's file name): the lowest such rank is read first, so that it answers at once.
+  size_t at = 0;
+  if (options_.firstDocuments) {
+    const std::vector<IndexOptions::FirstDocument> open = options_.firstDocuments();
+    auto isOpen = [&](std::string_view log) {
+      return std::any_of(open.begin(), open.end(), [&](const IndexOptions::FirstDocument &d) {
+        return d.name.size() > log.size() && d.name.compare(0, log.size(), log) == 0 &&
+               d.name[log.size()] == '/';
+      });
+    };
+    for (size_t i = 0; i < run.logs.size(); ++i)
+      if (isOpen(baseName(run.logs[i]))) {
+        at = i;
+        break;
+      }
+  }
+  const std::string &first = run.logs[at];
   if (std::find(inputs.traceLogs.begin(), inputs.traceLogs.end(), first) == inputs.traceLogs.end()) return;
   if (options_.deferRanksFromBytes > 0) {
     uint64_t bytes = 0;
@@ -104,6 +121,9 @@ void IndexBuilder::deferRanksOf(DiscoveredInputs &inputs) {
   }
   inputs.compiles = std::move(units);
   index_->stats_.ranksDeferred = run.ranks.size() - 1;
+  // Run::logs and Run::ranks line up when every log has a rank (the case here: more than one rank).
+  index_->stats_.rankRead =
+      at == 0 ? run.ranks.front() : TraceLog::rankFromFileName(first).value_or(run.ranks.front());
   ranksDeferred_ = true;
 }
 

@@ -297,6 +297,8 @@ struct IndexStats {
   size_t ranksDeferred = 0;
   /// Ranks of the run (Run::ranks), read or not; 0 for a run without ranks.
   size_t ranks = 0;
+  /// With ranksDeferred: the one rank read (the lowest, or that of an open document: deferRanksOver).
+  int rankRead = 0;
   /// Compiles of the logs read that this build left out (IndexOptions::firstDocuments): 0 when every one
   /// was analysed. The index then holds only the compiles of the documents wanted first, and, like one of
   /// the first rank, answers only navigation inside those documents.
@@ -367,7 +369,8 @@ struct IndexOptions {
   /// The server's first build sets it, so that navigation never waits for a profile of hundreds of MB
   /// (issue 45); `explain` and the tests leave it off. Default: off.
   bool deferProfiles = false;
-  /// When the run has more ranks than this (0: never), the build reads only the log of its lowest rank, with
+  /// When the run has more ranks than this (0: never), the build reads only the log of its lowest rank (or of
+  /// the lowest rank whose log-only document is open, IndexOptions::firstDocuments), with
   /// the debug directory of that rank's process and the cache files its records name; it reads no runtime
   /// input (profiles, run logs) and counts the other ranks in IndexStats::ranksDeferred. A second build with
   /// the same IndexCache and this at 0 reads the rest and reuses the first rank's work. The server's first

@@ -158,7 +158,7 @@ void Workspace::startIndexing(Rebuild kind) {
         now.pythonPathsLater = {};
         const index::IndexStats s = index->stats();
         if (s.ranksDeferred)
-          logInfo("serving navigation in rank " + std::to_string(index->run().ranks.front()) +
+          logInfo("serving navigation in rank " + std::to_string(s.rankRead) +
                   "'s code before reading the other " + plural(s.ranksDeferred, "rank"));
         if (s.compilesDeferred)
           logInfo("serving navigation in the open documents' " + plural(s.compiles, "compile") +

@@ -111,11 +111,12 @@ protocol::StatusResult Workspace::status() const {
     const index::IndexStats st = index_->stats();
     if (st.ranksDeferred)
       s.progress->message = "indexing " + std::to_string(st.ranks) + " ranks (rank " +
-                            std::to_string(index_->run().ranks.front()) +
+                            std::to_string(st.rankRead) +
                             "'s code answers navigation now): " + s.progress->message;
     else
-      s.progress->message = "analysing " + std::to_string(st.compiles + st.compilesDeferred) +
-                            " compiles (the open documents' compiles answer navigation now): " + s.progress->message;
+      s.progress->message =
+          "analysing " + std::to_string(st.compiles + st.compilesDeferred) +
+          " compiles (the open documents' compiles answer navigation now): " + s.progress->message;
   }
   if (index_ && !partial) {
     index::IndexStats st = index_->stats();

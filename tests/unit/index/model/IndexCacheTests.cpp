@@ -101,8 +101,8 @@ std::string describe(const Index &index) {
       << s.kernels << " " << s.launches << " " << s.launchesWithOrigin << " " << s.userLines << " "
       << s.corruptedRecords << " " << s.errors << "\n";
   // Compile health and runtime data: a build of part of a run reads neither; the next must read both.
-  out << "health " << s.frameCompiles << " " << s.compiledFrames << " " << s.graphBreaks << " " << s.recompiles
-      << " " << s.compileFailures << " runtime " << s.profiles << " " << s.runLogs << "\n";
+  out << "health " << s.frameCompiles << " " << s.compiledFrames << " " << s.graphBreaks << " "
+      << s.recompiles << " " << s.compileFailures << " runtime " << s.profiles << " " << s.runLogs << "\n";
   return out.str();
 }
 
@@ -356,6 +356,19 @@ TEST_CASE(
     CHECK(cache.lastBuild().logsReused == 1);
     CHECK(cache.lastBuild().logsOpened == byRank.size() - 1);
     CHECK(describe(*all) == describe(*Index::build(options)));
+
+    // A log-only document of the highest rank open: that rank is read first.
+    IndexCache openCache;
+    options.deferRanksOver = 1;
+    options.firstDocuments = [&] {
+      return std::vector<IndexOptions::FirstDocument>{
+          {fs::path(byRank.rbegin()->second).filename().string() + "/1/x-output_code.py", ""}};
+    };
+    auto open = Index::build(options, {}, nullptr, &openCache);
+    options.firstDocuments = {};
+    CHECK(open->traceFiles() == std::vector<std::string>{byRank.rbegin()->second});
+    CHECK(open->stats().rankRead == byRank.rbegin()->first);
+    CHECK(first->stats().rankRead == byRank.begin()->first);
 
     options.deferRanksOver = byRank.size(); // Not more ranks than that: every rank at once.
     auto whole = Index::build(options);
