@@ -110,7 +110,9 @@ void IndexBuilder::deferRanksOf(DiscoveredInputs &inputs) {
     if (bytes < options_.deferRanksFromBytes) return;
   }
   ReadPolicy policy(readRoots(options_, /*withImportRoots=*/false));
-  int pid = readLogTimes(first, policy).pid;
+  // The log's rank and pid as the grouping read them (its head's metadata, else its name).
+  const LogTimes times = readLogTimes(first, policy);
+  const int pid = times.pid;
   inputs.traceLogs = {first};
   // A debug directory is one process's: that rank's is kept when its pid is known; cache files are kept for
   // buildFileCompiles to match with the log's output code (restrictedToRun).
@@ -121,9 +123,7 @@ void IndexBuilder::deferRanksOf(DiscoveredInputs &inputs) {
   }
   inputs.compiles = std::move(units);
   index_->stats_.ranksDeferred = run.ranks.size() - 1;
-  // Run::logs and Run::ranks line up when every log has a rank (the case here: more than one rank).
-  index_->stats_.rankRead =
-      at == 0 ? run.ranks.front() : TraceLog::rankFromFileName(first).value_or(run.ranks.front());
+  index_->stats_.rankRead = times.rank.value_or(run.ranks.front());
   ranksDeferred_ = true;
 }
 
