@@ -8,6 +8,7 @@
 #include <csignal>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <thread>
 #include <unistd.h>
@@ -17,6 +18,14 @@ namespace {
 
 /// More worker threads than this only cost memory: requests are short and the index build is I/O-bound.
 constexpr unsigned kMaxJobs = 256;
+
+/// `text` as a whole decimal number of type T, else nothing (a sign, a suffix or an overflow included).
+template <typename T> std::optional<T> wholeNumber(std::string_view text) {
+  T out{};
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+  if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return out;
+}
 
 void printHelp() {
   std::cout
@@ -95,13 +104,12 @@ int main(int argc, char **argv) {
       server::Logger::instance().setLevel(*level);
       explicitLevel = true;
     } else if (a.rfind("--jobs", 0) == 0 && value(v)) {
-      unsigned jobs = 0;
-      const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), jobs);
-      if (ec != std::errc() || end != v.data() + v.size() || jobs > kMaxJobs) {
+      const std::optional<unsigned> jobs = wholeNumber<unsigned>(v);
+      if (!jobs || *jobs > kMaxJobs) {
         std::cerr << "inductor-ls: --jobs needs a number from 0 to " << kMaxJobs << ", not '" << v << "'\n";
         return 2;
       }
-      options.jobs = jobs;
+      options.jobs = *jobs;
     } else if (a == "--stdio") {
       // stdio is the only transport; clients such as vscode-languageclient pass this flag by default.
     } else if (a.rfind("--cache-dir", 0) == 0 && value(v)) {
@@ -111,22 +119,20 @@ int main(int argc, char **argv) {
       }
       options.cacheDir = v;
     } else if (a.rfind("--first-rank-over", 0) == 0 && value(v)) {
-      size_t over = 0;
-      const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), over);
-      if (ec != std::errc() || end != v.data() + v.size()) {
+      const std::optional<size_t> over = wholeNumber<size_t>(v);
+      if (!over) {
         std::cerr << "inductor-ls: --first-rank-over needs a number of ranks, not '" << v << "'\n";
         return 2;
       }
-      options.firstRankOver = over;
+      options.firstRankOver = *over;
       options.firstRankFromBytes = 0; // Named: whatever the logs' size.
     } else if (a.rfind("--first-compiles-from", 0) == 0 && value(v)) {
-      uint64_t from = 0;
-      const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), from);
-      if (ec != std::errc() || end != v.data() + v.size()) {
+      const std::optional<uint64_t> from = wholeNumber<uint64_t>(v);
+      if (!from) {
         std::cerr << "inductor-ls: --first-compiles-from needs a number of bytes, not '" << v << "'\n";
         return 2;
       }
-      options.firstCompilesFromBytes = from;
+      options.firstCompilesFromBytes = *from;
     } else if (a == "--no-watch") {
       options.watch = false;
     } else if (a.rfind("--input-style", 0) == 0 && value(v)) {
