@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <charconv>
 #include <filesystem>
 #include <mutex>
 #include <set>
@@ -178,6 +179,25 @@ void parseProvenanceInto(CompileProvenance &prov, ProvenanceSlot slot, std::stri
   }
 }
 
+std::string virtualName(std::string_view logPath, uint32_t line, std::string_view title) {
+  std::string name = basename(logPath);
+  name.append("/").append(std::to_string(uint64_t(line) + 1)).append("/").append(title);
+  return name;
+}
+
+std::optional<VirtualNameRecord> virtualNameRecord(std::string_view name) {
+  const size_t slash = name.find('/');
+  if (slash == 0 || slash == std::string_view::npos) return std::nullopt;
+  const std::string_view rest = name.substr(slash + 1);
+  const size_t end = rest.find('/');
+  uint64_t line = 0;
+  if (end == std::string_view::npos) return std::nullopt;
+  const auto [at, ec] = std::from_chars(rest.data(), rest.data() + end, line);
+  if (ec != std::errc() || at != rest.data() + end || line == 0 || line > uint64_t(UINT32_MAX) + 1)
+    return std::nullopt;
+  return VirtualNameRecord{name.substr(0, slash), uint32_t(line - 1)};
+}
+
 } // namespace detail
 
 using namespace detail;
@@ -223,18 +243,8 @@ ArtifactId IndexBuilder::addGraphArtifact(CompileRef compile, std::string title,
   return id;
 }
 
-void IndexBuilder::buildLogCompiles(const std::vector<std::function<void()>> &first) {
-  std::vector<PendingCompile> pending;
-  for (uint32_t i = 0; i < tables_->logs.size(); ++i) {
-    auto segment = segmentLog(i, *tables_->logs[i]);
-    pending.insert(pending.end(), segment.begin(), segment.end());
-  }
-  if (compilesDeferred_) {
-    // Only the compiles of the documents wanted first (deferCompilesOf, which counted the others); a second
-    // build analyses the rest.
-    std::erase_if(pending, [&](const PendingCompile &p) { return !firstOutputs_.count({p.log, p.output}); });
-  }
-
+void IndexBuilder::buildLogCompiles(std::vector<PendingCompile> pending,
+                                    const std::vector<std::function<void()>> &first) {
   // Compiles whose records did not change since the previous build come from the cache; the others are
   // analysed on the workers, each writing only its own slot.
   std::vector<CompileResult> results(pending.size());
@@ -614,8 +624,8 @@ void IndexBuilder::buildLogCompiles(const std::vector<std::function<void()>> &fi
     code.compile = ref;
     code.title = label;
     code.title.append(p.cpp ? " wrapper code" : " output code").append(nth);
-    code.virtualName = basename(log.path()) + "/" + std::to_string(log.records()[p.output].line + 1) + "/" +
-                       slug(label) + (p.cpp ? "-wrapper_code" : "-output_code") + ext;
+    code.virtualName = virtualName(log.path(), log.records()[p.output].line,
+                                   slug(label) + (p.cpp ? "-wrapper_code" : "-output_code") + ext);
     uint64_t contentHash = code.contentHash;
     c.outputCode = addArtifact(std::move(code));
     byContent_[contentHash].push_back(c.outputCode);
@@ -652,7 +662,7 @@ void IndexBuilder::buildLogCompiles(const std::vector<std::function<void()>> &fi
       index_->artifacts_[id.value].compile = ref;
       c.graphs.push_back(id);
       index_->artifacts_[id.value].virtualName =
-          basename(log.path()) + "/" + std::to_string(tr.line + 1) + "/" + slug(label) + "-" + name + ".py";
+          virtualName(log.path(), tr.line, slug(label) + "-" + name + ".py");
       graphByRecord.emplace(key, id);
       return id;
     };

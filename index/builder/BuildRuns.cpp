@@ -87,8 +87,8 @@ void IndexBuilder::deferRanksOf(DiscoveredInputs &inputs) {
     const std::vector<IndexOptions::FirstDocument> open = options_.firstDocuments();
     auto isOpen = [&](std::string_view log) {
       return std::any_of(open.begin(), open.end(), [&](const IndexOptions::FirstDocument &d) {
-        return d.name.size() > log.size() && d.name.compare(0, log.size(), log) == 0 &&
-               d.name[log.size()] == '/';
+        std::optional<VirtualNameRecord> record = virtualNameRecord(d.name);
+        return record && record->log == log;
       });
     };
     for (size_t i = 0; i < run.logs.size(); ++i)
@@ -127,19 +127,15 @@ void IndexBuilder::deferRanksOf(DiscoveredInputs &inputs) {
   ranksDeferred_ = true;
 }
 
-void IndexBuilder::deferCompilesOf() {
-  if (!options_.firstDocuments || !cache_ || tables_->logs.empty()) return;
-  const std::vector<std::shared_ptr<const TraceLog>> &logs = tables_->logs;
-  uint64_t bytes = 0;
-  for (const auto &log : logs)
-    bytes += log->text().size();
-  if (bytes < options_.deferCompilesFromBytes) return;
+void IndexBuilder::deferCompilesOf(std::vector<PendingCompile> &pending) {
+  if (!options_.firstDocuments || !cache_ || pending.empty()) return;
+  if (index_->stats_.traceBytes < options_.deferCompilesFromBytes) return; // The logs read (openLogs).
   const std::vector<IndexOptions::FirstDocument> wanted = options_.firstDocuments();
   if (wanted.empty()) return;
-  // The records the documents were made of: a virtual name is `<log file name>/<record line>/<title>` (the
-  // line 1-based, as BuildCompiles names them); a file (a debug directory's or a cache's copy of output code,
-  // wherever it is now) is found by its lines, as Index::matchGeneratedCode finds it: the output code
-  // records of about as many lines are hashed, no other.
+  // The records the documents were made of: a virtual name names its log and record line (virtualName); a
+  // file (a debug directory's or a cache's copy of output code, wherever it is now) is found by its lines, as
+  // Index::matchGeneratedCode finds it: the output code records of about as many lines are hashed, no other.
+  const std::vector<std::shared_ptr<const TraceLog>> &logs = tables_->logs;
   std::set<std::pair<uint32_t, int>> records;
   for (const IndexOptions::FirstDocument &w : wanted) {
     if (!w.text.empty()) {
@@ -154,41 +150,26 @@ void IndexBuilder::deferCompilesOf() {
             records.emplace(i, int(r));
       }
     }
-    const std::string &name = w.name;
-    size_t slash = name.find('/');
-    if (name.empty() || name.front() == '/' || slash == std::string::npos) continue;
-    std::string_view log = std::string_view(name).substr(0, slash);
-    std::string_view rest = std::string_view(name).substr(slash + 1);
-    uint64_t line = 0;
-    size_t digits = 0;
-    for (; digits < rest.size() && digits < 12 && rest[digits] >= '0' && rest[digits] <= '9'; ++digits)
-      line = line * 10 + uint64_t(rest[digits] - '0');
-    if (digits == 0 || line == 0 || digits >= rest.size() || rest[digits] != '/') continue;
+    const std::optional<VirtualNameRecord> named = virtualNameRecord(w.name);
+    if (!named) continue;
     for (uint32_t i = 0; i < logs.size(); ++i) {
-      if (baseName(logs[i]->path()) != log) continue;
+      if (baseName(logs[i]->path()) != named->log) continue;
       const std::vector<TraceRecord> &rs = logs[i]->records(); // In line order.
-      auto it = std::lower_bound(rs.begin(), rs.end(), line - 1,
-                                 [](const TraceRecord &r, uint64_t l) { return uint64_t(r.line) < l; });
-      if (it != rs.end() && uint64_t(it->line) == line - 1) records.emplace(i, int(it - rs.begin()));
+      auto it = std::lower_bound(rs.begin(), rs.end(), named->line,
+                                 [](const TraceRecord &r, uint32_t l) { return r.line < l; });
+      if (it != rs.end() && it->line == named->line) records.emplace(i, int(it - rs.begin()));
     }
   }
-  if (records.empty()) return;
-  size_t compiles = 0;
-  for (uint32_t i = 0; i < logs.size(); ++i)
-    for (const PendingCompile &p : segmentLog(i, *logs[i])) {
-      ++compiles;
-      for (int record : {p.output, p.postGrad, p.preGrad})
-        if (record >= 0 && records.count({p.log, record})) {
-          firstOutputs_.emplace(p.log, p.output);
-          break;
-        }
-    }
-  if (firstOutputs_.empty() || firstOutputs_.size() == compiles) {
-    firstOutputs_.clear(); // Nothing to leave out, or no compile holds them: one build.
-    return;
-  }
+  auto holdsOne = [&](const PendingCompile &p) {
+    for (int record : {p.output, p.postGrad, p.preGrad})
+      if (record >= 0 && records.count({p.log, record})) return true;
+    return false;
+  };
+  const size_t first = size_t(std::count_if(pending.begin(), pending.end(), holdsOne));
+  if (first == 0 || first == pending.size()) return; // Nothing to leave out, or no compile holds them.
+  index_->stats_.compilesDeferred = pending.size() - first;
+  std::erase_if(pending, [&](const PendingCompile &p) { return !holdsOne(p); });
   compilesDeferred_ = true;
-  index_->stats_.compilesDeferred = compiles - firstOutputs_.size();
 }
 
 bool IndexBuilder::inSelectedRunDebugDir(const std::string &path) const {

@@ -612,7 +612,13 @@ std::shared_ptr<const Index> IndexBuilder::run() {
   selectRunOf(inputs, handed.get());
   deferRanksOf(inputs);
   if (!cancelled()) openLogs(inputs.traceLogs);
-  if (!cancelled()) deferCompilesOf();
+  // The logs cut into compiles, of which only the open documents' may be analysed first.
+  std::vector<PendingCompile> pending;
+  for (uint32_t i = 0; i < tables_->logs.size() && !cancelled(); ++i) {
+    std::vector<PendingCompile> segment = segmentLog(i, *tables_->logs[i]);
+    pending.insert(pending.end(), segment.begin(), segment.end());
+  }
+  deferCompilesOf(pending);
   if ((ranksDeferred_ || compilesDeferred_) && discovered) {
     bool underImportRoots;
     {
@@ -640,7 +646,8 @@ std::shared_ptr<const Index> IndexBuilder::run() {
   // meanwhile (alone, the read was a fifth of the build).
   HealthRead health;
   if (!cancelled())
-    buildLogCompiles(compilesDeferred_ ? std::vector<std::function<void()>>{} : healthReads(health));
+    buildLogCompiles(std::move(pending),
+                     compilesDeferred_ ? std::vector<std::function<void()>>{} : healthReads(health));
   if (!cancelled()) {
     report(Step::ReadingFiles, 0, "reading debug directories and cache files");
     buildFileCompiles(inputs);

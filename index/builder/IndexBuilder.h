@@ -87,6 +87,15 @@ enum class ProvenanceSlot { NodeMappings, StackTraces, KernelToPost, PostToPre }
 /// output code (some versions log provenance first) waits for the next output code.
 std::vector<PendingCompile> segmentLog(uint32_t logIndex, const TraceLog &log);
 
+/// The virtual name (Artifact::virtualName) of a document made of the record at 0-based line `line` of the
+/// log at `logPath`: `<log file name>/<line + 1>/<title>`. virtualNameRecord reads the first two back.
+std::string virtualName(std::string_view logPath, uint32_t line, std::string_view title);
+struct VirtualNameRecord {
+  std::string_view log; ///< The log's file name.
+  uint32_t line = 0;    ///< 0-based, as TraceRecord::line.
+};
+std::optional<VirtualNameRecord> virtualNameRecord(std::string_view name);
+
 // ---------------------------------------------------------------------------------------------------------------
 // Provenance of one compile, whatever its source (log payloads or files).
 
@@ -387,9 +396,11 @@ private:
   }
 
   void openLogs(const std::vector<std::string> &paths);
-  /// Analyses the logs' compiles on the workers. `first` are other reads of the logs (compile health, one per
-  /// log) run on the same workers before any analysis: on one large log they would otherwise run alone.
-  void buildLogCompiles(const std::vector<std::function<void()>> &first = {});
+  /// Analyses the compiles `pending` (segmentLog of every log) on the workers. `first` are other reads of the
+  /// logs (compile health, one per log) run on the same workers before any analysis: on one large log they
+  /// would otherwise run alone.
+  void buildLogCompiles(std::vector<detail::PendingCompile> pending,
+                        const std::vector<std::function<void()>> &first = {});
   void buildFileCompiles(const DiscoveredInputs &inputs);
   void linkKernelSources(const std::vector<std::string> &cacheSources);
   /// Finds the Triton cache entries (BuildTriton.cpp): those the walk saw, and inside the Inductor caches
@@ -415,12 +426,10 @@ private:
   void deferRanksOf(DiscoveredInputs &inputs);
   bool ranksDeferred_ = false; ///< deferRanksOf left ranks out: no runtime inputs are read either.
   /// IndexOptions::firstDocuments, once the logs are read and when they hold deferCompilesFromBytes or more:
-  /// the compiles (segmentLog) holding a record of a document wanted first, when there are such compiles and
-  /// others (BuildRuns.cpp). buildLogCompiles then analyses only those, named by their output code record
-  /// (log, record index).
-  void deferCompilesOf();
-  std::set<std::pair<uint32_t, int>> firstOutputs_;
-  bool compilesDeferred_ = false; ///< Only firstOutputs_' compiles: no health, no runtime inputs either.
+  /// keeps of `pending` (segmentLog of every log) only the compiles holding a record of a document wanted
+  /// first, when there are such compiles and others, and counts the others (BuildRuns.cpp).
+  void deferCompilesOf(std::vector<detail::PendingCompile> &pending);
+  bool compilesDeferred_ = false; ///< deferCompilesOf left compiles out: no health, no runtime inputs either.
   /// Whether the build is restricted to one run of several, or to part of a run (deferRanksOf,
   /// deferCompilesOf): cache files then need a match (buildFileCompiles) and runtime inputs an attribution
   /// (buildRuntime).
